@@ -1,0 +1,33 @@
+// Reads a .pt2c file: the Artifact message and the weights blob that follows it.
+// The layout is documented at the top of pt2c.proto.
+#ifndef PT2C_IR_ARTIFACT_ARTIFACTFILE_H_
+#define PT2C_IR_ARTIFACT_ARTIFACTFILE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "ir/artifact/pt2c.pb.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+namespace pt2c {
+
+constexpr char kArtifactMagic[8] = {'P', 'T', '2', 'C', 'A', 'R', 'T', '\x01'};
+constexpr uint64_t kArtifactAlignment = 64;
+
+struct ArtifactFile {
+  artifact::Artifact message;
+  // The whole file, mapped; `weights` points into it.
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  llvm::StringRef weights;
+};
+
+// Fails with a message naming the file and the problem (missing, truncated, bad magic,
+// unparsable message, a weight outside the blob).
+llvm::Expected<ArtifactFile> readArtifactFile(const std::string& path);
+
+}  // namespace pt2c
+
+#endif  // PT2C_IR_ARTIFACT_ARTIFACTFILE_H_
