@@ -1,0 +1,62 @@
+#include "compiler/import/DTypes.h"
+
+#include "ir/artifact/pt2c.pb.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace pt2c {
+namespace {
+using artifact::DType;
+
+struct Entry {
+  int dtype;
+  const char* name;
+};
+constexpr Entry kNames[] = {
+    {DType::F32, "f32"}, {DType::F64, "f64"}, {DType::F16, "f16"}, {DType::BF16, "bf16"},
+    {DType::I64, "i64"}, {DType::I32, "i32"}, {DType::I16, "i16"}, {DType::I8, "i8"},
+    {DType::U8, "u8"},   {DType::BOOL, "bool"},
+};
+}  // namespace
+
+mlir::Type elementTypeForDType(mlir::MLIRContext* ctx, int dtype) {
+  switch (dtype) {
+    case DType::F32: return mlir::Float32Type::get(ctx);
+    case DType::F64: return mlir::Float64Type::get(ctx);
+    case DType::F16: return mlir::Float16Type::get(ctx);
+    case DType::BF16: return mlir::BFloat16Type::get(ctx);
+    case DType::I64: return mlir::IntegerType::get(ctx, 64);
+    case DType::I32: return mlir::IntegerType::get(ctx, 32);
+    case DType::I16: return mlir::IntegerType::get(ctx, 16);
+    case DType::I8: return mlir::IntegerType::get(ctx, 8);
+    // Unsigned stays distinguishable from i8 so that promotion and casts can honour it.
+    case DType::U8: return mlir::IntegerType::get(ctx, 8, mlir::IntegerType::Unsigned);
+    case DType::BOOL: return mlir::IntegerType::get(ctx, 1);
+    default: return {};
+  }
+}
+
+std::optional<int> dtypeForElementType(mlir::Type type) {
+  if (type.isF32()) return DType::F32;
+  if (type.isF64()) return DType::F64;
+  if (type.isF16()) return DType::F16;
+  if (type.isBF16()) return DType::BF16;
+  if (auto it = mlir::dyn_cast<mlir::IntegerType>(type)) {
+    if (it.isUnsigned()) return it.getWidth() == 8 ? std::optional<int>(DType::U8) : std::nullopt;
+    switch (it.getWidth()) {
+      case 64: return DType::I64;
+      case 32: return DType::I32;
+      case 16: return DType::I16;
+      case 8: return DType::I8;
+      case 1: return DType::BOOL;
+    }
+  }
+  return std::nullopt;
+}
+
+const char* dtypeName(int dtype) {
+  for (const Entry& e : kNames)
+    if (e.dtype == dtype) return e.name;
+  return "unknown";
+}
+
+}  // namespace pt2c

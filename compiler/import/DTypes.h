@@ -1,0 +1,23 @@
+// Mapping between artifact/runtime dtypes (pt2c.proto DType == pt2c_dtype numbering) and
+// MLIR element types. Used by the importer and by the plan writer.
+#ifndef PT2C_COMPILER_IMPORT_DTYPES_H_
+#define PT2C_COMPILER_IMPORT_DTYPES_H_
+
+#include <cstdint>
+#include <optional>
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Types.h"
+
+namespace pt2c {
+
+// Null type for DTYPE_UNSPECIFIED or an unknown number.
+mlir::Type elementTypeForDType(mlir::MLIRContext* ctx, int dtype);
+// std::nullopt for a type the runtime cannot describe.
+std::optional<int> dtypeForElementType(mlir::Type type);
+// "f32", "i64", ... as PyTorch users know them, for messages.
+const char* dtypeName(int dtype);
+
+}  // namespace pt2c
+
+#endif  // PT2C_COMPILER_IMPORT_DTYPES_H_

@@ -1,0 +1,230 @@
+#include "compiler/import/Importer.h"
+
+#include "compiler/import/DTypes.h"
+#include "compiler/import/SchemaArgs.h"
+#include "llvm/ADT/StringMap.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/Verifier.h"
+
+namespace pt2c {
+namespace {
+
+using artifact::Argument;
+
+class GraphImporter {
+ public:
+  GraphImporter(mlir::OpBuilder& builder, const artifact::Graph& graph)
+      : b(builder), ctx(builder.getContext()), graph(graph) {
+    for (const auto& v : graph.values()) metas[v.name()] = &v.meta();
+  }
+
+  mlir::LogicalResult run(mlir::Location fallbackLoc);
+
+ private:
+  mlir::Location locationOf(const artifact::Node& node) const;
+  mlir::FailureOr<mlir::RankedTensorType> typeOf(const std::string& valueName,
+                                                 mlir::Location loc);
+  mlir::FailureOr<mlir::Attribute> attributeFor(const Argument& arg, mlir::Location loc);
+  mlir::LogicalResult importNode(const artifact::Node& node);
+
+  mlir::OpBuilder& b;
+  mlir::MLIRContext* ctx;
+  const artifact::Graph& graph;
+  llvm::StringMap<const artifact::TensorMeta*> metas;
+  llvm::StringMap<mlir::Value> values;
+};
+
+mlir::Location GraphImporter::locationOf(const artifact::Node& node) const {
+  const auto& loc = node.loc();
+  if (loc.file().empty()) return mlir::UnknownLoc::get(ctx);
+  return mlir::FileLineColLoc::get(ctx, loc.file(), loc.line(), 0);
+}
+
+mlir::FailureOr<mlir::RankedTensorType> GraphImporter::typeOf(const std::string& valueName,
+                                                              mlir::Location loc) {
+  auto it = metas.find(valueName);
+  if (it == metas.end())
+    return mlir::emitError(loc) << "artifact is malformed: value '" << valueName
+                                << "' has no metadata";
+  const artifact::TensorMeta& meta = *it->second;
+  mlir::Type element = elementTypeForDType(ctx, meta.dtype());
+  if (!element)
+    return mlir::emitError(loc) << "value '" << valueName << "' has an unsupported dtype ("
+                                << meta.dtype() << ")";
+  llvm::SmallVector<int64_t> shape;
+  for (const auto& size : meta.sizes()) {
+    if (size.has_expr())
+      return mlir::emitError(loc) << "value '" << valueName << "' has a symbolic size ("
+                                  << size.expr() << "); dynamic shapes are not supported yet";
+    shape.push_back(size.value());
+  }
+  return mlir::RankedTensorType::get(shape, element);
+}
+
+mlir::FailureOr<mlir::Attribute> GraphImporter::attributeFor(const Argument& arg,
+                                                             mlir::Location loc) {
+  switch (arg.kind_case()) {
+    case Argument::kIntValue:
+      if (arg.int_value().has_expr())
+        return mlir::emitError(loc) << "argument '" << arg.name() << "' is symbolic ("
+                                    << arg.int_value().expr() << "); not supported yet";
+      return mlir::Attribute(b.getI64IntegerAttr(arg.int_value().value()));
+    case Argument::kFloatValue: return mlir::Attribute(b.getF64FloatAttr(arg.float_value()));
+    case Argument::kBoolValue: return mlir::Attribute(b.getBoolAttr(arg.bool_value()));
+    case Argument::kStringValue: return mlir::Attribute(b.getStringAttr(arg.string_value()));
+    case Argument::kDeviceValue: return mlir::Attribute(b.getStringAttr(arg.device_value()));
+    case Argument::kDtypeValue: return mlir::Attribute(b.getI64IntegerAttr(arg.dtype_value()));
+    case Argument::kMemoryFormat: return mlir::Attribute(b.getI64IntegerAttr(arg.memory_format()));
+    case Argument::kLayout: return mlir::Attribute(b.getI64IntegerAttr(arg.layout()));
+    case Argument::kFloats:
+      return mlir::Attribute(b.getDenseF64ArrayAttr(
+          llvm::SmallVector<double>(arg.floats().values().begin(), arg.floats().values().end())));
+    case Argument::kBools:
+      return mlir::Attribute(b.getDenseBoolArrayAttr(
+          llvm::SmallVector<bool>(arg.bools().values().begin(), arg.bools().values().end())));
+    case Argument::kInts: {
+      llvm::SmallVector<int64_t> ints;
+      for (const auto& v : arg.ints().values()) {
+        if (v.has_expr())
+          return mlir::emitError(loc) << "argument '" << arg.name() << "' has a symbolic entry ("
+                                      << v.expr() << "); not supported yet";
+        ints.push_back(v.value());
+      }
+      return mlir::Attribute(b.getDenseI64ArrayAttr(ints));
+    }
+    default:
+      return mlir::emitError(loc) << "argument '" << arg.name()
+                                  << "' has a kind the importer does not handle ("
+                                  << static_cast<int>(arg.kind_case()) << ")";
+  }
+}
+
+mlir::LogicalResult GraphImporter::importNode(const artifact::Node& node) {
+  mlir::Location loc = locationOf(node);
+  llvm::StringRef target = node.target();
+  std::string opName = "aten." + target.drop_front(target.find("::") + 2).str();
+  if (!node.overload().empty() && node.overload() != "default") opName += "." + node.overload();
+  std::string torchName = target.str() + "." + (node.overload().empty() ? "default" : node.overload());
+
+  auto registered = mlir::RegisteredOperationName::lookup(opName, ctx);
+  if (!registered)
+    return mlir::emitError(loc) << "unsupported operator " << torchName
+                                << ": the aten dialect has no op for it yet";
+
+  std::vector<SchemaArg> schemaArgs = parseSchemaArgs(node.schema());
+  auto isTensorSlot = [&](const Argument& arg) {
+    for (const SchemaArg& s : schemaArgs)
+      if (s.name == arg.name()) return s.isTensor() || s.isTensorList();
+    return arg.kind_case() == Argument::kTensor || arg.kind_case() == Argument::kTensors;
+  };
+
+  mlir::OperationState state(loc, *registered);
+  llvm::SmallVector<int32_t> segments;
+  auto lookup = [&](const std::string& name) -> mlir::FailureOr<mlir::Value> {
+    auto it = values.find(name);
+    if (it == values.end())
+      return mlir::emitError(loc) << "artifact is malformed: " << torchName << " uses value '"
+                                  << name << "' before it is defined";
+    return it->second;
+  };
+  for (const Argument& arg : node.args()) {
+    if (isTensorSlot(arg)) {
+      int32_t count = 0;
+      if (arg.kind_case() == Argument::kTensor) {
+        auto v = lookup(arg.tensor());
+        if (mlir::failed(v)) return mlir::failure();
+        state.operands.push_back(*v);
+        count = 1;
+      } else if (arg.kind_case() == Argument::kTensors) {
+        for (const std::string& name : arg.tensors().values()) {
+          if (name.empty())
+            return mlir::emitError(loc) << torchName << ": a None inside tensor list '"
+                                        << arg.name() << "' is not supported yet";
+          auto v = lookup(name);
+          if (mlir::failed(v)) return mlir::failure();
+          state.operands.push_back(*v);
+          ++count;
+        }
+      }
+      segments.push_back(count);
+      continue;
+    }
+    if (arg.kind_case() == Argument::kNone || arg.kind_case() == Argument::KIND_NOT_SET) continue;
+    auto attr = attributeFor(arg, loc);
+    if (mlir::failed(attr)) return mlir::failure();
+    state.addAttribute(arg.name(), *attr);
+  }
+  if (registered->hasTrait<mlir::OpTrait::AttrSizedOperandSegments>())
+    state.addAttribute("operandSegmentSizes", b.getDenseI32ArrayAttr(segments));
+
+  for (const std::string& out : node.outputs()) {
+    if (out.empty())
+      return mlir::emitError(loc) << torchName << " returns a non-tensor; not supported yet";
+    auto type = typeOf(out, loc);
+    if (mlir::failed(type)) return mlir::failure();
+    state.types.push_back(*type);
+  }
+  mlir::Operation* op = b.create(state);
+  for (auto [name, result] : llvm::zip(node.outputs(), op->getResults())) values[name] = result;
+  return mlir::success();
+}
+
+mlir::LogicalResult GraphImporter::run(mlir::Location fallbackLoc) {
+  llvm::SmallVector<mlir::Type> argTypes, resultTypes;
+  for (const auto& in : graph.inputs()) {
+    auto type = typeOf(in.value(), fallbackLoc);
+    if (mlir::failed(type)) return mlir::failure();
+    argTypes.push_back(*type);
+  }
+  for (const auto& out : graph.outputs()) {
+    auto type = typeOf(out.value(), fallbackLoc);
+    if (mlir::failed(type)) return mlir::failure();
+    resultTypes.push_back(*type);
+  }
+  auto func = b.create<mlir::func::FuncOp>(fallbackLoc, graph.name(),
+                                           b.getFunctionType(argTypes, resultTypes));
+  mlir::Block* entry = func.addEntryBlock();
+  for (auto [i, in] : llvm::enumerate(graph.inputs())) {
+    bool user = in.kind() == artifact::InputSpec::USER_INPUT;
+    func.setArgAttr(i, user ? "pt2c.input" : "pt2c.weight", b.getStringAttr(in.name()));
+    values[in.value()] = entry->getArgument(i);
+  }
+  for (auto [i, out] : llvm::enumerate(graph.outputs()))
+    func.setResultAttr(i, "pt2c.output", b.getStringAttr(out.name()));
+
+  mlir::OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(entry);
+  for (const auto& node : graph.nodes())
+    if (mlir::failed(importNode(node))) return mlir::failure();
+  llvm::SmallVector<mlir::Value> results;
+  for (const auto& out : graph.outputs()) {
+    auto it = values.find(out.value());
+    if (it == values.end())
+      return mlir::emitError(fallbackLoc) << "artifact is malformed: output '" << out.name()
+                                          << "' is never defined";
+    results.push_back(it->second);
+  }
+  b.create<mlir::func::ReturnOp>(fallbackLoc, results);
+  return mlir::success();
+}
+
+}  // namespace
+
+mlir::OwningOpRef<mlir::ModuleOp> importArtifact(mlir::MLIRContext& context,
+                                                 const ArtifactFile& artifact) {
+  mlir::Location loc = mlir::FileLineColLoc::get(&context, artifact.message.model_path(), 0, 0);
+  mlir::OwningOpRef<mlir::ModuleOp> module = mlir::ModuleOp::create(loc);
+  mlir::OpBuilder builder(module->getBodyRegion());
+  for (const auto& graph : artifact.message.graphs()) {
+    GraphImporter importer(builder, graph);
+    if (mlir::failed(importer.run(loc))) return nullptr;
+  }
+  if (mlir::failed(mlir::verify(*module))) return nullptr;
+  return module;
+}
+
+}  // namespace pt2c
