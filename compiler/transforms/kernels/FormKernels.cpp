@@ -1,0 +1,172 @@
+#include "compiler/transforms/kernels/FormKernels.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace pt2c {
+namespace {
+
+bool isClonedIntoUsers(mlir::Operation* op) {
+  return op->hasTrait<mlir::OpTrait::ConstantLike>();
+}
+
+// Producers cheap enough to recompute inside their single consumer's kernel: fusing them
+// saves a buffer round trip and a step.
+bool isFusibleProducer(mlir::Operation* op) {
+  return op->hasTrait<mlir::OpTrait::Elementwise>() ||
+         op->getName().getStringRef() == "prim.broadcast_in_dim";
+}
+
+// The ops of one kernel in program order; `root` is the last, and only its results
+// may be used outside the kernel.
+struct Group {
+  mlir::Operation* root;
+  llvm::SmallVector<mlir::Operation*> ops;
+};
+
+class KernelOutliner {
+ public:
+  KernelOutliner(mlir::func::FuncOp func, mlir::SymbolTable& symbols)
+      : func(func), symbols(symbols) {}
+
+  void run() {
+    formGroups();
+    for (Group& g : groups) outline(g);
+    copyOutputsThatShareBuffers();
+  }
+
+ private:
+  void formGroups() {
+    // Walk backwards so that every consumer has its group before its producers ask.
+    llvm::SmallVector<mlir::Operation*> ops;
+    for (mlir::Operation& op : func.getBody().front().without_terminator()) ops.push_back(&op);
+    for (mlir::Operation* op : llvm::reverse(ops)) {
+      if (isClonedIntoUsers(op) || isAliasOp(op)) continue;
+      if (isFusibleProducer(op))
+        if (auto g = soleConsumerGroup(op)) {
+          groupOf[op] = *g;
+          groups[*g].ops.push_back(op);
+          continue;
+        }
+      groupOf[op] = groups.size();
+      groups.push_back({op, {op}});
+    }
+    for (Group& g : groups) std::reverse(g.ops.begin(), g.ops.end());
+  }
+
+  std::optional<size_t> soleConsumerGroup(mlir::Operation* op) {
+    std::optional<size_t> found;
+    for (mlir::Operation* user : op->getUsers()) {
+      auto it = groupOf.find(user);
+      if (it == groupOf.end() || (found && *found != it->second)) return std::nullopt;
+      found = it->second;
+    }
+    return found;
+  }
+
+  void outline(Group& g) {
+    // Operands from outside the group become kernel arguments; constants are cloned in.
+    llvm::SetVector<mlir::Value> inputs;
+    llvm::SetVector<mlir::Operation*> constants;
+    llvm::SmallPtrSet<mlir::Operation*, 8> members(g.ops.begin(), g.ops.end());
+    for (mlir::Operation* op : g.ops)
+      for (mlir::Value v : op->getOperands()) {
+        mlir::Operation* def = v.getDefiningOp();
+        if (def && members.contains(def)) continue;
+        if (def && isClonedIntoUsers(def)) constants.insert(def);
+        else inputs.insert(v);
+      }
+
+    mlir::OpBuilder b(func);
+    std::string name = (func.getName() + "_kernel_" + llvm::Twine(kernelCount++)).str();
+    auto type = b.getFunctionType(mlir::ValueRange(inputs.getArrayRef()).getTypes(),
+                                  g.root->getResultTypes());
+    auto kernel = b.create<mlir::func::FuncOp>(g.root->getLoc(), name, type);
+    kernel.setPrivate();
+    kernel->setAttr(kKernelAttr, b.getUnitAttr());
+    symbols.insert(kernel);
+
+    mlir::Block* body = kernel.addEntryBlock();
+    b.setInsertionPointToStart(body);
+    mlir::IRMapping map;
+    for (auto [outer, arg] : llvm::zip(inputs, body->getArguments())) map.map(outer, arg);
+    for (mlir::Operation* c : constants) b.clone(*c, map);
+    for (mlir::Operation* op : g.ops) b.clone(*op, map);
+    b.create<mlir::func::ReturnOp>(g.root->getLoc(), map.lookup(g.root)->getResults());
+
+    b.setInsertionPoint(g.root);
+    auto call = b.create<mlir::func::CallOp>(g.root->getLoc(), kernel, inputs.getArrayRef());
+    g.root->replaceAllUsesWith(call.getResults());
+    for (mlir::Operation* op : llvm::reverse(g.ops)) op->erase();
+    for (mlir::Operation* c : constants)
+      if (c->use_empty()) c->erase();
+  }
+
+  // Outputs must own their buffers: an output that is (an alias of) an argument, or of a
+  // value another output already owns, is copied by a kernel of its own.
+  void copyOutputsThatShareBuffers() {
+    auto ret = llvm::cast<mlir::func::ReturnOp>(func.getBody().front().getTerminator());
+    llvm::SmallPtrSet<mlir::Value, 8> owned;
+    for (mlir::OpOperand& operand : ret->getOpOperands()) {
+      mlir::Value root = operand.get();
+      while (root.getDefiningOp() && isAliasOp(root.getDefiningOp()))
+        root = root.getDefiningOp()->getOperand(0);
+      bool needsCopy = llvm::isa<mlir::BlockArgument>(root) || !owned.insert(root).second ||
+                       (root.getDefiningOp() && isClonedIntoUsers(root.getDefiningOp()));
+      if (needsCopy) operand.set(copyOf(operand.get(), ret));
+    }
+  }
+
+  mlir::Value copyOf(mlir::Value v, mlir::Operation* before) {
+    mlir::OpBuilder b(func);
+    std::string name = (func.getName() + "_kernel_" + llvm::Twine(kernelCount++)).str();
+    auto kernel = b.create<mlir::func::FuncOp>(v.getLoc(), name,
+                                               b.getFunctionType({v.getType()}, {v.getType()}));
+    kernel.setPrivate();
+    kernel->setAttr(kKernelAttr, b.getUnitAttr());
+    symbols.insert(kernel);
+    mlir::Block* body = kernel.addEntryBlock();
+    b.setInsertionPointToStart(body);
+    b.create<mlir::func::ReturnOp>(v.getLoc(), body->getArgument(0));
+    b.setInsertionPoint(before);
+    return b.create<mlir::func::CallOp>(v.getLoc(), kernel, v).getResult(0);
+  }
+
+  mlir::func::FuncOp func;
+  mlir::SymbolTable& symbols;
+  std::vector<Group> groups;
+  llvm::DenseMap<mlir::Operation*, size_t> groupOf;
+  unsigned kernelCount = 0;
+};
+
+struct FormKernelsPass
+    : public mlir::PassWrapper<FormKernelsPass, mlir::OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FormKernelsPass)
+  llvm::StringRef getArgument() const override { return "pt2c-form-kernels"; }
+  llvm::StringRef getDescription() const override {
+    return "Outline the prim ops of model functions into kernel functions";
+  }
+  void runOnOperation() override {
+    mlir::SymbolTable symbols(getOperation());
+    llvm::SmallVector<mlir::func::FuncOp> models;
+    for (auto func : getOperation().getOps<mlir::func::FuncOp>())
+      if (func.isPublic() && !func->hasAttr(kKernelAttr)) models.push_back(func);
+    for (auto func : models) KernelOutliner(func, symbols).run();
+  }
+};
+
+}  // namespace
+
+bool isAliasOp(mlir::Operation* op) { return op->getName().getStringRef() == "prim.reshape"; }
+
+std::unique_ptr<mlir::Pass> createFormKernelsPass() { return std::make_unique<FormKernelsPass>(); }
+
+void registerFormKernelsPass() { mlir::PassRegistration<FormKernelsPass>(); }
+
+}  // namespace pt2c
