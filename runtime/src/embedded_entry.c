@@ -1,0 +1,33 @@
+/* pt2c_model_create for a model.so: the model is the one the compiler embedded.
+ *
+ * Kept out of runtime_core because it refers to symbols only a model.so defines; tests
+ * link runtime_core and call pt2c_model_create_from with hand-built parts instead. */
+#include <stdint.h>
+
+#include "model.h"
+
+#define PT2C_EMBEDDED __attribute__((visibility("hidden")))
+
+/* Defined by the compiler's generated object (see pt2c/plan_format.h). */
+extern const unsigned char __pt2c_plan[] PT2C_EMBEDDED;
+extern const uint64_t __pt2c_plan_size PT2C_EMBEDDED;
+extern const unsigned char __pt2c_weights[] PT2C_EMBEDDED;
+extern const uint64_t __pt2c_weights_size PT2C_EMBEDDED;
+extern const pt2c_kernel_fn __pt2c_kernels[] PT2C_EMBEDDED;
+/* Optional: the kernel table's length. Without it the table is trusted to hold the
+ * plan's num_kernels entries (each is still checked to be non-null). */
+extern const uint32_t __pt2c_num_kernels __attribute__((weak)) PT2C_EMBEDDED;
+
+PT2C_API pt2c_status pt2c_model_create(pt2c_model** out_model) {
+  uint32_t num_kernels = UINT32_MAX;
+  if (&__pt2c_num_kernels != NULL) num_kernels = __pt2c_num_kernels;
+  pt2c_model_source source = {
+      .plan = __pt2c_plan,
+      .plan_size = __pt2c_plan_size,
+      .weights = __pt2c_weights,
+      .weights_size = __pt2c_weights_size,
+      .kernels = __pt2c_kernels,
+      .num_kernels = num_kernels,
+  };
+  return pt2c_model_create_from(&source, out_model);
+}

@@ -1,0 +1,166 @@
+/* Model creation, destruction and the queries that describe inputs and outputs. */
+#include "model.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+enum { kArenaAlignment = 64, kWeightsAlignment = 64 };
+
+/* malloc/calloc may return NULL for zero bytes; never ask for zero. */
+static void* allocate_array(size_t count, size_t element_size) {
+  return calloc(count > 0 ? count : 1, element_size);
+}
+
+static void free_model(pt2c_model* model) {
+  if (model == NULL) return;
+  free(model->step_arg_data);
+  free(model->buffer_data);
+  free(model->arena);
+  free(model->plan_copy);
+  free(model);
+}
+
+/* Checks the parts the plan refers to but does not contain. */
+static pt2c_status check_source(const pt2c_model_source* source, const pt2c_plan* plan) {
+  const pt2c_plan_header* header = plan->header;
+  if (header->num_kernels > source->num_kernels)
+    return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL,
+                     "corrupt model: the plan uses %u kernels, the kernel table has %u",
+                     header->num_kernels, source->num_kernels);
+  if (header->num_kernels > 0 && source->kernels == NULL)
+    return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL, "corrupt model: the kernel table is missing");
+  for (uint32_t i = 0; i < header->num_kernels; ++i)
+    if (source->kernels[i] == NULL)
+      return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL, "corrupt model: kernel %u is null", i);
+  if (header->weights_size > source->weights_size)
+    return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL,
+                     "corrupt model: the plan expects %" PRIu64
+                     " bytes of weights, the model has %" PRIu64,
+                     header->weights_size, source->weights_size);
+  if (header->weights_size > 0 && (source->weights == NULL ||
+                                   (uintptr_t)source->weights % kWeightsAlignment != 0))
+    return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL,
+                     "corrupt model: the weights blob is missing or not %d-byte aligned",
+                     kWeightsAlignment);
+  return PT2C_OK;
+}
+
+/* Allocates the arena and the pointer arrays, and points WEIGHT and ARENA buffers at
+ * their memory, which does not change between runs. */
+static pt2c_status allocate_memory(pt2c_model* model) {
+  const pt2c_plan* plan = &model->plan;
+  uint64_t arena_size = plan->header->arena_size;
+  if (arena_size > 0) {
+    if (arena_size > SIZE_MAX - kArenaAlignment)
+      return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "the %" PRIu64 "-byte arena is too large",
+                       arena_size);
+    size_t rounded = ((size_t)arena_size + kArenaAlignment - 1) & ~(size_t)(kArenaAlignment - 1);
+    model->arena = aligned_alloc(kArenaAlignment, rounded);
+    if (model->arena == NULL)
+      return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the %" PRIu64
+                       "-byte arena", arena_size);
+    /* Zeroed so that a kernel reading scratch memory before writing it is reproducible. */
+    memset(model->arena, 0, rounded);
+  }
+  model->buffer_data = allocate_array(plan->header->num_buffers, sizeof(void*));
+  model->step_arg_data = allocate_array(plan->max_step_args, sizeof(void*));
+  if (model->buffer_data == NULL || model->step_arg_data == NULL)
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the buffer tables");
+  for (uint32_t i = 0; i < plan->header->num_buffers; ++i) {
+    const pt2c_plan_buffer* buffer = &plan->buffers[i];
+    /* Weights are read-only: kernels receive them through the same void* array. */
+    if (buffer->kind == PT2C_BUFFER_WEIGHT)
+      model->buffer_data[i] = (void*)(model->weights + buffer->offset);
+    else if (buffer->kind == PT2C_BUFFER_ARENA && model->arena != NULL)
+      model->buffer_data[i] = (unsigned char*)model->arena + buffer->offset;
+  }
+  return PT2C_OK;
+}
+
+/* Copies the plan into 8-byte aligned memory (records are read in place) and parses it. */
+static pt2c_status load_plan(const pt2c_model_source* source, pt2c_model* model) {
+  if (source->plan == NULL && source->plan_size > 0)
+    return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL, "corrupt model: the plan blob is missing");
+  if (source->plan_size > SIZE_MAX)
+    return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL, "corrupt model: the plan size is impossible");
+  model->plan_copy = malloc(source->plan_size > 0 ? (size_t)source->plan_size : 1);
+  if (model->plan_copy == NULL)
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not copy the %" PRIu64 "-byte plan",
+                     source->plan_size);
+  if (source->plan_size > 0) memcpy(model->plan_copy, source->plan, source->plan_size);
+  return pt2c_plan_parse(model->plan_copy, source->plan_size, &model->plan);
+}
+
+pt2c_status pt2c_model_create_from(const pt2c_model_source* source, pt2c_model** out_model) {
+  if (out_model == NULL)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_create: out_model is null");
+  *out_model = NULL;
+  if (source == NULL)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_create: source is null");
+  pt2c_model* model = calloc(1, sizeof(pt2c_model));
+  if (model == NULL) return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a model");
+  model->weights = source->weights;
+  model->kernels = source->kernels;
+  pt2c_status status = load_plan(source, model);
+  if (status == PT2C_OK) status = check_source(source, &model->plan);
+  if (status == PT2C_OK) status = allocate_memory(model);
+  if (status != PT2C_OK) {
+    free_model(model);
+    return status;
+  }
+  *out_model = model;
+  return PT2C_OK;
+}
+
+PT2C_API void pt2c_model_destroy(pt2c_model* model) { free_model(model); }
+
+PT2C_API uint32_t pt2c_abi_version(void) { return PT2C_ABI_VERSION; }
+
+PT2C_API int32_t pt2c_model_num_inputs(const pt2c_model* model) {
+  if (model == NULL) {
+    pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_num_inputs: model is null");
+    return -1;
+  }
+  return (int32_t)model->plan.header->num_inputs;
+}
+
+PT2C_API int32_t pt2c_model_num_outputs(const pt2c_model* model) {
+  if (model == NULL) {
+    pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_num_outputs: model is null");
+    return -1;
+  }
+  return (int32_t)model->plan.header->num_outputs;
+}
+
+/* Shared body of input_info and output_info. */
+static pt2c_status describe(const pt2c_model* model, const char* function, int32_t index,
+                            const pt2c_plan_tensor* tensors, uint32_t count,
+                            pt2c_tensor_info* out_info) {
+  if (model == NULL || out_info == NULL)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%s: %s is null", function,
+                     model == NULL ? "model" : "out_info");
+  if (index < 0 || (uint32_t)index >= count)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%s: index %d is out of range [0, %u)",
+                     function, index, count);
+  const pt2c_plan_tensor* tensor = &tensors[index];
+  out_info->name = pt2c_plan_string(&model->plan, tensor->name);
+  out_info->dtype = (pt2c_dtype)tensor->dtype;
+  out_info->rank = (int32_t)tensor->rank;
+  out_info->dims = model->plan.dims + tensor->dims;
+  return PT2C_OK;
+}
+
+PT2C_API pt2c_status pt2c_model_input_info(const pt2c_model* model, int32_t index,
+                                           pt2c_tensor_info* out_info) {
+  return describe(model, "pt2c_model_input_info", index, model ? model->plan.inputs : NULL,
+                  model ? model->plan.header->num_inputs : 0, out_info);
+}
+
+PT2C_API pt2c_status pt2c_model_output_info(const pt2c_model* model, int32_t index,
+                                            pt2c_tensor_info* out_info) {
+  return describe(model, "pt2c_model_output_info", index, model ? model->plan.outputs : NULL,
+                  model ? model->plan.header->num_outputs : 0, out_info);
+}

@@ -1,0 +1,45 @@
+/* The model object and the internal way to create one from explicit parts. Internal:
+ * tests build models from hand-written plans through pt2c_model_create_from; a model.so's
+ * exported pt2c_model_create (embedded_entry.c) passes the compiler's embedded symbols. */
+#ifndef PT2C_RUNTIME_MODEL_H_
+#define PT2C_RUNTIME_MODEL_H_
+
+#include <stdint.h>
+
+#include "plan.h"
+#include "pt2c/plan_format.h"
+#include "pt2c/pt2c.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Everything a model is made of. */
+typedef struct pt2c_model_source {
+  const void* plan;               /* plan blob; copied, so it need not outlive the call */
+  uint64_t plan_size;
+  const void* weights;            /* 64-byte aligned; must outlive the model */
+  uint64_t weights_size;
+  const pt2c_kernel_fn* kernels;  /* kernel table; must outlive the model */
+  uint32_t num_kernels;
+} pt2c_model_source;
+
+struct pt2c_model {
+  void* plan_copy;                /* owned 8-byte aligned copy of the plan blob */
+  pt2c_plan plan;                 /* views into plan_copy */
+  const unsigned char* weights;
+  const pt2c_kernel_fn* kernels;
+  void* arena;                    /* owned, 64-byte aligned, plan.header->arena_size bytes */
+  void** buffer_data;             /* per plan buffer; INPUT/OUTPUT entries set per run */
+  void** step_arg_data;           /* max_step_args entries, the kernel's argument array */
+};
+
+/* Validates the plan against itself and against `source`'s weights and kernel table, then
+ * allocates the arena. On failure *out_model is NULL and pt2c_last_error() says why. */
+pt2c_status pt2c_model_create_from(const pt2c_model_source* source, pt2c_model** out_model);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PT2C_RUNTIME_MODEL_H_ */

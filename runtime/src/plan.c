@@ -1,0 +1,187 @@
+/* Plan parsing and validation: everything a corrupt or hostile plan could get wrong is
+ * caught here, so that the run loop can index the plan without further checks. */
+#include "plan.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "dtype.h"
+#include "error.h"
+#include "shape.h"
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the plan format is little endian; this runtime reads it in place"
+#endif
+
+/* The compiler writes these structs byte for byte; their layout is the format. */
+_Static_assert(sizeof(pt2c_plan_header) == 64, "pt2c_plan_header layout");
+_Static_assert(sizeof(pt2c_plan_tensor) == 24, "pt2c_plan_tensor layout");
+_Static_assert(sizeof(pt2c_plan_buffer) == 24, "pt2c_plan_buffer layout");
+_Static_assert(sizeof(pt2c_plan_step) == 16, "pt2c_plan_step layout");
+
+#define CORRUPT(...) pt2c_fail(PT2C_ERROR_CORRUPT_MODEL, "corrupt plan: " __VA_ARGS__)
+
+static uint64_t round_up_8(uint64_t value) { return (value + 7) & ~(uint64_t)7; }
+
+/* Whether [offset, offset + nbytes) lies within [0, limit), without overflow. */
+static int range_fits(uint64_t offset, uint64_t nbytes, uint64_t limit) {
+  uint64_t end;
+  return !__builtin_add_overflow(offset, nbytes, &end) && end <= limit;
+}
+
+/* Lays the sections out after the header and checks that the blob holds them all. */
+static pt2c_status locate_sections(const unsigned char* base, uint64_t size,
+                                   pt2c_plan* plan) {
+  const pt2c_plan_header* header = plan->header;
+  /* Counts are 32-bit and records at most 24 bytes, so only strings_size can overflow. */
+  uint64_t offset = sizeof(pt2c_plan_header);
+  plan->inputs = (const pt2c_plan_tensor*)(base + offset);
+  offset += (uint64_t)header->num_inputs * sizeof(pt2c_plan_tensor);
+  plan->outputs = (const pt2c_plan_tensor*)(base + offset);
+  offset += (uint64_t)header->num_outputs * sizeof(pt2c_plan_tensor);
+  plan->buffers = (const pt2c_plan_buffer*)(base + offset);
+  offset += (uint64_t)header->num_buffers * sizeof(pt2c_plan_buffer);
+  plan->steps = (const pt2c_plan_step*)(base + offset);
+  offset += (uint64_t)header->num_steps * sizeof(pt2c_plan_step);
+  plan->step_args = (const uint32_t*)(base + offset);
+  offset += round_up_8((uint64_t)header->num_step_args * sizeof(uint32_t));
+  plan->dims = (const int64_t*)(base + offset);
+  offset += (uint64_t)header->num_dims * sizeof(int64_t);
+  plan->strings = (const char*)(base + offset);
+
+  uint64_t end;
+  if (__builtin_add_overflow(offset, header->strings_size, &end))
+    return CORRUPT("strings_size %" PRIu64 " is impossibly large", header->strings_size);
+  if (end > size)
+    return CORRUPT("truncated: the header describes %" PRIu64 " bytes, the blob has %" PRIu64,
+                   end, size);
+  if (size > round_up_8(end))
+    return CORRUPT("%" PRIu64 " trailing bytes after the %" PRIu64 "-byte plan", size - end,
+                   end);
+  if (header->strings_size > 0 && plan->strings[header->strings_size - 1] != '\0')
+    return CORRUPT("the string table is not NUL-terminated");
+  return PT2C_OK;
+}
+
+/* Checks one input or output record; `role` is "input" or "output". */
+static pt2c_status check_tensor(const pt2c_plan* plan, const char* role, uint32_t number,
+                                const pt2c_plan_tensor* tensor,
+                                pt2c_plan_buffer_kind expected_kind) {
+  const pt2c_plan_header* header = plan->header;
+  if (tensor->name >= header->strings_size)
+    return CORRUPT("%s %u: name offset %u is outside the %" PRIu64 "-byte string table", role,
+                   number, tensor->name, header->strings_size);
+  if (!pt2c_dtype_is_valid(tensor->dtype))
+    return CORRUPT("%s %u: unknown dtype %u", role, number, tensor->dtype);
+  if (tensor->rank > PT2C_MAX_RANK)
+    return CORRUPT("%s %u: rank %u exceeds the maximum %d", role, number, tensor->rank,
+                   PT2C_MAX_RANK);
+  if (!range_fits(tensor->dims, tensor->rank, header->num_dims))
+    return CORRUPT("%s %u: dims [%u, %u + %u) are outside the %u-entry dims table", role, number,
+                   tensor->dims, tensor->dims, tensor->rank, header->num_dims);
+  uint64_t nbytes;
+  if (!pt2c_shape_nbytes(pt2c_dtype_element_size((pt2c_dtype)tensor->dtype), tensor->rank,
+                         plan->dims + tensor->dims, &nbytes))
+    return CORRUPT("%s %u: a dim is negative or the byte size overflows", role, number);
+  if (tensor->buffer >= header->num_buffers)
+    return CORRUPT("%s %u: buffer %u is outside the %u buffers", role, number, tensor->buffer,
+                   header->num_buffers);
+  const pt2c_plan_buffer* buffer = &plan->buffers[tensor->buffer];
+  if (buffer->kind != (uint32_t)expected_kind || buffer->index != number)
+    return CORRUPT("%s %u: buffer %u is not %s buffer %u", role, number, tensor->buffer, role,
+                   number);
+  return PT2C_OK;
+}
+
+static pt2c_status check_buffer(const pt2c_plan_header* header, uint32_t id,
+                                const pt2c_plan_buffer* buffer) {
+  switch ((pt2c_plan_buffer_kind)buffer->kind) {
+    case PT2C_BUFFER_INPUT:
+      if (buffer->index >= header->num_inputs)
+        return CORRUPT("buffer %u: input %u does not exist (%u inputs)", id, buffer->index,
+                       header->num_inputs);
+      return PT2C_OK;
+    case PT2C_BUFFER_OUTPUT:
+      if (buffer->index >= header->num_outputs)
+        return CORRUPT("buffer %u: output %u does not exist (%u outputs)", id, buffer->index,
+                       header->num_outputs);
+      return PT2C_OK;
+    case PT2C_BUFFER_WEIGHT:
+      if (!range_fits(buffer->offset, buffer->nbytes, header->weights_size))
+        return CORRUPT("buffer %u: weight bytes [%" PRIu64 ", +%" PRIu64
+                       ") are outside the %" PRIu64 "-byte weights blob",
+                       id, buffer->offset, buffer->nbytes, header->weights_size);
+      return PT2C_OK;
+    case PT2C_BUFFER_ARENA:
+      if (!range_fits(buffer->offset, buffer->nbytes, header->arena_size))
+        return CORRUPT("buffer %u: arena bytes [%" PRIu64 ", +%" PRIu64
+                       ") are outside the %" PRIu64 "-byte arena",
+                       id, buffer->offset, buffer->nbytes, header->arena_size);
+      return PT2C_OK;
+  }
+  return CORRUPT("buffer %u: unknown kind %u", id, buffer->kind);
+}
+
+static pt2c_status check_step(const pt2c_plan* plan, uint32_t number,
+                              const pt2c_plan_step* step) {
+  const pt2c_plan_header* header = plan->header;
+  if (step->kernel >= header->num_kernels)
+    return CORRUPT("step %u: kernel %u is outside the %u-entry kernel table", number,
+                   step->kernel, header->num_kernels);
+  if (!range_fits(step->first_arg, step->num_args, header->num_step_args))
+    return CORRUPT("step %u: args [%u, %u + %u) are outside the %u step args", number,
+                   step->first_arg, step->first_arg, step->num_args, header->num_step_args);
+  for (uint32_t i = 0; i < step->num_args; ++i) {
+    uint32_t buffer = plan->step_args[step->first_arg + i];
+    if (buffer >= header->num_buffers)
+      return CORRUPT("step %u: arg %u is buffer %u, outside the %u buffers", number, i, buffer,
+                     header->num_buffers);
+  }
+  return PT2C_OK;
+}
+
+/* Runs every record-level check; stops at the first problem. */
+static pt2c_status check_records(pt2c_plan* plan) {
+  const pt2c_plan_header* header = plan->header;
+  pt2c_status status = PT2C_OK;
+  for (uint32_t i = 0; i < header->num_buffers && status == PT2C_OK; ++i)
+    status = check_buffer(header, i, &plan->buffers[i]);
+  for (uint32_t i = 0; i < header->num_inputs && status == PT2C_OK; ++i)
+    status = check_tensor(plan, "input", i, &plan->inputs[i], PT2C_BUFFER_INPUT);
+  for (uint32_t i = 0; i < header->num_outputs && status == PT2C_OK; ++i)
+    status = check_tensor(plan, "output", i, &plan->outputs[i], PT2C_BUFFER_OUTPUT);
+  plan->max_step_args = 0;
+  for (uint32_t i = 0; i < header->num_steps && status == PT2C_OK; ++i) {
+    status = check_step(plan, i, &plan->steps[i]);
+    if (plan->steps[i].num_args > plan->max_step_args)
+      plan->max_step_args = plan->steps[i].num_args;
+  }
+  return status;
+}
+
+pt2c_status pt2c_plan_parse(const void* blob, uint64_t size, pt2c_plan* out_plan) {
+  memset(out_plan, 0, sizeof(*out_plan));
+  if (blob == NULL) return CORRUPT("the plan blob is missing");
+  if (((uintptr_t)blob & 7) != 0) return CORRUPT("the plan blob is not 8-byte aligned");
+  if (size < sizeof(pt2c_plan_header))
+    return CORRUPT("truncated: %" PRIu64 " bytes is less than the %zu-byte header", size,
+                   sizeof(pt2c_plan_header));
+  pt2c_plan plan = {.header = blob};
+  if (memcmp(plan.header->magic, PT2C_PLAN_MAGIC, sizeof(plan.header->magic)) != 0)
+    return CORRUPT("bad magic (expected \"%s\"); this is not a pt2c plan", PT2C_PLAN_MAGIC);
+  if (plan.header->version != PT2C_PLAN_VERSION)
+    return CORRUPT("plan version %u, this runtime reads version %u", plan.header->version,
+                   PT2C_PLAN_VERSION);
+  /* The ABI counts inputs and outputs in int32_t. */
+  if (plan.header->num_inputs > INT32_MAX || plan.header->num_outputs > INT32_MAX)
+    return CORRUPT("%u inputs and %u outputs is more than the ABI can count",
+                   plan.header->num_inputs, plan.header->num_outputs);
+  pt2c_status status = locate_sections(blob, size, &plan);
+  if (status == PT2C_OK) status = check_records(&plan);
+  if (status == PT2C_OK) *out_plan = plan;
+  return status;
+}
+
+const char* pt2c_plan_string(const pt2c_plan* plan, uint32_t offset) {
+  return plan->strings + offset;
+}

@@ -1,0 +1,43 @@
+/* The run loop: check everything, bind the caller's memory, call each step's kernel. */
+#include "check.h"
+#include "error.h"
+#include "model.h"
+
+/* Points INPUT and OUTPUT buffers at this run's caller memory (the inputs are read-only
+ * to kernels, but every kernel argument is a void*). */
+static void bind_caller_buffers(pt2c_model* model, const pt2c_tensor* inputs,
+                                pt2c_tensor* outputs) {
+  const pt2c_plan* plan = &model->plan;
+  for (uint32_t i = 0; i < plan->header->num_buffers; ++i) {
+    const pt2c_plan_buffer* buffer = &plan->buffers[i];
+    if (buffer->kind == PT2C_BUFFER_INPUT)
+      model->buffer_data[i] = inputs[buffer->index].data;
+    else if (buffer->kind == PT2C_BUFFER_OUTPUT)
+      model->buffer_data[i] = outputs[buffer->index].data;
+  }
+}
+
+PT2C_API pt2c_status pt2c_model_run(pt2c_model* model, const pt2c_tensor* inputs,
+                                    int32_t num_inputs, pt2c_tensor* outputs,
+                                    int32_t num_outputs) {
+  if (model == NULL)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_run: model is null");
+  const pt2c_plan* plan = &model->plan;
+  pt2c_status status = pt2c_check_tensors(plan, "input", plan->inputs, plan->header->num_inputs,
+                                          inputs, num_inputs);
+  if (status == PT2C_OK)
+    status = pt2c_check_tensors(plan, "output", plan->outputs, plan->header->num_outputs,
+                                outputs, num_outputs);
+  if (status != PT2C_OK) return status;
+
+  bind_caller_buffers(model, inputs, outputs);
+  /* Symbolic dimension values: none while shapes are static. */
+  const int64_t* sym_values = NULL;
+  for (uint32_t s = 0; s < plan->header->num_steps; ++s) {
+    const pt2c_plan_step* step = &plan->steps[s];
+    for (uint32_t a = 0; a < step->num_args; ++a)
+      model->step_arg_data[a] = model->buffer_data[plan->step_args[step->first_arg + a]];
+    model->kernels[step->kernel](model->step_arg_data, sym_values);
+  }
+  return PT2C_OK;
+}
