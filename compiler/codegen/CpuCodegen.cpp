@@ -1,0 +1,196 @@
+#include "compiler/codegen/CpuCodegen.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+namespace pt2c {
+namespace {
+
+constexpr const char* kTriple = "x86_64-unknown-linux-gnu";
+
+// From value-semantics prim ops to the LLVM dialect. Kernel results become out-params
+// (the plan passes output buffers), memrefs become bare pointers (shapes are static).
+constexpr const char* kLoweringPipeline =
+    "builtin.module("
+    "pt2c-lower-prim-to-linalg,"
+    "func.func(linalg-fuse-elementwise-ops),"
+    "canonicalize,"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{hoist-static-allocs},"
+    "canonicalize,"
+    "buffer-deallocation-pipeline,"
+    "convert-bufferization-to-memref,"
+    "func.func(convert-linalg-to-loops),"
+    "lower-affine,"
+    "expand-strided-metadata,"
+    "convert-scf-to-cf,"
+    "convert-math-to-llvm,"
+    "convert-math-to-libm,"
+    "finalize-memref-to-llvm,"
+    "convert-arith-to-llvm,"
+    "convert-cf-to-llvm,"
+    "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
+    "reconcile-unrealized-casts)";
+
+llvm::GlobalVariable* addConstant(llvm::Module& m, llvm::Constant* init, const char* name) {
+  auto* g = new llvm::GlobalVariable(m, init->getType(), /*isConstant=*/true,
+                                     llvm::GlobalValue::ExternalLinkage, init, name);
+  g->setVisibility(llvm::GlobalValue::HiddenVisibility);
+  return g;
+}
+
+// __pt2c_k<i>(void* const* buffers, const int64_t* sym_values) calls kernel i with the
+// buffers unpacked: the uniform signature the runtime's plan interpreter calls.
+llvm::Function* addKernelWrapper(llvm::Module& m, llvm::Function* kernel, size_t index) {
+  llvm::LLVMContext& ctx = m.getContext();
+  auto* ptr = llvm::PointerType::getUnqual(ctx);
+  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, ptr}, false);
+  auto* wrapper = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
+                                         "__pt2c_k" + std::to_string(index), m);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", wrapper));
+  llvm::SmallVector<llvm::Value*> args;
+  for (unsigned i = 0; i < kernel->arg_size(); ++i) {
+    llvm::Value* slot = b.CreateConstGEP1_64(ptr, wrapper->getArg(0), i);
+    args.push_back(b.CreateLoad(ptr, slot));
+  }
+  b.CreateCall(kernel, args);
+  b.CreateRetVoid();
+  return wrapper;
+}
+
+mlir::LogicalResult addEmbeddedSymbols(llvm::Module& m, const ExecutionPlan& plan,
+                                       const CpuCodegenOptions& options, mlir::Location loc) {
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::SmallVector<llvm::Constant*> table;
+  for (auto [i, name] : llvm::enumerate(plan.kernels)) {
+    llvm::Function* kernel = m.getFunction(name);
+    if (!kernel) return mlir::emitError(loc) << "kernel " << name << " was not generated";
+    for (llvm::Type* t : kernel->getFunctionType()->params())
+      if (!t->isPointerTy())
+        return mlir::emitError(loc) << "kernel " << name
+                                    << " has a non-pointer parameter after lowering";
+    table.push_back(addKernelWrapper(m, kernel, i));
+  }
+  auto* ptr = llvm::PointerType::getUnqual(ctx);
+  addConstant(m, llvm::ConstantArray::get(llvm::ArrayType::get(ptr, table.size()), table),
+              "__pt2c_kernels");
+  addConstant(m, llvm::ConstantDataArray::getRaw(plan.bytes, plan.bytes.size(),
+                                                 llvm::Type::getInt8Ty(ctx)),
+              "__pt2c_plan")
+      ->setAlignment(llvm::Align(8));
+  auto* i64 = llvm::Type::getInt64Ty(ctx);
+  addConstant(m, llvm::ConstantInt::get(i64, plan.bytes.size()), "__pt2c_plan_size");
+  addConstant(m, llvm::ConstantInt::get(i64, options.weightsSize), "__pt2c_weights_size");
+
+  // Weights go in by the assembler's .incbin: a multi-GB blob as an LLVM constant would be
+  // copied several times and be slow to emit.
+  std::string asmText;
+  llvm::raw_string_ostream os(asmText);
+  os << ".section .rodata.pt2c_weights,\"a\",@progbits\n"
+     << ".balign 64\n.globl __pt2c_weights\n.hidden __pt2c_weights\n"
+     << ".type __pt2c_weights,@object\n__pt2c_weights:\n";
+  if (options.weightsSize > 0)
+    os << ".incbin \"" << options.weightsFile << "\", " << options.weightsOffset << ", "
+       << options.weightsSize << "\n";
+  os << ".size __pt2c_weights, " << options.weightsSize << "\n.text\n";
+  m.appendModuleInlineAsm(os.str());
+  return mlir::success();
+}
+
+std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string& cpuName,
+                                                         std::string& error) {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+    return true;
+  }();
+  (void)initialized;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, error);
+  if (!target) return nullptr;
+  std::string cpu = cpuName == "native" ? llvm::sys::getHostCPUName().str() : cpuName;
+  llvm::TargetOptions options;
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+      kTriple, cpu, "", options, llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+}
+
+void optimize(llvm::Module& m, llvm::TargetMachine& tm) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(&tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
+}
+
+}  // namespace
+
+mlir::LogicalResult lowerKernelsToLLVMDialect(mlir::ModuleOp kernels) {
+  mlir::PassManager pm(kernels->getName());
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (mlir::failed(mlir::parsePassPipeline(kLoweringPipeline, pm, errorStream)))
+    return kernels.emitError() << "internal error: bad lowering pipeline: " << errors;
+  return pm.run(kernels);
+}
+
+mlir::LogicalResult emitCpuObject(mlir::ModuleOp kernels, const ExecutionPlan& plan,
+                                  const CpuCodegenOptions& options,
+                                  const std::string& objectPath) {
+  mlir::Location loc = kernels.getLoc();
+  mlir::registerBuiltinDialectTranslation(*kernels.getContext());
+  mlir::registerLLVMDialectTranslation(*kernels.getContext());
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> m = mlir::translateModuleToLLVMIR(kernels, llvmContext, "model");
+  if (!m) return mlir::emitError(loc) << "translation to LLVM IR failed";
+  if (mlir::failed(addEmbeddedSymbols(*m, plan, options, loc))) return mlir::failure();
+
+  std::string error;
+  auto tm = createTargetMachine(options.cpu, error);
+  if (!tm) return mlir::emitError(loc) << "no x86-64 target: " << error;
+  m->setTargetTriple(kTriple);
+  m->setDataLayout(tm->createDataLayout());
+  if (llvm::verifyModule(*m, &llvm::errs()))
+    return mlir::emitError(loc) << "internal error: generated LLVM IR does not verify";
+  if (options.onLLVMIR) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    m->print(os, nullptr);
+    options.onLLVMIR(os.str());
+  }
+  optimize(*m, *tm);
+
+  std::error_code ec;
+  llvm::raw_fd_ostream out(objectPath, ec, llvm::sys::fs::OF_None);
+  if (ec) return mlir::emitError(loc) << "cannot write " << objectPath << ": " << ec.message();
+  llvm::legacy::PassManager codegen;
+  if (tm->addPassesToEmitFile(codegen, out, nullptr, llvm::CodeGenFileType::ObjectFile))
+    return mlir::emitError(loc) << "the x86-64 target cannot emit object files";
+  codegen.run(*m);
+  out.flush();
+  return mlir::success();
+}
+
+}  // namespace pt2c

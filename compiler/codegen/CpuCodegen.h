@@ -1,0 +1,35 @@
+// CPU code generation: lowers the kernel functions of a module through upstream MLIR
+// (linalg -> bufferization -> loops -> LLVM dialect), translates them to LLVM IR, adds
+// the kernel table, the plan and the weights (plan_format.h's embedded symbols), and
+// writes an x86-64 object file, all in process through LLVM's TargetMachine.
+#ifndef PT2C_COMPILER_CODEGEN_CPUCODEGEN_H_
+#define PT2C_COMPILER_CODEGEN_CPUCODEGEN_H_
+
+#include <functional>
+#include <string>
+
+#include "compiler/codegen/ExecutionPlan.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace pt2c {
+
+struct CpuCodegenOptions {
+  std::string cpu = "x86-64-v2";  // LLVM CPU name; "native" for the build machine's
+  // The weights blob: a byte range of a file, assembled in with .incbin (no copy in memory).
+  std::string weightsFile;
+  uint64_t weightsOffset = 0, weightsSize = 0;
+  // Called with the textual LLVM IR before optimization (for `--emit llvm`).
+  std::function<void(const std::string&)> onLLVMIR;
+};
+
+// Lowers the module's kernel functions (in place) to the LLVM dialect.
+mlir::LogicalResult lowerKernelsToLLVMDialect(mlir::ModuleOp kernels);
+
+// `kernels` holds only the kernel functions (already in the LLVM dialect or not).
+mlir::LogicalResult emitCpuObject(mlir::ModuleOp kernels, const ExecutionPlan& plan,
+                                  const CpuCodegenOptions& options,
+                                  const std::string& objectPath);
+
+}  // namespace pt2c
+
+#endif  // PT2C_COMPILER_CODEGEN_CPUCODEGEN_H_

@@ -1,0 +1,165 @@
+#include "compiler/codegen/ExecutionPlan.h"
+
+#include "compiler/codegen/ArenaPlanner.h"
+#include "compiler/codegen/PlanWriter.h"
+#include "compiler/import/DTypes.h"
+#include "compiler/transforms/kernels/FormKernels.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace pt2c {
+namespace {
+
+mlir::Value bufferRoot(mlir::Value v) {
+  while (v.getDefiningOp() && isAliasOp(v.getDefiningOp())) v = v.getDefiningOp()->getOperand(0);
+  return v;
+}
+
+class PlanBuilder {
+ public:
+  PlanBuilder(mlir::func::FuncOp func, const ArtifactFile& artifact)
+      : func(func), artifact(artifact) {}
+
+  mlir::FailureOr<ExecutionPlan> build() {
+    r.weightsSize = artifact.weights.size();
+    if (mlir::failed(addArguments()) || mlir::failed(addOutputs()) || mlir::failed(addSteps()))
+      return mlir::failure();
+    ExecutionPlan plan;
+    plan.kernels = kernels;
+    r.numKernels = kernels.size();
+    r.arenaSize = arena.size();
+    plan.arenaSize = r.arenaSize;
+    plan.bytes = serializePlan(r);
+    return plan;
+  }
+
+ private:
+  mlir::FailureOr<mlir::RankedTensorType> staticType(mlir::Value v) {
+    auto type = llvm::dyn_cast<mlir::RankedTensorType>(v.getType());
+    if (!type || !type.hasStaticShape() || !dtypeForElementType(type.getElementType()))
+      return mlir::emitError(v.getLoc()) << "the execution plan needs a static tensor of a "
+                                            "supported dtype here, got "
+                                         << v.getType();
+    return type;
+  }
+
+  uint64_t byteSize(mlir::RankedTensorType t) {
+    unsigned bits = t.getElementType().getIntOrFloatBitWidth();
+    return t.getNumElements() * (bits == 1 ? 1 : bits / 8);
+  }
+
+  uint32_t addBuffer(uint32_t kind, uint32_t index, uint64_t offset, uint64_t nbytes) {
+    r.buffers.push_back({kind, index, offset, nbytes});
+    return r.buffers.size() - 1;
+  }
+
+  pt2c_plan_tensor describe(const std::string& name, mlir::RankedTensorType t, uint32_t buffer) {
+    pt2c_plan_tensor d{};
+    d.name = r.addString(name);
+    d.dtype = *dtypeForElementType(t.getElementType());
+    d.rank = t.getRank();
+    d.dims = r.dims.size();
+    d.buffer = buffer;
+    for (int64_t dim : t.getShape()) r.dims.push_back(dim);
+    return d;
+  }
+
+  mlir::LogicalResult addArguments() {
+    llvm::StringMap<const artifact::WeightEntry*> weights;
+    for (const auto& w : artifact.message.weights()) weights[w.name()] = &w;
+    for (mlir::BlockArgument arg : func.getArguments()) {
+      auto type = staticType(arg);
+      if (mlir::failed(type)) return mlir::failure();
+      unsigned i = arg.getArgNumber();
+      if (auto name = func.getArgAttrOfType<mlir::StringAttr>(i, "pt2c.input")) {
+        uint32_t id = addBuffer(PT2C_BUFFER_INPUT, r.inputs.size(), 0, byteSize(*type));
+        r.inputs.push_back(describe(name.str(), *type, id));
+        buffers[arg] = id;
+      } else if (auto fqn = func.getArgAttrOfType<mlir::StringAttr>(i, "pt2c.weight")) {
+        auto it = weights.find(fqn.strref());
+        if (it == weights.end())
+          return func.emitError() << "weight '" << fqn.strref() << "' is not in the artifact";
+        if (it->second->nbytes() != byteSize(*type))
+          return func.emitError() << "weight '" << fqn.strref() << "' has "
+                                  << it->second->nbytes() << " bytes, its type needs "
+                                  << byteSize(*type);
+        buffers[arg] = addBuffer(PT2C_BUFFER_WEIGHT, 0, it->second->offset(), byteSize(*type));
+      } else {
+        return func.emitError() << "argument " << i << " is neither an input nor a weight";
+      }
+    }
+    return mlir::success();
+  }
+
+  // Outputs are decided before the steps so that kernels write them in place.
+  mlir::LogicalResult addOutputs() {
+    auto ret = func.getBody().front().getTerminator();
+    for (auto [i, v] : llvm::enumerate(ret->getOperands())) {
+      auto type = staticType(v);
+      if (mlir::failed(type)) return mlir::failure();
+      mlir::Value root = bufferRoot(v);
+      auto rootType = staticType(root);
+      if (mlir::failed(rootType)) return mlir::failure();
+      if (buffers.count(root))
+        return func.emitError() << "output " << i << " shares its buffer with another value; "
+                                   "pt2c-form-kernels should have copied it";
+      uint32_t id = addBuffer(PT2C_BUFFER_OUTPUT, i, 0, byteSize(*rootType));
+      buffers[root] = id;
+      auto name = func.getResultAttrOfType<mlir::StringAttr>(i, "pt2c.output");
+      r.outputs.push_back(describe(name ? name.str() : std::to_string(i), *type, id));
+    }
+    return mlir::success();
+  }
+
+  mlir::LogicalResult addSteps() {
+    llvm::SmallVector<mlir::func::CallOp> calls;
+    for (mlir::Operation& op : func.getBody().front().without_terminator()) {
+      if (auto call = llvm::dyn_cast<mlir::func::CallOp>(op)) calls.push_back(call);
+      else if (!isAliasOp(&op))
+        return op.emitError() << "op left outside any kernel: " << op.getName();
+    }
+    // The last step reading each buffer root decides how long its arena memory lives.
+    llvm::DenseMap<mlir::Value, int64_t> lastUse;
+    for (auto [step, call] : llvm::enumerate(calls))
+      for (mlir::Value v : call.getOperands()) lastUse[bufferRoot(v)] = step;
+
+    for (auto [step, call] : llvm::enumerate(calls)) {
+      pt2c_plan_step s{};
+      s.kernel = kernels.size();
+      s.first_arg = r.stepArgs.size();
+      kernels.push_back(call.getCallee().str());
+      for (mlir::Value v : call.getOperands()) r.stepArgs.push_back(buffers.at(bufferRoot(v)));
+      for (mlir::Value v : call.getResults()) {
+        auto type = staticType(v);
+        if (mlir::failed(type)) return mlir::failure();
+        if (!buffers.count(v)) {
+          auto it = lastUse.find(v);
+          int64_t last = it == lastUse.end() ? step : it->second;
+          uint64_t offset = arena.place(byteSize(*type), step, last);
+          buffers[v] = addBuffer(PT2C_BUFFER_ARENA, 0, offset, byteSize(*type));
+        }
+        r.stepArgs.push_back(buffers[v]);
+      }
+      s.num_args = r.stepArgs.size() - s.first_arg;
+      r.steps.push_back(s);
+    }
+    return mlir::success();
+  }
+
+  mlir::func::FuncOp func;
+  const ArtifactFile& artifact;
+  PlanRecords r;
+  ArenaPlanner arena;
+  llvm::DenseMap<mlir::Value, uint32_t> buffers;
+  std::vector<std::string> kernels;
+};
+
+}  // namespace
+
+mlir::FailureOr<ExecutionPlan> buildExecutionPlan(mlir::func::FuncOp model,
+                                                  const ArtifactFile& artifact) {
+  return PlanBuilder(model, artifact).build();
+}
+
+}  // namespace pt2c

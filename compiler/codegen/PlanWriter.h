@@ -1,0 +1,30 @@
+// Serializes plan records in the layout of runtime/include/pt2c/plan_format.h.
+#ifndef PT2C_COMPILER_CODEGEN_PLANWRITER_H_
+#define PT2C_COMPILER_CODEGEN_PLANWRITER_H_
+
+#include <string>
+#include <vector>
+
+#include "pt2c/plan_format.h"
+
+namespace pt2c {
+
+struct PlanRecords {
+  std::vector<pt2c_plan_tensor> inputs, outputs;
+  std::vector<pt2c_plan_buffer> buffers;
+  std::vector<pt2c_plan_step> steps;
+  std::vector<uint32_t> stepArgs;
+  std::vector<int64_t> dims;
+  std::string strings;
+  uint32_t numKernels = 0;
+  uint64_t arenaSize = 0, weightsSize = 0;
+
+  // Appends a NUL-terminated string; returns its offset.
+  uint32_t addString(const std::string& s);
+};
+
+std::string serializePlan(const PlanRecords& records);
+
+}  // namespace pt2c
+
+#endif  // PT2C_COMPILER_CODEGEN_PLANWRITER_H_
