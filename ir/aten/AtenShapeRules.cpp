@@ -1,0 +1,316 @@
+// Shape rules for aten ops, written once per *kind* of op (elementwise, matmul, view,
+// ...) and registered for every op name of that kind. Ops without a rule are trusted:
+// the importer takes their result types from the trace.
+#include "ir/aten/AtenShapeRules.h"
+
+#include "ir/aten/AtenDialect.h"
+#include "llvm/ADT/StringMap.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using llvm::SmallVector;
+
+namespace pt2c::aten {
+namespace {
+
+using Shape = SmallVector<int64_t>;
+constexpr int64_t kDyn = ShapedType::kDynamic;
+
+/// What a rule sees: operand shapes and attributes of one op, plus error reporting.
+class ShapeQuery {
+public:
+  ShapeQuery(Operation *op, bool diagnose) : op(op), diagnose(diagnose) {}
+
+  unsigned numOperands() const { return op->getNumOperands(); }
+  ArrayRef<int64_t> shape(unsigned i) const {
+    return cast<RankedTensorType>(op->getOperand(i).getType()).getShape();
+  }
+  int64_t rank(unsigned i) const { return shape(i).size(); }
+
+  std::optional<int64_t> intAttr(StringRef name) const {
+    if (auto attr = op->getAttrOfType<IntegerAttr>(name))
+      return attr.getInt();
+    return std::nullopt;
+  }
+  std::optional<ArrayRef<int64_t>> arrayAttr(StringRef name) const {
+    if (auto attr = op->getAttrOfType<DenseI64ArrayAttr>(name))
+      return attr.asArrayRef();
+    return std::nullopt;
+  }
+
+  /// A dimension argument in [-rank, rank) made non-negative.
+  FailureOr<int64_t> dim(int64_t d, int64_t rank) {
+    if (d < -rank || d >= std::max<int64_t>(rank, 1))
+      return fail("dimension " + Twine(d) + " out of range for rank " + Twine(rank));
+    return d < 0 ? d + rank : d;
+  }
+
+  LogicalResult fail(const Twine &message) {
+    if (diagnose)
+      op->emitOpError(message);
+    return failure();
+  }
+
+private:
+  Operation *op;
+  bool diagnose;
+};
+
+using Rule = LogicalResult (*)(ShapeQuery &, Shape &);
+
+/// Numpy-style broadcast of two sizes; a dynamic size is assumed not to be 1 unless the
+/// other is 1 (the exporter specializes size-1 dims, as torch.export does).
+LogicalResult broadcastInto(ShapeQuery &q, ArrayRef<int64_t> other, Shape &out) {
+  Shape result(std::max(out.size(), other.size()), 1);
+  for (size_t i = 0; i < result.size(); ++i) {
+    int64_t a = i < out.size() ? out[out.size() - 1 - i] : 1;
+    int64_t b = i < other.size() ? other[other.size() - 1 - i] : 1;
+    int64_t &r = result[result.size() - 1 - i];
+    if (a == 1 || a == b)
+      r = b;
+    else if (b == 1)
+      r = a;
+    else if (a == kDyn || b == kDyn)
+      r = a == kDyn ? b : a;
+    else
+      return q.fail("operand sizes " + Twine(a) + " and " + Twine(b) +
+                    " do not broadcast");
+  }
+  out = std::move(result);
+  return success();
+}
+
+LogicalResult sameAsSelf(ShapeQuery &q, Shape &out) {
+  out.assign(q.shape(0).begin(), q.shape(0).end());
+  return success();
+}
+
+LogicalResult broadcastOperands(ShapeQuery &q, Shape &out) {
+  out.clear();
+  for (unsigned i = 0; i < q.numOperands(); ++i)
+    if (failed(broadcastInto(q, q.shape(i), out)))
+      return failure();
+  return success();
+}
+
+LogicalResult transposeTwoDims(ShapeQuery &q, Shape &out) {
+  int64_t rank = q.rank(0);
+  // aten::t swaps the two dims of a matrix and leaves vectors and scalars alone.
+  int64_t d0 = 0, d1 = rank == 2 ? 1 : 0;
+  if (auto a = q.intAttr("dim0")) {
+    FailureOr<int64_t> n0 = q.dim(*a, rank), n1 = q.dim(*q.intAttr("dim1"), rank);
+    if (failed(n0) || failed(n1))
+      return failure();
+    d0 = *n0, d1 = *n1;
+  } else if (rank > 2) {
+    return q.fail("expects a tensor of rank <= 2");
+  }
+  out.assign(q.shape(0).begin(), q.shape(0).end());
+  if (rank > 0)
+    std::swap(out[d0], out[d1]);
+  return success();
+}
+
+LogicalResult permute(ShapeQuery &q, Shape &out) {
+  ArrayRef<int64_t> dims = *q.arrayAttr("dims");
+  if ((int64_t)dims.size() != q.rank(0))
+    return q.fail("expects one entry of `dims` per dimension");
+  out.clear();
+  SmallVector<bool> seen(dims.size(), false);
+  for (int64_t d : dims) {
+    FailureOr<int64_t> n = q.dim(d, q.rank(0));
+    if (failed(n) || seen[*n])
+      return q.fail("`dims` is not a permutation");
+    seen[*n] = true;
+    out.push_back(q.shape(0)[*n]);
+  }
+  return success();
+}
+
+/// [M, K] x [K, N] -> [M, N] for operands `lhs` and `lhs + 1` (mm; addmm's mat1/mat2).
+LogicalResult matrixProduct(ShapeQuery &q, unsigned lhs, Shape &out) {
+  if (q.rank(lhs) != 2 || q.rank(lhs + 1) != 2)
+    return q.fail("expects 2-D matrices");
+  out = {q.shape(lhs)[0], q.shape(lhs + 1)[1]};
+  return success();
+}
+LogicalResult mm(ShapeQuery &q, Shape &out) { return matrixProduct(q, 0, out); }
+LogicalResult addmm(ShapeQuery &q, Shape &out) { return matrixProduct(q, 1, out); }
+
+LogicalResult bmm(ShapeQuery &q, Shape &out) {
+  if (q.rank(0) != 3 || q.rank(1) != 3)
+    return q.fail("expects 3-D batches of matrices");
+  Shape batch = {q.shape(0)[0]};
+  if (failed(broadcastInto(q, {q.shape(1)[0]}, batch)))
+    return failure();
+  out = {batch[0], q.shape(0)[1], q.shape(1)[2]};
+  return success();
+}
+
+/// torch.matmul: vectors are promoted to matrices and the promoted dim is dropped again;
+/// leading (batch) dims broadcast.
+LogicalResult matmul(ShapeQuery &q, Shape &out) {
+  ArrayRef<int64_t> a = q.shape(0), b = q.shape(1);
+  if (a.empty() || b.empty())
+    return q.fail("expects operands of rank >= 1");
+  Shape batch(a.begin(), a.end() - std::min<size_t>(a.size(), 2));
+  if (failed(broadcastInto(q, b.drop_back(std::min<size_t>(b.size(), 2)), batch)))
+    return failure();
+  out = batch;
+  if (a.size() >= 2)
+    out.push_back(a[a.size() - 2]);
+  if (b.size() >= 2)
+    out.push_back(b.back());
+  return success();
+}
+
+/// linear(input[..., K], weight[N, K] or [K]) -> [..., N] or [...].
+LogicalResult linear(ShapeQuery &q, Shape &out) {
+  ArrayRef<int64_t> in = q.shape(0), w = q.shape(1);
+  if (in.empty() || w.empty() || w.size() > 2)
+    return q.fail("expects input of rank >= 1 and a 1-D or 2-D weight");
+  out.assign(in.begin(), in.end() - 1);
+  if (w.size() == 2)
+    out.push_back(w[0]);
+  return success();
+}
+
+/// view/reshape: the requested sizes, with one -1 inferred from the element count.
+LogicalResult view(ShapeQuery &q, Shape &out) {
+  std::optional<ArrayRef<int64_t>> size = q.arrayAttr("size");
+  if (!size)
+    size = q.arrayAttr("shape");
+  out.assign(size->begin(), size->end());
+  int64_t inferred = -1, known = 1, total = 1;
+  for (int64_t s : q.shape(0))
+    total = (s == kDyn || total == kDyn) ? kDyn : total * s;
+  for (auto [i, s] : llvm::enumerate(out)) {
+    if (s == -1) {
+      if (inferred != -1)
+        return q.fail("more than one size is -1");
+      inferred = i;
+    } else if (s == kDyn || known == kDyn) {
+      known = kDyn;
+    } else if (s < 0) {
+      return q.fail("invalid size " + Twine(s));
+    } else {
+      known *= s;
+    }
+  }
+  if (inferred >= 0)
+    out[inferred] = (total == kDyn || known == kDyn || known == 0) ? kDyn : total / known;
+  if (total != kDyn && known != kDyn && inferred < 0 && total != known)
+    return q.fail("cannot view " + Twine(total) + " elements as " + Twine(known));
+  return success();
+}
+
+/// expand: -1 keeps the input size; new sizes may only be prepended.
+LogicalResult expand(ShapeQuery &q, Shape &out) {
+  ArrayRef<int64_t> in = q.shape(0), size = *q.arrayAttr("size");
+  if (size.size() < in.size())
+    return q.fail("expects at least as many sizes as input dims");
+  out.assign(size.begin(), size.end());
+  size_t lead = size.size() - in.size();
+  for (size_t i = 0; i < size.size(); ++i) {
+    if (size[i] != -1)
+      continue;
+    if (i < lead)
+      return q.fail("-1 is not allowed for a new leading dimension");
+    out[i] = in[i - lead];
+  }
+  for (size_t i = 0; i < in.size(); ++i) {
+    int64_t from = in[i], to = out[i + lead];
+    if (from != 1 && from != kDyn && to != kDyn && from != to)
+      return q.fail("cannot expand size " + Twine(from) + " to " + Twine(to));
+  }
+  return success();
+}
+
+LogicalResult unsqueeze(ShapeQuery &q, Shape &out) {
+  FailureOr<int64_t> d = q.dim(*q.intAttr("dim"), q.rank(0) + 1);
+  if (failed(d))
+    return failure();
+  out.assign(q.shape(0).begin(), q.shape(0).end());
+  out.insert(out.begin() + *d, 1);
+  return success();
+}
+
+/// squeeze.dim drops the dim only if it has size 1 (a dynamic size is kept: the
+/// exporter specializes size-1 dims, so a dynamic one is never 1).
+LogicalResult squeezeDim(ShapeQuery &q, Shape &out) {
+  out.assign(q.shape(0).begin(), q.shape(0).end());
+  if (out.empty())
+    return success();
+  FailureOr<int64_t> d = q.dim(*q.intAttr("dim"), q.rank(0));
+  if (failed(d))
+    return failure();
+  if (out[*d] == 1)
+    out.erase(out.begin() + *d);
+  return success();
+}
+
+const llvm::StringMap<Rule> &rules() {
+  static const llvm::StringMap<Rule> table = [] {
+    llvm::StringMap<Rule> t;
+    for (StringRef name :
+         {"aten.relu", "aten.gelu", "aten.silu", "aten.sigmoid", "aten.tanh",
+          "aten.neg", "aten.exp", "aten.log", "aten.erf", "aten.sqrt", "aten.rsqrt",
+          "aten.abs", "aten.add.Scalar", "aten.sub.Scalar", "aten.rsub.Scalar",
+          "aten.mul.Scalar", "aten.div.Scalar", "aten.pow.Tensor_Scalar",
+          "aten.clone", "aten.contiguous", "aten.detach", "aten.alias",
+          "aten._to_copy"})
+      t[name] = sameAsSelf;
+    for (StringRef name : {"aten.add.Tensor", "aten.sub.Tensor", "aten.mul.Tensor",
+                           "aten.div.Tensor", "aten.maximum", "aten.minimum"})
+      t[name] = broadcastOperands;
+    for (StringRef name : {"aten.view", "aten.reshape", "aten._unsafe_view"})
+      t[name] = view;
+    t["aten.t"] = transposeTwoDims;
+    t["aten.transpose.int"] = transposeTwoDims;
+    t["aten.permute"] = permute;
+    t["aten.mm"] = mm;
+    t["aten.addmm"] = addmm;
+    t["aten.bmm"] = bmm;
+    t["aten.matmul"] = matmul;
+    t["aten.linear"] = linear;
+    t["aten.expand"] = expand;
+    t["aten.unsqueeze"] = unsqueeze;
+    t["aten.squeeze.dim"] = squeezeDim;
+    return t;
+  }();
+  return table;
+}
+
+} // namespace
+
+std::optional<FailureOr<SmallVector<int64_t>>> inferResultShape(Operation *op,
+                                                                bool diagnose) {
+  auto it = rules().find(op->getName().getStringRef());
+  if (it == rules().end())
+    return std::nullopt;
+  ShapeQuery query(op, diagnose);
+  Shape shape;
+  if (failed(it->second(query, shape)))
+    return FailureOr<Shape>(failure());
+  return FailureOr<Shape>(std::move(shape));
+}
+
+LogicalResult verifyAtenOp(Operation *op) {
+  std::optional<FailureOr<Shape>> expected = inferResultShape(op, /*diagnose=*/true);
+  if (!expected)
+    return success();
+  if (failed(*expected))
+    return failure();
+  auto actual = cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+  if (actual.size() != (*expected)->size())
+    return op->emitOpError("result rank ")
+           << actual.size() << " differs from the expected rank " << (*expected)->size();
+  for (auto [i, a, e] : llvm::enumerate(actual, **expected))
+    if (a != kDyn && e != kDyn && a != e)
+      return op->emitOpError("result dim ")
+             << i << " has size " << a << ", expected " << e;
+  return success();
+}
+
+} // namespace pt2c::aten
