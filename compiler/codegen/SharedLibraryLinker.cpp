@@ -28,7 +28,11 @@ llvm::Error linkSharedLibrary(const LinkInputs& in, const std::string& output) {
       "-z", "relro", "-z", "now", "--gc-sections", "--as-needed",
       "-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu"};
   for (const auto& o : in.objects) args.push_back(o);
+  // Nothing in a model's object calls into the runtime; the ABI entry points must be
+  // pulled in whole.
+  args.push_back("--whole-archive");
   for (const auto& a : in.archives) args.push_back(a);
+  args.push_back("--no-whole-archive");
   for (const char* lib : {"-lm", "-lc"}) args.push_back(lib);
 
   llvm::SmallString<128> errorFile;

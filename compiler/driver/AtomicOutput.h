@@ -1,0 +1,29 @@
+// Writes an output file all-or-nothing: work goes to a temporary file beside the target,
+// renamed over it only on success, so a failed run never leaves a half-written file.
+#ifndef PT2C_COMPILER_DRIVER_ATOMICOUTPUT_H_
+#define PT2C_COMPILER_DRIVER_ATOMICOUTPUT_H_
+
+#include <string>
+
+#include "llvm/Support/Error.h"
+
+namespace pt2c {
+
+class AtomicOutput {
+ public:
+  static llvm::Expected<AtomicOutput> create(const std::string& target);
+  AtomicOutput(AtomicOutput&& other) noexcept;
+  ~AtomicOutput();  // removes the temporary unless committed
+
+  const std::string& tempPath() const { return temp_; }
+  llvm::Error commit();
+
+ private:
+  AtomicOutput(std::string target, std::string temp) : target_(target), temp_(temp) {}
+  std::string target_, temp_;
+  bool committed_ = false;
+};
+
+}  // namespace pt2c
+
+#endif  // PT2C_COMPILER_DRIVER_ATOMICOUTPUT_H_

@@ -1,0 +1,143 @@
+// compileArtifact: .pt2c -> model.so, one progress line per stage.
+#include "compiler/codegen/CpuCodegen.h"
+#include "compiler/codegen/ExecutionPlan.h"
+#include "compiler/codegen/SharedLibraryLinker.h"
+#include "compiler/driver/AtomicOutput.h"
+#include "compiler/driver/Diagnostics.h"
+#include "compiler/driver/Pipeline.h"
+#include "compiler/driver/Progress.h"
+#include "compiler/import/Importer.h"
+#include "compiler/transforms/Passes.h"
+#include "compiler/transforms/kernels/FormKernels.h"
+#include "ir/Dialects.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace pt2c {
+namespace {
+
+llvm::Error fail(const llvm::Twine& message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+// A temporary file that is removed when it goes out of scope.
+struct ScratchFile {
+  llvm::SmallString<128> path;
+  ~ScratchFile() {
+    if (!path.empty()) llvm::sys::fs::remove(path);
+  }
+};
+
+mlir::func::FuncOp soleModelFunction(mlir::ModuleOp module) {
+  mlir::func::FuncOp found;
+  for (auto f : module.getOps<mlir::func::FuncOp>())
+    if (f.isPublic() && !f->hasAttr(kKernelAttr)) {
+      if (found) return nullptr;
+      found = f;
+    }
+  return found;
+}
+
+size_t countOps(mlir::ModuleOp module) {
+  size_t n = 0;
+  module.walk([&](mlir::Operation* op) {
+    if (!llvm::isa<mlir::ModuleOp, mlir::func::FuncOp, mlir::func::ReturnOp>(op)) ++n;
+  });
+  return n;
+}
+
+// The kernel functions alone, for code generation (the model function became the plan).
+mlir::OwningOpRef<mlir::ModuleOp> extractKernels(mlir::ModuleOp module) {
+  mlir::OwningOpRef<mlir::ModuleOp> kernels(llvm::cast<mlir::ModuleOp>(module->clone()));
+  for (auto f : llvm::make_early_inc_range(kernels->getOps<mlir::func::FuncOp>()))
+    if (!f->hasAttr(kKernelAttr)) f.erase();
+  return kernels;
+}
+
+}  // namespace
+
+llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& options,
+                            const std::string& artifactPath, const std::string& libraryPath) {
+  if (options.target != "cpu")
+    return fail("target '" + options.target + "' is not supported yet (available: cpu)");
+  StageTimer timer(options.quiet);
+
+  auto artifact = readArtifactFile(artifactPath);
+  if (!artifact) return artifact.takeError();
+  if (artifact->message.graphs_size() != 1)
+    return fail(artifactPath + " holds " + std::to_string(artifact->message.graphs_size()) +
+                " graphs; compiling multi-graph artifacts is not supported yet");
+
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  UserDiagnosticPrinter diagnostics(&context);
+
+  mlir::OwningOpRef<mlir::ModuleOp> module = importArtifact(context, *artifact);
+  if (!module) return fail("import of " + artifactPath + " failed");
+  timer.done("import", std::to_string(countOps(*module)) + " aten ops, " +
+                           std::to_string(artifact->message.weights_size()) + " weights (" +
+                           humanBytes(artifact->weights.size()) + ")");
+  if (options.emit == "aten") {
+    module->print(llvm::outs());
+    return llvm::Error::success();
+  }
+
+  mlir::PassManager decompose(&context);
+  decompose.addPass(createDecomposeAtenToPrimPass());
+  decompose.addPass(mlir::createCanonicalizerPass());
+  if (mlir::failed(decompose.run(*module))) return fail("lowering aten to prim failed");
+  timer.done("prim", std::to_string(countOps(*module)) + " prim ops");
+  if (options.emit == "prim") {
+    module->print(llvm::outs());
+    return llvm::Error::success();
+  }
+
+  mlir::PassManager partition(&context);
+  partition.addPass(createFormKernelsPass());
+  if (mlir::failed(partition.run(*module))) return fail("kernel formation failed");
+  mlir::func::FuncOp model = soleModelFunction(*module);
+  if (!model) return fail("internal error: expected exactly one model function");
+  auto plan = buildExecutionPlan(model, *artifact);
+  if (mlir::failed(plan)) return fail("building the execution plan failed");
+  timer.done("plan", std::to_string(plan->kernels.size()) + " kernels, arena " +
+                         humanBytes(plan->arenaSize));
+
+  mlir::OwningOpRef<mlir::ModuleOp> kernels = extractKernels(*module);
+  if (mlir::failed(lowerKernelsToLLVMDialect(*kernels))) return fail("kernel lowering failed");
+  CpuCodegenOptions cg;
+  cg.cpu = options.cpu;
+  cg.weightsFile = artifactPath;
+  cg.weightsOffset = artifact->weights.data() - artifact->buffer->getBufferStart();
+  cg.weightsSize = artifact->weights.size();
+  if (options.emit == "llvm") cg.onLLVMIR = [](const std::string& ir) { llvm::outs() << ir; };
+  ScratchFile object;
+  if (auto ec = llvm::sys::fs::createTemporaryFile("pt2c-kernels", "o", object.path))
+    return fail("cannot create a temporary object file: " + ec.message());
+  if (mlir::failed(emitCpuObject(*kernels, *plan, cg, std::string(object.path))))
+    return fail("CPU code generation failed");
+  if (options.emit == "llvm") return llvm::Error::success();
+  timer.done("codegen", "x86-64 (" + options.cpu + ")");
+
+  auto output = AtomicOutput::create(libraryPath);
+  if (!output) return output.takeError();
+  LinkInputs link;
+  link.objects = {std::string(object.path)};
+  link.archives = resources.runtimeArchives;
+  link.versionScript = resources.exportsMap;
+  link.soname = llvm::sys::path::filename(libraryPath).str();
+  if (auto err = linkSharedLibrary(link, output->tempPath())) return err;
+  uint64_t size = 0;
+  llvm::sys::fs::file_size(output->tempPath(), size);
+  if (auto err = output->commit()) return err;
+  timer.done("link", libraryPath + " (" + humanBytes(size) + ")");
+  return llvm::Error::success();
+}
+
+}  // namespace pt2c

@@ -1,0 +1,32 @@
+// The pt2c pipeline (DESIGN.md data flow): model.py -> .pt2c (exporter, in Python) and
+// .pt2c -> aten -> prim -> kernels + plan -> x86-64 object -> model.so.
+#ifndef PT2C_COMPILER_DRIVER_PIPELINE_H_
+#define PT2C_COMPILER_DRIVER_PIPELINE_H_
+
+#include <string>
+
+#include "compiler/driver/Resources.h"
+#include "llvm/Support/Error.h"
+
+namespace pt2c {
+
+struct PipelineOptions {
+  std::string python;        // --python; empty: search (PythonFinder.h)
+  std::string target = "cpu";
+  std::string cpu = "x86-64-v2";
+  std::string emit;          // "", "aten", "prim" or "llvm": print that stage and stop
+  bool quiet = false;
+};
+
+// Runs the exporter on model.py. Its own messages (tracebacks, progress) go to stderr.
+llvm::Error exportModel(const Resources& resources, const PipelineOptions& options,
+                        const std::string& modelPath, const std::string& artifactPath);
+
+// Compiles an artifact into a shared library; with options.emit set, prints that stage
+// to stdout instead and writes nothing.
+llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& options,
+                            const std::string& artifactPath, const std::string& libraryPath);
+
+}  // namespace pt2c
+
+#endif  // PT2C_COMPILER_DRIVER_PIPELINE_H_

@@ -1,0 +1,17 @@
+// `pt2c run MODEL.so --input x.npy ... --output-dir DIR`: runs a compiled model on .npy
+// inputs and writes one .npy per output, named <index>_<name>.npy (or <index>.npy).
+#ifndef PT2C_TOOLS_PT2C_RUNCOMMAND_H_
+#define PT2C_TOOLS_PT2C_RUNCOMMAND_H_
+
+#include <string>
+#include <vector>
+
+namespace pt2c {
+
+// Returns the process exit code; errors are printed to stderr.
+int runModelOnNpyFiles(const std::string& library, const std::vector<std::string>& inputs,
+                       const std::string& outputDir);
+
+}  // namespace pt2c
+
+#endif  // PT2C_TOOLS_PT2C_RUNCOMMAND_H_

@@ -1,0 +1,136 @@
+// pt2c: compile a PyTorch model ahead of time into one self-contained shared library.
+//
+//   pt2c model.py -o model.so                 export + compile
+//   pt2c export model.py -o model.pt2c        trace the model into an artifact
+//   pt2c compile model.pt2c -o model.so       compile an artifact
+//   pt2c run model.so --input x.npy --output-dir out
+#include <iostream>
+
+#include "CLI/CLI.hpp"
+#include "compiler/driver/Pipeline.h"
+#include "compiler/driver/Resources.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "mlir/InitAllPasses.h"
+#include "compiler/transforms/Passes.h"
+#include "compiler/transforms/kernels/FormKernels.h"
+#include "tools/pt2c/RunCommand.h"
+
+namespace {
+
+constexpr const char* kDescription =
+    "pt2c compiles a PyTorch model ahead of time into one self-contained shared library.\n"
+    "The library carries its kernels, weights and a small runtime behind a C ABI\n"
+    "(runtime/include/pt2c/pt2c.h): no Python and no libtorch at run time.\n\n"
+    "model.py must define `model` (an nn.Module, or a function returning one) and\n"
+    "`example_inputs` (a tuple of tensors, or a function returning one).\n\n"
+    "  pt2c model.py -o model.so              export and compile in one step\n"
+    "  pt2c export model.py -o model.pt2c     trace the model into an artifact\n"
+    "  pt2c compile model.pt2c -o model.so    compile an artifact\n"
+    "  pt2c run model.so --input x.npy --output-dir out\n";
+
+int reportError(llvm::Error err) {
+  llvm::handleAllErrors(std::move(err), [](const llvm::ErrorInfoBase& e) {
+    std::cerr << "pt2c: error: " << e.message() << "\n";
+  });
+  return 1;
+}
+
+void addCompileOptions(CLI::App* app, pt2c::PipelineOptions& o) {
+  app->add_option("--target", o.target, "Code generation target")
+      ->check(CLI::IsMember({"cpu"}))
+      ->capture_default_str();
+  app->add_option("--cpu", o.cpu,
+                  "CPU the kernels are tuned for (an LLVM CPU name such as x86-64-v3, "
+                  "or 'native' for this machine)")
+      ->capture_default_str();
+  app->add_option("--emit", o.emit, "Print one stage of the pipeline to stdout and stop")
+      ->check(CLI::IsMember({"aten", "prim", "llvm"}));
+}
+
+void addExportOptions(CLI::App* app, pt2c::PipelineOptions& o) {
+  app->add_option("--python", o.python,
+                  "Python interpreter with torch for the export (default: $PT2C_PYTHON, "
+                  "the project's environment, python3 on PATH, /usr/bin/python3)");
+}
+
+// `pt2c model.py -o model.so`: the export goes to a temporary artifact next to nothing.
+llvm::Error exportAndCompile(const pt2c::Resources& res, const pt2c::PipelineOptions& o,
+                             const std::string& model, const std::string& out) {
+  llvm::SmallString<128> artifact;
+  if (auto ec = llvm::sys::fs::createTemporaryFile("pt2c-export", "pt2c", artifact))
+    return llvm::createStringError(ec, "cannot create a temporary file: " + ec.message());
+  auto cleanup = llvm::make_scope_exit([&] { llvm::sys::fs::remove(artifact); });
+  if (auto err = pt2c::exportModel(res, o, model, std::string(artifact))) return err;
+  return pt2c::compileArtifact(res, o, std::string(artifact), out);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{kDescription, "pt2c"};
+  app.require_subcommand(0, 1);
+  pt2c::PipelineOptions options;
+  std::string model, output;
+  app.add_option("model", model, "model.py to export and compile");
+  app.add_option("-o,--output", output, "Output shared library (model.so)");
+  app.add_flag("-q,--quiet", options.quiet, "No progress lines");
+  addCompileOptions(&app, options);
+  addExportOptions(&app, options);
+
+  CLI::App* exportCmd = app.add_subcommand("export", "Trace model.py into a .pt2c artifact");
+  std::string exportModelPath, exportOut;
+  exportCmd->add_option("model", exportModelPath, "model.py")->required();
+  exportCmd->add_option("-o,--output", exportOut, "Output artifact (.pt2c)")->required();
+  addExportOptions(exportCmd, options);
+
+  CLI::App* compileCmd = app.add_subcommand("compile", "Compile a .pt2c artifact to a .so");
+  std::string artifactPath, compileOut;
+  compileCmd->add_option("artifact", artifactPath, "model.pt2c")->required()->check(CLI::ExistingFile);
+  compileCmd->add_option("-o,--output", compileOut, "Output shared library");
+  addCompileOptions(compileCmd, options);
+
+  CLI::App* runCmd = app.add_subcommand("run", "Run a compiled model on .npy inputs");
+  std::string library, outputDir;
+  std::vector<std::string> inputs;
+  runCmd->add_option("library", library, "model.so")->required()->check(CLI::ExistingFile);
+  runCmd->add_option("-i,--input", inputs, "Input .npy file, one per model input, in order");
+  runCmd->add_option("--output-dir", outputDir, "Directory for the output .npy files")
+      ->required();
+
+  CLI11_PARSE(app, argc, argv);
+
+  if (*runCmd) return pt2c::runModelOnNpyFiles(library, inputs, outputDir);
+
+  mlir::registerAllPasses();
+  pt2c::registerPasses();
+  pt2c::registerFormKernelsPass();
+  auto resources = pt2c::findResources(argv[0]);
+  if (!resources) return reportError(resources.takeError());
+
+  if (*exportCmd) {
+    if (auto err = pt2c::exportModel(*resources, options, exportModelPath, exportOut))
+      return reportError(std::move(err));
+    return 0;
+  }
+  if (*compileCmd) {
+    if (compileOut.empty() && options.emit.empty())
+      return reportError(llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                                 "compile needs -o OUTPUT.so (or --emit)"));
+    if (auto err = pt2c::compileArtifact(*resources, options, artifactPath, compileOut))
+      return reportError(std::move(err));
+    return 0;
+  }
+  if (model.empty()) {
+    std::cerr << app.help();
+    return 1;
+  }
+  if (output.empty() && options.emit.empty())
+    return reportError(llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                               "missing -o OUTPUT.so (or --emit STAGE)"));
+  if (auto err = exportAndCompile(*resources, options, model, output))
+    return reportError(std::move(err));
+  return 0;
+}
