@@ -1,0 +1,19 @@
+"""pt2c exporter: runs a model.py with real tensors and writes a .pt2c artifact.
+
+Run as `python -m pt2c_exporter MODEL.py -o OUT.pt2c` (see ../README.md). Modules:
+  cli            command line, error reporting, progress line
+  model_loader   imports model.py and checks its contract (`model`, `example_inputs`)
+  tracer         the TorchDispatchMode that records every ATen call
+  graph_builder  values, inputs and nodes of the graph being recorded
+  tensors        tensor identity, storage identity and metadata
+  arguments      one schema argument -> artifact Argument
+  schema         declared argument types, parsed from the schema string
+  dtypes         torch dtype / layout / memory format -> artifact numbering
+  outputs        model outputs -> flat, named OutputSpecs
+  source_location  the user's frame behind each ATen call
+  report         the draft report (what tracing had to assume)
+  weights        weights blob layout, deduplicated by storage
+  writer         file layout, atomic write
+  reader         reads an artifact back (tests, debugging)
+  user_errors    exporter errors and user tracebacks trimmed to the user's frames
+"""

@@ -1,0 +1,81 @@
+"""Command line: `python -m pt2c_exporter MODEL.py -o OUT.pt2c [--pb2-dir DIR]`.
+
+Exit status 0 with one progress line on stderr, or 1 with a `pt2c: error:` line
+(and, for errors in the user's code, their traceback) and no output file.
+"""
+import argparse
+import sys
+import time
+import traceback
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse exits with 2; every pt2c failure exits with 1
+        self.print_usage(sys.stderr)
+        _fail(message)
+        sys.exit(1)
+
+
+def _fail(message, detail=""):
+    sys.stderr.write("pt2c: error: %s\n" % message)
+    if detail:
+        sys.stderr.write(detail.rstrip("\n") + "\n")
+
+
+def _parse(argv):
+    parser = _Parser(prog="python -m pt2c_exporter",
+                     description="Trace a model.py with real tensors into a .pt2c artifact.")
+    parser.add_argument("model", help="the model.py defining `model` and `example_inputs`")
+    parser.add_argument("-o", "--output", required=True, help="the .pt2c file to write")
+    parser.add_argument("--pb2-dir", help="directory holding pt2c_pb2.py (bazel-bin/ir/artifact);"
+                        " otherwise it must be importable from PYTHONPATH")
+    return parser.parse_args(argv)
+
+
+def _import_dependencies(pb2_dir):
+    if pb2_dir:
+        sys.path.insert(0, pb2_dir)
+    try:
+        import pt2c_pb2  # noqa: F401
+    except ImportError as e:
+        _fail("cannot import pt2c_pb2 (%s): pass --pb2-dir DIR or put DIR on PYTHONPATH; build "
+              "it with `bazel build //ir/artifact:pt2c_proto_py`" % e)
+        return False
+    try:
+        import torch  # noqa: F401
+    except ImportError as e:
+        _fail("cannot import torch with %s: %s" % (sys.executable, e))
+        return False
+    return True
+
+
+def _size(nbytes):
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if nbytes < 1024 or unit == "GiB":
+            return ("%d %s" if unit == "B" else "%.1f %s") % (nbytes, unit)
+        nbytes /= 1024.0
+
+
+def main(argv=None):
+    start = time.perf_counter()
+    args = _parse(argv)
+    if not _import_dependencies(args.pb2_dir):
+        return 1
+    # Imported only now: these modules import pt2c_pb2, which --pb2-dir may have located.
+    from .export import export
+    from .user_errors import ExportError
+    try:
+        summary = export(args.model, args.output)
+    except ExportError as e:
+        _fail(e.message, e.detail)
+        return 1
+    except Exception as e:  # ExporterBug and anything else of ours
+        _fail("internal error in the exporter (please report it): %s" % e,
+              traceback.format_exc())
+        return 1
+    findings = ", draft report: %d finding%s" % (summary.findings, "s" * (summary.findings != 1)) \
+        if summary.findings else ""
+    sys.stderr.write("pt2c: exported %s: %d ops, %d weights (%s)%s in %.2f s\n" % (
+        args.model, summary.ops, summary.weights, _size(summary.weight_bytes), findings,
+        time.perf_counter() - start))
+    return 0

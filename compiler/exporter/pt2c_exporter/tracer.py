@@ -1,0 +1,76 @@
+"""Runs the model once with real tensors and records every ATen call that reaches us.
+
+A TorchDispatchMode sits below autograd, so composite ops arrive already decomposed
+(F.linear as aten::t + aten::addmm) and what we record is what the kernels run. The mode
+is off while an op executes, so an op's own internals are not recorded. The same code
+runs on torch 1.13 and 2.x: only `__torch_dispatch__` and the mode's context manager
+are used.
+"""
+import inspect
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from .graph_builder import GraphBuilder
+from .report import Report
+from .source_location import SourceLocator
+
+
+class ExporterBug(Exception):
+    """Raised from our own code inside the mode, so it is not blamed on the model."""
+
+
+class _RecordingMode(TorchDispatchMode):
+    def __init__(self, builder, locator):
+        super().__init__()
+        self._builder = builder
+        self._locator = locator
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        try:
+            node = self._builder.begin_node(func, args, kwargs, self._locator.current())
+        except Exception as e:
+            raise ExporterBug("recording %s" % func) from e
+        result = func(*args, **kwargs)  # the model's own errors propagate unchanged
+        try:
+            self._builder.end_node(node, result)
+        except Exception as e:
+            raise ExporterBug("recording the results of %s" % func) from e
+        return result
+
+
+class Trace:
+    """The outcome of one traced run: graph, weights to store, draft report."""
+
+    def __init__(self, graph, weights, report, outputs):
+        self.graph = graph
+        self.weights = weights
+        self.report = report
+        self.outputs = outputs
+
+
+def input_names(model, count):
+    """forward()'s parameter names for the inputs, `input<i>` where there is none."""
+    names = []
+    try:
+        params = list(inspect.signature(model.forward).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    positional = [p.name for p in params
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    for i in range(count):
+        names.append(positional[i] if i < len(positional) else "input%d" % i)
+    return names
+
+
+def trace(model, example_inputs, model_dir):
+    """Run model(*example_inputs) under the recording mode; exceptions propagate."""
+    report = Report()
+    builder = GraphBuilder(model, report)
+    for name, tensor in zip(input_names(model, len(example_inputs)), example_inputs):
+        builder.add_user_input(name, tensor)
+    with torch.no_grad(), _RecordingMode(builder, SourceLocator(model_dir)):
+        result = model(*example_inputs)
+    graph, weights = builder.finish(result)
+    return Trace(graph, weights, report, result)
