@@ -56,11 +56,11 @@ pt2c_status pt2c_check_tensors(const pt2c_plan* plan, const char* role,
                                const pt2c_plan_tensor* expected, uint32_t expected_count,
                                const pt2c_tensor* given, int32_t given_count) {
   if (given_count < 0 || (uint32_t)given_count != expected_count)
-    return pt2c_fail(PT2C_ERROR_INPUT_COUNT, "expected %u %ss, got %d", expected_count, role,
-                     given_count);
+    return pt2c_fail(PT2C_ERROR_INPUT_COUNT, "expected %u %s%s, got %d", expected_count, role,
+                     expected_count == 1 ? "" : "s", given_count);
   if (given == NULL && given_count > 0)
-    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%ss is null but %d %ss were promised", role,
-                     given_count, role);
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "the %s array is null, but its count is %d",
+                     role, given_count);
   for (int32_t i = 0; i < given_count; ++i) {
     pt2c_status status = check_one(plan, role, i, &expected[i], &given[i]);
     if (status != PT2C_OK) return status;

@@ -1,0 +1,262 @@
+// Header-only C++17 wrapper over the pt2c C ABI that loads a model.so at run time.
+//
+// A host needs nothing but this header (and pt2c.h next to it): the model.so is opened
+// with dlopen and the ABI functions are found with dlsym, so the host program does not
+// link against any model. Link the host with -ldl on glibc older than 2.34.
+//
+//   pt2c::Library library("model.so");
+//   pt2c::Model model = library.create_model();
+//   for (const pt2c::TensorInfo& info : model.inputs()) ...
+//   model.run(inputs, outputs);  // std::vector<pt2c_tensor>
+//
+// Every failure throws pt2c::Error, which carries the pt2c_status and the message.
+#ifndef PT2C_PT2C_HPP_
+#define PT2C_PT2C_HPP_
+
+#include <dlfcn.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pt2c/pt2c.h"
+
+namespace pt2c {
+
+class Error : public std::runtime_error {
+ public:
+  Error(pt2c_status status, const std::string& message)
+      : std::runtime_error(message), status_(status) {}
+  pt2c_status status() const noexcept { return status_; }
+
+ private:
+  pt2c_status status_;
+};
+
+// "f32", "i64", ...; matches the runtime's messages.
+inline const char* dtype_name(pt2c_dtype dtype) {
+  switch (dtype) {
+    case PT2C_F32: return "f32";
+    case PT2C_F64: return "f64";
+    case PT2C_F16: return "f16";
+    case PT2C_BF16: return "bf16";
+    case PT2C_I64: return "i64";
+    case PT2C_I32: return "i32";
+    case PT2C_I16: return "i16";
+    case PT2C_I8: return "i8";
+    case PT2C_U8: return "u8";
+    case PT2C_BOOL: return "bool";
+    case PT2C_DTYPE_UNDEFINED: break;
+  }
+  return "unknown";
+}
+
+// Bytes per element, 0 for unknown dtypes (the same as pt2c_dtype_size, without needing
+// a loaded library).
+inline std::size_t dtype_size(pt2c_dtype dtype) {
+  switch (dtype) {
+    case PT2C_F64: case PT2C_I64: return 8;
+    case PT2C_F32: case PT2C_I32: return 4;
+    case PT2C_F16: case PT2C_BF16: case PT2C_I16: return 2;
+    case PT2C_I8: case PT2C_U8: case PT2C_BOOL: return 1;
+    case PT2C_DTYPE_UNDEFINED: break;
+  }
+  return 0;
+}
+
+// "[8, 64]"
+inline std::string shape_string(const std::vector<int64_t>& dims) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < dims.size(); ++i)
+    text += (i == 0 ? "" : ", ") + std::to_string(dims[i]);
+  return text + "]";
+}
+
+// An input or output as the model describes it; owns its strings, unlike
+// pt2c_tensor_info, so it outlives the model.
+struct TensorInfo {
+  std::string name;
+  pt2c_dtype dtype = PT2C_DTYPE_UNDEFINED;
+  std::vector<int64_t> dims;
+
+  int64_t num_elements() const {
+    int64_t count = 1;
+    for (int64_t dim : dims) count *= dim;
+    return count;
+  }
+  std::size_t nbytes() const { return static_cast<std::size_t>(num_elements()) * dtype_size(dtype); }
+};
+
+// A pt2c_tensor over caller memory; `dims` must outlive the returned view.
+inline pt2c_tensor tensor_view(void* data, pt2c_dtype dtype, const std::vector<int64_t>& dims) {
+  return pt2c_tensor{data, dtype, static_cast<int32_t>(dims.size()), dims.data()};
+}
+
+namespace detail {
+
+// The ABI functions of one loaded model.so. Shared by the Library and every Model made
+// from it, so that the .so stays loaded while any of them lives.
+struct Api {
+  void* handle = nullptr;
+  decltype(&::pt2c_abi_version) abi_version = nullptr;
+  decltype(&::pt2c_model_create) model_create = nullptr;
+  decltype(&::pt2c_model_destroy) model_destroy = nullptr;
+  decltype(&::pt2c_model_num_inputs) model_num_inputs = nullptr;
+  decltype(&::pt2c_model_num_outputs) model_num_outputs = nullptr;
+  decltype(&::pt2c_model_input_info) model_input_info = nullptr;
+  decltype(&::pt2c_model_output_info) model_output_info = nullptr;
+  decltype(&::pt2c_model_run) model_run = nullptr;
+  decltype(&::pt2c_last_error) last_error = nullptr;
+
+  Api() = default;
+  Api(const Api&) = delete;
+  Api& operator=(const Api&) = delete;
+  ~Api() {
+    if (handle != nullptr) dlclose(handle);
+  }
+
+  // Throws pt2c::Error with the library's message for this thread if status != OK.
+  void check(pt2c_status status) const {
+    if (status != PT2C_OK) throw Error(status, last_error());
+  }
+};
+
+template <typename Function>
+void resolve(const Api& api, const std::string& path, const char* name, Function* out) {
+  void* symbol = dlsym(api.handle, name);
+  if (symbol == nullptr)
+    throw Error(PT2C_ERROR_CORRUPT_MODEL,
+                "'" + path + "' is not a pt2c model: it does not export " + name);
+  *out = reinterpret_cast<Function>(symbol);
+}
+
+inline std::shared_ptr<const Api> load(const std::string& path) {
+  auto api = std::make_shared<Api>();
+  api->handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (api->handle == nullptr) {
+    const char* reason = dlerror();
+    throw Error(PT2C_ERROR_INVALID_ARGUMENT,
+                "cannot load '" + path + "': " + (reason ? reason : "unknown dlopen error"));
+  }
+  resolve(*api, path, "pt2c_abi_version", &api->abi_version);
+  resolve(*api, path, "pt2c_model_create", &api->model_create);
+  resolve(*api, path, "pt2c_model_destroy", &api->model_destroy);
+  resolve(*api, path, "pt2c_model_num_inputs", &api->model_num_inputs);
+  resolve(*api, path, "pt2c_model_num_outputs", &api->model_num_outputs);
+  resolve(*api, path, "pt2c_model_input_info", &api->model_input_info);
+  resolve(*api, path, "pt2c_model_output_info", &api->model_output_info);
+  resolve(*api, path, "pt2c_model_run", &api->model_run);
+  resolve(*api, path, "pt2c_last_error", &api->last_error);
+  uint32_t version = api->abi_version();
+  if (version != PT2C_ABI_VERSION)
+    throw Error(PT2C_ERROR_UNSUPPORTED, "'" + path + "' has pt2c ABI version " +
+                                            std::to_string(version) + ", this program expects " +
+                                            std::to_string(PT2C_ABI_VERSION));
+  return api;
+}
+
+}  // namespace detail
+
+// One model instance. Not safe to run from two threads at once; create one per thread.
+class Model {
+ public:
+  Model(Model&& other) noexcept : api_(std::move(other.api_)), model_(other.model_) {
+    other.model_ = nullptr;
+  }
+  Model& operator=(Model&& other) noexcept {
+    if (this != &other) {
+      reset();
+      api_ = std::move(other.api_);
+      model_ = other.model_;
+      other.model_ = nullptr;
+    }
+    return *this;
+  }
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+  ~Model() { reset(); }
+
+  int32_t num_inputs() const { return api_->model_num_inputs(model_); }
+  int32_t num_outputs() const { return api_->model_num_outputs(model_); }
+
+  TensorInfo input_info(int32_t index) const {
+    pt2c_tensor_info info;
+    api_->check(api_->model_input_info(model_, index, &info));
+    return to_tensor_info(info);
+  }
+  TensorInfo output_info(int32_t index) const {
+    pt2c_tensor_info info;
+    api_->check(api_->model_output_info(model_, index, &info));
+    return to_tensor_info(info);
+  }
+  std::vector<TensorInfo> inputs() const {
+    std::vector<TensorInfo> infos;
+    for (int32_t i = 0; i < num_inputs(); ++i) infos.push_back(input_info(i));
+    return infos;
+  }
+  std::vector<TensorInfo> outputs() const {
+    std::vector<TensorInfo> infos;
+    for (int32_t i = 0; i < num_outputs(); ++i) infos.push_back(output_info(i));
+    return infos;
+  }
+
+  // Checks every tensor against the model, then runs it; outputs are written in place.
+  void run(const pt2c_tensor* inputs, int32_t num_inputs, pt2c_tensor* outputs,
+           int32_t num_outputs) {
+    api_->check(api_->model_run(model_, inputs, num_inputs, outputs, num_outputs));
+  }
+  void run(const std::vector<pt2c_tensor>& inputs, std::vector<pt2c_tensor>& outputs) {
+    run(inputs.data(), static_cast<int32_t>(inputs.size()), outputs.data(),
+        static_cast<int32_t>(outputs.size()));
+  }
+
+  // The C handle, for calls this wrapper does not cover.
+  pt2c_model* get() const { return model_; }
+
+ private:
+  friend class Library;
+  Model(std::shared_ptr<const detail::Api> api, pt2c_model* model)
+      : api_(std::move(api)), model_(model) {}
+
+  static TensorInfo to_tensor_info(const pt2c_tensor_info& info) {
+    TensorInfo result;
+    result.name = info.name != nullptr ? info.name : "";
+    result.dtype = info.dtype;
+    result.dims.assign(info.dims, info.dims + info.rank);
+    return result;
+  }
+  void reset() {
+    if (model_ != nullptr) api_->model_destroy(model_);
+    model_ = nullptr;
+  }
+
+  std::shared_ptr<const detail::Api> api_;
+  pt2c_model* model_ = nullptr;
+};
+
+// A loaded model.so. Cheap to copy; the .so is unloaded when the last Library and Model
+// made from it are gone.
+class Library {
+ public:
+  explicit Library(const std::string& path) : api_(detail::load(path)), path_(path) {}
+
+  Model create_model() const {
+    pt2c_model* model = nullptr;
+    api_->check(api_->model_create(&model));
+    return Model(api_, model);
+  }
+  uint32_t abi_version() const { return api_->abi_version(); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::shared_ptr<const detail::Api> api_;
+  std::string path_;
+};
+
+}  // namespace pt2c
+
+#endif  // PT2C_PT2C_HPP_
