@@ -1,14 +1,17 @@
 """Shared fixtures for the end-to-end tests: the built tools and a helper that loads a
 model.py the way the exporter does, to compute PyTorch eager references."""
-import importlib.util
 import os
 import pathlib
 import subprocess
+import sys
 
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 BIN = REPO / "bazel-bin"
+
+sys.path.insert(0, str(REPO / "tools"))
+from eager_reference import load as load_model_file  # noqa: E402,F401  (model.py contract)
 
 
 def _tool(rel):
@@ -26,17 +29,6 @@ def pt2c():
 @pytest.fixture(scope="session")
 def cpp_host():
     return _tool("examples/cpp_host/cpp_host")
-
-
-def load_model_file(path):
-    """Returns (model, example_inputs) per the model.py contract (README.md)."""
-    spec = importlib.util.spec_from_file_location("user_model", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    model = module.model() if not hasattr(module.model, "forward") else module.model
-    inputs = module.example_inputs
-    inputs = inputs() if callable(inputs) else inputs
-    return model.eval(), tuple(inputs)
 
 
 def run(cmd, **kwargs):
