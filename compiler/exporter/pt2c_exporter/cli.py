@@ -1,4 +1,4 @@
-"""Command line: `python -m pt2c_exporter MODEL.py -o OUT.pt2c [--pb2-dir DIR]`.
+"""Command line: `python -m pt2c_exporter MODEL.py -o OUT.pt2c [--quiet] [--pb2-dir DIR]`.
 
 Exit status 0 with one progress line on stderr, or 1 with a `pt2c: error:` line
 (and, for errors in the user's code, their traceback) and no output file.
@@ -27,6 +27,8 @@ def _parse(argv):
                      description="Trace a model.py with real tensors into a .pt2c artifact.")
     parser.add_argument("model", help="the model.py defining `model` and `example_inputs`")
     parser.add_argument("-o", "--output", required=True, help="the .pt2c file to write")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no progress line on success (errors are always printed)")
     parser.add_argument("--pb2-dir", help="directory holding pt2c_pb2.py (bazel-bin/ir/artifact);"
                         " otherwise it must be importable from PYTHONPATH")
     return parser.parse_args(argv)
@@ -73,6 +75,8 @@ def main(argv=None):
         _fail("internal error in the exporter (please report it): %s" % e,
               traceback.format_exc())
         return 1
+    if args.quiet:
+        return 0
     findings = ", draft report: %d finding%s" % (summary.findings, "s" * (summary.findings != 1)) \
         if summary.findings else ""
     sys.stderr.write("pt2c: exported %s: %d ops, %d weights (%s)%s in %.2f s\n" % (
