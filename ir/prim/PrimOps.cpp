@@ -1,0 +1,178 @@
+// Type inference, verifiers and folders of prim ops. Dynamic sizes (ShapedType::kDynamic)
+// are compatible with any size: what can only be known at run time is checked there.
+#include "ir/prim/PrimDialect.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace pt2c::prim;
+
+namespace {
+
+bool compatible(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+}
+
+/// Checks that `dims` are distinct dims of a rank-`rank` tensor, marking them in `used`.
+LogicalResult checkDims(std::optional<Location> loc, StringRef what,
+                        ArrayRef<int64_t> dims, int64_t rank, llvm::SmallBitVector &used) {
+  for (int64_t d : dims) {
+    if (d < 0 || d >= rank)
+      return emitOptionalError(loc, what, " dimension ", d, " out of range for rank ",
+                               rank);
+    if (used.test(d))
+      return emitOptionalError(loc, what, " dimension ", d, " used twice");
+    used.set(d);
+  }
+  return success();
+}
+
+unsigned countDynamic(Type type) {
+  return cast<RankedTensorType>(type).getNumDynamicDims();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Constants and shapes
+
+LogicalResult ConstantOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &types) {
+  types.push_back(adaptor.getValue().getType());
+  return success();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValueAttr(); }
+
+LogicalResult DimSizeOp::verify() {
+  int64_t rank = getOperand().getType().getRank();
+  int64_t dim = getDimensionAttr().getInt(); // the I64Attr getter is unsigned
+  if (dim < 0 || dim >= rank)
+    return emitOpError("dimension ") << dim << " out of range for rank " << rank;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+
+LogicalResult CompareOp::inferReturnTypes(MLIRContext *context, std::optional<Location>,
+                                          Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  auto type = cast<RankedTensorType>(adaptor.getLhs().getType());
+  types.push_back(type.clone(IntegerType::get(context, 1)));
+  return success();
+}
+
+LogicalResult SelectOp::verify() {
+  if (failed(verifyCompatibleShape(getPred().getType(), getType())))
+    return emitOpError("predicate shape differs from the result shape");
+  return success();
+}
+
+LogicalResult ConvertOp::verify() {
+  if (failed(verifyCompatibleShape(getOperand().getType(), getType())))
+    return emitOpError("changes the shape, not only the element type");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement and contraction
+
+LogicalResult BroadcastInDimOp::verify() {
+  auto in = getOperand().getType();
+  auto out = getType();
+  ArrayRef<int64_t> dims = getBroadcastDimensions();
+  if ((int64_t)dims.size() != in.getRank())
+    return emitOpError("expects one broadcast dimension per operand dimension, got ")
+           << dims.size() << " for rank " << in.getRank();
+  llvm::SmallBitVector used(out.getRank());
+  if (failed(checkDims(getLoc(), "broadcast", dims, out.getRank(), used)))
+    return failure();
+  for (auto [i, d] : llvm::enumerate(dims)) {
+    int64_t from = in.getDimSize(i), to = out.getDimSize(d);
+    if (from != 1 && !compatible(from, to))
+      return emitOpError("operand dimension ")
+             << i << " of size " << from << " cannot broadcast to size " << to;
+  }
+  if (getDynamicSizes().size() != countDynamic(out))
+    return emitOpError("expects ") << countDynamic(out)
+                                   << " dynamic sizes, one per dynamic result dimension";
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto in = getOperand().getType();
+  auto out = getType();
+  if (in.hasStaticShape() && out.hasStaticShape() &&
+      in.getNumElements() != out.getNumElements())
+    return emitOpError("cannot reshape ")
+           << in.getNumElements() << " elements into " << out.getNumElements();
+  if (getDynamicSizes().size() != countDynamic(out))
+    return emitOpError("expects ") << countDynamic(out)
+                                   << " dynamic sizes, one per dynamic result dimension";
+  return success();
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  auto in = cast<RankedTensorType>(adaptor.getOperand().getType());
+  ArrayRef<int64_t> perm = adaptor.getPermutation();
+  if ((int64_t)perm.size() != in.getRank())
+    return emitOptionalError(loc, "permutation has ", perm.size(),
+                             " entries for rank ", in.getRank());
+  llvm::SmallBitVector used(in.getRank());
+  if (failed(checkDims(loc, "permutation", perm, in.getRank(), used)))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t d : perm)
+    shape.push_back(in.getDimSize(d));
+  types.push_back(in.clone(shape));
+  return success();
+}
+
+LogicalResult DotGeneralOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &types) {
+  auto lhs = cast<RankedTensorType>(adaptor.getLhs().getType());
+  auto rhs = cast<RankedTensorType>(adaptor.getRhs().getType());
+  ArrayRef<int64_t> lb = adaptor.getLhsBatchingDimensions(),
+                    rb = adaptor.getRhsBatchingDimensions(),
+                    lc = adaptor.getLhsContractingDimensions(),
+                    rc = adaptor.getRhsContractingDimensions();
+  if (lhs.getElementType() != rhs.getElementType())
+    return emitOptionalError(loc, "lhs and rhs element types differ");
+  if (lb.size() != rb.size() || lc.size() != rc.size())
+    return emitOptionalError(loc, "lhs and rhs have different numbers of batching or "
+                                  "contracting dimensions");
+  llvm::SmallBitVector lhsUsed(lhs.getRank()), rhsUsed(rhs.getRank());
+  if (failed(checkDims(loc, "lhs batching/contracting", lb, lhs.getRank(), lhsUsed)) ||
+      failed(checkDims(loc, "lhs batching/contracting", lc, lhs.getRank(), lhsUsed)) ||
+      failed(checkDims(loc, "rhs batching/contracting", rb, rhs.getRank(), rhsUsed)) ||
+      failed(checkDims(loc, "rhs batching/contracting", rc, rhs.getRank(), rhsUsed)))
+    return failure();
+  auto checkPairs = [&](ArrayRef<int64_t> ls, ArrayRef<int64_t> rs) -> LogicalResult {
+    for (auto [l, r] : llvm::zip_equal(ls, rs))
+      if (!compatible(lhs.getDimSize(l), rhs.getDimSize(r)))
+        return emitOptionalError(loc, "size mismatch between lhs dimension ", l,
+                                 " and rhs dimension ", r);
+    return success();
+  };
+  if (failed(checkPairs(lb, rb)) || failed(checkPairs(lc, rc)))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (auto [l, r] : llvm::zip_equal(lb, rb)) // a dynamic lhs size may be static in rhs
+    shape.push_back(ShapedType::isDynamic(lhs.getDimSize(l)) ? rhs.getDimSize(r)
+                                                            : lhs.getDimSize(l));
+  for (int64_t d = 0; d < lhs.getRank(); ++d)
+    if (!lhsUsed.test(d))
+      shape.push_back(lhs.getDimSize(d));
+  for (int64_t d = 0; d < rhs.getRank(); ++d)
+    if (!rhsUsed.test(d))
+      shape.push_back(rhs.getDimSize(d));
+  types.push_back(RankedTensorType::get(shape, lhs.getElementType()));
+  return success();
+}

@@ -1,0 +1,192 @@
+// The `prim` dialect: a small, closed set of value-semantics tensor ops that every aten
+// op decomposes into and that fusion/codegen consume (DESIGN.md decision 4).
+// StableHLO-like: no implicit broadcasting or type promotion; broadcast_in_dim and
+// convert make both explicit. Dynamic dims are allowed; ops whose result sizes cannot
+// be derived from their operands (broadcast_in_dim, reshape) take the dynamic sizes as
+// index operands, as tensor.empty does.
+#ifndef PT2C_PRIM_OPS_TD
+#define PT2C_PRIM_OPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Prim_Dialect : Dialect {
+  let name = "prim";
+  let cppNamespace = "::pt2c::prim";
+  let summary = "pt2c's closed set of primitive tensor ops";
+  let hasConstantMaterializer = 1;
+}
+
+class Prim_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Prim_Dialect, mnemonic, !listconcat([Pure], traits)>;
+
+def Prim_Tensor : RankedTensorOf<[AnyType]>;
+def Prim_FloatTensor : RankedTensorOf<[AnyFloat]>;
+def Prim_BoolTensor : RankedTensorOf<[I1]>;
+
+//===----------------------------------------------------------------------===//
+// Constants and shapes
+//===----------------------------------------------------------------------===//
+
+def Prim_ConstantOp : Prim_Op<"constant", [ConstantLike, InferTypeOpAdaptor]> {
+  let summary = "a constant tensor (splat or dense)";
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Prim_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+def Prim_DimSizeOp : Prim_Op<"dim_size", [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "the size of one dimension of a tensor, for dynamic result sizes";
+  let arguments = (ins Prim_Tensor:$operand, I64Attr:$dimension);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$operand `,` $dimension attr-dict `:` type($operand)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops: operands and result have one and the same type.
+//===----------------------------------------------------------------------===//
+
+class Prim_UnaryOp<string mnemonic, Type type = Prim_Tensor>
+    : Prim_Op<mnemonic, [Elementwise, SameOperandsAndResultType, InferTypeOpInterface]> {
+  let arguments = (ins type:$operand);
+  let results = (outs type:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+}
+
+def Prim_NegOp : Prim_UnaryOp<"neg"> { let summary = "-x"; }
+def Prim_AbsOp : Prim_UnaryOp<"abs"> { let summary = "|x|"; }
+def Prim_ExpOp : Prim_UnaryOp<"exp", Prim_FloatTensor> { let summary = "e^x"; }
+def Prim_LogOp : Prim_UnaryOp<"log", Prim_FloatTensor> { let summary = "ln x"; }
+def Prim_TanhOp : Prim_UnaryOp<"tanh", Prim_FloatTensor> { let summary = "tanh x"; }
+def Prim_ErfOp : Prim_UnaryOp<"erf", Prim_FloatTensor> { let summary = "erf x"; }
+def Prim_SigmoidOp : Prim_UnaryOp<"sigmoid", Prim_FloatTensor> {
+  let summary = "1 / (1 + e^-x)";
+}
+def Prim_SqrtOp : Prim_UnaryOp<"sqrt", Prim_FloatTensor> { let summary = "sqrt x"; }
+def Prim_RsqrtOp : Prim_UnaryOp<"rsqrt", Prim_FloatTensor> { let summary = "1 / sqrt x"; }
+
+class Prim_BinaryOp<string mnemonic, Type type = Prim_Tensor>
+    : Prim_Op<mnemonic, [Elementwise, SameOperandsAndResultType, InferTypeOpInterface]> {
+  let arguments = (ins type:$lhs, type:$rhs);
+  let results = (outs type:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+def Prim_AddOp : Prim_BinaryOp<"add"> { let summary = "x + y"; }
+def Prim_SubOp : Prim_BinaryOp<"sub"> { let summary = "x - y"; }
+def Prim_MulOp : Prim_BinaryOp<"mul"> { let summary = "x * y"; }
+def Prim_DivOp : Prim_BinaryOp<"div"> {
+  let summary = "x / y (integers: truncating, like C)";
+}
+def Prim_MaxOp : Prim_BinaryOp<"max"> { let summary = "max(x, y), NaN-propagating"; }
+def Prim_MinOp : Prim_BinaryOp<"min"> { let summary = "min(x, y), NaN-propagating"; }
+def Prim_PowOp : Prim_BinaryOp<"pow", Prim_FloatTensor> { let summary = "x ^ y"; }
+
+def Prim_CompareDirection : I64EnumAttr<"CompareDirection", "comparison", [
+    I64EnumAttrCase<"EQ", 0>, I64EnumAttrCase<"NE", 1>, I64EnumAttrCase<"LT", 2>,
+    I64EnumAttrCase<"LE", 3>, I64EnumAttrCase<"GT", 4>, I64EnumAttrCase<"GE", 5>]> {
+  let cppNamespace = "::pt2c::prim";
+}
+
+def Prim_CompareOp : Prim_Op<"compare", [Elementwise, SameTypeOperands, InferTypeOpAdaptor]> {
+  let summary = "elementwise comparison giving i1 (floats: NE is unordered, the rest ordered)";
+  let arguments = (ins Prim_CompareDirection:$direction, Prim_Tensor:$lhs, Prim_Tensor:$rhs);
+  let results = (outs Prim_BoolTensor:$result);
+  let assemblyFormat = "$direction `,` $lhs `,` $rhs attr-dict `:` type($lhs)";
+}
+
+def Prim_SelectOp : Prim_Op<"select", [Elementwise, DeclareOpInterfaceMethods<InferTypeOpInterface>,
+    AllTypesMatch<["on_true", "on_false", "result"]>]> {
+  let summary = "pred ? on_true : on_false, elementwise";
+  let arguments = (ins Prim_BoolTensor:$pred, Prim_Tensor:$on_true, Prim_Tensor:$on_false);
+  let results = (outs Prim_Tensor:$result);
+  let assemblyFormat = [{
+    $pred `,` $on_true `,` $on_false attr-dict `:` type($pred) `,` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Prim_ConvertOp : Prim_Op<"convert", [Elementwise]> {
+  let summary = "elementwise element-type conversion (torch semantics: float -> int "
+                "truncates, x -> bool is x != 0)";
+  let description = [{
+    The result type is the op's parameter (it names the target dtype); the verifier
+    checks that only the element type changes.
+  }];
+  let arguments = (ins Prim_Tensor:$operand);
+  let results = (outs Prim_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement and contraction
+//===----------------------------------------------------------------------===//
+
+def Prim_BroadcastInDimOp : Prim_Op<"broadcast_in_dim", [SameOperandsAndResultElementType]> {
+  let summary = "broadcasts operand dim i to result dim broadcast_dimensions[i]";
+  let description = [{
+    Operand dim i maps to result dim `broadcast_dimensions[i]` and must have size 1
+    (expanded) or the result's size there; the other result dims are new. The result
+    type is the op's parameter; `dynamic_sizes` holds one index per dynamic result dim.
+  }];
+  let arguments = (ins Prim_Tensor:$operand, DenseI64ArrayAttr:$broadcast_dimensions,
+                       Variadic<Index>:$dynamic_sizes);
+  let results = (outs Prim_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `dims` `=` $broadcast_dimensions (`sizes` `(` $dynamic_sizes^ `)`)?
+    attr-dict `:` type($operand) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Prim_ReshapeOp : Prim_Op<"reshape", [SameOperandsAndResultElementType]> {
+  let summary = "row-major reshape to the result type";
+  let description = [{
+    The result type is the op's parameter; `dynamic_sizes` holds one index per dynamic
+    result dim.
+  }];
+  let arguments = (ins Prim_Tensor:$operand, Variadic<Index>:$dynamic_sizes);
+  let results = (outs Prim_Tensor:$result);
+  let assemblyFormat = [{
+    $operand (`sizes` `(` $dynamic_sizes^ `)`)? attr-dict `:` type($operand) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Prim_TransposeOp : Prim_Op<"transpose", [InferTypeOpAdaptor]> {
+  let summary = "result dim i = operand dim permutation[i]";
+  let arguments = (ins Prim_Tensor:$operand, DenseI64ArrayAttr:$permutation);
+  let results = (outs Prim_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `permutation` `=` $permutation attr-dict `:` type($operand) `->` type($result)
+  }];
+}
+
+def Prim_DotGeneralOp : Prim_Op<"dot_general", [InferTypeOpAdaptor]> {
+  let summary = "generalized matrix product (StableHLO dot_general)";
+  let description = [{
+    Result dims: the batch dims (in lhs_batching_dimensions order), then the remaining
+    lhs dims, then the remaining rhs dims, each in operand order. Batch and contracting
+    sizes must agree; lhs and rhs have the same element type, as has the result.
+  }];
+  let arguments = (ins Prim_Tensor:$lhs, Prim_Tensor:$rhs,
+                       DenseI64ArrayAttr:$lhs_batching_dimensions,
+                       DenseI64ArrayAttr:$rhs_batching_dimensions,
+                       DenseI64ArrayAttr:$lhs_contracting_dimensions,
+                       DenseI64ArrayAttr:$rhs_contracting_dimensions);
+  let results = (outs Prim_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` `batch` `=` $lhs_batching_dimensions `x` $rhs_batching_dimensions
+    `,` `contract` `=` $lhs_contracting_dimensions `x` $rhs_contracting_dimensions
+    attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type($result)
+  }];
+}
+
+#endif // PT2C_PRIM_OPS_TD
