@@ -178,6 +178,7 @@ def test_constant_tensors(export_source):
             == torch.tensor([1.0, 2.0, 3.0, 4.0]).numpy().tobytes())
     used = {a.tensor for n in graph.nodes for a in n.args}
     assert set(constants.values()) <= used
+    assert list(artifact.message.report) == []  # 2.x's aten::lift_fresh is no write
 
 
 def test_inplace_views_and_buffer_mutation(export_source):
@@ -191,6 +192,7 @@ def test_inplace_views_and_buffer_mutation(export_source):
                 self.calls.add_(1)
                 y = x.clone()
                 y.mul_(2)
+                x.relu_()
                 return y.view(-1)
         model = M()
         example_inputs = (torch.ones(2, 2),)
@@ -200,8 +202,8 @@ def test_inplace_views_and_buffer_mutation(export_source):
     graph = artifact.message.graphs[0]
     values = values_of(graph)
     assert [n.target for n in graph.nodes] == [
-        "aten::add_", "aten::clone", "aten::mul_", "aten::view"]
-    add, clone, mul, view = graph.nodes
+        "aten::add_", "aten::clone", "aten::mul_", "aten::relu_", "aten::view"]
+    add, clone, mul, relu, view = graph.nodes
     # In-place results are fresh Values on the same storage; later uses see them.
     assert mul.args[0].tensor == clone.outputs[0] != mul.outputs[0]
     assert view.args[0].tensor == mul.outputs[0]
@@ -209,6 +211,7 @@ def test_inplace_views_and_buffer_mutation(export_source):
     assert len(ids) == 1
     assert [(o.kind, o.name, o.value) for o in graph.outputs] == [
         (pb.OutputSpec.BUFFER_MUTATION, "calls", add.outputs[0]),
+        (pb.OutputSpec.USER_INPUT_MUTATION, "x", relu.outputs[0]),
         (pb.OutputSpec.USER_OUTPUT, "0", view.outputs[0])]
     # The blob keeps the buffer's value from before the trace.
     assert artifact.weight_bytes("calls") == torch.zeros(1).numpy().tobytes()
@@ -232,6 +235,35 @@ def test_tied_weights_stored_once(export_source):
     artifact = run.artifact()
     assert [w.name for w in artifact.message.weights] == ["a.weight"]
     assert [i.name for i in artifact.message.graphs[0].inputs] == ["a.weight", "x"]
+
+
+def test_bf16_and_non_contiguous_weights(export_source):
+    run = export_source("""
+        import torch
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                torch.manual_seed(0)
+                self.w = torch.nn.Parameter(torch.randn(4, 3).t())  # strides (1, 3)
+                self.h = torch.nn.Parameter(torch.randn(3).to(torch.bfloat16))
+            def forward(self, x):
+                return x @ self.w, self.h * 2
+        model = M()
+        example_inputs = (torch.ones(2, 3),)
+    """)
+    assert run.returncode == 0, run.stderr
+    artifact = run.artifact()
+    values = values_of(artifact.message.graphs[0])
+    entries = {w.name: w for w in artifact.message.weights}
+    torch.manual_seed(0)
+    w = torch.randn(4, 3).t()
+    h = torch.randn(3).to(torch.bfloat16)
+    # The graph sees the parameter's real layout; the blob holds a dense copy.
+    assert list(values["p_w"].meta.strides) == [1, 3]
+    assert list(entries["w"].meta.strides) == [4, 1]
+    assert artifact.weight_bytes("w") == w.contiguous().numpy().tobytes()
+    assert entries["h"].meta.dtype == pb.BF16 and entries["h"].nbytes == 6
+    assert artifact.weight_bytes("h") == h.view(torch.int16).numpy().tobytes()
 
 
 def test_data_dependent_read_is_reported(export_source):

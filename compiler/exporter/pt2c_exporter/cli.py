@@ -11,8 +11,8 @@ import traceback
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # argparse exits with 2; every pt2c failure exits with 1
-        self.print_usage(sys.stderr)
         _fail(message)
+        self.print_usage(sys.stderr)
         sys.exit(1)
 
 

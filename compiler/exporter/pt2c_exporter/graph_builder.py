@@ -35,8 +35,10 @@ class GraphBuilder:
         self._storage_ids = {}   # storage key -> storage_id
         self._inputs = []        # [(InputSpec, tensor)]
         self._input_by_fqn = {}
-        self._weights = {}       # input value name -> (fqn, tensor, snapshot or None)
+        self._weights = {}       # input value name -> [fqn, tensor, snapshot or None]
+        self._weights_on = {}    # storage key -> those entries, to find them on a write
         self._written = set()    # storage keys some op wrote to
+        self._written_ids = set()  # id(tensor) of tensors passed where an op writes
 
     # ---- values -------------------------------------------------------------------
 
@@ -92,12 +94,14 @@ class GraphBuilder:
         if existing is not None:
             self._bind(tensor, existing)
             return existing
-        name = self._new_value(_VALUE_PREFIX[kind] + fqn, tensor, loc)
+        prefix = _VALUE_PREFIX[kind]
+        name = self._new_value(prefix + fqn.lstrip("_") if prefix else fqn, tensor, loc)
         spec = pb.InputSpec(kind=kind, value=name, name=fqn)
         self._inputs.append((spec, tensor))
         self._input_by_fqn[(kind, fqn)] = name
         if kind != USER_INPUT:
-            self._weights[name] = [fqn, tensor, None]
+            entry = self._weights[name] = [fqn, tensor, None]
+            self._weights_on.setdefault(storage_key(tensor), []).append(entry)
         return name
 
     # ---- nodes --------------------------------------------------------------------
@@ -145,8 +149,9 @@ class GraphBuilder:
         # Weights hold their values from before the trace: copy one before its first write.
         key = storage_key(tensor)
         self._written.add(key)
-        for entry in self._weights.values():
-            if entry[2] is None and storage_key(entry[1]) == key:
+        self._written_ids.add(id(tensor))
+        for entry in self._weights_on.get(key, ()):
+            if entry[2] is None:
                 entry[2] = entry[1].clone()
 
     # ---- the finished graph -------------------------------------------------------
@@ -159,20 +164,22 @@ class GraphBuilder:
                             "the compiled graph" % (path, type(value).__name__, value))
         user_outputs = [pb.OutputSpec(kind=pb.OutputSpec.USER_OUTPUT, name=path,
                                       value=self.tensor_name(t)) for path, t in tensors]
-        # torch.export lists mutations before user outputs.
-        self._graph.outputs.extend(self._mutation_outputs())
-        self._graph.outputs.extend(user_outputs)
         ordered = sorted(self._inputs, key=lambda item: _INPUT_ORDER[item[0].kind])
+        # torch.export lists mutations first, in input order.
+        self._graph.outputs.extend(self._mutation_outputs(ordered))
+        self._graph.outputs.extend(user_outputs)
         self._graph.inputs.extend(spec for spec, _ in ordered)
         weights = [(fqn, snapshot if snapshot is not None else tensor)
                    for name, (fqn, tensor, snapshot) in self._weights.items()]
         return self._graph, weights
 
-    def _mutation_outputs(self):
+    def _mutation_outputs(self, inputs):
         specs = []
-        for spec, tensor in self._inputs:
+        for spec, tensor in inputs:
             current = self._name_of.get(id(tensor))
-            if current != spec.value:  # an in-place op rebound it
+            # Written in place as itself: its last Value is the new state. (Rebinding alone
+            # is no write: aten::lift_fresh returns its argument.)
+            if id(tensor) in self._written_ids:
                 if spec.kind == USER_INPUT:
                     specs.append(pb.OutputSpec(kind=pb.OutputSpec.USER_INPUT_MUTATION,
                                                value=current, name=spec.name))
