@@ -10,8 +10,8 @@ import struct
 
 import torch
 
+from exporter_harness import MLP_MODEL, run_exporter  # first: puts pt2c_pb2 on sys.path
 import pt2c_pb2 as pb
-from conftest import MLP_MODEL
 
 
 def graph_of(run):
@@ -297,7 +297,6 @@ def assert_failed(run, *fragments):
 
 
 def test_error_missing_model_file(tmp_path):
-    from conftest import run_exporter
     run = run_exporter(str(tmp_path / "model.py"), str(tmp_path / "out.pt2c"))
     assert_failed(run, "model file not found")
 

@@ -2,9 +2,11 @@
 
 Run as `python -m pt2c_exporter MODEL.py -o OUT.pt2c` (see ../README.md). Modules:
   cli            command line, error reporting, progress line
+  export         the pipeline: load, trace, check, write
   model_loader   imports model.py and checks its contract (`model`, `example_inputs`)
   tracer         the TorchDispatchMode that records every ATen call
   graph_builder  values, inputs and nodes of the graph being recorded
+  weight_registry  parameters, buffers and constants, found by identity or storage
   tensors        tensor identity, storage identity and metadata
   arguments      one schema argument -> artifact Argument
   schema         declared argument types, parsed from the schema string
@@ -15,5 +17,6 @@ Run as `python -m pt2c_exporter MODEL.py -o OUT.pt2c` (see ../README.md). Module
   weights        weights blob layout, deduplicated by storage
   writer         file layout, atomic write
   reader         reads an artifact back (tests, debugging)
+  dump           `python -m pt2c_exporter.dump FILE.pt2c`: the artifact as text
   user_errors    exporter errors and user tracebacks trimmed to the user's frames
 """
