@@ -18,7 +18,7 @@ static void free_model(pt2c_model* model) {
   if (model == NULL) return;
   free(model->step_arg_data);
   free(model->buffer_data);
-  free(model->arena);
+  free(model->arena_allocation);
   free(model->plan_copy);
   free(model);
 }
@@ -54,16 +54,18 @@ static pt2c_status allocate_memory(pt2c_model* model) {
   const pt2c_plan* plan = &model->plan;
   uint64_t arena_size = plan->header->arena_size;
   if (arena_size > 0) {
+    /* calloc, not aligned_alloc + memset: zeroed scratch makes a kernel that reads before
+     * writing reproducible, and for large sizes calloc maps fresh zero pages instead of
+     * touching every byte at create time. */
     if (arena_size > SIZE_MAX - kArenaAlignment)
       return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "the %" PRIu64 "-byte arena is too large",
                        arena_size);
-    size_t rounded = ((size_t)arena_size + kArenaAlignment - 1) & ~(size_t)(kArenaAlignment - 1);
-    model->arena = aligned_alloc(kArenaAlignment, rounded);
-    if (model->arena == NULL)
+    model->arena_allocation = calloc(1, (size_t)arena_size + kArenaAlignment - 1);
+    if (model->arena_allocation == NULL)
       return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the %" PRIu64
                        "-byte arena", arena_size);
-    /* Zeroed so that a kernel reading scratch memory before writing it is reproducible. */
-    memset(model->arena, 0, rounded);
+    uintptr_t address = (uintptr_t)model->arena_allocation;
+    model->arena = (void*)((address + kArenaAlignment - 1) & ~(uintptr_t)(kArenaAlignment - 1));
   }
   model->buffer_data = allocate_array(plan->header->num_buffers, sizeof(void*));
   model->step_arg_data = allocate_array(plan->max_step_args, sizeof(void*));

@@ -29,7 +29,8 @@ struct pt2c_model {
   pt2c_plan plan;                 /* views into plan_copy */
   const unsigned char* weights;
   const pt2c_kernel_fn* kernels;
-  void* arena;                    /* owned, 64-byte aligned, plan.header->arena_size bytes */
+  void* arena_allocation;         /* owned; holds the arena */
+  void* arena;                    /* 64-byte aligned, plan.header->arena_size bytes */
   void** buffer_data;             /* per plan buffer; INPUT/OUTPUT entries set per run */
   void** step_arg_data;           /* max_step_args entries, the kernel's argument array */
 };

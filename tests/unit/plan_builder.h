@@ -1,0 +1,142 @@
+// Builds execution plan blobs (pt2c/plan_format.h) by hand for runtime tests.
+//
+//   PlanBuilder plan;
+//   uint32_t x = plan.add_input("x", PT2C_F32, {2, 4});
+//   uint32_t w = plan.add_weight(0, 32);
+//   uint32_t tmp = plan.add_arena(0, 32);
+//   uint32_t y = plan.add_output("y", PT2C_F32, {2, 4});
+//   plan.add_step(kAdd, {x, w, tmp});
+//   plan.add_step(kScale, {tmp, y});
+//   std::vector<unsigned char> blob = plan.build();
+//
+// The builder does not validate: tests make corrupt plans with it on purpose. Header sizes
+// default to what the records need (arena/weights: the largest buffer end; num_kernels:
+// the largest kernel index + 1) unless set.
+#ifndef PT2C_TESTS_UNIT_PLAN_BUILDER_H_
+#define PT2C_TESTS_UNIT_PLAN_BUILDER_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pt2c/plan_format.h"
+#include "pt2c/pt2c.hpp"
+
+namespace pt2c::testing {
+
+class PlanBuilder {
+ public:
+  std::optional<uint64_t> arena_size;
+  std::optional<uint64_t> weights_size;
+  std::optional<uint32_t> num_kernels;
+
+  // Adds an input (or output) and the buffer that holds it; returns the buffer id.
+  uint32_t add_input(const std::string& name, pt2c_dtype dtype, std::vector<int64_t> dims) {
+    return add_tensor(&inputs_, PT2C_BUFFER_INPUT, name, dtype, dims);
+  }
+  uint32_t add_output(const std::string& name, pt2c_dtype dtype, std::vector<int64_t> dims) {
+    return add_tensor(&outputs_, PT2C_BUFFER_OUTPUT, name, dtype, dims);
+  }
+  uint32_t add_weight(uint64_t offset, uint64_t nbytes) {
+    return add_buffer({PT2C_BUFFER_WEIGHT, 0, offset, nbytes});
+  }
+  uint32_t add_arena(uint64_t offset, uint64_t nbytes) {
+    return add_buffer({PT2C_BUFFER_ARENA, 0, offset, nbytes});
+  }
+  uint32_t add_buffer(const pt2c_plan_buffer& buffer) {
+    buffers_.push_back(buffer);
+    return static_cast<uint32_t>(buffers_.size() - 1);
+  }
+  void add_step(uint32_t kernel, const std::vector<uint32_t>& buffer_ids) {
+    steps_.push_back({kernel, static_cast<uint32_t>(buffer_ids.size()),
+                      static_cast<uint32_t>(step_args_.size()), 0});
+    step_args_.insert(step_args_.end(), buffer_ids.begin(), buffer_ids.end());
+  }
+
+  std::vector<unsigned char> build() const {
+    pt2c_plan_header header;
+    std::memset(&header, 0, sizeof(header));
+    std::memcpy(header.magic, PT2C_PLAN_MAGIC, sizeof(header.magic));
+    header.version = PT2C_PLAN_VERSION;
+    header.num_inputs = static_cast<uint32_t>(inputs_.size());
+    header.num_outputs = static_cast<uint32_t>(outputs_.size());
+    header.num_buffers = static_cast<uint32_t>(buffers_.size());
+    header.num_steps = static_cast<uint32_t>(steps_.size());
+    header.num_step_args = static_cast<uint32_t>(step_args_.size());
+    header.num_dims = static_cast<uint32_t>(dims_.size());
+    header.num_kernels = num_kernels.value_or(needed_kernels());
+    header.strings_size = strings_.size();
+    header.arena_size = arena_size.value_or(buffer_end(PT2C_BUFFER_ARENA));
+    header.weights_size = weights_size.value_or(buffer_end(PT2C_BUFFER_WEIGHT));
+
+    std::vector<unsigned char> blob;
+    append(&blob, &header, sizeof(header));
+    append(&blob, inputs_.data(), inputs_.size() * sizeof(pt2c_plan_tensor));
+    append(&blob, outputs_.data(), outputs_.size() * sizeof(pt2c_plan_tensor));
+    append(&blob, buffers_.data(), buffers_.size() * sizeof(pt2c_plan_buffer));
+    append(&blob, steps_.data(), steps_.size() * sizeof(pt2c_plan_step));
+    append(&blob, step_args_.data(), step_args_.size() * sizeof(uint32_t));
+    append(&blob, dims_.data(), dims_.size() * sizeof(int64_t));
+    blob.insert(blob.end(), strings_.begin(), strings_.end());
+    return blob;
+  }
+
+  // The header of a built blob, for tests that corrupt it.
+  static pt2c_plan_header* header_of(std::vector<unsigned char>* blob) {
+    return reinterpret_cast<pt2c_plan_header*>(blob->data());
+  }
+
+ private:
+  uint32_t add_tensor(std::vector<pt2c_plan_tensor>* tensors, pt2c_plan_buffer_kind kind,
+                      const std::string& name, pt2c_dtype dtype,
+                      const std::vector<int64_t>& dims) {
+    uint32_t number = static_cast<uint32_t>(tensors->size());
+    uint64_t nbytes = pt2c::dtype_size(dtype);
+    for (int64_t dim : dims) nbytes *= static_cast<uint64_t>(dim);
+    uint32_t buffer = add_buffer({static_cast<uint32_t>(kind), number, 0, nbytes});
+    pt2c_plan_tensor tensor{};
+    tensor.name = static_cast<uint32_t>(strings_.size());
+    tensor.dtype = dtype;
+    tensor.rank = static_cast<uint32_t>(dims.size());
+    tensor.dims = static_cast<uint32_t>(dims_.size());
+    tensor.buffer = buffer;
+    tensors->push_back(tensor);
+    strings_.insert(strings_.end(), name.begin(), name.end());
+    strings_.push_back('\0');
+    dims_.insert(dims_.end(), dims.begin(), dims.end());
+    return buffer;
+  }
+
+  uint32_t needed_kernels() const {
+    uint32_t count = 0;
+    for (const pt2c_plan_step& step : steps_) count = std::max(count, step.kernel + 1);
+    return count;
+  }
+  uint64_t buffer_end(pt2c_plan_buffer_kind kind) const {
+    uint64_t end = 0;
+    for (const pt2c_plan_buffer& buffer : buffers_)
+      if (buffer.kind == static_cast<uint32_t>(kind))
+        end = std::max(end, buffer.offset + buffer.nbytes);
+    return end;
+  }
+  // Appends `size` bytes and pads to 8, as every section is 8-byte aligned.
+  static void append(std::vector<unsigned char>* blob, const void* data, size_t size) {
+    const unsigned char* bytes = static_cast<const unsigned char*>(data);
+    blob->insert(blob->end(), bytes, bytes + size);
+    blob->resize((blob->size() + 7) / 8 * 8, 0);
+  }
+
+  std::vector<pt2c_plan_tensor> inputs_, outputs_;
+  std::vector<pt2c_plan_buffer> buffers_;
+  std::vector<pt2c_plan_step> steps_;
+  std::vector<uint32_t> step_args_;
+  std::vector<int64_t> dims_;
+  std::vector<char> strings_;
+};
+
+}  // namespace pt2c::testing
+
+#endif  // PT2C_TESTS_UNIT_PLAN_BUILDER_H_

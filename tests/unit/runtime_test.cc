@@ -1,0 +1,347 @@
+// The runtime core against hand-built plans: runs, input checks, corrupt plans.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pt2c/pt2c.h"
+#include "runtime/src/model.h"
+#include "tests/unit/plan_builder.h"
+
+using Catch::Matchers::Contains;
+using pt2c::testing::PlanBuilder;
+
+namespace {
+
+constexpr int kNumElements = 8;  // every tensor here is f32 [2, 4]
+const std::vector<int64_t> kShape = {2, 4};
+constexpr uint64_t kTensorBytes = kNumElements * sizeof(float);
+
+int g_kernel_calls = 0;
+
+// buffers: a, b, out
+void add_kernel(void* const* buffers, const int64_t*) {
+  ++g_kernel_calls;
+  const float* a = static_cast<const float*>(buffers[0]);
+  const float* b = static_cast<const float*>(buffers[1]);
+  float* out = static_cast<float*>(buffers[2]);
+  for (int i = 0; i < kNumElements; ++i) out[i] = a[i] + b[i];
+}
+
+// buffers: in, out = in * 3
+void triple_kernel(void* const* buffers, const int64_t*) {
+  ++g_kernel_calls;
+  const float* in = static_cast<const float*>(buffers[0]);
+  float* out = static_cast<float*>(buffers[1]);
+  for (int i = 0; i < kNumElements; ++i) out[i] = in[i] * 3.0f;
+}
+
+enum Kernel : uint32_t { kAdd, kTriple, kNumKernels };
+const pt2c_kernel_fn kKernels[kNumKernels] = {add_kernel, triple_kernel};
+
+struct alignas(64) Weights {
+  float w[kNumElements] = {1, 2, 3, 4, 5, 6, 7, 8};
+};
+const Weights kWeights;
+
+// y = ((x + w) + w) * 3, through two arena buffers: three steps over every buffer kind.
+PlanBuilder three_step_builder() {
+  PlanBuilder plan;
+  uint32_t x = plan.add_input("x", PT2C_F32, kShape);
+  uint32_t y = plan.add_output("y", PT2C_F32, kShape);
+  uint32_t w = plan.add_weight(0, kTensorBytes);
+  uint32_t first = plan.add_arena(0, kTensorBytes);
+  uint32_t second = plan.add_arena(64, kTensorBytes);
+  plan.add_step(kAdd, {x, w, first});
+  plan.add_step(kAdd, {first, w, second});
+  plan.add_step(kTriple, {second, y});
+  return plan;
+}
+
+using ModelPtr = std::unique_ptr<pt2c_model, void (*)(pt2c_model*)>;
+
+pt2c_status create(const std::vector<unsigned char>& plan, ModelPtr* model,
+                   const void* weights = &kWeights, uint64_t weights_size = sizeof(kWeights),
+                   uint32_t num_kernels = kNumKernels) {
+  pt2c_model_source source{plan.data(), plan.size(), weights, weights_size, kKernels,
+                           num_kernels};
+  pt2c_model* raw = reinterpret_cast<pt2c_model*>(1);  // must be reset to null on failure
+  pt2c_status status = pt2c_model_create_from(&source, &raw);
+  model->reset(raw);
+  return status;
+}
+
+ModelPtr create_ok(const std::vector<unsigned char>& plan) {
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  REQUIRE(create(plan, &model) == PT2C_OK);
+  REQUIRE(model != nullptr);
+  return model;
+}
+
+// Caller-side tensors for the one-input, one-output models above.
+struct Io {
+  std::vector<float> x = {0, 1, 2, 3, 4, 5, 6, 7};
+  std::vector<float> y = std::vector<float>(kNumElements, -1.0f);
+  std::vector<int64_t> x_dims = kShape, y_dims = kShape;
+  pt2c_tensor input{x.data(), PT2C_F32, 2, x_dims.data()};
+  pt2c_tensor output{y.data(), PT2C_F32, 2, y_dims.data()};
+
+  pt2c_status run(pt2c_model* model) { return pt2c_model_run(model, &input, 1, &output, 1); }
+};
+
+std::string last_error() { return pt2c_last_error(); }
+
+void expect_corrupt(const std::vector<unsigned char>& plan, const std::string& message) {
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  CHECK(create(plan, &model) == PT2C_ERROR_CORRUPT_MODEL);
+  CHECK(model == nullptr);
+  CHECK_THAT(last_error(), Contains(message));
+}
+
+}  // namespace
+
+TEST_CASE("a three-step plan runs through weights and arena buffers") {
+  ModelPtr model = create_ok(three_step_builder().build());
+  Io io;
+  g_kernel_calls = 0;
+  REQUIRE(io.run(model.get()) == PT2C_OK);
+  CHECK(g_kernel_calls == 3);
+  for (int i = 0; i < kNumElements; ++i) CHECK(io.y[i] == (io.x[i] + 2 * kWeights.w[i]) * 3);
+
+  SECTION("and gives the same result when run again") {
+    std::vector<float> first = io.y;
+    std::fill(io.y.begin(), io.y.end(), 0.0f);
+    REQUIRE(io.run(model.get()) == PT2C_OK);
+    CHECK(io.y == first);
+  }
+}
+
+TEST_CASE("the model describes its inputs and outputs") {
+  ModelPtr model = create_ok(three_step_builder().build());
+  CHECK(pt2c_model_num_inputs(model.get()) == 1);
+  CHECK(pt2c_model_num_outputs(model.get()) == 1);
+  pt2c_tensor_info info;
+  REQUIRE(pt2c_model_input_info(model.get(), 0, &info) == PT2C_OK);
+  CHECK(std::string(info.name) == "x");
+  CHECK(info.dtype == PT2C_F32);
+  REQUIRE(info.rank == 2);
+  CHECK(std::vector<int64_t>(info.dims, info.dims + 2) == kShape);
+  REQUIRE(pt2c_model_output_info(model.get(), 0, &info) == PT2C_OK);
+  CHECK(std::string(info.name) == "y");
+
+  CHECK(pt2c_model_input_info(model.get(), 1, &info) == PT2C_ERROR_INVALID_ARGUMENT);
+  CHECK_THAT(last_error(), Contains("index 1 is out of range"));
+  CHECK(pt2c_model_output_info(model.get(), -1, &info) == PT2C_ERROR_INVALID_ARGUMENT);
+  CHECK(pt2c_model_input_info(model.get(), 0, nullptr) == PT2C_ERROR_INVALID_ARGUMENT);
+  CHECK(pt2c_model_num_inputs(nullptr) == -1);
+  CHECK(pt2c_model_input_info(nullptr, 0, &info) == PT2C_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_CASE("run rejects bad tensors before any kernel runs") {
+  ModelPtr model = create_ok(three_step_builder().build());
+  Io io;
+  g_kernel_calls = 0;
+
+  SECTION("wrong input count") {
+    pt2c_tensor two[2] = {io.input, io.input};
+    CHECK(pt2c_model_run(model.get(), two, 2, &io.output, 1) == PT2C_ERROR_INPUT_COUNT);
+    CHECK_THAT(last_error(), Contains("expected 1 input, got 2"));
+    CHECK(pt2c_model_run(model.get(), nullptr, 0, &io.output, 1) == PT2C_ERROR_INPUT_COUNT);
+  }
+  SECTION("wrong output count") {
+    CHECK(pt2c_model_run(model.get(), &io.input, 1, &io.output, 0) == PT2C_ERROR_INPUT_COUNT);
+    CHECK_THAT(last_error(), Contains("expected 1 output, got 0"));
+  }
+  SECTION("wrong dtype") {
+    io.input.dtype = PT2C_I64;
+    CHECK(io.run(model.get()) == PT2C_ERROR_DTYPE);
+    CHECK_THAT(last_error(), Contains("input 0 ('x'): expected dtype f32, got i64"));
+  }
+  SECTION("unknown dtype") {
+    io.output.dtype = static_cast<pt2c_dtype>(77);
+    CHECK(io.run(model.get()) == PT2C_ERROR_DTYPE);
+    CHECK_THAT(last_error(), Contains("output 0 ('y'): expected dtype f32, got unknown dtype 77"));
+  }
+  SECTION("wrong rank") {
+    io.x_dims = {2, 4, 1};
+    io.input.dims = io.x_dims.data();
+    io.input.rank = 3;
+    CHECK(io.run(model.get()) == PT2C_ERROR_SHAPE);
+    CHECK_THAT(last_error(), Contains("input 0 ('x'): expected rank 2 (shape [2, 4]), got rank 3 ([2, 4, 1])"));
+  }
+  SECTION("impossible rank") {
+    io.input.rank = -1;
+    CHECK(io.run(model.get()) == PT2C_ERROR_SHAPE);
+    CHECK_THAT(last_error(), Contains("got rank -1"));
+  }
+  SECTION("wrong input dim") {
+    io.x_dims[1] = 3;
+    CHECK(io.run(model.get()) == PT2C_ERROR_SHAPE);
+    CHECK_THAT(last_error(), Contains("input 0 ('x'): expected shape [2, 4], got [2, 3]"));
+  }
+  SECTION("wrong output dim") {
+    io.y_dims[0] = 1;
+    CHECK(io.run(model.get()) == PT2C_ERROR_SHAPE);
+    CHECK_THAT(last_error(), Contains("output 0 ('y'): expected shape [2, 4], got [1, 4]"));
+  }
+  SECTION("null data") {
+    io.input.data = nullptr;
+    CHECK(io.run(model.get()) == PT2C_ERROR_INVALID_ARGUMENT);
+    CHECK_THAT(last_error(), Contains("input 0 ('x'): data is null"));
+  }
+  SECTION("null dims") {
+    io.output.dims = nullptr;
+    CHECK(io.run(model.get()) == PT2C_ERROR_INVALID_ARGUMENT);
+    CHECK_THAT(last_error(), Contains("output 0 ('y'): dims is null"));
+  }
+  SECTION("null tensor array") {
+    CHECK(pt2c_model_run(model.get(), nullptr, 1, &io.output, 1) == PT2C_ERROR_INVALID_ARGUMENT);
+  }
+  SECTION("null model") {
+    CHECK(pt2c_model_run(nullptr, &io.input, 1, &io.output, 1) == PT2C_ERROR_INVALID_ARGUMENT);
+    CHECK_THAT(last_error(), Contains("model is null"));
+  }
+  CHECK(g_kernel_calls == 0);
+  CHECK(io.y == std::vector<float>(kNumElements, -1.0f));
+}
+
+TEST_CASE("a plan without steps, arena or weights is valid") {
+  PlanBuilder plan;
+  plan.add_input("scalar", PT2C_I64, {});
+  plan.add_output("empty", PT2C_F32, {0, 3});
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  REQUIRE(create(plan.build(), &model, nullptr, 0, 0) == PT2C_OK);
+  int64_t scalar = 5;
+  pt2c_tensor input{&scalar, PT2C_I64, 0, nullptr};
+  int64_t empty_dims[] = {0, 3};
+  pt2c_tensor output{nullptr, PT2C_F32, 2, empty_dims};  // no elements: null data is fine
+  CHECK(pt2c_model_run(model.get(), &input, 1, &output, 1) == PT2C_OK);
+}
+
+TEST_CASE("corrupt plans are rejected with a message") {
+  std::vector<unsigned char> good = three_step_builder().build();
+
+  SECTION("bad magic") {
+    std::vector<unsigned char> plan = good;
+    plan[0] = 'X';
+    expect_corrupt(plan, "bad magic");
+  }
+  SECTION("wrong version") {
+    std::vector<unsigned char> plan = good;
+    PlanBuilder::header_of(&plan)->version = 99;
+    expect_corrupt(plan, "plan version 99, this runtime reads version 1");
+  }
+  SECTION("kernel index out of range") {
+    PlanBuilder builder = three_step_builder();
+    builder.add_step(7, {});
+    builder.num_kernels = kNumKernels;
+    expect_corrupt(builder.build(), "step 3: kernel 7 is outside the 2-entry kernel table");
+  }
+  SECTION("more kernels than the kernel table has") {
+    PlanBuilder builder = three_step_builder();
+    builder.num_kernels = 5;
+    expect_corrupt(builder.build(), "the plan uses 5 kernels, the kernel table has 2");
+  }
+  SECTION("arena offset out of range") {
+    PlanBuilder builder = three_step_builder();
+    builder.add_arena(100, kTensorBytes);
+    builder.arena_size = 96;
+    expect_corrupt(builder.build(), "arena bytes [100, +32) are outside the 96-byte arena");
+  }
+  SECTION("weight offset out of range") {
+    PlanBuilder builder = three_step_builder();
+    builder.add_weight(UINT64_MAX - 4, kTensorBytes);  // offset + nbytes overflows
+    builder.weights_size = sizeof(kWeights);
+    expect_corrupt(builder.build(), "are outside the 64-byte weights blob");
+  }
+  SECTION("weights smaller than the plan expects") {
+    ModelPtr model(nullptr, pt2c_model_destroy);
+    CHECK(create(good, &model, &kWeights, 16) == PT2C_ERROR_CORRUPT_MODEL);
+    CHECK_THAT(last_error(), Contains("expects 32 bytes of weights, the model has 16"));
+  }
+  SECTION("misaligned weights") {
+    ModelPtr model(nullptr, pt2c_model_destroy);
+    const unsigned char* misaligned = reinterpret_cast<const unsigned char*>(&kWeights) + 4;
+    CHECK(create(good, &model, misaligned, 32) == PT2C_ERROR_CORRUPT_MODEL);
+    CHECK_THAT(last_error(), Contains("not 64-byte aligned"));
+  }
+  SECTION("step arg names a missing buffer") {
+    PlanBuilder builder = three_step_builder();
+    builder.add_step(kTriple, {0, 42});
+    expect_corrupt(builder.build(), "step 3: arg 1 is buffer 42, outside the 5 buffers");
+  }
+  SECTION("tensor points at a buffer of the wrong kind") {
+    PlanBuilder builder;
+    builder.add_weight(0, 4);
+    builder.add_input("x", PT2C_F32, {1});
+    std::vector<unsigned char> plan = builder.build();
+    auto* input = reinterpret_cast<pt2c_plan_tensor*>(plan.data() + sizeof(pt2c_plan_header));
+    input->buffer = 0;
+    expect_corrupt(plan, "input 0: buffer 0 is not input buffer 0");
+  }
+  SECTION("name offset outside the string table") {
+    std::vector<unsigned char> plan = good;
+    reinterpret_cast<pt2c_plan_tensor*>(plan.data() + sizeof(pt2c_plan_header))->name = 1000;
+    expect_corrupt(plan, "input 0: name offset 1000 is outside the 4-byte string table");
+  }
+  SECTION("dims outside the dims table") {
+    std::vector<unsigned char> plan = good;
+    reinterpret_cast<pt2c_plan_tensor*>(plan.data() + sizeof(pt2c_plan_header))->rank = 5;
+    expect_corrupt(plan, "input 0: dims [0, 0 + 5) are outside the 4-entry dims table");
+  }
+  SECTION("truncated blob") {
+    for (size_t size = 0; size < good.size(); ++size) {
+      std::vector<unsigned char> plan(good.begin(), good.begin() + size);
+      expect_corrupt(plan, "truncated");
+    }
+  }
+  SECTION("trailing garbage") {
+    std::vector<unsigned char> plan = good;
+    plan.resize(plan.size() + 16, 0);
+    expect_corrupt(plan, "16 trailing bytes");
+  }
+  SECTION("impossible strings_size") {
+    std::vector<unsigned char> plan = good;
+    PlanBuilder::header_of(&plan)->strings_size = UINT64_MAX - 8;
+    expect_corrupt(plan, "strings_size");
+  }
+}
+
+TEST_CASE("any single corrupted byte is caught or harmless at create") {
+  std::vector<unsigned char> good = three_step_builder().build();
+  for (size_t at = 0; at < good.size(); ++at) {
+    for (unsigned char flip : {0x01, 0x80, 0xff}) {
+      std::vector<unsigned char> plan = good;
+      plan[at] ^= flip;
+      ModelPtr model(nullptr, pt2c_model_destroy);
+      pt2c_status status = create(plan, &model);
+      // OK happens for bytes nothing reads (reserved fields, padding, strings).
+      CHECK((status == PT2C_OK || status == PT2C_ERROR_CORRUPT_MODEL ||
+             status == PT2C_ERROR_OUT_OF_MEMORY));
+    }
+  }
+}
+
+TEST_CASE("the last error belongs to the thread that failed") {
+  ModelPtr model = create_ok(three_step_builder().build());
+  Io io;
+  io.input.dtype = PT2C_I32;
+  REQUIRE(io.run(model.get()) == PT2C_ERROR_DTYPE);
+  std::string other_thread_error = "unset";
+  std::thread([&] { other_thread_error = pt2c_last_error(); }).join();
+  CHECK(other_thread_error.empty());
+  CHECK_THAT(last_error(), Contains("got i32"));
+}
+
+TEST_CASE("dtype sizes and the ABI version") {
+  CHECK(pt2c_abi_version() == PT2C_ABI_VERSION);
+  CHECK(pt2c_dtype_size(PT2C_F32) == 4);
+  CHECK(pt2c_dtype_size(PT2C_BF16) == 2);
+  CHECK(pt2c_dtype_size(PT2C_I64) == 8);
+  CHECK(pt2c_dtype_size(PT2C_BOOL) == 1);
+  CHECK(pt2c_dtype_size(PT2C_DTYPE_UNDEFINED) == 0);
+  CHECK(pt2c_dtype_size(static_cast<pt2c_dtype>(99)) == 0);
+}
