@@ -17,7 +17,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _fail(message, detail=""):
-    sys.stderr.write("pt2c: error: %s\n" % message)
+    # The first line stays one line: the driver and users grep for `pt2c: error:`.
+    sys.stderr.write("pt2c: error: %s\n" % " ".join(str(message).split("\n")))
     if detail:
         sys.stderr.write(detail.rstrip("\n") + "\n")
 

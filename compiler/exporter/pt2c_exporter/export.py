@@ -29,7 +29,7 @@ def export(model_path, output_path):
         traced = trace(model, example_inputs, os.path.dirname(os.path.abspath(model_path)))
     except ExporterBug:
         raise
-    except Exception as e:
+    except (Exception, SystemExit) as e:
         raise ExportError("%s: the model raised during tracing: %s" % (shown, exception_summary(e)),
                           user_traceback(e))
     if not any(o.kind == pb.OutputSpec.USER_OUTPUT for o in traced.graph.outputs):

@@ -56,7 +56,7 @@ def declared_argument_types(text):
             depth += 1
         elif c in ")]" and depth > 0:
             depth -= 1
-        elif c == "," or c == ")":
+        elif depth == 0 and c in ",)":  # commas inside `int[2] k=[1, 1]` do not split
             pieces.append(text[begin:i].strip())
             begin = i + 1
             if c == ")":
