@@ -80,8 +80,8 @@ class GraphBuilder:
             return alias
         kind, fqn = self._registry.resolve(tensor)
         if kind == CONSTANT and storage_key(tensor) in self._storage_ids:
-            self.report.add("UNTRACKED_ALIAS", "a tensor that shares memory with the graph's "
-                            "value appeared without an op; it was captured as constant %s" % fqn, loc)
+            self.report.add("UNTRACKED_ALIAS", "a tensor that shares memory with a graph value "
+                            "appeared without an op; it was captured as constant %s" % fqn, loc)
         return self._add_input(kind, fqn, tensor, loc)
 
     def add_user_input(self, name, tensor):
