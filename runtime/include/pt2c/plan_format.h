@@ -13,6 +13,12 @@
  *   uint32_t           step_args[num_step_args]   (buffer ids, padded to 8 bytes)
  *   int64_t            dims[num_dims]
  *   char               strings[strings_size]      (NUL-terminated names)
+ *
+ * The runtime rejects (PT2C_ERROR_CORRUPT_MODEL) any plan where an index or byte range
+ * leaves its table, arena or weights blob, and also: a blob shorter than the sections, or
+ * longer by more than 7 bytes of padding; a non-empty string table whose last byte is not
+ * NUL; rank > PT2C_MAX_RANK or a negative dim; an input (output) tensor whose buffer is not
+ * the INPUT (OUTPUT) buffer with the tensor's own number as its index.
  */
 #ifndef PT2C_PLAN_FORMAT_H_
 #define PT2C_PLAN_FORMAT_H_
@@ -79,7 +85,11 @@ typedef void (*pt2c_kernel_fn)(void* const* buffers, const int64_t* sym_values);
  *   const uint64_t      __pt2c_plan_size;
  *   const unsigned char __pt2c_weights[];         64-byte aligned weights blob
  *   const uint64_t      __pt2c_weights_size;
- *   const pt2c_kernel_fn __pt2c_kernels[];        plan.num_kernels entries
- * The runtime's pt2c_model_create() reads them; tests build plans by hand instead. */
+ *   const pt2c_kernel_fn __pt2c_kernels[];        plan.num_kernels entries, none null
+ *   const uint32_t      __pt2c_num_kernels;       optional (weak): entries in the table;
+ *                                                 when defined, plan.num_kernels must not
+ *                                                 exceed it
+ * The weights blob may be longer than plan.weights_size, never shorter. The runtime's
+ * pt2c_model_create() reads these symbols; tests build plans by hand instead. */
 
 #endif /* PT2C_PLAN_FORMAT_H_ */

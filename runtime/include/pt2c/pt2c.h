@@ -85,6 +85,7 @@ PT2C_API pt2c_status pt2c_model_create(pt2c_model** out_model);
 /* Destroys a model; null is allowed. */
 PT2C_API void pt2c_model_destroy(pt2c_model* model);
 
+/* Counts of inputs and outputs; -1 (with a last error) for a null model. */
 PT2C_API int32_t pt2c_model_num_inputs(const pt2c_model* model);
 PT2C_API int32_t pt2c_model_num_outputs(const pt2c_model* model);
 PT2C_API pt2c_status pt2c_model_input_info(const pt2c_model* model, int32_t index,
