@@ -45,7 +45,6 @@ def Prim_DimSizeOp : Prim_Op<"dim_size", [DeclareOpInterfaceMethods<InferTypeOpI
   let results = (outs Index:$result);
   let assemblyFormat = "$operand `,` $dimension attr-dict `:` type($operand)";
   let hasVerifier = 1;
-  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,45 @@
+// pt2c-decompose-aten-to-prim: a dialect conversion with every aten op illegal, so that
+// an op without an applicable decomposition is reported by name and nothing is left
+// half-rewritten.
+#include "compiler/transforms/Passes.h"
+#include "compiler/transforms/decompose/DecompositionSet.h"
+#include "ir/aten/AtenDialect.h"
+#include "ir/prim/PrimDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace pt2c {
+
+#define GEN_PASS_DEF_DECOMPOSEATENTOPRIM
+#include "compiler/transforms/Passes.h.inc"
+
+void decompose::populateAtenToPrimDecompositions(mlir::RewritePatternSet &patterns) {
+  DecompositionSet set(patterns);
+  populatePointwiseDecompositions(set);
+  populateLinearAlgebraDecompositions(set);
+  populateShapeDecompositions(set);
+}
+
+namespace {
+
+struct DecomposeAtenToPrimPass
+    : impl::DecomposeAtenToPrimBase<DecomposeAtenToPrimPass> {
+  void runOnOperation() override {
+    mlir::MLIRContext *context = &getContext();
+    mlir::ConversionTarget target(*context);
+    target.addIllegalDialect<aten::AtenDialect>();
+    target.markUnknownOpDynamicallyLegal([](mlir::Operation *) { return true; });
+    mlir::RewritePatternSet patterns(context);
+    decompose::populateAtenToPrimDecompositions(patterns);
+    if (mlir::failed(
+            mlir::applyPartialConversion(getOperation(), target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<mlir::Pass> createDecomposeAtenToPrimPass() {
+  return std::make_unique<DecomposeAtenToPrimPass>();
+}
+
+} // namespace pt2c

@@ -1,0 +1,41 @@
+// pt2c-lower-prim-to-linalg: a dialect conversion with every prim op illegal; the
+// patterns live in lower/, one file per group of prim ops.
+#include "compiler/transforms/Passes.h"
+#include "compiler/transforms/lower/LoweringPatterns.h"
+#include "ir/prim/PrimDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace pt2c {
+
+#define GEN_PASS_DEF_LOWERPRIMTOLINALG
+#include "compiler/transforms/Passes.h.inc"
+
+namespace {
+
+struct LowerPrimToLinalgPass : impl::LowerPrimToLinalgBase<LowerPrimToLinalgPass> {
+  void runOnOperation() override {
+    mlir::MLIRContext *context = &getContext();
+    mlir::ConversionTarget target(*context);
+    target.addIllegalDialect<prim::PrimDialect>();
+    target.markUnknownOpDynamicallyLegal([](mlir::Operation *) { return true; });
+    mlir::RewritePatternSet patterns(context);
+    lower::populateElementwiseLowering(patterns);
+    lower::populateDataMovementLowering(patterns);
+    lower::populateDotGeneralLowering(patterns);
+    if (mlir::failed(
+            mlir::applyPartialConversion(getOperation(), target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<mlir::Pass> createLowerPrimToLinalgPass() {
+  return std::make_unique<LowerPrimToLinalgPass>();
+}
+
+} // namespace pt2c

@@ -1,0 +1,23 @@
+// pt2c's own passes (Passes.td). Pass names are kebab-case with the `pt2c-` prefix.
+#ifndef PT2C_COMPILER_TRANSFORMS_PASSES_H
+#define PT2C_COMPILER_TRANSFORMS_PASSES_H
+
+#include <memory>
+
+#include "mlir/Pass/Pass.h"
+
+namespace pt2c {
+
+/// pt2c-decompose-aten-to-prim: aten ops -> prim ops (fails on an op it cannot rewrite).
+std::unique_ptr<mlir::Pass> createDecomposeAtenToPrimPass();
+
+/// pt2c-lower-prim-to-linalg: prim ops -> linalg/tensor/arith/math on tensors.
+std::unique_ptr<mlir::Pass> createLowerPrimToLinalgPass();
+
+/// Registers the passes above with the global registry (for pipelines given as text
+/// and for pt2c-opt).
+void registerPasses();
+
+} // namespace pt2c
+
+#endif // PT2C_COMPILER_TRANSFORMS_PASSES_H

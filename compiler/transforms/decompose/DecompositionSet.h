@@ -1,0 +1,66 @@
+// The registry of aten -> prim decompositions. Each file of this folder decomposes one
+// group of ops and exposes one populate function; adding an op is one `add` call with
+// a function that builds its prim formula through PrimBuilder.
+#ifndef PT2C_COMPILER_TRANSFORMS_DECOMPOSE_DECOMPOSITIONSET_H
+#define PT2C_COMPILER_TRANSFORMS_DECOMPOSE_DECOMPOSITIONSET_H
+
+#include "compiler/transforms/decompose/PrimBuilder.h"
+#include "ir/aten/AtenDialect.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace pt2c::decompose {
+
+/// Builds the replacement of a single-result aten op; a null Value (or a failed
+/// PrimBuilder) means the decomposition does not apply.
+template <typename OpT>
+using Decomposition = mlir::Value (*)(OpT op, PrimBuilder &b);
+
+/// Runs one Decomposition as a rewrite pattern.
+template <typename OpT>
+class DecompositionPattern : public mlir::OpRewritePattern<OpT> {
+public:
+  DecompositionPattern(mlir::MLIRContext *context, Decomposition<OpT> decompose)
+      : mlir::OpRewritePattern<OpT>(context), decompose(decompose) {}
+
+  mlir::LogicalResult matchAndRewrite(OpT op,
+                                      mlir::PatternRewriter &rewriter) const override {
+    PrimBuilder b(rewriter, op);
+    mlir::Value result = decompose(op, b);
+    if (b.failed() || !result)
+      return rewriter.notifyMatchFailure(op, b.failureReason());
+    // The trace fixed the result type; a decomposition must reproduce it exactly.
+    if (result.getType() != op->getResult(0).getType())
+      return rewriter.notifyMatchFailure(op, "decomposition produced the wrong type");
+    rewriter.replaceOp(op, result);
+    return mlir::success();
+  }
+
+private:
+  Decomposition<OpT> decompose;
+};
+
+class DecompositionSet {
+public:
+  explicit DecompositionSet(mlir::RewritePatternSet &patterns) : patterns(patterns) {}
+
+  template <typename OpT>
+  DecompositionSet &add(Decomposition<OpT> decompose) {
+    patterns.add<DecompositionPattern<OpT>>(patterns.getContext(), decompose);
+    return *this;
+  }
+
+private:
+  mlir::RewritePatternSet &patterns;
+};
+
+// One per file of this folder.
+void populatePointwiseDecompositions(DecompositionSet &set);
+void populateLinearAlgebraDecompositions(DecompositionSet &set);
+void populateShapeDecompositions(DecompositionSet &set);
+
+/// All decompositions.
+void populateAtenToPrimDecompositions(mlir::RewritePatternSet &patterns);
+
+} // namespace pt2c::decompose
+
+#endif // PT2C_COMPILER_TRANSFORMS_DECOMPOSE_DECOMPOSITIONSET_H

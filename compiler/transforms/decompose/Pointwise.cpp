@@ -1,0 +1,135 @@
+// Decompositions of pointwise aten ops: arithmetic on tensors and Scalars, and the
+// activation functions. Operands are converted to the result dtype (ATen's type
+// promotion already decided it: the trace gives the result type) and broadcast to the
+// result shape, so each prim op sees identical operand types.
+#include <cmath>
+#include <type_traits>
+
+#include "compiler/transforms/decompose/DecompositionSet.h"
+
+using namespace mlir;
+
+namespace pt2c::decompose {
+namespace {
+
+template <typename T, typename = void>
+struct HasAlpha : std::false_type {};
+template <typename T>
+struct HasAlpha<T, std::void_t<decltype(std::declval<T>().getAlphaAttr())>>
+    : std::true_type {};
+
+/// f(self), computed in the result dtype (exp of an int tensor gives floats).
+template <typename AtenOp, typename PrimOp>
+Value unary(AtenOp op, PrimBuilder &b) {
+  return b.create<PrimOp>(b.convert(op.getSelf(), b.resultElementType()));
+}
+
+/// self <op> alpha * other for two tensors.
+template <typename AtenOp, typename PrimOp>
+Value tensorTensor(AtenOp op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  Value self = b.elementwiseOperand(op.getSelf(), type);
+  Value other = b.elementwiseOperand(op.getOther(), type);
+  if constexpr (HasAlpha<AtenOp>::value)
+    other = b.scaleBy(other, op.getAlphaAttr());
+  return b.create<PrimOp>(self, other);
+}
+
+/// self <op> alpha * other for a Scalar `other`; with `Reversed`, other <op> alpha *
+/// self (rsub).
+template <typename AtenOp, typename PrimOp, bool Reversed = false>
+Value tensorScalar(AtenOp op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  Value self = b.elementwiseOperand(op.getSelf(), type);
+  Value other = b.splat(b.scalarAttr(op.getOtherAttr(), type.getElementType()), type, self);
+  if constexpr (HasAlpha<AtenOp>::value)
+    (Reversed ? self : other) = b.scaleBy(Reversed ? self : other, op.getAlphaAttr());
+  return Reversed ? b.create<PrimOp>(other, self) : b.create<PrimOp>(self, other);
+}
+
+Value relu(aten::ReluOp op, PrimBuilder &b) {
+  // max propagates NaN, as torch.relu does.
+  Value x = op.getSelf();
+  return b.create<prim::MaxOp>(x, b.splat(0.0, b.resultType(), x));
+}
+
+/// gelu(x) = x * Phi(x): exactly x/2 * (1 + erf(x / sqrt 2)), or with
+/// approximate="tanh", x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3))).
+Value gelu(aten::GeluOp op, PrimBuilder &b) {
+  Value x = b.convert(op.getSelf(), b.resultElementType());
+  RankedTensorType type = b.resultType();
+  auto c = [&](double v) { return b.splat(v, type, x); };
+  StringRef approximate = op.getApproximate().value_or("none");
+  Value inner;
+  if (approximate == "none") {
+    inner = b.create<prim::ErfOp>(b.create<prim::MulOp>(x, c(M_SQRT1_2)));
+  } else if (approximate == "tanh") {
+    Value cube = b.create<prim::MulOp>(b.create<prim::MulOp>(x, x), x);
+    Value poly = b.create<prim::AddOp>(x, b.create<prim::MulOp>(cube, c(0.044715)));
+    inner = b.create<prim::TanhOp>(
+        b.create<prim::MulOp>(poly, c(M_2_SQRTPI * M_SQRT1_2))); // sqrt(2/pi)
+  } else {
+    return b.fail("unknown gelu approximation '" + approximate + "'");
+  }
+  Value halfX = b.create<prim::MulOp>(x, c(0.5));
+  return b.create<prim::MulOp>(halfX, b.create<prim::AddOp>(inner, c(1.0)));
+}
+
+/// silu(x) = x * sigmoid(x).
+Value silu(aten::SiluOp op, PrimBuilder &b) {
+  Value x = b.convert(op.getSelf(), b.resultElementType());
+  return b.create<prim::MulOp>(x, b.create<prim::SigmoidOp>(x));
+}
+
+/// x^e: small positive integer exponents as products (exact, and valid for integer
+/// tensors), 0.5 as sqrt, anything else as prim.pow on floats.
+Value powTensorScalar(aten::PowTensorScalarOp op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  Value x = b.convert(op.getSelf(), type.getElementType());
+  double e = scalarValue(op.getExponentAttr(), 1.0);
+  if (e >= 1.0 && e <= 8.0 && e == std::floor(e)) {
+    Value result = x;
+    for (int i = 1; i < (int)e; ++i)
+      result = b.create<prim::MulOp>(result, x);
+    return result;
+  }
+  if (!isa<FloatType>(type.getElementType()))
+    return b.fail("integer pow with exponent other than 1..8");
+  if (e == 0.5)
+    return b.create<prim::SqrtOp>(x);
+  return b.create<prim::PowOp>(x, b.splat(e, type, x));
+}
+
+} // namespace
+
+void populatePointwiseDecompositions(DecompositionSet &set) {
+  set.add<aten::NegOp>(unary<aten::NegOp, prim::NegOp>)
+      .add<aten::AbsOp>(unary<aten::AbsOp, prim::AbsOp>)
+      .add<aten::ExpOp>(unary<aten::ExpOp, prim::ExpOp>)
+      .add<aten::LogOp>(unary<aten::LogOp, prim::LogOp>)
+      .add<aten::TanhOp>(unary<aten::TanhOp, prim::TanhOp>)
+      .add<aten::ErfOp>(unary<aten::ErfOp, prim::ErfOp>)
+      .add<aten::SigmoidOp>(unary<aten::SigmoidOp, prim::SigmoidOp>)
+      .add<aten::SqrtOp>(unary<aten::SqrtOp, prim::SqrtOp>)
+      .add<aten::RsqrtOp>(unary<aten::RsqrtOp, prim::RsqrtOp>);
+
+  set.add<aten::AddTensorOp>(tensorTensor<aten::AddTensorOp, prim::AddOp>)
+      .add<aten::SubTensorOp>(tensorTensor<aten::SubTensorOp, prim::SubOp>)
+      .add<aten::MulTensorOp>(tensorTensor<aten::MulTensorOp, prim::MulOp>)
+      .add<aten::DivTensorOp>(tensorTensor<aten::DivTensorOp, prim::DivOp>)
+      .add<aten::MaximumOp>(tensorTensor<aten::MaximumOp, prim::MaxOp>)
+      .add<aten::MinimumOp>(tensorTensor<aten::MinimumOp, prim::MinOp>);
+
+  set.add<aten::AddScalarOp>(tensorScalar<aten::AddScalarOp, prim::AddOp>)
+      .add<aten::SubScalarOp>(tensorScalar<aten::SubScalarOp, prim::SubOp>)
+      .add<aten::RsubScalarOp>(tensorScalar<aten::RsubScalarOp, prim::SubOp, true>)
+      .add<aten::MulScalarOp>(tensorScalar<aten::MulScalarOp, prim::MulOp>)
+      .add<aten::DivScalarOp>(tensorScalar<aten::DivScalarOp, prim::DivOp>);
+
+  set.add<aten::ReluOp>(relu)
+      .add<aten::GeluOp>(gelu)
+      .add<aten::SiluOp>(silu)
+      .add<aten::PowTensorScalarOp>(powTensorScalar);
+}
+
+} // namespace pt2c::decompose

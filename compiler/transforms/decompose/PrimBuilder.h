@@ -1,0 +1,108 @@
+// The toolkit of aten -> prim decompositions: builds prim ops at the aten op being
+// rewritten and makes ATen's implicit semantics explicit (type promotion, numpy
+// broadcasting, Scalar arguments, dynamic sizes).
+//
+// Helpers never return failure: the first one that cannot do its job records why and
+// returns a null Value, later calls do nothing, and the pattern driver
+// (DecompositionSet.h) reports the failure once the decomposition returns. The dialect
+// conversion then rolls back whatever was created. This keeps decompositions as short
+// as the formulas they implement.
+#ifndef PT2C_COMPILER_TRANSFORMS_DECOMPOSE_PRIMBUILDER_H
+#define PT2C_COMPILER_TRANSFORMS_DECOMPOSE_PRIMBUILDER_H
+
+#include <string>
+
+#include "ir/prim/PrimDialect.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace pt2c::decompose {
+
+class PrimBuilder {
+public:
+  PrimBuilder(mlir::PatternRewriter &rewriter, mlir::Operation *atenOp)
+      : rewriter(rewriter), atenOp(atenOp) {}
+
+  /// The type of result `i` of the aten op (exact: it comes from the trace).
+  mlir::RankedTensorType resultType(unsigned i = 0) const;
+  mlir::Type resultElementType(unsigned i = 0) const {
+    return resultType(i).getElementType();
+  }
+  mlir::Location loc() const { return atenOp->getLoc(); }
+
+  bool failed() const { return !failure.empty(); }
+  const std::string &failureReason() const { return failure; }
+  /// Records why the decomposition does not apply; returns a null Value.
+  mlir::Value fail(const llvm::Twine &why);
+
+  /// Creates a single-result prim op (nothing once a helper has failed).
+  template <typename OpT, typename... Args>
+  mlir::Value create(Args &&...args) {
+    if (failed())
+      return {};
+    return rewriter.create<OpT>(loc(), std::forward<Args>(args)...)->getResult(0);
+  }
+
+  //===--- constants ---===//
+
+  /// `scalar` (an aten Scalar: IntegerAttr, FloatAttr or BoolAttr) as `elementType`.
+  mlir::TypedAttr scalarAttr(mlir::Attribute scalar, mlir::Type elementType);
+  mlir::TypedAttr scalarAttr(double value, mlir::Type elementType);
+  /// A tensor of `type` with `value` everywhere: a splat prim.constant, or a rank-0
+  /// constant broadcast to the dynamic sizes of `type` (taken from `like` values with
+  /// the same shape, else from the aten op's operands).
+  mlir::Value splat(mlir::TypedAttr value, mlir::RankedTensorType type,
+                    mlir::ValueRange like = {});
+  mlir::Value splat(double value, mlir::RankedTensorType type,
+                    mlir::ValueRange like = {});
+
+  //===--- promotion and broadcasting ---===//
+
+  /// `value` with element type `elementType` (prim.convert unless it already is).
+  mlir::Value convert(mlir::Value value, mlir::Type elementType);
+  /// Numpy broadcast (trailing dims aligned) of `value` to the shape of `type`.
+  mlir::Value broadcastTo(mlir::Value value, mlir::RankedTensorType type,
+                          mlir::ValueRange like = {});
+  /// prim.broadcast_in_dim to `type` (whose element type must be value's).
+  mlir::Value broadcastInDim(mlir::Value value, mlir::RankedTensorType type,
+                             llvm::ArrayRef<int64_t> dims, mlir::ValueRange like = {});
+  /// `value` converted and broadcast to be an operand of an elementwise op whose
+  /// result type is `type`.
+  mlir::Value elementwiseOperand(mlir::Value value, mlir::RankedTensorType type,
+                                 mlir::ValueRange like = {});
+  /// `value * factor` for an optional aten Scalar factor; `value` itself if the factor
+  /// is absent or 1.
+  mlir::Value scaleBy(mlir::Value value, mlir::Attribute factor);
+
+  //===--- shapes ---===//
+
+  mlir::Value transpose(mlir::Value value, llvm::ArrayRef<int64_t> permutation);
+  /// prim.reshape to `type`; dynamic result sizes must correspond one to one to the
+  /// dynamic sizes of `value`.
+  mlir::Value reshape(mlir::Value value, mlir::RankedTensorType type);
+  mlir::Value dotGeneral(mlir::Value lhs, mlir::Value rhs,
+                         llvm::ArrayRef<int64_t> lhsBatch, llvm::ArrayRef<int64_t> rhsBatch,
+                         llvm::ArrayRef<int64_t> lhsContract,
+                         llvm::ArrayRef<int64_t> rhsContract);
+
+  /// Index values for the dynamic dims of `type`: dims of a `like` value of the same
+  /// rank if given, else a trailing-aligned dynamic dim of one of the aten operands.
+  llvm::SmallVector<mlir::Value> dynamicSizes(mlir::RankedTensorType type,
+                                              mlir::ValueRange like = {});
+
+private:
+  mlir::PatternRewriter &rewriter;
+  mlir::Operation *atenOp;
+  std::string failure;
+};
+
+/// The ranked tensor type of a value (all aten and prim values have one).
+inline mlir::RankedTensorType tensorType(mlir::Value value) {
+  return mlir::cast<mlir::RankedTensorType>(value.getType());
+}
+
+/// The value of an optional aten Scalar attribute as a double, or `otherwise`.
+double scalarValue(mlir::Attribute scalar, double otherwise);
+
+} // namespace pt2c::decompose
+
+#endif // PT2C_COMPILER_TRANSFORMS_DECOMPOSE_PRIMBUILDER_H

@@ -1,0 +1,77 @@
+// Decompositions of view, layout and copy ops. Under value semantics a view is just
+// its value: views and copies become reshapes, transposes and broadcasts, and ops that
+// only concern memory (contiguous, clone, alias, detach) disappear.
+#include "compiler/transforms/decompose/DecompositionSet.h"
+
+using namespace mlir;
+
+namespace pt2c::decompose {
+namespace {
+
+/// Ops whose value is their operand's.
+template <typename OpT>
+Value identity(OpT op, PrimBuilder &) {
+  return op.getSelf();
+}
+
+/// Ops whose result is the operand's elements in row-major order, reshaped.
+template <typename OpT>
+Value reshapeToResult(OpT op, PrimBuilder &b) {
+  return b.reshape(op.getSelf(), b.resultType());
+}
+
+int64_t normalizeDim(IntegerAttr dim, int64_t rank) {
+  return dim.getInt() < 0 ? dim.getInt() + rank : dim.getInt();
+}
+
+Value t(aten::TOp op, PrimBuilder &b) {
+  if (tensorType(op.getSelf()).getRank() < 2)
+    return op.getSelf();
+  return b.transpose(op.getSelf(), {1, 0});
+}
+
+Value transposeInt(aten::TransposeIntOp op, PrimBuilder &b) {
+  int64_t rank = tensorType(op.getSelf()).getRank();
+  SmallVector<int64_t> permutation = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  if (rank > 0)
+    std::swap(permutation[normalizeDim(op.getDim0Attr(), rank)],
+              permutation[normalizeDim(op.getDim1Attr(), rank)]);
+  return b.transpose(op.getSelf(), permutation);
+}
+
+Value permute(aten::PermuteOp op, PrimBuilder &b) {
+  int64_t rank = tensorType(op.getSelf()).getRank();
+  SmallVector<int64_t> permutation;
+  for (int64_t d : op.getDims())
+    permutation.push_back(d < 0 ? d + rank : d);
+  return b.transpose(op.getSelf(), permutation);
+}
+
+Value expand(aten::ExpandOp op, PrimBuilder &b) {
+  return b.broadcastTo(op.getSelf(), b.resultType());
+}
+
+Value toCopy(aten::InternalToCopyOp op, PrimBuilder &b) {
+  return b.convert(op.getSelf(), b.resultElementType());
+}
+
+} // namespace
+
+void populateShapeDecompositions(DecompositionSet &set) {
+  set.add<aten::TOp>(t)
+      .add<aten::TransposeIntOp>(transposeInt)
+      .add<aten::PermuteOp>(permute)
+      .add<aten::ExpandOp>(expand)
+      .add<aten::InternalToCopyOp>(toCopy);
+  set.add<aten::ViewOp>(reshapeToResult<aten::ViewOp>)
+      .add<aten::ReshapeOp>(reshapeToResult<aten::ReshapeOp>)
+      .add<aten::InternalUnsafeViewOp>(reshapeToResult<aten::InternalUnsafeViewOp>)
+      .add<aten::UnsqueezeOp>(reshapeToResult<aten::UnsqueezeOp>)
+      .add<aten::SqueezeDimOp>(reshapeToResult<aten::SqueezeDimOp>);
+  set.add<aten::CloneOp>(identity<aten::CloneOp>)
+      .add<aten::ContiguousOp>(identity<aten::ContiguousOp>)
+      .add<aten::DetachOp>(identity<aten::DetachOp>)
+      .add<aten::AliasOp>(identity<aten::AliasOp>);
+}
+
+} // namespace pt2c::decompose

@@ -1,0 +1,128 @@
+#include "compiler/transforms/lower/ScalarOps.h"
+
+#include "ir/prim/PrimDialect.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+
+namespace pt2c::lower {
+namespace {
+
+Value zeroOf(OpBuilder &b, Location loc, Type type) {
+  return b.create<arith::ConstantOp>(loc, b.getZeroAttr(type));
+}
+
+/// FloatOp on floats, IntOp on integers: most ops differ only in that.
+template <typename FloatOp, typename IntOp>
+Value floatOrInt(OpBuilder &b, Location loc, ValueRange args) {
+  if (isa<FloatType>(args[0].getType()))
+    return b.create<FloatOp>(loc, args);
+  return b.create<IntOp>(loc, args);
+}
+
+/// Comparison predicates: floats ordered except NE (true on NaN, as in torch); signed
+/// integers, except i1 (a bool), whose only sensible order is unsigned.
+Value compare(OpBuilder &b, Location loc, prim::CompareDirection direction, Value lhs,
+              Value rhs) {
+  using D = prim::CompareDirection;
+  if (isa<FloatType>(lhs.getType())) {
+    using P = arith::CmpFPredicate;
+    P p = direction == D::EQ   ? P::OEQ
+          : direction == D::NE ? P::UNE
+          : direction == D::LT ? P::OLT
+          : direction == D::LE ? P::OLE
+          : direction == D::GT ? P::OGT
+                               : P::OGE;
+    return b.create<arith::CmpFOp>(loc, p, lhs, rhs);
+  }
+  using P = arith::CmpIPredicate;
+  bool isBool = lhs.getType().isInteger(1);
+  P p = direction == D::EQ   ? P::eq
+        : direction == D::NE ? P::ne
+        : direction == D::LT ? (isBool ? P::ult : P::slt)
+        : direction == D::LE ? (isBool ? P::ule : P::sle)
+        : direction == D::GT ? (isBool ? P::ugt : P::sgt)
+                             : (isBool ? P::uge : P::sge);
+  return b.create<arith::CmpIOp>(loc, p, lhs, rhs);
+}
+
+} // namespace
+
+Value convertScalar(OpBuilder &b, Location loc, Value value, Type type) {
+  Type from = value.getType();
+  if (from == type)
+    return value;
+  if (type.isInteger(1)) {
+    if (isa<FloatType>(from))
+      return b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNE, value,
+                                     zeroOf(b, loc, from));
+    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, value,
+                                   zeroOf(b, loc, from));
+  }
+  unsigned fromWidth = from.getIntOrFloatBitWidth(), toWidth = type.getIntOrFloatBitWidth();
+  if (isa<FloatType>(from) && isa<FloatType>(type)) {
+    if (fromWidth == toWidth) // f16 <-> bf16: through f32
+      value = b.create<arith::ExtFOp>(loc, b.getF32Type(), value), fromWidth = 32;
+    if (fromWidth < toWidth)
+      return b.create<arith::ExtFOp>(loc, type, value);
+    return b.create<arith::TruncFOp>(loc, type, value);
+  }
+  if (isa<FloatType>(from))
+    return b.create<arith::FPToSIOp>(loc, type, value);
+  if (isa<FloatType>(type))
+    return from.isInteger(1) ? (Value)b.create<arith::UIToFPOp>(loc, type, value)
+                             : (Value)b.create<arith::SIToFPOp>(loc, type, value);
+  if (fromWidth < toWidth)
+    return from.isInteger(1) ? (Value)b.create<arith::ExtUIOp>(loc, type, value)
+                             : (Value)b.create<arith::ExtSIOp>(loc, type, value);
+  return b.create<arith::TruncIOp>(loc, type, value);
+}
+
+Value buildScalarOp(OpBuilder &b, Location loc, Operation *op, ValueRange args,
+                    Type resultType) {
+  Value x = args[0];
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      // Unary.
+      .Case([&](prim::NegOp) -> Value {
+        if (isa<FloatType>(x.getType()))
+          return b.create<arith::NegFOp>(loc, x);
+        return b.create<arith::SubIOp>(loc, zeroOf(b, loc, x.getType()), x);
+      })
+      .Case([&](prim::AbsOp) { return floatOrInt<math::AbsFOp, math::AbsIOp>(b, loc, x); })
+      .Case([&](prim::ExpOp) { return b.create<math::ExpOp>(loc, x); })
+      .Case([&](prim::LogOp) { return b.create<math::LogOp>(loc, x); })
+      .Case([&](prim::TanhOp) { return b.create<math::TanhOp>(loc, x); })
+      .Case([&](prim::ErfOp) { return b.create<math::ErfOp>(loc, x); })
+      .Case([&](prim::SqrtOp) { return b.create<math::SqrtOp>(loc, x); })
+      .Case([&](prim::RsqrtOp) { return b.create<math::RsqrtOp>(loc, x); })
+      .Case([&](prim::SigmoidOp) -> Value { // 1 / (1 + e^-x)
+        Value one = b.create<arith::ConstantOp>(loc, b.getFloatAttr(x.getType(), 1.0));
+        Value e = b.create<math::ExpOp>(loc, b.create<arith::NegFOp>(loc, x));
+        return b.create<arith::DivFOp>(loc, one, b.create<arith::AddFOp>(loc, one, e));
+      })
+      // Binary.
+      .Case([&](prim::AddOp) { return floatOrInt<arith::AddFOp, arith::AddIOp>(b, loc, args); })
+      .Case([&](prim::SubOp) { return floatOrInt<arith::SubFOp, arith::SubIOp>(b, loc, args); })
+      .Case([&](prim::MulOp) { return floatOrInt<arith::MulFOp, arith::MulIOp>(b, loc, args); })
+      .Case([&](prim::DivOp) { return floatOrInt<arith::DivFOp, arith::DivSIOp>(b, loc, args); })
+      .Case([&](prim::MaxOp) {
+        return floatOrInt<arith::MaximumFOp, arith::MaxSIOp>(b, loc, args);
+      })
+      .Case([&](prim::MinOp) {
+        return floatOrInt<arith::MinimumFOp, arith::MinSIOp>(b, loc, args);
+      })
+      .Case([&](prim::PowOp) { return b.create<math::PowFOp>(loc, args); })
+      // Others.
+      .Case([&](prim::CompareOp cmp) {
+        return compare(b, loc, cmp.getDirection(), args[0], args[1]);
+      })
+      .Case([&](prim::SelectOp) {
+        return b.create<arith::SelectOp>(loc, args[0], args[1], args[2]);
+      })
+      .Case([&](prim::ConvertOp) { return convertScalar(b, loc, x, resultType); })
+      .Default([](Operation *) { return Value(); });
+}
+
+} // namespace pt2c::lower
