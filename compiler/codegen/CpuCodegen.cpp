@@ -97,6 +97,9 @@ mlir::LogicalResult addEmbeddedSymbols(llvm::Module& m, const ExecutionPlan& pla
       ->setAlignment(llvm::Align(8));
   auto* i64 = llvm::Type::getInt64Ty(ctx);
   addConstant(m, llvm::ConstantInt::get(i64, plan.bytes.size()), "__pt2c_plan_size");
+  // Lets the runtime check the plan's kernel indexes against the table's real length.
+  addConstant(m, llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), table.size()),
+              "__pt2c_num_kernels");
   addConstant(m, llvm::ConstantInt::get(i64, options.weightsSize), "__pt2c_weights_size");
 
   // Weights go in by the assembler's .incbin: a multi-GB blob as an LLVM constant would be

@@ -23,7 +23,7 @@ llvm::Error linkSharedLibrary(const LinkInputs& in, const std::string& output) {
   auto lld = findLinker();
   if (!lld) return lld.takeError();
   std::vector<std::string> args = {
-      *lld, "-shared", "-o", output, "--version-script=" + in.versionScript,
+      *lld, "-shared", "-Bsymbolic", "-o", output, "--version-script=" + in.versionScript,
       "-soname", in.soname, "--hash-style=gnu", "--build-id=none", "-z", "noexecstack",
       "-z", "relro", "-z", "now", "--gc-sections", "--as-needed",
       "-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu"};
