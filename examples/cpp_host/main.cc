@@ -7,16 +7,14 @@
 // Prints the model's inputs and outputs, runs it, writes one .npy per output into DIR,
 // and compares outputs with references (in output order). Exits 1 on any error or when
 // an output's relative difference exceeds the tolerance.
-#include <cctype>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "CLI/CLI.hpp"
 #include "pt2c/pt2c.hpp"
 #include "tools/host/npy.h"
+#include "tools/host/npy_run.h"
 #include "tools/host/tensor_compare.h"
 
 namespace {
@@ -34,43 +32,6 @@ void print_tensors(const char* title, const std::vector<pt2c::TensorInfo>& infos
   for (size_t i = 0; i < infos.size(); ++i)
     std::printf("  %zu %s: %s %s\n", i, infos[i].name.c_str(), pt2c::dtype_name(infos[i].dtype),
                 pt2c::shape_string(infos[i].dims).c_str());
-}
-
-// "<index>_<name>.npy", or "<index>.npy" when the name adds nothing. Characters that are
-// unsafe in file names become '_'.
-std::string output_file_name(size_t index, const std::string& name) {
-  std::string number = std::to_string(index);
-  if (name.empty() || name == number) return number + ".npy";
-  std::string safe = name;
-  for (char& c : safe)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') c = '_';
-  return number + "_" + safe + ".npy";
-}
-
-// .npy has no bfloat16; such outputs are written widened to f32 (exactly).
-pt2c::npy::Array writable(const pt2c::npy::Array& output) {
-  if (output.dtype != PT2C_BF16) return output;
-  pt2c::npy::Array widened;
-  widened.dtype = PT2C_F32;
-  widened.shape = output.shape;
-  widened.data.resize(static_cast<size_t>(output.num_elements()) * sizeof(float));
-  for (size_t i = 0; i < static_cast<size_t>(output.num_elements()); ++i) {
-    float value = static_cast<float>(pt2c::host::element_to_double(PT2C_BF16, output.data.data(), i));
-    std::memcpy(widened.data.data() + i * sizeof(float), &value, sizeof(float));
-  }
-  return widened;
-}
-
-void write_outputs(const std::string& dir, const std::vector<pt2c::TensorInfo>& infos,
-                   const std::vector<pt2c::npy::Array>& outputs) {
-  std::filesystem::create_directories(dir);
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    std::string path = (std::filesystem::path(dir) / output_file_name(i, infos[i].name)).string();
-    if (outputs[i].dtype == PT2C_BF16)
-      std::printf("note: output %zu (%s) is bf16, written as f32\n", i, infos[i].name.c_str());
-    pt2c::npy::write(path, writable(outputs[i]));
-    std::printf("wrote %s\n", path.c_str());
-  }
 }
 
 // Prints one line per reference; returns false if any exceeds the tolerance.
@@ -108,22 +69,8 @@ int run(const Options& options) {
   print_tensors("inputs", input_infos);
   print_tensors("outputs", output_infos);
 
-  // The model checks count, dtype and shape of what we pass, so the .npy files go in as
-  // they are and any mismatch comes back as the model's own message.
-  std::vector<pt2c::npy::Array> inputs;
-  for (const std::string& path : options.inputs) inputs.push_back(pt2c::npy::read(path));
-  std::vector<pt2c::npy::Array> outputs(output_infos.size());
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    outputs[i].dtype = output_infos[i].dtype;
-    outputs[i].shape = output_infos[i].dims;
-    outputs[i].data.resize(output_infos[i].nbytes());
-  }
-  std::vector<pt2c_tensor> input_tensors, output_tensors;
-  for (pt2c::npy::Array& input : inputs) input_tensors.push_back(input.tensor());
-  for (pt2c::npy::Array& output : outputs) output_tensors.push_back(output.tensor());
-  model.run(input_tensors, output_tensors);
-
-  if (!options.output_dir.empty()) write_outputs(options.output_dir, output_infos, outputs);
+  std::vector<pt2c::npy::Array> outputs = pt2c::host::run_on_npy_files(model, options.inputs);
+  if (!options.output_dir.empty()) pt2c::host::write_outputs(options.output_dir, output_infos, outputs, stdout);
   if (!compare_references(options, output_infos, outputs)) {
     std::fprintf(stderr, "error: an output differs from its reference by more than %g\n",
                  options.tolerance);

@@ -1,0 +1,29 @@
+// Running a model.so on .npy files and writing its outputs as .npy: shared by
+// examples/cpp_host and `pt2c run`.
+#ifndef PT2C_TOOLS_HOST_NPY_RUN_H_
+#define PT2C_TOOLS_HOST_NPY_RUN_H_
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "pt2c/pt2c.hpp"
+#include "tools/host/npy.h"
+
+namespace pt2c::host {
+
+// Reads the inputs and runs the model; the model itself checks count, dtype and shape,
+// so a mismatch comes back as its own message (a pt2c::Error).
+std::vector<npy::Array> run_on_npy_files(Model& model, const std::vector<std::string>& inputs);
+
+// "<index>_<name>.npy", or "<index>.npy" when the name adds nothing. Characters that are
+// unsafe in file names become '_'.
+std::string output_file_name(size_t index, const std::string& name);
+
+// Writes one .npy per output into `dir` (created if needed), logging each to `log`.
+void write_outputs(const std::string& dir, const std::vector<TensorInfo>& infos,
+                   const std::vector<npy::Array>& outputs, std::FILE* log);
+
+}  // namespace pt2c::host
+
+#endif  // PT2C_TOOLS_HOST_NPY_RUN_H_
