@@ -66,24 +66,23 @@ LogicalResult CompareOp::inferReturnTypes(MLIRContext *context, std::optional<Lo
   return success();
 }
 
-LogicalResult SelectOp::verify() {
-  if (failed(verifyCompatibleShape(getPred().getType(), getType())))
-    return emitOpError("predicate shape differs from the result shape");
-  return success();
-}
-
-LogicalResult ConvertOp::verify() {
-  if (failed(verifyCompatibleShape(getOperand().getType(), getType())))
-    return emitOpError("changes the shape, not only the element type");
-  return success();
-}
-
 //===----------------------------------------------------------------------===//
 // Data movement and contraction
+
+/// Element types of ops whose index operands rule out SameOperandsAndResultElementType.
+static LogicalResult verifySameElementType(Operation *op, RankedTensorType in,
+                                           RankedTensorType out) {
+  if (in.getElementType() != out.getElementType())
+    return op->emitOpError("changes the element type from ")
+           << in.getElementType() << " to " << out.getElementType();
+  return success();
+}
 
 LogicalResult BroadcastInDimOp::verify() {
   auto in = getOperand().getType();
   auto out = getType();
+  if (failed(verifySameElementType(*this, in, out)))
+    return failure();
   ArrayRef<int64_t> dims = getBroadcastDimensions();
   if ((int64_t)dims.size() != in.getRank())
     return emitOpError("expects one broadcast dimension per operand dimension, got ")
@@ -106,6 +105,8 @@ LogicalResult BroadcastInDimOp::verify() {
 LogicalResult ReshapeOp::verify() {
   auto in = getOperand().getType();
   auto out = getType();
+  if (failed(verifySameElementType(*this, in, out)))
+    return failure();
   if (in.hasStaticShape() && out.hasStaticShape() &&
       in.getNumElements() != out.getNumElements())
     return emitOpError("cannot reshape ")

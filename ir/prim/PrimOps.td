@@ -108,27 +108,25 @@ def Prim_SelectOp : Prim_Op<"select", [Elementwise, DeclareOpInterfaceMethods<In
   let assemblyFormat = [{
     $pred `,` $on_true `,` $on_false attr-dict `:` type($pred) `,` type($result)
   }];
-  let hasVerifier = 1;
 }
 
 def Prim_ConvertOp : Prim_Op<"convert", [Elementwise]> {
   let summary = "elementwise element-type conversion (torch semantics: float -> int "
                 "truncates, x -> bool is x != 0)";
   let description = [{
-    The result type is the op's parameter (it names the target dtype); the verifier
-    checks that only the element type changes.
+    The result type is the op's parameter (it names the target dtype); the
+    Elementwise trait checks that the shape stays the same.
   }];
   let arguments = (ins Prim_Tensor:$operand);
   let results = (outs Prim_Tensor:$result);
   let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
-  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
 // Data movement and contraction
 //===----------------------------------------------------------------------===//
 
-def Prim_BroadcastInDimOp : Prim_Op<"broadcast_in_dim", [SameOperandsAndResultElementType]> {
+def Prim_BroadcastInDimOp : Prim_Op<"broadcast_in_dim"> {
   let summary = "broadcasts operand dim i to result dim broadcast_dimensions[i]";
   let description = [{
     Operand dim i maps to result dim `broadcast_dimensions[i]` and must have size 1
@@ -145,7 +143,7 @@ def Prim_BroadcastInDimOp : Prim_Op<"broadcast_in_dim", [SameOperandsAndResultEl
   let hasVerifier = 1;
 }
 
-def Prim_ReshapeOp : Prim_Op<"reshape", [SameOperandsAndResultElementType]> {
+def Prim_ReshapeOp : Prim_Op<"reshape"> {
   let summary = "row-major reshape to the result type";
   let description = [{
     The result type is the op's parameter; `dynamic_sizes` holds one index per dynamic
