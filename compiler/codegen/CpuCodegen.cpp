@@ -26,8 +26,8 @@ constexpr const char* kTriple = "x86_64-unknown-linux-gnu";
 
 // From value-semantics prim ops to the LLVM dialect. Kernel results become out-params
 // (the plan passes output buffers), memrefs become bare pointers (shapes are static).
+// Parsed into a pass manager already anchored on builtin.module, so no anchor here.
 constexpr const char* kLoweringPipeline =
-    "builtin.module("
     "pt2c-lower-prim-to-linalg,"
     "func.func(linalg-fuse-elementwise-ops),"
     "canonicalize,"
@@ -47,7 +47,7 @@ constexpr const char* kLoweringPipeline =
     "convert-arith-to-llvm,"
     "convert-cf-to-llvm,"
     "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
-    "reconcile-unrealized-casts)";
+    "reconcile-unrealized-casts";
 
 llvm::GlobalVariable* addConstant(llvm::Module& m, llvm::Constant* init, const char* name) {
   auto* g = new llvm::GlobalVariable(m, init->getType(), /*isConstant=*/true,

@@ -30,7 +30,8 @@ std::string projectPython() {
   if (const char* venv = std::getenv("PT2C_VENV")) return std::string(venv) + "/bin/python";
   llvm::SmallString<256> home;
   if (const char* h = std::getenv("HOME")) home = h;
-  llvm::sys::path::append(home, ".cache", "pt2c", "venv", "bin", "python");
+  llvm::sys::path::append(home, ".cache", "pt2c", "venv");
+  llvm::sys::path::append(home, "bin", "python");
   return std::string(home);
 }
 

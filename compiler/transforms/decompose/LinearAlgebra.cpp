@@ -23,9 +23,11 @@ Value contractLast(PrimBuilder &b, Value lhs, Value rhs, int64_t rhsDim) {
 Value mm(aten::MmOp op, PrimBuilder &b) { return contractLast(b, op.getSelf(), op.getMat2(), 0); }
 
 Value bmm(aten::BmmOp op, PrimBuilder &b) {
-  Type et = b.resultElementType();
-  return b.dotGeneral(b.convert(op.getSelf(), et), b.convert(op.getMat2(), et), {0}, {0},
-                      {2}, {1});
+  // One statement per created op: argument evaluation order is unspecified in C++,
+  // and the output must be deterministic.
+  Value lhs = b.convert(op.getSelf(), b.resultElementType());
+  Value rhs = b.convert(op.getMat2(), b.resultElementType());
+  return b.dotGeneral(lhs, rhs, {0}, {0}, {2}, {1});
 }
 
 /// beta * self + alpha * (mat1 @ mat2); with beta == 0 self is ignored, NaNs
@@ -73,8 +75,9 @@ Value matmul(aten::MatmulOp op, PrimBuilder &b) {
   };
   SmallVector<int64_t> batch(batchRank);
   std::iota(batch.begin(), batch.end(), 0);
-  return b.dotGeneral(withBatch(lhs), withBatch(rhs), batch, batch, {batchRank + 1},
-                      {batchRank});
+  lhs = withBatch(lhs);
+  rhs = withBatch(rhs);
+  return b.dotGeneral(lhs, rhs, batch, batch, {batchRank + 1}, {batchRank});
 }
 
 } // namespace
