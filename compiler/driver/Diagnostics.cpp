@@ -1,8 +1,6 @@
 #include "compiler/driver/Diagnostics.h"
 
 #include "llvm/Support/Format.h"
-#include "llvm/Support/LineIterator.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
@@ -32,14 +30,18 @@ std::optional<mlir::FileLineColLoc> fileLocation(mlir::Location loc) {
   return found;
 }
 
-void printSourceLine(llvm::StringRef file, unsigned line) {
-  auto buffer = llvm::MemoryBuffer::getFile(file);
-  if (!buffer || line == 0) return;
-  for (llvm::line_iterator it(**buffer, /*SkipBlanks=*/false); !it.is_at_end(); ++it)
-    if (static_cast<unsigned>(it.line_number()) == line) {
-      llvm::errs() << llvm::format("%6u | ", line) << *it << "\n";
-      return;
-    }
+// The model.py source line the importer attached to a location (see Importer.cpp).
+std::optional<llvm::StringRef> sourceCode(mlir::Location loc) {
+  std::optional<llvm::StringRef> code;
+  loc->walk([&](mlir::Location l) {
+    if (auto fused = llvm::dyn_cast<mlir::FusedLoc>(l))
+      if (auto text = llvm::dyn_cast_or_null<mlir::StringAttr>(fused.getMetadata())) {
+        code = text.strref();
+        return mlir::WalkResult::interrupt();
+      }
+    return mlir::WalkResult::advance();
+  });
+  return code;
 }
 
 void print(mlir::Diagnostic& diag) {
@@ -48,7 +50,8 @@ void print(mlir::Diagnostic& diag) {
   llvm::errs() << "pt2c: ";
   if (hasLine) llvm::errs() << loc->getFilename().strref() << ":" << loc->getLine() << ": ";
   llvm::errs() << severityName(diag.getSeverity()) << ": " << diag.str() << "\n";
-  if (hasLine) printSourceLine(loc->getFilename().strref(), loc->getLine());
+  if (auto code = sourceCode(diag.getLocation()); hasLine && code)
+    llvm::errs() << llvm::format("%6u | ", loc->getLine()) << *code << "\n";
   for (mlir::Diagnostic& note : diag.getNotes()) print(note);
 }
 

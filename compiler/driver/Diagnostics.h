@@ -1,5 +1,5 @@
 // Prints MLIR diagnostics the way a model author reads them:
-//   model.py:12: error: unsupported operator aten::foo.default: ...
+//   pt2c: model.py:12: error: unsupported operator aten::foo.default: ...
 //      12 |     return torch.foo(x)
 // Locations come from the exporter (the model.py line each ATen call came from).
 #ifndef PT2C_COMPILER_DRIVER_DIAGNOSTICS_H_

@@ -16,7 +16,7 @@ enum class Probe { kHasTorch, kNoTorch, kMissing };
 // find_spec does not import torch, so a probe costs milliseconds, not seconds.
 Probe probe(const std::string& python) {
   auto path = llvm::sys::findProgramByName(python);
-  if (!path) return Probe::kMissing;
+  if (!path || !llvm::sys::fs::can_execute(*path)) return Probe::kMissing;
   llvm::StringRef argv[] = {*path, "-c",
                             "import importlib.util, sys; "
                             "sys.exit(0 if importlib.util.find_spec('torch') else 1)"};

@@ -41,7 +41,11 @@ class GraphImporter {
 mlir::Location GraphImporter::locationOf(const artifact::Node& node) const {
   const auto& loc = node.loc();
   if (loc.file().empty()) return mlir::UnknownLoc::get(ctx);
-  return mlir::FileLineColLoc::get(ctx, loc.file(), loc.line(), 0);
+  mlir::Location fileLoc = mlir::FileLineColLoc::get(ctx, loc.file(), loc.line(), 0);
+  if (loc.code().empty()) return fileLoc;
+  // The source line travels with the location (as fused metadata), so diagnostics can
+  // quote it wherever the compiler runs, without the model.py at hand.
+  return mlir::FusedLoc::get(ctx, {fileLoc}, mlir::StringAttr::get(ctx, loc.code()));
 }
 
 mlir::FailureOr<mlir::RankedTensorType> GraphImporter::typeOf(const std::string& valueName,
