@@ -43,8 +43,14 @@ install_venv() {
 
 build() {
   log "building (bazel build //...)"
-  bazel build //... 2>&1 | grep -vE '^(INFO|Loading|Analyzing|OpenJDK|WARNING: Options)' >&2 || true
-  bazel build //... >/dev/null 2>&1 || { log "build failed; run 'bazel build //...' to see why"; exit 1; }
+  local logfile
+  logfile=$(mktemp)
+  if ! bazel build //... > "$logfile" 2>&1; then
+    grep -E "ERROR|error:" "$logfile" | head -n 40 >&2
+    log "build failed; full log: $logfile"
+    exit 1
+  fi
+  rm -f "$logfile"
 }
 
 install_debian_packages
