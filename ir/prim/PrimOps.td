@@ -120,6 +120,7 @@ def Prim_ConvertOp : Prim_Op<"convert", [Elementwise]> {
   let arguments = (ins Prim_Tensor:$operand);
   let results = (outs Prim_Tensor:$result);
   let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -141,6 +142,7 @@ def Prim_BroadcastInDimOp : Prim_Op<"broadcast_in_dim"> {
     attr-dict `:` type($operand) `->` type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Prim_ReshapeOp : Prim_Op<"reshape"> {
@@ -155,6 +157,7 @@ def Prim_ReshapeOp : Prim_Op<"reshape"> {
     $operand (`sizes` `(` $dynamic_sizes^ `)`)? attr-dict `:` type($operand) `->` type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Prim_TransposeOp : Prim_Op<"transpose", [InferTypeOpAdaptor]> {
@@ -164,6 +167,7 @@ def Prim_TransposeOp : Prim_Op<"transpose", [InferTypeOpAdaptor]> {
   let assemblyFormat = [{
     $operand `,` `permutation` `=` $permutation attr-dict `:` type($operand) `->` type($result)
   }];
+  let hasFolder = 1;
 }
 
 def Prim_DotGeneralOp : Prim_Op<"dot_general", [InferTypeOpAdaptor]> {
@@ -184,6 +188,8 @@ def Prim_DotGeneralOp : Prim_Op<"dot_general", [InferTypeOpAdaptor]> {
     `,` `contract` `=` $lhs_contracting_dimensions `x` $rhs_contracting_dimensions
     attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type($result)
   }];
+  // Absorbs transposed operands into the dimension numbers.
+  let hasCanonicalizer = 1;
 }
 
 #endif // PT2C_PRIM_OPS_TD

@@ -154,17 +154,25 @@ func.func @reshape(%x: tensor<2x3x4xf32>, %d: tensor<?x4xf32>, %n: index, %one: 
 
 // Plain matrix products become named ops into a zero-filled destination.
 // CHECK-LABEL: func.func @named_products
-// CHECK-SAME: (%[[A:.*]]: tensor<?x3xf32>, %[[B:.*]]: tensor<3x5xf32>, %[[C:.*]]: tensor<2x4x3xf32>, %[[D:.*]]: tensor<2x3x6xf32>)
+// CHECK-SAME: (%[[A:.*]]: tensor<?x3xf32>, %[[B:.*]]: tensor<3x5xf32>, %[[C:.*]]: tensor<2x4x3xf32>, %[[D:.*]]: tensor<2x3x6xf32>, %[[W:.*]]: tensor<5x3xf32>)
 // CHECK: %[[M:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?x3xf32>
 // CHECK: %[[E:.*]] = tensor.empty(%[[M]]) : tensor<?x5xf32>
 // CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[F:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E]] : tensor<?x5xf32>)
 // CHECK: linalg.matmul ins(%[[A]], %[[B]] : tensor<?x3xf32>, tensor<3x5xf32>) outs(%[[F]] : tensor<?x5xf32>)
 // CHECK: linalg.batch_matmul ins(%[[C]], %[[D]] : tensor<2x4x3xf32>, tensor<2x3x6xf32>)
-func.func @named_products(%a: tensor<?x3xf32>, %b: tensor<3x5xf32>, %c: tensor<2x4x3xf32>, %d: tensor<2x3x6xf32>) -> (tensor<?x5xf32>, tensor<2x4x6xf32>) {
+// CHECK: linalg.matmul_transpose_b ins(%[[A]], %[[W]] : tensor<?x3xf32>, tensor<5x3xf32>)
+// CHECK: linalg.matmul_transpose_a ins(%[[B]], %[[B]] : tensor<3x5xf32>, tensor<3x5xf32>)
+// CHECK: linalg.batch_matmul_transpose_a
+// CHECK: linalg.batch_matmul_transpose_b
+func.func @named_products(%a: tensor<?x3xf32>, %b: tensor<3x5xf32>, %c: tensor<2x4x3xf32>, %d: tensor<2x3x6xf32>, %w: tensor<5x3xf32>) -> (tensor<?x5xf32>, tensor<2x4x6xf32>, tensor<?x5xf32>, tensor<5x5xf32>, tensor<2x3x3xf32>, tensor<2x4x4xf32>) {
   %0 = prim.dot_general %a, %b, batch = [] x [], contract = [1] x [0] : (tensor<?x3xf32>, tensor<3x5xf32>) -> tensor<?x5xf32>
   %1 = prim.dot_general %c, %d, batch = [0] x [0], contract = [2] x [1] : (tensor<2x4x3xf32>, tensor<2x3x6xf32>) -> tensor<2x4x6xf32>
-  return %0, %1 : tensor<?x5xf32>, tensor<2x4x6xf32>
+  %2 = prim.dot_general %a, %w, batch = [] x [], contract = [1] x [1] : (tensor<?x3xf32>, tensor<5x3xf32>) -> tensor<?x5xf32>
+  %3 = prim.dot_general %b, %b, batch = [] x [], contract = [0] x [0] : (tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<5x5xf32>
+  %4 = prim.dot_general %c, %c, batch = [0] x [0], contract = [1] x [1] : (tensor<2x4x3xf32>, tensor<2x4x3xf32>) -> tensor<2x3x3xf32>
+  %5 = prim.dot_general %c, %c, batch = [0] x [0], contract = [2] x [2] : (tensor<2x4x3xf32>, tensor<2x4x3xf32>) -> tensor<2x4x4xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<?x5xf32>, tensor<2x4x6xf32>, tensor<?x5xf32>, tensor<5x5xf32>, tensor<2x3x3xf32>, tensor<2x4x4xf32>
 }
 
 // -----

@@ -28,10 +28,14 @@ double scalarValue(Attribute scalar, double otherwise) {
 }
 
 TypedAttr PrimBuilder::scalarAttr(Attribute scalar, Type elementType) {
-  // Integers keep their exact value (a double loses precision above 2^53).
-  if (auto i = dyn_cast<IntegerAttr>(scalar); i && isa<IntegerType>(elementType))
-    return IntegerAttr::get(elementType,
-                            i.getValue().sextOrTrunc(elementType.getIntOrFloatBitWidth()));
+  // Integers keep their exact value (a double loses precision above 2^53); a bool
+  // (i1) is 0 or 1, not sign-extended to -1.
+  if (auto i = dyn_cast<IntegerAttr>(scalar); i && isa<IntegerType>(elementType)) {
+    unsigned width = elementType.getIntOrFloatBitWidth();
+    return IntegerAttr::get(elementType, i.getType().isInteger(1)
+                                             ? i.getValue().zextOrTrunc(width)
+                                             : i.getValue().sextOrTrunc(width));
+  }
   return scalarAttr(scalarValue(scalar, 0.0), elementType);
 }
 

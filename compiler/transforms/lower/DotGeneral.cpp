@@ -1,7 +1,7 @@
-// prim.dot_general -> a zero-filled destination plus linalg.matmul or
-// linalg.batch_matmul when the operands are laid out as those expect (named ops are
-// what vendor-library dispatch and tiling recognise), else a linalg.generic with one
-// reduction loop per contracting dim.
+// prim.dot_general -> a zero-filled destination plus a named linalg op
+// ((batch_)matmul, with transposed A or B too) when the operands are laid out as one
+// expects (named ops are what vendor-library dispatch and tiling recognise), else a
+// linalg.generic with one reduction loop per contracting dim.
 #include "compiler/transforms/lower/LoweringPatterns.h"
 #include "ir/prim/PrimDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -13,19 +13,36 @@ using namespace mlir;
 namespace pt2c::lower {
 namespace {
 
-bool isMatmul(prim::DotGeneralOp op) {
-  return op.getLhs().getType().getRank() == 2 && op.getRhs().getType().getRank() == 2 &&
-         op.getLhsBatchingDimensions().empty() &&
-         op.getLhsContractingDimensions() == ArrayRef<int64_t>{1} &&
-         op.getRhsContractingDimensions() == ArrayRef<int64_t>{0};
+/// A dot_general layout that a named linalg op computes.
+struct NamedContraction {
+  int64_t rank; // of both operands
+  SmallVector<int64_t, 1> lhsBatch, rhsBatch, lhsContract, rhsContract;
+  Operation *(*build)(OpBuilder &, Location, Value lhs, Value rhs, Value init);
+};
+
+template <typename NamedOp>
+Operation *buildNamed(OpBuilder &b, Location loc, Value lhs, Value rhs, Value init) {
+  return b.create<NamedOp>(loc, ValueRange{lhs, rhs}, ValueRange{init});
 }
 
-bool isBatchMatmul(prim::DotGeneralOp op) {
-  return op.getLhs().getType().getRank() == 3 && op.getRhs().getType().getRank() == 3 &&
-         op.getLhsBatchingDimensions() == ArrayRef<int64_t>{0} &&
-         op.getRhsBatchingDimensions() == ArrayRef<int64_t>{0} &&
-         op.getLhsContractingDimensions() == ArrayRef<int64_t>{2} &&
-         op.getRhsContractingDimensions() == ArrayRef<int64_t>{1};
+const NamedContraction *findNamedContraction(prim::DotGeneralOp op) {
+  static const NamedContraction table[] = {
+      {2, {}, {}, {1}, {0}, buildNamed<linalg::MatmulOp>},
+      {2, {}, {}, {0}, {0}, buildNamed<linalg::MatmulTransposeAOp>},
+      {2, {}, {}, {1}, {1}, buildNamed<linalg::MatmulTransposeBOp>},
+      {3, {0}, {0}, {2}, {1}, buildNamed<linalg::BatchMatmulOp>},
+      {3, {0}, {0}, {1}, {1}, buildNamed<linalg::BatchMatmulTransposeAOp>},
+      {3, {0}, {0}, {2}, {2}, buildNamed<linalg::BatchMatmulTransposeBOp>},
+  };
+  for (const NamedContraction &c : table)
+    if (op.getLhs().getType().getRank() == c.rank &&
+        op.getRhs().getType().getRank() == c.rank &&
+        op.getLhsBatchingDimensions() == ArrayRef<int64_t>(c.lhsBatch) &&
+        op.getRhsBatchingDimensions() == ArrayRef<int64_t>(c.rhsBatch) &&
+        op.getLhsContractingDimensions() == ArrayRef<int64_t>(c.lhsContract) &&
+        op.getRhsContractingDimensions() == ArrayRef<int64_t>(c.rhsContract))
+      return &c;
+  return nullptr;
 }
 
 /// Where each dim of an operand goes in the loop nest of the generic form: loops are
@@ -105,11 +122,8 @@ struct DotGeneralLowering : OpConversionPattern<prim::DotGeneralOp> {
         rewriter.create<linalg::FillOp>(loc, ValueRange{zero}, ValueRange{empty})->getResult(0);
 
     Operation *result;
-    if (isMatmul(op)) {
-      result = rewriter.create<linalg::MatmulOp>(loc, ValueRange{lhs, rhs}, ValueRange{init});
-    } else if (isBatchMatmul(op)) {
-      result =
-          rewriter.create<linalg::BatchMatmulOp>(loc, ValueRange{lhs, rhs}, ValueRange{init});
+    if (const NamedContraction *named = findNamedContraction(op)) {
+      result = named->build(rewriter, loc, lhs, rhs, init);
     } else {
       MLIRContext *context = rewriter.getContext();
       SmallVector<AffineMap> maps = {loops.operandMap(true, context),

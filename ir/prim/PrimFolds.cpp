@@ -1,0 +1,106 @@
+// Folders and canonicalization patterns of prim ops: they remove the no-op conversions,
+// broadcasts, reshapes and transposes that decompositions produce one op at a time, and
+// fold transposes into the dot_general that consumes them (so that a Linear layer's
+// weight is read in place instead of copied transposed).
+#include "ir/prim/PrimDialect.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace pt2c::prim;
+
+OpFoldResult ConvertOp::fold(FoldAdaptor) {
+  if (getOperand().getType() == getType())
+    return getOperand();
+  return {};
+}
+
+OpFoldResult BroadcastInDimOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = getType();
+  if (getOperand().getType() == type &&
+      llvm::equal(getBroadcastDimensions(), llvm::seq<int64_t>(0, type.getRank())))
+    return getOperand();
+  // A broadcast splat is a bigger splat.
+  if (auto splat = dyn_cast_if_present<SplatElementsAttr>(adaptor.getOperand());
+      splat && type.hasStaticShape())
+    return SplatElementsAttr::get(type, splat.getSplatValue<Attribute>());
+  return {};
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getOperand().getType() == getType())
+    return getOperand();
+  // reshape(reshape(x)) = reshape(x): only the final shape matters.
+  if (auto inner = getOperand().getDefiningOp<ReshapeOp>()) {
+    getOperandMutable().assign(inner.getOperand());
+    return getResult();
+  }
+  return {};
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  ArrayRef<int64_t> perm = getPermutation();
+  if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+    return getOperand();
+  // transpose(transpose(x, inner), outer): result dim i is x dim inner[outer[i]].
+  if (auto inner = getOperand().getDefiningOp<TransposeOp>()) {
+    SmallVector<int64_t> composed;
+    for (int64_t d : perm)
+      composed.push_back(inner.getPermutation()[d]);
+    getOperandMutable().assign(inner.getOperand());
+    setPermutation(composed);
+    return getResult();
+  }
+  return {};
+}
+
+namespace {
+
+/// dot_general(transpose(x, p), y) = dot_general(x, y) with dims mapped through p,
+/// provided the free dims of x keep their relative order (the result dims are the free
+/// dims in operand order, so reordering them would transpose the result).
+struct AbsorbTransposeIntoDotGeneral : OpRewritePattern<DotGeneralOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(DotGeneralOp op, PatternRewriter &rewriter) const override {
+    SmallVector<int64_t> lb(op.getLhsBatchingDimensions()),
+        rb(op.getRhsBatchingDimensions()), lc(op.getLhsContractingDimensions()),
+        rc(op.getRhsContractingDimensions());
+    Value lhs = op.getLhs(), rhs = op.getRhs();
+    bool changed = absorb(lhs, lb, lc) | absorb(rhs, rb, rc);
+    if (!changed)
+      return failure();
+    rewriter.replaceOpWithNewOp<DotGeneralOp>(op, lhs, rhs, lb, rb, lc, rc);
+    return success();
+  }
+
+  static bool absorb(Value &operand, SmallVectorImpl<int64_t> &batch,
+                     SmallVectorImpl<int64_t> &contract) {
+    auto transpose = operand.getDefiningOp<TransposeOp>();
+    if (!transpose)
+      return false;
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    int64_t lastFree = -1;
+    for (int64_t d = 0; d < (int64_t)perm.size(); ++d) {
+      if (llvm::is_contained(batch, d) || llvm::is_contained(contract, d))
+        continue;
+      if (perm[d] < lastFree)
+        return false;
+      lastFree = perm[d];
+    }
+    for (int64_t &d : batch)
+      d = perm[d];
+    for (int64_t &d : contract)
+      d = perm[d];
+    operand = transpose.getOperand();
+    return true;
+  }
+};
+
+} // namespace
+
+void DotGeneralOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                               MLIRContext *context) {
+  patterns.add<AbsorbTransposeIntoDotGeneral>(context);
+}

@@ -1,0 +1,67 @@
+// Folders and canonicalization patterns of prim ops.
+// RUN: pt2c-opt %s --split-input-file --canonicalize | FileCheck %s
+
+// CHECK-LABEL: func.func @no_ops
+// CHECK-NEXT: return %arg0, %arg0, %arg0, %arg0
+func.func @no_ops(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0 = prim.convert %x : tensor<2x3xf32> -> tensor<2x3xf32>
+  %1 = prim.broadcast_in_dim %x, dims = [0, 1] : tensor<2x3xf32> -> tensor<2x3xf32>
+  %2 = prim.reshape %x : tensor<2x3xf32> -> tensor<2x3xf32>
+  %3 = prim.transpose %x, permutation = [0, 1] : tensor<2x3xf32> -> tensor<2x3xf32>
+  return %0, %1, %2, %3 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @chains
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3x4xf32>)
+// CHECK-NEXT: %[[R:.*]] = prim.reshape %[[X]] : tensor<2x3x4xf32> -> tensor<4x6xf32>
+// CHECK-NEXT: %[[T:.*]] = prim.transpose %[[X]], permutation = [2, 0, 1] : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
+// CHECK-NEXT: return %[[R]], %[[T]]
+func.func @chains(%x: tensor<2x3x4xf32>) -> (tensor<4x6xf32>, tensor<4x2x3xf32>) {
+  %0 = prim.reshape %x : tensor<2x3x4xf32> -> tensor<24xf32>
+  %1 = prim.reshape %0 : tensor<24xf32> -> tensor<4x6xf32>
+  %2 = prim.transpose %x, permutation = [1, 2, 0] : tensor<2x3x4xf32> -> tensor<3x4x2xf32>
+  %3 = prim.transpose %2, permutation = [1, 2, 0] : tensor<3x4x2xf32> -> tensor<4x2x3xf32>
+  return %1, %3 : tensor<4x6xf32>, tensor<4x2x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @broadcast_splat
+// CHECK-NEXT: %[[C:.*]] = prim.constant dense<2.000000e+00> : tensor<4x3xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @broadcast_splat() -> tensor<4x3xf32> {
+  %0 = prim.constant dense<2.0> : tensor<f32>
+  %1 = prim.broadcast_in_dim %0, dims = [] : tensor<f32> -> tensor<4x3xf32>
+  return %1 : tensor<4x3xf32>
+}
+
+// -----
+
+// A Linear layer's transposed weight is read in place: the transpose moves into the
+// contracting dimensions.
+// CHECK-LABEL: func.func @absorb_transpose
+// CHECK-SAME: (%[[X:.*]]: tensor<4x64xf32>, %[[W:.*]]: tensor<256x64xf32>, %[[A:.*]]: tensor<5x3x2xf32>, %[[B:.*]]: tensor<5x3x6xf32>)
+// CHECK-NEXT: %[[P:.*]] = prim.dot_general %[[X]], %[[W]], batch = [] x [], contract = [1] x [1] : (tensor<4x64xf32>, tensor<256x64xf32>) -> tensor<4x256xf32>
+// CHECK-NEXT: %[[Q:.*]] = prim.dot_general %[[A]], %[[B]], batch = [0] x [0], contract = [1] x [1] : (tensor<5x3x2xf32>, tensor<5x3x6xf32>) -> tensor<5x2x6xf32>
+// CHECK-NEXT: return %[[P]], %[[Q]]
+func.func @absorb_transpose(%x: tensor<4x64xf32>, %w: tensor<256x64xf32>, %a: tensor<5x3x2xf32>, %b: tensor<5x3x6xf32>) -> (tensor<4x256xf32>, tensor<5x2x6xf32>) {
+  %wt = prim.transpose %w, permutation = [1, 0] : tensor<256x64xf32> -> tensor<64x256xf32>
+  %0 = prim.dot_general %x, %wt, batch = [] x [], contract = [1] x [0] : (tensor<4x64xf32>, tensor<64x256xf32>) -> tensor<4x256xf32>
+  %at = prim.transpose %a, permutation = [0, 2, 1] : tensor<5x3x2xf32> -> tensor<5x2x3xf32>
+  %1 = prim.dot_general %at, %b, batch = [0] x [0], contract = [2] x [1] : (tensor<5x2x3xf32>, tensor<5x3x6xf32>) -> tensor<5x2x6xf32>
+  return %0, %1 : tensor<4x256xf32>, tensor<5x2x6xf32>
+}
+
+// -----
+
+// Not when the transpose reorders the free dims: that would transpose the result.
+// CHECK-LABEL: func.func @keep_transpose
+// CHECK: prim.transpose
+// CHECK: prim.dot_general
+func.func @keep_transpose(%x: tensor<2x3x4xf32>, %y: tensor<4xf32>) -> tensor<3x2xf32> {
+  %xt = prim.transpose %x, permutation = [1, 0, 2] : tensor<2x3x4xf32> -> tensor<3x2x4xf32>
+  %0 = prim.dot_general %xt, %y, batch = [] x [], contract = [2] x [0] : (tensor<3x2x4xf32>, tensor<4xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
