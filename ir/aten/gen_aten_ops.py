@@ -71,7 +71,7 @@ def split_top_level(text, sep=","):
 def parse_type(text):
     """Returns (base, is_list, is_optional, mutable) for e.g. `Tensor(a!)`, `int[2]?`."""
     mutable = "!" in text
-    text = re.sub(r"\([a-z!* ]*\)", "", text)  # alias annotations: Tensor(a!) -> Tensor
+    text = re.sub(r"\([^)]*\)", "", text)  # alias annotations: Tensor(a!), Tensor(a -> *)
     optional = text.endswith("?")
     text = text.rstrip("?")
     is_list = False
@@ -119,12 +119,16 @@ def camel(text):
 def class_name_of(name, overload):
     """`add.Tensor` -> AddTensor, `add_.Tensor` -> Add_Tensor (in-place), `_to_copy` ->
     InternalToCopy (ATen's leading underscore marks internal ops; `_softmax` and
-    `softmax` must not collide, and C++ reserves `_Upper` names)."""
+    `softmax` must not collide, and C++ reserves `_Upper` names), `__and__.Tensor` ->
+    DunderAndTensor."""
     cls = camel(name)
-    if name.startswith("_"):
-        cls = "Internal" + cls
-    if name.endswith("_"):
-        cls += "_"
+    if name.startswith("__") and name.endswith("__"):  # Python operators: __and__
+        cls = "Dunder" + cls
+    else:
+        if name.startswith("_"):
+            cls = "Internal" + cls
+        if name.endswith("_"):
+            cls += "_"
     return cls + ("" if overload == "default" else camel(overload))
 
 
