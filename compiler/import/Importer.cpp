@@ -30,6 +30,9 @@ class GraphImporter {
                                                  mlir::Location loc);
   mlir::FailureOr<mlir::Attribute> attributeFor(const Argument& arg, mlir::Location loc);
   mlir::LogicalResult importNode(const artifact::Node& node);
+  static bool isNumber(const Argument& arg);
+  mlir::FailureOr<mlir::Value> wrappedNumber(const Argument& arg, const artifact::Node& node,
+                                             mlir::Location loc);
 
   mlir::OpBuilder& b;
   mlir::MLIRContext* ctx;
@@ -107,6 +110,46 @@ mlir::FailureOr<mlir::Attribute> GraphImporter::attributeFor(const Argument& arg
   }
 }
 
+bool GraphImporter::isNumber(const Argument& arg) {
+  return arg.kind_case() == Argument::kIntValue || arg.kind_case() == Argument::kFloatValue ||
+         arg.kind_case() == Argument::kBoolValue;
+}
+
+// `x - 1.5` reaches ATen as sub.Tensor with a Python number where the schema has a
+// Tensor (a "wrapped number"). It becomes a rank-0 constant of the op's result dtype,
+// which is what PyTorch's promotion rules give a wrapped number next to a tensor
+// (wrapped numbers never widen a tensor's dtype within its category).
+mlir::FailureOr<mlir::Value> GraphImporter::wrappedNumber(const Argument& arg,
+                                                          const artifact::Node& node,
+                                                          mlir::Location loc) {
+  if (node.outputs().empty() || node.outputs(0).empty())
+    return mlir::emitError(loc) << "argument '" << arg.name()
+                                << "' is a number where a tensor is expected";
+  auto resultType = typeOf(node.outputs(0), loc);
+  if (mlir::failed(resultType)) return mlir::failure();
+  mlir::Type element = resultType->getElementType();
+  // A comparison's result is bool; its number compares in the other operand's dtype.
+  if (element.isInteger(1))
+    for (const Argument& other : node.args())
+      if (other.kind_case() == Argument::kTensor) {
+        auto otherType = typeOf(other.tensor(), loc);
+        if (mlir::failed(otherType)) return mlir::failure();
+        element = otherType->getElementType();
+        break;
+      }
+  auto type = mlir::RankedTensorType::get({}, element);
+  double number = arg.kind_case() == Argument::kFloatValue ? arg.float_value()
+                  : arg.kind_case() == Argument::kBoolValue ? arg.bool_value()
+                                                            : arg.int_value().value();
+  mlir::Attribute scalar;
+  if (auto ft = llvm::dyn_cast<mlir::FloatType>(element)) scalar = b.getFloatAttr(ft, number);
+  else scalar = b.getIntegerAttr(element, static_cast<int64_t>(number));
+  mlir::OperationState state(loc, "prim.constant");
+  state.addAttribute("value", mlir::DenseElementsAttr::get(type, scalar));
+  state.types.push_back(type);
+  return b.create(state)->getResult(0);
+}
+
 mlir::LogicalResult GraphImporter::importNode(const artifact::Node& node) {
   mlir::Location loc = locationOf(node);
   llvm::StringRef target = node.target();
@@ -140,6 +183,11 @@ mlir::LogicalResult GraphImporter::importNode(const artifact::Node& node) {
       int32_t count = 0;
       if (arg.kind_case() == Argument::kTensor) {
         auto v = lookup(arg.tensor());
+        if (mlir::failed(v)) return mlir::failure();
+        state.operands.push_back(*v);
+        count = 1;
+      } else if (isNumber(arg)) {
+        auto v = wrappedNumber(arg, node, loc);
         if (mlir::failed(v)) return mlir::failure();
         state.operands.push_back(*v);
         count = 1;

@@ -27,6 +27,12 @@ def pt2c():
 
 
 @pytest.fixture(scope="session")
+def python():
+    """The interpreter running the tests (it has torch): makes eager references."""
+    return sys.executable
+
+
+@pytest.fixture(scope="session")
 def cpp_host():
     return _tool("examples/cpp_host/cpp_host")
 

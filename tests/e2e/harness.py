@@ -1,0 +1,42 @@
+"""Compile a model.py with pt2c and compare the .so, run from the C++ host with no
+Python in its process, against PyTorch eager on fresh random inputs."""
+import pathlib
+import textwrap
+
+import numpy as np
+
+from conftest import REPO, env_without_python, run
+
+EAGER_REFERENCE = REPO / "tools" / "eager_reference.py"
+
+
+def write_model(tmp_path, source, name="model.py"):
+    path = pathlib.Path(tmp_path) / name
+    path.write_text(textwrap.dedent(source))
+    return path
+
+
+def compile_model(pt2c, model_py, out_dir):
+    so = pathlib.Path(out_dir) / (pathlib.Path(model_py).stem + ".so")
+    result = run([pt2c, model_py, "-o", so])
+    assert result.returncode == 0, result.stderr
+    return so
+
+
+def check_against_eager(pt2c, cpp_host, python, model_py, work_dir, tolerance=1e-4, seed=7):
+    """Compiles model_py, then checks every output: max|diff| / max|ref| <= tolerance."""
+    work = pathlib.Path(work_dir)
+    so = compile_model(pt2c, model_py, work)
+    data = work / f"data{seed}"
+    made = run([python, EAGER_REFERENCE, model_py, data, "--seed", str(seed)])
+    assert made.returncode == 0, made.stderr
+    inputs = sorted(data.glob("input*.npy"), key=lambda p: int(p.stem[5:]))
+    refs = sorted(data.glob("ref*.npy"), key=lambda p: int(p.stem[3:]))
+    cmd = [cpp_host, so, "--output-dir", work / f"out{seed}", "--tolerance", str(tolerance)]
+    for p in inputs:
+        cmd += ["--input", p]
+    for p in refs:
+        cmd += ["--reference", p]
+    result = run(cmd, env=env_without_python())
+    assert result.returncode == 0, result.stdout + result.stderr
+    return so, [np.load(p) for p in refs]
