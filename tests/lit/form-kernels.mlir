@@ -1,0 +1,48 @@
+// RUN: pt2c-opt %s -split-input-file -pt2c-form-kernels | FileCheck %s
+
+// An elementwise producer with one consumer joins that consumer's kernel; constants are
+// cloned in; the model function keeps only calls.
+// CHECK-LABEL: func.func private @forward_kernel_0(%{{.*}}: tensor<4x8xf32>, %{{.*}}: tensor<8x8xf32>) -> tensor<4x8xf32> attributes {pt2c.kernel}
+// CHECK-NEXT: prim.constant
+// CHECK-NEXT: prim.mul
+// CHECK-NEXT: prim.dot_general
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func @forward(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<4x8xf32> {pt2c.input = "x"}, %[[W:[^:]*]]: tensor<8x8xf32> {pt2c.weight = "w"}
+// CHECK-NEXT: %[[D:.*]] = call @forward_kernel_0(%[[X]], %[[W]])
+// CHECK-NEXT: return %[[D]]
+func.func @forward(%x: tensor<4x8xf32> {pt2c.input = "x"}, %w: tensor<8x8xf32> {pt2c.weight = "w"}) -> tensor<4x8xf32> {
+  %two = prim.constant dense<2.0> : tensor<4x8xf32>
+  %s = prim.mul %x, %two : tensor<4x8xf32>
+  %d = prim.dot_general %s, %w, batch = [] x [], contract = [1] x [0] : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %d : tensor<4x8xf32>
+}
+
+// -----
+
+// A value with two consumers is not fused: it gets a kernel (and a buffer) of its own.
+// CHECK-LABEL: func.func @forward(
+// CHECK: %[[E:.*]] = call @forward_kernel_2(%arg0)
+// CHECK: call @forward_kernel_1(%[[E]]
+// CHECK: call @forward_kernel_0(%[[E]]
+func.func @forward(%x: tensor<4xf32> {pt2c.input = "x"}) -> (tensor<4xf32>, tensor<4xf32>) {
+  %e = prim.exp %x : tensor<4xf32>
+  %a = prim.tanh %e : tensor<4xf32>
+  %b = prim.neg %e : tensor<4xf32>
+  return %a, %b : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Outputs own their buffers: returning an input, or one value twice, adds copy kernels.
+// CHECK-LABEL: func.func private @forward_kernel_0(%arg0: tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: return %arg0
+// CHECK-LABEL: func.func @forward(
+// CHECK-NEXT: %[[R:.*]] = prim.reshape %arg0
+// CHECK-NEXT: %[[C0:.*]] = call @forward_kernel_0(%arg0)
+// CHECK-NEXT: %[[C1:.*]] = call @forward_kernel_1(%[[R]])
+// CHECK-NEXT: return %[[C0]], %[[C1]]
+func.func @forward(%x: tensor<2x3xf32> {pt2c.input = "x"}) -> (tensor<2x3xf32>, tensor<6xf32>) {
+  %r = prim.reshape %x : tensor<2x3xf32> -> tensor<6xf32>
+  return %x, %r : tensor<2x3xf32>, tensor<6xf32>
+}
