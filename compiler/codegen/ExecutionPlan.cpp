@@ -23,7 +23,8 @@ class PlanBuilder {
 
   mlir::FailureOr<ExecutionPlan> build() {
     r.weightsSize = artifact.weights.size();
-    if (mlir::failed(addArguments()) || mlir::failed(addOutputs()) || mlir::failed(addSteps()))
+    if (mlir::failed(addArguments()) || mlir::failed(addOutputs()) || mlir::failed(addSteps()) ||
+        mlir::failed(addGuards()))
       return mlir::failure();
     ExecutionPlan plan;
     plan.kernels = kernels;
@@ -96,6 +97,7 @@ class PlanBuilder {
   mlir::LogicalResult addOutputs() {
     auto ret = func.getBody().front().getTerminator();
     for (auto [i, v] : llvm::enumerate(ret->getOperands())) {
+      if (func.getResultAttr(i, kGuardAttr)) continue;  // addGuards
       auto type = staticType(v);
       if (mlir::failed(type)) return mlir::failure();
       mlir::Value root = bufferRoot(v);
@@ -104,10 +106,10 @@ class PlanBuilder {
       if (buffers.count(root))
         return func.emitError() << "output " << i << " shares its buffer with another value; "
                                    "pt2c-form-kernels should have copied it";
-      uint32_t id = addBuffer(PT2C_BUFFER_OUTPUT, i, 0, byteSize(*rootType));
+      uint32_t id = addBuffer(PT2C_BUFFER_OUTPUT, r.outputs.size(), 0, byteSize(*rootType));
       buffers[root] = id;
       auto name = func.getResultAttrOfType<mlir::StringAttr>(i, "pt2c.output");
-      r.outputs.push_back(describe(name ? name.str() : std::to_string(i), *type, id));
+      r.outputs.push_back(describe(name ? name.str() : std::to_string(r.outputs.size()), *type, id));
     }
     return mlir::success();
   }
@@ -119,10 +121,12 @@ class PlanBuilder {
       else if (!isAliasOp(&op))
         return op.emitError() << "op left outside any kernel: " << op.getName();
     }
-    // The last step reading each buffer root decides how long its arena memory lives.
+    // The last step reading each buffer root decides how long its arena memory lives;
+    // guard values are read after the last step.
     llvm::DenseMap<mlir::Value, int64_t> lastUse;
     for (auto [step, call] : llvm::enumerate(calls))
       for (mlir::Value v : call.getOperands()) lastUse[bufferRoot(v)] = step;
+    for (mlir::Value v : guardValues()) lastUse[bufferRoot(v)] = calls.size();
 
     for (auto [step, call] : llvm::enumerate(calls)) {
       pt2c_plan_step s{};
@@ -143,6 +147,36 @@ class PlanBuilder {
       }
       s.num_args = r.stepArgs.size() - s.first_arg;
       r.steps.push_back(s);
+    }
+    return mlir::success();
+  }
+
+  llvm::SmallVector<mlir::Value> guardValues() {
+    llvm::SmallVector<mlir::Value> values;
+    auto ret = func.getBody().front().getTerminator();
+    for (auto [i, v] : llvm::enumerate(ret->getOperands()))
+      if (func.getResultAttr(i, kGuardAttr)) values.push_back(v);
+    return values;
+  }
+
+  mlir::LogicalResult addGuards() {
+    auto ret = func.getBody().front().getTerminator();
+    for (auto [i, v] : llvm::enumerate(ret->getOperands())) {
+      auto attr = func.getResultAttrOfType<mlir::DictionaryAttr>(i, kGuardAttr);
+      if (!attr) continue;
+      auto type = staticType(v);
+      if (mlir::failed(type)) return mlir::failure();
+      auto expected = attr.getAs<mlir::FloatAttr>("expected");
+      auto message = attr.getAs<mlir::StringAttr>("message");
+      if (type->getNumElements() != 1 || !expected || !message)
+        return func.emitError() << "guard result " << i
+                                << " must be one element with {expected, message}";
+      pt2c_plan_guard g{};
+      g.buffer = buffers.at(bufferRoot(v));
+      g.dtype = *dtypeForElementType(type->getElementType());
+      g.message = r.addString(message.str());
+      g.expected = expected.getValueAsDouble();
+      r.guards.push_back(g);
     }
     return mlir::success();
   }

@@ -33,6 +33,7 @@ std::string serializePlan(const PlanRecords& r) {
   h.num_step_args = r.stepArgs.size();
   h.num_dims = r.dims.size();
   h.num_kernels = r.numKernels;
+  h.num_guards = r.guards.size();
   h.strings_size = r.strings.size();
   h.arena_size = r.arenaSize;
   h.weights_size = r.weightsSize;
@@ -42,6 +43,7 @@ std::string serializePlan(const PlanRecords& r) {
   append(out, r.outputs);
   append(out, r.buffers);
   append(out, r.steps);
+  append(out, r.guards);
   append(out, r.stepArgs);
   append(out, r.dims);
   out.append(r.strings);

@@ -13,6 +13,7 @@ struct PlanRecords {
   std::vector<pt2c_plan_tensor> inputs, outputs;
   std::vector<pt2c_plan_buffer> buffers;
   std::vector<pt2c_plan_step> steps;
+  std::vector<pt2c_plan_guard> guards;
   std::vector<uint32_t> stepArgs;
   std::vector<int64_t> dims;
   std::string strings;

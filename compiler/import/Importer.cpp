@@ -41,6 +41,15 @@ class GraphImporter {
   llvm::StringMap<mlir::Value> values;
 };
 
+// "model.py:12: `if x.sum() > 0:` (bool(tensor) in `if`)": what the runtime prints when
+// the guard fails.
+std::string guardMessage(const artifact::Guard& guard) {
+  std::string message = guard.loc().file() + ":" + std::to_string(guard.loc().line());
+  if (!guard.loc().code().empty()) message += ": `" + guard.loc().code() + "`";
+  if (!guard.description().empty()) message += " (" + guard.description() + ")";
+  return message;
+}
+
 mlir::Location GraphImporter::locationOf(const artifact::Node& node) const {
   const auto& loc = node.loc();
   if (loc.file().empty()) return mlir::UnknownLoc::get(ctx);
@@ -237,6 +246,12 @@ mlir::LogicalResult GraphImporter::run(mlir::Location fallbackLoc) {
     if (mlir::failed(type)) return mlir::failure();
     resultTypes.push_back(*type);
   }
+  // Guards are extra results after the outputs (FormKernels.h: kGuardAttr).
+  for (const auto& guard : graph.guards()) {
+    auto type = typeOf(guard.value(), fallbackLoc);
+    if (mlir::failed(type)) return mlir::failure();
+    resultTypes.push_back(*type);
+  }
   auto func = b.create<mlir::func::FuncOp>(fallbackLoc, graph.name(),
                                            b.getFunctionType(argTypes, resultTypes));
   mlir::Block* entry = func.addEntryBlock();
@@ -247,16 +262,23 @@ mlir::LogicalResult GraphImporter::run(mlir::Location fallbackLoc) {
   }
   for (auto [i, out] : llvm::enumerate(graph.outputs()))
     func.setResultAttr(i, "pt2c.output", b.getStringAttr(out.name()));
+  for (auto [i, guard] : llvm::enumerate(graph.guards()))
+    func.setResultAttr(graph.outputs_size() + i, "pt2c.guard",
+                       b.getDictionaryAttr({b.getNamedAttr("expected", b.getF64FloatAttr(guard.expected())),
+                                            b.getNamedAttr("message", b.getStringAttr(guardMessage(guard)))}));
 
   mlir::OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(entry);
   for (const auto& node : graph.nodes())
     if (mlir::failed(importNode(node))) return mlir::failure();
   llvm::SmallVector<mlir::Value> results;
-  for (const auto& out : graph.outputs()) {
-    auto it = values.find(out.value());
+  llvm::SmallVector<std::string> resultValues;
+  for (const auto& out : graph.outputs()) resultValues.push_back(out.value());
+  for (const auto& guard : graph.guards()) resultValues.push_back(guard.value());
+  for (const std::string& name : resultValues) {
+    auto it = values.find(name);
     if (it == values.end())
-      return mlir::emitError(fallbackLoc) << "artifact is malformed: output '" << out.name()
+      return mlir::emitError(fallbackLoc) << "artifact is malformed: result '" << name
                                           << "' is never defined";
     results.push_back(it->second);
   }

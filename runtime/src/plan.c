@@ -14,7 +14,8 @@
 #endif
 
 /* The compiler writes these structs byte for byte; their layout is the format. */
-_Static_assert(sizeof(pt2c_plan_header) == 64, "pt2c_plan_header layout");
+_Static_assert(sizeof(pt2c_plan_header) == 72, "pt2c_plan_header layout");
+_Static_assert(sizeof(pt2c_plan_guard) == 24, "pt2c_plan_guard layout");
 _Static_assert(sizeof(pt2c_plan_tensor) == 24, "pt2c_plan_tensor layout");
 _Static_assert(sizeof(pt2c_plan_buffer) == 24, "pt2c_plan_buffer layout");
 _Static_assert(sizeof(pt2c_plan_step) == 16, "pt2c_plan_step layout");
@@ -43,6 +44,8 @@ static pt2c_status locate_sections(const unsigned char* base, uint64_t size,
   offset += (uint64_t)header->num_buffers * sizeof(pt2c_plan_buffer);
   plan->steps = (const pt2c_plan_step*)(base + offset);
   offset += (uint64_t)header->num_steps * sizeof(pt2c_plan_step);
+  plan->guards = (const pt2c_plan_guard*)(base + offset);
+  offset += (uint64_t)header->num_guards * sizeof(pt2c_plan_guard);
   plan->step_args = (const uint32_t*)(base + offset);
   offset += round_up_8((uint64_t)header->num_step_args * sizeof(uint32_t));
   plan->dims = (const int64_t*)(base + offset);
@@ -140,6 +143,22 @@ static pt2c_status check_step(const pt2c_plan* plan, uint32_t number,
   return PT2C_OK;
 }
 
+static pt2c_status check_guard(const pt2c_plan* plan, uint32_t number,
+                               const pt2c_plan_guard* guard) {
+  const pt2c_plan_header* header = plan->header;
+  if (guard->buffer >= header->num_buffers)
+    return CORRUPT("guard %u: buffer %u is outside the %u buffers", number, guard->buffer,
+                   header->num_buffers);
+  if (!pt2c_dtype_is_valid(guard->dtype))
+    return CORRUPT("guard %u: unknown dtype %u", number, guard->dtype);
+  if (plan->buffers[guard->buffer].nbytes < pt2c_dtype_element_size((pt2c_dtype)guard->dtype))
+    return CORRUPT("guard %u: buffer %u is smaller than one element", number, guard->buffer);
+  if (guard->message >= header->strings_size)
+    return CORRUPT("guard %u: message offset %u is outside the %" PRIu64 "-byte string table",
+                   number, guard->message, header->strings_size);
+  return PT2C_OK;
+}
+
 /* Runs every record-level check; stops at the first problem. */
 static pt2c_status check_records(pt2c_plan* plan) {
   const pt2c_plan_header* header = plan->header;
@@ -156,6 +175,8 @@ static pt2c_status check_records(pt2c_plan* plan) {
     if (plan->steps[i].num_args > plan->max_step_args)
       plan->max_step_args = plan->steps[i].num_args;
   }
+  for (uint32_t i = 0; i < header->num_guards && status == PT2C_OK; ++i)
+    status = check_guard(plan, i, &plan->guards[i]);
   return status;
 }
 

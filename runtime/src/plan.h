@@ -18,6 +18,7 @@ typedef struct pt2c_plan {
   const pt2c_plan_tensor* outputs;
   const pt2c_plan_buffer* buffers;
   const pt2c_plan_step* steps;
+  const pt2c_plan_guard* guards;
   const uint32_t* step_args;
   const int64_t* dims;
   const char* strings;

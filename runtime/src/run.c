@@ -1,6 +1,7 @@
 /* The run loop: check everything, bind the caller's memory, call each step's kernel. */
 #include "check.h"
 #include "error.h"
+#include "guard.h"
 #include "model.h"
 
 /* Points INPUT and OUTPUT buffers at this run's caller memory (the inputs are read-only
@@ -39,5 +40,5 @@ PT2C_API pt2c_status pt2c_model_run(pt2c_model* model, const pt2c_tensor* inputs
       model->step_arg_data[a] = model->buffer_data[plan->step_args[step->first_arg + a]];
     model->kernels[step->kernel](model->step_arg_data, sym_values);
   }
-  return PT2C_OK;
+  return pt2c_check_guards(model);
 }

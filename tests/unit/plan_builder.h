@@ -56,6 +56,16 @@ class PlanBuilder {
     step_args_.insert(step_args_.end(), buffer_ids.begin(), buffer_ids.end());
   }
 
+  // A guard on the first element of `buffer`, expected to equal `expected`.
+  void add_guard(uint32_t buffer, pt2c_dtype dtype, double expected, const std::string& message) {
+    pt2c_plan_guard guard{};
+    guard.buffer = buffer;
+    guard.dtype = dtype;
+    guard.message = add_string(message);
+    guard.expected = expected;
+    guards_.push_back(guard);
+  }
+
   std::vector<unsigned char> build() const {
     pt2c_plan_header header;
     std::memset(&header, 0, sizeof(header));
@@ -68,6 +78,7 @@ class PlanBuilder {
     header.num_step_args = static_cast<uint32_t>(step_args_.size());
     header.num_dims = static_cast<uint32_t>(dims_.size());
     header.num_kernels = num_kernels.value_or(needed_kernels());
+    header.num_guards = static_cast<uint32_t>(guards_.size());
     header.strings_size = strings_.size();
     header.arena_size = arena_size.value_or(buffer_end(PT2C_BUFFER_ARENA));
     header.weights_size = weights_size.value_or(buffer_end(PT2C_BUFFER_WEIGHT));
@@ -78,6 +89,7 @@ class PlanBuilder {
     append(&blob, outputs_.data(), outputs_.size() * sizeof(pt2c_plan_tensor));
     append(&blob, buffers_.data(), buffers_.size() * sizeof(pt2c_plan_buffer));
     append(&blob, steps_.data(), steps_.size() * sizeof(pt2c_plan_step));
+    append(&blob, guards_.data(), guards_.size() * sizeof(pt2c_plan_guard));
     append(&blob, step_args_.data(), step_args_.size() * sizeof(uint32_t));
     append(&blob, dims_.data(), dims_.size() * sizeof(int64_t));
     blob.insert(blob.end(), strings_.begin(), strings_.end());
@@ -98,16 +110,21 @@ class PlanBuilder {
     for (int64_t dim : dims) nbytes *= static_cast<uint64_t>(dim);
     uint32_t buffer = add_buffer({static_cast<uint32_t>(kind), number, 0, nbytes});
     pt2c_plan_tensor tensor{};
-    tensor.name = static_cast<uint32_t>(strings_.size());
+    tensor.name = add_string(name);
     tensor.dtype = dtype;
     tensor.rank = static_cast<uint32_t>(dims.size());
     tensor.dims = static_cast<uint32_t>(dims_.size());
     tensor.buffer = buffer;
     tensors->push_back(tensor);
-    strings_.insert(strings_.end(), name.begin(), name.end());
-    strings_.push_back('\0');
     dims_.insert(dims_.end(), dims.begin(), dims.end());
     return buffer;
+  }
+
+  uint32_t add_string(const std::string& text) {
+    uint32_t offset = static_cast<uint32_t>(strings_.size());
+    strings_.insert(strings_.end(), text.begin(), text.end());
+    strings_.push_back('\0');
+    return offset;
   }
 
   uint32_t needed_kernels() const {
@@ -132,6 +149,7 @@ class PlanBuilder {
   std::vector<pt2c_plan_tensor> inputs_, outputs_;
   std::vector<pt2c_plan_buffer> buffers_;
   std::vector<pt2c_plan_step> steps_;
+  std::vector<pt2c_plan_guard> guards_;
   std::vector<uint32_t> step_args_;
   std::vector<int64_t> dims_;
   std::vector<char> strings_;

@@ -232,7 +232,7 @@ TEST_CASE("corrupt plans are rejected with a message") {
   SECTION("wrong version") {
     std::vector<unsigned char> plan = good;
     PlanBuilder::header_of(&plan)->version = 99;
-    expect_corrupt(plan, "plan version 99, this runtime reads version 1");
+    expect_corrupt(plan, "plan version 99, this runtime reads version " + std::to_string(PT2C_PLAN_VERSION));
   }
   SECTION("kernel index out of range") {
     PlanBuilder builder = three_step_builder();
@@ -344,4 +344,28 @@ TEST_CASE("dtype sizes and the ABI version") {
   CHECK(pt2c_dtype_size(PT2C_BOOL) == 1);
   CHECK(pt2c_dtype_size(PT2C_DTYPE_UNDEFINED) == 0);
   CHECK(pt2c_dtype_size(static_cast<pt2c_dtype>(99)) == 0);
+}
+
+TEST_CASE("guards compare a computed element with its export-time value") {
+  // first = x + w lives in the arena; the guard reads its element 0: 0 + 1 = 1.
+  PlanBuilder builder = three_step_builder();
+  const uint32_t first_arena = 3;  // x, y, w, first, second (see three_step_builder)
+  builder.add_guard(first_arena, PT2C_F32, 1.0, "model.py:12: `if h[0] > 0` was True");
+  ModelPtr model = create_ok(builder.build());
+  Io io;
+  REQUIRE(io.run(model.get()) == PT2C_OK);
+
+  io.x[0] = 5;  // element 0 of x + w is now 6: the assumption no longer holds
+  CHECK(io.run(model.get()) == PT2C_ERROR_GUARD);
+  CHECK_THAT(last_error(), Contains("model.py:12: `if h[0] > 0` was True"));
+  CHECK_THAT(last_error(), Contains("compiled for 1, this input gives 6"));
+}
+
+TEST_CASE("guards that point outside the plan are corrupt") {
+  PlanBuilder builder = three_step_builder();
+  builder.add_guard(99, PT2C_F32, 1.0, "bad");
+  expect_corrupt(builder.build(), "guard 0: buffer 99 is outside");
+  PlanBuilder wide = three_step_builder();
+  wide.add_guard(0, static_cast<pt2c_dtype>(77), 1.0, "bad");
+  expect_corrupt(wide.build(), "guard 0: unknown dtype 77");
 }

@@ -117,9 +117,12 @@ class KernelOutliner {
       mlir::Value root = operand.get();
       while (root.getDefiningOp() && isAliasOp(root.getDefiningOp()))
         root = root.getDefiningOp()->getOperand(0);
-      bool needsCopy = llvm::isa<mlir::BlockArgument>(root) || !owned.insert(root).second ||
-                       (root.getDefiningOp() && isClonedIntoUsers(root.getDefiningOp()));
-      if (needsCopy) operand.set(copyOf(operand.get(), ret));
+      // A constant has no buffer until a kernel writes it.
+      bool constant = root.getDefiningOp() && isClonedIntoUsers(root.getDefiningOp());
+      // Guards only read their value after the last step, from whatever buffer holds it.
+      bool guard = func.getResultAttr(operand.getOperandNumber(), kGuardAttr) != nullptr;
+      bool shared = !guard && (llvm::isa<mlir::BlockArgument>(root) || !owned.insert(root).second);
+      if (constant || shared) operand.set(copyOf(operand.get(), ret));
     }
   }
 

@@ -18,6 +18,10 @@ namespace pt2c {
 // Attribute on outlined kernel functions.
 constexpr char kKernelAttr[] = "pt2c.kernel";
 
+// Result attribute of model functions marking a guard value (not a user output):
+// {expected = <f64>, message = "<what was assumed, where>"}.
+constexpr char kGuardAttr[] = "pt2c.guard";
+
 // Ops that only reinterpret their operand's buffer (contiguous reshapes).
 bool isAliasOp(mlir::Operation* op);
 

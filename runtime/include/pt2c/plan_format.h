@@ -10,6 +10,7 @@
  *   pt2c_plan_tensor   outputs[num_outputs]
  *   pt2c_plan_buffer   buffers[num_buffers]
  *   pt2c_plan_step     steps[num_steps]
+ *   pt2c_plan_guard    guards[num_guards]
  *   uint32_t           step_args[num_step_args]   (buffer ids, padded to 8 bytes)
  *   int64_t            dims[num_dims]
  *   char               strings[strings_size]      (NUL-terminated names)
@@ -26,7 +27,7 @@
 #include <stdint.h>
 
 #define PT2C_PLAN_MAGIC "PT2CPLN1" /* 8 bytes, no NUL stored */
-#define PT2C_PLAN_VERSION 1u
+#define PT2C_PLAN_VERSION 2u
 
 typedef struct pt2c_plan_header {
   char magic[8];
@@ -38,6 +39,8 @@ typedef struct pt2c_plan_header {
   uint32_t num_step_args;
   uint32_t num_dims;
   uint32_t num_kernels;   /* entries in the kernel table the plan indexes */
+  uint32_t num_guards;
+  uint32_t reserved;
   uint64_t strings_size;
   uint64_t arena_size;    /* bytes of scratch memory for intermediate buffers */
   uint64_t weights_size;  /* bytes of the weights blob the plan expects */
@@ -67,6 +70,18 @@ typedef struct pt2c_plan_buffer {
   uint64_t offset; /* bytes, for WEIGHT and ARENA */
   uint64_t nbytes;
 } pt2c_plan_buffer;
+
+/* An assumption made at export that the graph itself computes: a branch taken on
+ * tensor data, an `.item()` value. After the last step the runtime reads the one element
+ * in `buffer` and fails the run with PT2C_ERROR_GUARD and `message` unless it equals
+ * `expected`. The compiler keeps the buffer alive until the end of the run. */
+typedef struct pt2c_plan_guard {
+  uint32_t buffer;
+  uint32_t dtype;   /* pt2c_dtype of the element */
+  uint32_t message; /* offset into strings: what was assumed, and where in model.py */
+  uint32_t reserved;
+  double expected;
+} pt2c_plan_guard;
 
 /* One kernel launch: kernel(args...) with the buffers' base pointers. */
 typedef struct pt2c_plan_step {
