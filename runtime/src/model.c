@@ -1,4 +1,5 @@
 /* Model creation, destruction and the queries that describe inputs and outputs. */
+#define _POSIX_C_SOURCE 200112L /* posix_memalign */
 #include "model.h"
 
 #include <inttypes.h>
@@ -19,6 +20,7 @@ static void free_model(pt2c_model* model) {
   free(model->step_arg_data);
   free(model->buffer_data);
   free(model->arena_allocation);
+  free(model->state);
   free(model->plan_copy);
   free(model);
 }
@@ -82,6 +84,29 @@ static pt2c_status allocate_memory(pt2c_model* model) {
   return PT2C_OK;
 }
 
+/* Gives every STATE buffer its own writable copy of its initial bytes, one allocation
+ * for all (64-byte aligned slots), so that runs can update it in place. */
+static pt2c_status allocate_state(pt2c_model* model) {
+  const pt2c_plan* plan = &model->plan;
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < plan->header->num_buffers; ++i)
+    if (plan->buffers[i].kind == PT2C_BUFFER_STATE)
+      total += (plan->buffers[i].nbytes + kArenaAlignment - 1) & ~(uint64_t)(kArenaAlignment - 1);
+  if (total == 0) return PT2C_OK;
+  if (total > SIZE_MAX || posix_memalign(&model->state, kArenaAlignment, (size_t)total) != 0)
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate %" PRIu64
+                     " bytes of model state", total);
+  unsigned char* next = model->state;
+  for (uint32_t i = 0; i < plan->header->num_buffers; ++i) {
+    const pt2c_plan_buffer* buffer = &plan->buffers[i];
+    if (buffer->kind != PT2C_BUFFER_STATE) continue;
+    memcpy(next, model->weights + buffer->offset, buffer->nbytes);
+    model->buffer_data[i] = next;
+    next += (buffer->nbytes + kArenaAlignment - 1) & ~(uint64_t)(kArenaAlignment - 1);
+  }
+  return PT2C_OK;
+}
+
 /* Copies the plan into 8-byte aligned memory (records are read in place) and parses it. */
 static pt2c_status load_plan(const pt2c_model_source* source, pt2c_model* model) {
   if (source->plan == NULL && source->plan_size > 0)
@@ -109,6 +134,7 @@ pt2c_status pt2c_model_create_from(const pt2c_model_source* source, pt2c_model**
   pt2c_status status = load_plan(source, model);
   if (status == PT2C_OK) status = check_source(source, &model->plan);
   if (status == PT2C_OK) status = allocate_memory(model);
+  if (status == PT2C_OK) status = allocate_state(model);
   if (status != PT2C_OK) {
     free_model(model);
     return status;

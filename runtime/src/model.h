@@ -31,6 +31,7 @@ struct pt2c_model {
   const pt2c_kernel_fn* kernels;
   void* arena_allocation;         /* owned; holds the arena */
   void* arena;                    /* 64-byte aligned, plan.header->arena_size bytes */
+  void* state;                    /* owned; this model's copies of STATE buffers */
   void** buffer_data;             /* per plan buffer; INPUT/OUTPUT entries set per run */
   void** step_arg_data;           /* max_step_args entries, the kernel's argument array */
 };

@@ -110,6 +110,7 @@ static pt2c_status check_buffer(const pt2c_plan_header* header, uint32_t id,
                        header->num_outputs);
       return PT2C_OK;
     case PT2C_BUFFER_WEIGHT:
+    case PT2C_BUFFER_STATE:
       if (!range_fits(buffer->offset, buffer->nbytes, header->weights_size))
         return CORRUPT("buffer %u: weight bytes [%" PRIu64 ", +%" PRIu64
                        ") are outside the %" PRIu64 "-byte weights blob",

@@ -39,8 +39,14 @@ void triple_kernel(void* const* buffers, const int64_t*) {
   for (int i = 0; i < kNumElements; ++i) out[i] = in[i] * 3.0f;
 }
 
-enum Kernel : uint32_t { kAdd, kTriple, kNumKernels };
-const pt2c_kernel_fn kKernels[kNumKernels] = {add_kernel, triple_kernel};
+// buffers: in, out = in
+void copy_kernel(void* const* buffers, const int64_t*) {
+  ++g_kernel_calls;
+  std::memcpy(buffers[1], buffers[0], kTensorBytes);
+}
+
+enum Kernel : uint32_t { kAdd, kTriple, kCopy, kNumKernels };
+const pt2c_kernel_fn kKernels[kNumKernels] = {add_kernel, triple_kernel, copy_kernel};
 
 struct alignas(64) Weights {
   float w[kNumElements] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -238,12 +244,14 @@ TEST_CASE("corrupt plans are rejected with a message") {
     PlanBuilder builder = three_step_builder();
     builder.add_step(7, {});
     builder.num_kernels = kNumKernels;
-    expect_corrupt(builder.build(), "step 3: kernel 7 is outside the 2-entry kernel table");
+    expect_corrupt(builder.build(), "step 3: kernel 7 is outside the " +
+                                       std::to_string(kNumKernels) + "-entry kernel table");
   }
   SECTION("more kernels than the kernel table has") {
     PlanBuilder builder = three_step_builder();
     builder.num_kernels = 5;
-    expect_corrupt(builder.build(), "the plan uses 5 kernels, the kernel table has 2");
+    expect_corrupt(builder.build(), "the plan uses 5 kernels, the kernel table has " +
+                                       std::to_string(kNumKernels));
   }
   SECTION("arena offset out of range") {
     PlanBuilder builder = three_step_builder();
@@ -368,4 +376,28 @@ TEST_CASE("guards that point outside the plan are corrupt") {
   PlanBuilder wide = three_step_builder();
   wide.add_guard(0, static_cast<pt2c_dtype>(77), 1.0, "bad");
   expect_corrupt(wide.build(), "guard 0: unknown dtype 77");
+}
+
+TEST_CASE("state buffers start from the weights and keep their updates across runs") {
+  // y = x + s; then s = s + w, written back by the last step. s starts as w.
+  PlanBuilder builder;
+  uint32_t x = builder.add_input("x", PT2C_F32, kShape);
+  uint32_t y = builder.add_output("y", PT2C_F32, kShape);
+  uint32_t w = builder.add_weight(0, kTensorBytes);
+  uint32_t s = builder.add_buffer({PT2C_BUFFER_STATE, 0, 0, kTensorBytes});
+  uint32_t next = builder.add_arena(0, kTensorBytes);
+  builder.add_step(kAdd, {x, s, y});
+  builder.add_step(kAdd, {s, w, next});
+  builder.add_step(kCopy, {next, s});
+  ModelPtr model = create_ok(builder.build());
+  ModelPtr other = create_ok(builder.build());
+  Io io;
+  for (int run = 1; run <= 3; ++run) {
+    REQUIRE(io.run(model.get()) == PT2C_OK);
+    for (int i = 0; i < kNumElements; ++i) CHECK(io.y[i] == io.x[i] + run * kWeights.w[i]);
+  }
+  // Each model has its own state, and the weights blob itself is never written.
+  REQUIRE(io.run(other.get()) == PT2C_OK);
+  for (int i = 0; i < kNumElements; ++i) CHECK(io.y[i] == io.x[i] + kWeights.w[i]);
+  CHECK(kWeights.w[0] == 1);
 }

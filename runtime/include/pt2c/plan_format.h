@@ -61,13 +61,17 @@ typedef enum pt2c_plan_buffer_kind {
   PT2C_BUFFER_OUTPUT = 1,  /* index = output number */
   PT2C_BUFFER_WEIGHT = 2,  /* offset into the weights blob */
   PT2C_BUFFER_ARENA = 3,   /* offset into the scratch arena */
+  /* Writable model state: a module buffer written in place (a step counter, a KV cache).
+   * The runtime gives each model its own copy of weights bytes [offset, offset + nbytes),
+   * made at create and kept across runs; the plan's last steps write the new values. */
+  PT2C_BUFFER_STATE = 4,
 } pt2c_plan_buffer_kind;
 
 /* A memory region a kernel reads or writes. */
 typedef struct pt2c_plan_buffer {
   uint32_t kind;   /* pt2c_plan_buffer_kind */
   uint32_t index;  /* input or output number for INPUT / OUTPUT */
-  uint64_t offset; /* bytes, for WEIGHT and ARENA */
+  uint64_t offset; /* bytes, for WEIGHT, STATE (into the weights blob) and ARENA */
   uint64_t nbytes;
 } pt2c_plan_buffer;
 
