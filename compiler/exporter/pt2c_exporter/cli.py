@@ -1,7 +1,9 @@
-"""Command line: `python -m pt2c_exporter MODEL.py -o OUT.pt2c [--quiet] [--pb2-dir DIR]`.
+"""Command line: `python -m pt2c_exporter MODEL.py -o OUT.pt2c [--quiet] [--strict]
+[--print-report] [--aten-ops FILE] [--pb2-dir DIR]`.
 
-Exit status 0 with one progress line on stderr, or 1 with a `pt2c: error:` line
-(and, for errors in the user's code, their traceback) and no output file.
+Exit status 0 with one progress line on stderr (it summarizes the draft report), or 1
+with a `pt2c: error:` line (and, for errors in the user's code, their traceback; for
+--strict, the draft report) and no output file.
 """
 import argparse
 import sys
@@ -32,6 +34,13 @@ def _parse(argv):
                         help="no progress line on success (errors are always printed)")
     parser.add_argument("--pb2-dir", help="directory holding pt2c_pb2.py (bazel-bin/ir/artifact);"
                         " otherwise it must be importable from PYTHONPATH")
+    parser.add_argument("--strict", action="store_true",
+                        help="fail, writing nothing, when the draft report has any finding")
+    parser.add_argument("--print-report", action="store_true",
+                        help="print the whole draft report after the progress line (the "
+                        "driver asks for it when the artifact is a temporary file)")
+    parser.add_argument("--aten-ops", help="the aten_ops.txt listing the ops the aten dialect "
+                        "has (default: ir/aten/aten_ops.txt next to the exporter)")
     return parser.parse_args(argv)
 
 
@@ -59,6 +68,22 @@ def _size(nbytes):
         nbytes /= 1024.0
 
 
+def _supported_ops(args):
+    """The op names of aten_ops.txt; None (UNSUPPORTED_OP unchecked) if the default is missing."""
+    from . import aten_op_list
+    path = args.aten_ops or aten_op_list.DEFAULT_PATH
+    try:
+        return aten_op_list.load(path)
+    except OSError as e:
+        if args.aten_ops:
+            _fail("cannot read --aten-ops %s: %s" % (path, e.strerror or e))
+            sys.exit(1)
+        if not args.quiet:
+            sys.stderr.write("pt2c: warning: %s not found: unsupported ops are not reported; "
+                             "pass --aten-ops FILE\n" % path)
+        return None
+
+
 def main(argv=None):
     start = time.perf_counter()
     args = _parse(argv)
@@ -66,9 +91,11 @@ def main(argv=None):
         return 1
     # Imported only now: these modules import pt2c_pb2, which --pb2-dir may have located.
     from .export import export
+    from .report import summary as report_summary
     from .user_errors import ExportError
+    supported_ops = _supported_ops(args)
     try:
-        summary = export(args.model, args.output)
+        summary = export(args.model, args.output, supported_ops, args.strict)
     except ExportError as e:
         _fail(e.message, e.detail)
         return 1
@@ -78,9 +105,14 @@ def main(argv=None):
         return 1
     if args.quiet:
         return 0
-    findings = ", draft report: %d finding%s" % (summary.findings, "s" * (summary.findings != 1)) \
-        if summary.findings else ""
-    sys.stderr.write("pt2c: exported %s: %d ops, %d weights (%s)%s in %.2f s\n" % (
-        args.model, summary.ops, summary.weights, _size(summary.weight_bytes), findings,
-        time.perf_counter() - start))
+    report = ""
+    if summary.report:
+        report = "; report: %s (%s)" % (
+            report_summary(summary.report),
+            "below" if args.print_report else "details: pt2c report %s" % args.output)
+    sys.stderr.write("pt2c: exported %s: %d ops, %d weights (%s) in %.2f s%s\n" % (
+        args.model, summary.ops, summary.weights, _size(summary.weight_bytes),
+        time.perf_counter() - start, report))
+    if args.print_report and summary.report:
+        sys.stderr.write(summary.report_text)
     return 0

@@ -6,6 +6,8 @@ import torch
 import pt2c_pb2 as pb
 
 from .model_loader import load_model
+from .report import summary as report_summary
+from .report_text import format_report
 from .tracer import ExporterBug, trace
 from .user_errors import ExportError, exception_summary, user_traceback
 from .weights import BlobLayout
@@ -15,18 +17,22 @@ FORMAT_VERSION = 1
 
 
 class Summary:
-    def __init__(self, ops, weights, weight_bytes, findings):
+    def __init__(self, ops, weights, weight_bytes, artifact):
         self.ops = ops
         self.weights = weights
         self.weight_bytes = weight_bytes
-        self.findings = findings
+        self.report = list(artifact.report)
+        self.report_text = format_report(artifact.report, artifact.model_path, artifact.producer)
 
 
-def export(model_path, output_path):
+def export(model_path, output_path, supported_ops=None, strict=False):
+    """supported_ops: names from aten_ops.txt (None: not checked). strict: any draft
+    report finding is an ExportError, and nothing is written."""
     model, example_inputs = load_model(model_path)
     shown = os.path.basename(model_path)
     try:
-        traced = trace(model, example_inputs, os.path.dirname(os.path.abspath(model_path)))
+        traced = trace(model, example_inputs, os.path.dirname(os.path.abspath(model_path)),
+                       supported_ops)
     except ExporterBug:
         raise
     except (Exception, SystemExit) as e:
@@ -45,12 +51,15 @@ def export(model_path, output_path):
     artifact.graphs.append(traced.graph)
     artifact.weights.extend(layout.entries)
     artifact.report.extend(traced.report.entries())
+    summary = Summary(len(traced.graph.nodes), len(layout.entries), layout.data_bytes, artifact)
+    if strict and summary.report:
+        raise ExportError("%s: --strict: the draft report has %s; nothing was written"
+                          % (shown, report_summary(summary.report)), summary.report_text)
     try:
         write_artifact(output_path, artifact, layout)
     except OSError as e:
         raise ExportError("cannot write %s: %s" % (output_path, e.strerror or e))
-    return Summary(len(traced.graph.nodes), len(layout.entries), layout.data_bytes,
-                   len(artifact.report))
+    return summary
 
 
 def _describe(value):

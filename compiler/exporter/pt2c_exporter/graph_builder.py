@@ -11,7 +11,7 @@ import re
 import torch
 import pt2c_pb2 as pb
 
-from . import arguments, report as report_mod
+from . import arguments
 from .outputs import flatten_outputs, flatten_results
 from .schema import op_schema
 from .tensors import layout_key, storage_key, tensor_meta
@@ -37,7 +37,7 @@ class GraphBuilder:
         self._input_by_fqn = {}
         self._weights = {}       # input value name -> [fqn, tensor, snapshot or None]
         self._weights_on = {}    # storage key -> those entries, to find them on a write
-        self._written = set()    # storage keys some op wrote to
+        self._inputs_on = {}     # storage key -> [(InputSpec, tensor)], to report writes
         self._written_ids = set()  # id(tensor) of tensors passed where an op writes
 
     # ---- values -------------------------------------------------------------------
@@ -98,6 +98,7 @@ class GraphBuilder:
         name = self._new_value(prefix + fqn.lstrip("_") if prefix else fqn, tensor, loc)
         spec = pb.InputSpec(kind=kind, value=name, name=fqn)
         self._inputs.append((spec, tensor))
+        self._inputs_on.setdefault(storage_key(tensor), []).append((spec, tensor))
         self._input_by_fqn[(kind, fqn)] = name
         if kind != USER_INPUT:
             entry = self._weights[name] = [fqn, tensor, None]
@@ -131,10 +132,7 @@ class GraphBuilder:
                                 % (schema.qualified_name, spec.name, e), loc)
             if schema.mutated[i]:
                 for t in _tensors_in(value):
-                    self._before_write(t)
-        message = report_mod.DATA_DEPENDENT_OPS.get(schema.target)
-        if message:
-            self.report.add("DATA_DEPENDENT", message, loc)
+                    self._before_write(t, loc, schema.target)
         return node
 
     def end_node(self, node, result):
@@ -145,14 +143,33 @@ class GraphBuilder:
             node.outputs.append("" if t is None else self._new_value(base, t, loc))
         self._graph.nodes.append(node)
 
-    def _before_write(self, tensor):
+    def _before_write(self, tensor, loc, op):
         # Weights hold their values from before the trace: copy one before its first write.
         key = storage_key(tensor)
-        self._written.add(key)
         self._written_ids.add(id(tensor))
         for entry in self._weights_on.get(key, ()):
             if entry[2] is None:
                 entry[2] = entry[1].clone()
+        for spec, input_tensor in self._inputs_on.get(key, ()):
+            self._report_write(spec, tensor is input_tensor, loc, op)
+
+    def _report_write(self, spec, direct, loc, op):
+        # Each write, where it happens; _mutation_outputs decides what the signature shows,
+        # with the same rule: a direct write to a user input or buffer is written back.
+        how = "in place" if direct else "through a view"
+        if spec.kind == USER_INPUT:
+            kind, what = "INPUT_MUTATION", "user input"
+            assumed = ("written back: the signature has a USER_INPUT_MUTATION output for it"
+                       if direct else _NOT_WRITTEN_BACK_VIEW)
+        elif spec.kind == BUFFER:
+            kind, what = "BUFFER_MUTATION", "buffer"
+            assumed = ("supported: written back as a BUFFER_MUTATION output"
+                       if direct else _NOT_WRITTEN_BACK_VIEW)
+        else:
+            kind = "PARAMETER_MUTATION"
+            what = "parameter" if spec.kind == PARAMETER else "constant"
+            assumed = "not written back: the compiled model keeps the value from before the trace"
+        self.report.add(kind, "%s %s is written %s" % (what, spec.name, how), loc, op, assumed)
 
     # ---- the finished graph -------------------------------------------------------
 
@@ -179,6 +196,7 @@ class GraphBuilder:
             current = self._name_of.get(id(tensor))
             # Written in place as itself: its last Value is the new state. (Rebinding alone
             # is no write: aten::lift_fresh returns its argument.)
+            # (Each write was reported where it happened, by _report_write.)
             if id(tensor) in self._written_ids:
                 if spec.kind == USER_INPUT:
                     specs.append(pb.OutputSpec(kind=pb.OutputSpec.USER_INPUT_MUTATION,
@@ -186,18 +204,14 @@ class GraphBuilder:
                 elif spec.kind == BUFFER:
                     specs.append(pb.OutputSpec(kind=pb.OutputSpec.BUFFER_MUTATION,
                                                value=current, name=spec.name))
-                else:
-                    self.report.add("PARAMETER_MUTATION", "%s %s is written in place during "
-                                    "forward" % ("parameter" if spec.kind == PARAMETER
-                                                 else "constant", spec.name))
-            elif storage_key(tensor) in self._written:
-                self.report.add("INPUT_MUTATION", "%s is written through a view; the "
-                                "signature does not show it yet" % spec.name)
         return specs
 
     @property
     def node_count(self):
         return len(self._graph.nodes)
+
+
+_NOT_WRITTEN_BACK_VIEW = "not written back: the signature does not show writes through views yet"
 
 
 def _tensors_in(value):

@@ -11,8 +11,11 @@ import inspect
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from . import fast_path
 from .graph_builder import GraphBuilder
+from .op_findings import OpFindings
 from .report import Report
+from .schema import op_schema
 from .source_location import SourceLocator
 
 
@@ -21,20 +24,23 @@ class ExporterBug(Exception):
 
 
 class _RecordingMode(TorchDispatchMode):
-    def __init__(self, builder, locator):
+    def __init__(self, builder, findings, locator):
         super().__init__()
         self._builder = builder
+        self._findings = findings
         self._locator = locator
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         try:
-            node = self._builder.begin_node(func, args, kwargs, self._locator.current())
+            loc = self._locator.current()
+            node = self._builder.begin_node(func, args, kwargs, loc)
         except Exception as e:
             raise ExporterBug("recording %s" % func) from e
         result = func(*args, **kwargs)  # the model's own errors propagate unchanged
         try:
             self._builder.end_node(node, result)
+            self._findings.check(func, op_schema(func), args, kwargs, result, loc)
         except Exception as e:
             raise ExporterBug("recording the results of %s" % func) from e
         return result
@@ -64,13 +70,18 @@ def input_names(model, count):
     return names
 
 
-def trace(model, example_inputs, model_dir):
-    """Run model(*example_inputs) under the recording mode; exceptions propagate."""
+def trace(model, example_inputs, model_dir, supported_ops=None):
+    """Run model(*example_inputs) under the recording mode; exceptions propagate.
+
+    supported_ops: the op names of ir/aten/aten_ops.txt, or None not to check them.
+    """
     report = Report()
     builder = GraphBuilder(model, report)
     for name, tensor in zip(input_names(model, len(example_inputs)), example_inputs):
         builder.add_user_input(name, tensor)
-    with torch.no_grad(), _RecordingMode(builder, SourceLocator(model_dir)):
+    locator = SourceLocator(model_dir)
+    mode = _RecordingMode(builder, OpFindings(report, supported_ops), locator)
+    with torch.no_grad(), fast_path.steered_off(report, locator), mode:
         result = model(*example_inputs)
     graph, weights = builder.finish(result)
     return Trace(graph, weights, report, result)

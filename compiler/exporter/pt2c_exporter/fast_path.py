@@ -1,0 +1,80 @@
+"""Steers PyTorch modules off their fused inference kernels while tracing, and says so.
+
+In eval mode under no_grad, nn.TransformerEncoderLayer and nn.MultiheadAttention call
+one fused ATen op each (aten::_transformer_encoder_layer_fwd,
+aten::_native_multi_head_attention), and nn.TransformerEncoder packs a padded batch
+into a nested tensor (aten::_nested_tensor_from_mask): ops the compiler would have to
+implement whole. Their forward() decides in Python, and on torch 1.13 and 2.x alike
+the last check before the fused call is `torch.overrides.has_torch_function(args)`;
+every other condition has passed by then. While tracing, that function is replaced by
+one that answers True to those forward() methods, so they take their composite path
+(the same math in plain ATen ops), and records a FAST_PATH finding at the user's line.
+Every other caller gets the real answer.
+
+torch.backends.mha.set_fastpath_enabled(False) (2.x only) would steer them off too, but
+it is checked first, before the module knows whether its fast path applies, so it
+cannot say which modules would have taken it.
+"""
+import contextlib
+import os
+import sys
+
+import torch
+
+# The fused op each module would call; op_findings reports these if one reaches the
+# trace anyway (a direct call, or a torch whose forward() checks differently).
+FUSED_OPS = {
+    "aten::_transformer_encoder_layer_fwd": "nn.TransformerEncoderLayer",
+    "aten::_native_multi_head_attention": "nn.MultiheadAttention",
+    "aten::_nested_tensor_from_mask": "nn.TransformerEncoder",
+    "aten::_transformer_decoder_only_layer_fwd": "nn.TransformerDecoderLayer",
+    "aten::_native_decoder_only_multi_head_attention": "nn.MultiheadAttention",
+}
+
+# Checked in this order: TransformerEncoderLayer before its base class Module.
+_MODULES = [
+    (torch.nn.TransformerEncoderLayer, "nn.TransformerEncoderLayer",
+     "aten::_transformer_encoder_layer_fwd", "would run its fused inference kernel"),
+    (torch.nn.MultiheadAttention, "nn.MultiheadAttention",
+     "aten::_native_multi_head_attention", "would run its fused inference kernel"),
+    (torch.nn.TransformerEncoder, "nn.TransformerEncoder",
+     "aten::_nested_tensor_from_mask", "would pack its padded input into a nested tensor with"),
+]
+_STEERED = "steered off: traced through the module's composite path (the same math in plain ATen ops)"
+
+_NN_MODULES_DIR = os.path.join(os.path.dirname(os.path.realpath(torch.__file__)), "nn",
+                               "modules") + os.sep
+
+
+@contextlib.contextmanager
+def steered_off(report, locator):
+    """Within the block, fast-path checks of the modules above fail and are reported."""
+    original = torch.overrides.has_torch_function
+
+    def has_torch_function(args):
+        caller = sys._getframe(1)
+        found = _fast_path_module(caller)
+        if found is None:
+            return original(args)
+        name, op, what = found
+        report.add("FAST_PATH", "%s %s %s" % (name, what, op), locator.current(), op, _STEERED)
+        return True
+
+    torch.overrides.has_torch_function = has_torch_function
+    try:
+        yield
+    finally:
+        torch.overrides.has_torch_function = original
+
+
+def _fast_path_module(frame):
+    """(module name, fused op, what) when `frame` is one of the modules' forward()."""
+    code = frame.f_code
+    if code.co_name != "forward" or not os.path.realpath(code.co_filename).startswith(
+            _NN_MODULES_DIR):
+        return None
+    module = frame.f_locals.get("self")
+    for cls, name, op, what in _MODULES:
+        if isinstance(module, cls):
+            return name, op, what
+    return None

@@ -1,0 +1,50 @@
+"""The draft report as text, printed by `--strict` and `--print-report`.
+
+`pt2c report model.pt2c` (tools/pt2c/ReportCommand.cpp) prints the same text from the
+artifact; tests/e2e/test_report_command.py checks that the two agree, so change them
+together. The layout:
+
+    draft report for model.py: 2 findings (pt2c-exporter torch=2.15.0 python=3.11.2)
+
+    #  KIND            COUNT  LOCATION    OP
+    1  DATA_DEPENDENT  1      model.py:7  aten::_local_scalar_dense
+    2  RANDOMNESS      1      model.py:9  aten::rand
+
+    1. model.py:7: n = int(x.sum())
+       <message>
+       assumed: 3.0
+    2. ...
+
+Columns are left-aligned, two spaces apart, with no trailing blanks; `-` stands for a
+missing location or op.
+"""
+
+
+def location(entry):
+    return "%s:%d" % (entry.loc.file, entry.loc.line) if entry.loc.file else "-"
+
+
+def format_report(entries, model_path, producer):
+    entries = list(entries)
+    n = len(entries)
+    head = "draft report for %s: %s (%s)\n" % (
+        model_path, "no findings" if n == 0 else "%d finding%s" % (n, "s" * (n != 1)), producer)
+    if n == 0:
+        return head
+    rows = [["#", "KIND", "COUNT", "LOCATION", "OP"]]
+    for i, e in enumerate(entries, 1):
+        rows.append([str(i), e.kind, str(e.count), location(e), e.op or "-"])
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    lines = [head, "\n"]
+    for row in rows:
+        lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() + "\n")
+    lines.append("\n")
+    for i, e in enumerate(entries, 1):
+        label = "%d. " % i
+        indent = " " * len(label)
+        where = location(e)
+        lines.append(label + (where + ": " + e.loc.code if e.loc.code else where) + "\n")
+        lines.append(indent + e.message + "\n")
+        if e.assumed:
+            lines.append(indent + "assumed: " + e.assumed + "\n")
+    return "".join(lines)
