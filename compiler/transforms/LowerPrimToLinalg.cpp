@@ -26,6 +26,8 @@ struct LowerPrimToLinalgPass : impl::LowerPrimToLinalgBase<LowerPrimToLinalgPass
     lower::populateElementwiseLowering(patterns);
     lower::populateDataMovementLowering(patterns);
     lower::populateDotGeneralLowering(patterns);
+    lower::populateReduceLowering(patterns);
+    lower::populateIndexingLowering(patterns);
     if (mlir::failed(
             mlir::applyPartialConversion(getOperation(), target, std::move(patterns))))
       signalPassFailure();

@@ -192,4 +192,99 @@ def Prim_DotGeneralOp : Prim_Op<"dot_general", [InferTypeOpAdaptor]> {
   let hasCanonicalizer = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Reductions, indexing and generated values (attention, normalization, embeddings)
+//===----------------------------------------------------------------------===//
+
+def Prim_ReduceKind : I64EnumAttr<"ReduceKind", "reduction", [
+    I64EnumAttrCase<"SUM", 0>, I64EnumAttrCase<"PROD", 1>, I64EnumAttrCase<"MAX", 2>,
+    I64EnumAttrCase<"MIN", 3>, I64EnumAttrCase<"AND", 4>, I64EnumAttrCase<"OR", 5>]> {
+  let cppNamespace = "::pt2c::prim";
+}
+
+def Prim_ReduceOp : Prim_Op<"reduce", [InferTypeOpAdaptor]> {
+  let summary = "combines the elements along `dimensions` with `kind`, starting from `init`";
+  let description = [{
+    The result has the operand's dims without `dimensions` (in order), as StableHLO's
+    reduce: a keepdim result is a reshape away. `init` is a rank-0 tensor of the
+    operand's element type, the identity of `kind` in the usual case (0 for SUM, -inf
+    for MAX). MAX and MIN propagate NaN like torch.amax; AND and OR are for i1.
+    The order in which elements are combined is unspecified.
+  }];
+  let arguments = (ins Prim_ReduceKind:$kind, Prim_Tensor:$operand,
+                       0DTensorOf<[AnyType]>:$init, DenseI64ArrayAttr:$dimensions);
+  let results = (outs Prim_Tensor:$result);
+  let assemblyFormat = [{
+    $kind `,` $operand `,` $init `,` `dims` `=` $dimensions attr-dict `:`
+    type($operand) `,` type($init) `->` type($result)
+  }];
+}
+
+def Prim_GatherOp : Prim_Op<"gather", [InferTypeOpAdaptor]> {
+  let summary = "takes slices of `operand` along `axis` at the positions in `indices`";
+  let description = [{
+    TensorFlow's gather with batch dims: the first `batch_dims` dims of `indices`
+    are shared with the operand's first dims (batch_dims <= axis), the rest of
+    `indices` replaces the operand's dim `axis`:
+
+      result.shape = operand.shape[:axis] ++ indices.shape[batch_dims:]
+                     ++ operand.shape[axis+1:]
+      result[p, j, s] = operand[p, indices[p[:batch_dims], j], s]
+
+    embedding and index_select are batch_dims = 0; torch.gather along the last dim is
+    batch_dims = axis. Indices outside [0, size) are clamped into it (as StableHLO
+    clamps start indices): out-of-range reads must never leave the tensor.
+  }];
+  let arguments = (ins Prim_Tensor:$operand, RankedTensorOf<[AnySignlessInteger]>:$indices,
+                       I64Attr:$axis, DefaultValuedAttr<I64Attr, "0">:$batch_dims);
+  let results = (outs Prim_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` $indices `,` `axis` `=` $axis attr-dict `:`
+    type($operand) `,` type($indices) `->` type($result)
+  }];
+}
+
+def Prim_SliceOp : Prim_Op<"slice", [InferTypeOpAdaptor]> {
+  let summary = "the elements start[i], start[i] + stride[i], ... < limit[i] of each dim";
+  let description = [{
+    StableHLO's slice: static `start_indices`, `limit_indices` and `strides`, one
+    entry per dim, with 0 <= start <= limit <= size and stride >= 1. Result dim i has
+    ceil((limit[i] - start[i]) / stride[i]) elements.
+  }];
+  let arguments = (ins Prim_Tensor:$operand, DenseI64ArrayAttr:$start_indices,
+                       DenseI64ArrayAttr:$limit_indices, DenseI64ArrayAttr:$strides);
+  let results = (outs Prim_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` `start` `=` $start_indices `,` `limit` `=` $limit_indices `,`
+    `strides` `=` $strides attr-dict `:` type($operand) `->` type($result)
+  }];
+  let hasFolder = 1;
+}
+
+def Prim_ConcatenateOp : Prim_Op<"concatenate", [InferTypeOpAdaptor]> {
+  let summary = "joins the operands along `dimension`";
+  let description = [{
+    All operands have one element type and the same sizes outside `dimension`.
+  }];
+  let arguments = (ins Variadic<Prim_Tensor>:$inputs, I64Attr:$dimension);
+  let results = (outs Prim_Tensor:$result);
+  let assemblyFormat = [{
+    $inputs `dim` `=` $dimension attr-dict `:` functional-type($inputs, $result)
+  }];
+  let hasFolder = 1;
+}
+
+def Prim_IotaOp : Prim_Op<"iota"> {
+  let summary = "result[i] = i[iota_dimension], converted to the element type";
+  let description = [{
+    Counts 0, 1, 2, ... along `iota_dimension` (StableHLO's iota), constant along the
+    other dims; the result type is the op's parameter and must be static. arange is
+    an iota scaled and shifted; tril/triu masks compare two iotas.
+  }];
+  let arguments = (ins I64Attr:$iota_dimension);
+  let results = (outs Prim_Tensor:$result);
+  let assemblyFormat = "$iota_dimension attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 #endif // PT2C_PRIM_OPS_TD

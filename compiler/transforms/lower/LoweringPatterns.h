@@ -14,6 +14,8 @@ namespace pt2c::lower {
 void populateElementwiseLowering(mlir::RewritePatternSet &patterns);
 void populateDataMovementLowering(mlir::RewritePatternSet &patterns);
 void populateDotGeneralLowering(mlir::RewritePatternSet &patterns);
+void populateReduceLowering(mlir::RewritePatternSet &patterns);
+void populateIndexingLowering(mlir::RewritePatternSet &patterns);
 
 /// A tensor.empty of `type`; `dynamicSizes` has one index per dynamic dim.
 inline mlir::Value emptyTensor(mlir::OpBuilder &b, mlir::Location loc,

@@ -1,0 +1,182 @@
+// Lowering of the prim ops that select, join or generate elements: gather (a
+// linalg.generic over the result that reads the operand with tensor.extract at the
+// gathered position), slice (tensor.extract_slice), concatenate (tensor.insert_slice
+// into one destination) and iota (a linalg.generic of linalg.index).
+#include "compiler/transforms/lower/LoweringPatterns.h"
+#include "compiler/transforms/lower/ScalarOps.h"
+#include "ir/prim/PrimDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+
+namespace pt2c::lower {
+namespace {
+
+struct GatherLowering : OpConversionPattern<prim::GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(prim::GatherOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value operand = adaptor.getOperand(), indices = adaptor.getIndices();
+    RankedTensorType out = op.getType();
+    int64_t axis = op.getAxis(), batch = op.getBatchDims();
+    int64_t numGathered = op.getIndices().getType().getRank() - batch;
+
+    // Result dims: operand dims [0, axis), index dims [batch, ..), operand dims
+    // (axis, ..). The indices are read at the batch loops and the gathered loops.
+    SmallVector<AffineExpr> indexReads;
+    SmallVector<std::pair<Value, int64_t>> sizeSources;
+    for (int64_t d = 0; d < batch; ++d)
+      indexReads.push_back(rewriter.getAffineDimExpr(d));
+    for (int64_t d = 0; d < axis; ++d)
+      sizeSources.push_back({operand, d});
+    for (int64_t j = 0; j < numGathered; ++j) {
+      indexReads.push_back(rewriter.getAffineDimExpr(axis + j));
+      sizeSources.push_back({indices, batch + j});
+    }
+    for (int64_t d = axis + 1; d < op.getOperand().getType().getRank(); ++d)
+      sizeSources.push_back({operand, d});
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(out.getRank(), 0, indexReads, rewriter.getContext()),
+        rewriter.getMultiDimIdentityMap(out.getRank())};
+    SmallVector<utils::IteratorType> iterators(out.getRank(), utils::IteratorType::parallel);
+    Value init =
+        emptyTensor(rewriter, loc, out, dynamicSizesFrom(rewriter, loc, out, sizeSources));
+    // The largest valid index, for clamping.
+    Value axisSize = rewriter.create<tensor::DimOp>(loc, operand, axis);
+    Value one = rewriter.create<arith::ConstantIndexOp>(loc, 1);
+    Value last = rewriter.create<arith::SubIOp>(loc, axisSize, one);
+
+    auto generic = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{out}, ValueRange{indices}, ValueRange{init}, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value index = b.create<arith::IndexCastOp>(l, b.getIndexType(), args[0]);
+          Value zero = b.create<arith::ConstantIndexOp>(l, 0);
+          index = b.create<arith::MaxSIOp>(l, index, zero);
+          index = b.create<arith::MinSIOp>(l, index, last);
+          SmallVector<Value> position;
+          for (int64_t d = 0; d < axis; ++d)
+            position.push_back(b.create<linalg::IndexOp>(l, d));
+          position.push_back(index);
+          for (int64_t d = axis + numGathered; d < out.getRank(); ++d)
+            position.push_back(b.create<linalg::IndexOp>(l, d));
+          b.create<linalg::YieldOp>(l, b.create<tensor::ExtractOp>(l, operand, position)
+                                           .getResult());
+        });
+    rewriter.replaceOp(op, generic->getResults());
+    return success();
+  }
+};
+
+struct SliceLowering : OpConversionPattern<prim::SliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(prim::SliceOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    for (auto [start, size, stride] :
+         llvm::zip_equal(op.getStartIndices(), op.getType().getShape(), op.getStrides())) {
+      offsets.push_back(rewriter.getIndexAttr(start));
+      sizes.push_back(rewriter.getIndexAttr(size));
+      strides.push_back(rewriter.getIndexAttr(stride));
+    }
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(op, op.getType(), adaptor.getOperand(),
+                                                        offsets, sizes, strides);
+    return success();
+  }
+};
+
+/// Each operand is inserted into one destination at the running offset along the
+/// concatenated dim.
+struct ConcatenateLowering : OpConversionPattern<prim::ConcatenateOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(prim::ConcatenateOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType out = op.getType();
+    int64_t dim = op.getDimension();
+    ValueRange inputs = adaptor.getInputs();
+
+    // Sizes of every input as OpFoldResults, and the destination's dynamic sizes.
+    auto sizesOf = [&](Value v) {
+      SmallVector<OpFoldResult> sizes;
+      auto type = cast<RankedTensorType>(v.getType());
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        sizes.push_back(type.isDynamicDim(d)
+                            ? OpFoldResult(rewriter.create<tensor::DimOp>(loc, v, d).getResult())
+                            : OpFoldResult(rewriter.getIndexAttr(type.getDimSize(d))));
+      return sizes;
+    };
+    SmallVector<SmallVector<OpFoldResult>> inputSizes;
+    for (Value v : inputs)
+      inputSizes.push_back(sizesOf(v));
+    SmallVector<OpFoldResult> offsets(out.getRank(), rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> ends; // running offset along `dim` after each input
+    OpFoldResult offset = rewriter.getIndexAttr(0);
+    for (auto &sizes : inputSizes) {
+      offset = addOfr(rewriter, loc, offset, sizes[dim]);
+      ends.push_back(offset);
+    }
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < out.getRank(); ++d)
+      if (out.isDynamicDim(d))
+        dynamicSizes.push_back(getValueOrCreateConstantIndexOp(
+            rewriter, loc, d == dim ? ends.back() : inputSizes[0][d]));
+    Value result = emptyTensor(rewriter, loc, out, dynamicSizes);
+    SmallVector<OpFoldResult> ones(out.getRank(), rewriter.getIndexAttr(1));
+    for (auto [i, v] : llvm::enumerate(inputs)) {
+      offsets[dim] = i == 0 ? OpFoldResult(rewriter.getIndexAttr(0)) : ends[i - 1];
+      result = rewriter.create<tensor::InsertSliceOp>(loc, v, result, offsets,
+                                                      inputSizes[i], ones);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  static OpFoldResult addOfr(OpBuilder &b, Location loc, OpFoldResult x, OpFoldResult y) {
+    std::optional<int64_t> cx = getConstantIntValue(x), cy = getConstantIntValue(y);
+    if (cx && cy)
+      return b.getIndexAttr(*cx + *cy);
+    return b
+        .create<arith::AddIOp>(loc, getValueOrCreateConstantIndexOp(b, loc, x),
+                               getValueOrCreateConstantIndexOp(b, loc, y))
+        .getResult();
+  }
+};
+
+struct IotaLowering : OpConversionPattern<prim::IotaOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(prim::IotaOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType out = op.getType();
+    int64_t dim = op.getIotaDimensionAttr().getInt();
+    Value init = emptyTensor(rewriter, loc, out, {});
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(out.getRank())};
+    SmallVector<utils::IteratorType> iterators(out.getRank(), utils::IteratorType::parallel);
+    auto generic = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{out}, ValueRange{}, ValueRange{init}, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange) {
+          Value index = b.create<linalg::IndexOp>(l, dim);
+          Value count = b.create<arith::IndexCastOp>(l, b.getI64Type(), index);
+          b.create<linalg::YieldOp>(l, convertScalar(b, l, count, out.getElementType()));
+        });
+    rewriter.replaceOp(op, generic->getResults());
+    return success();
+  }
+};
+
+} // namespace
+
+void populateIndexingLowering(RewritePatternSet &patterns) {
+  patterns.add<GatherLowering, SliceLowering, ConcatenateLowering, IotaLowering>(
+      patterns.getContext());
+}
+
+} // namespace pt2c::lower

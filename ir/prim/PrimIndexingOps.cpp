@@ -1,0 +1,151 @@
+// Type inference, verifiers and folders of the reduction, indexing and iota prim ops
+// (reduce, gather, slice, concatenate, iota). As in PrimOps.cpp, a dynamic size is
+// compatible with any size.
+#include "ir/prim/PrimDialect.h"
+
+#include "llvm/ADT/SmallBitVector.h"
+#include "mlir/IR/Diagnostics.h"
+
+using namespace mlir;
+using namespace pt2c::prim;
+
+namespace {
+
+bool compatible(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+}
+
+} // namespace
+
+LogicalResult ReduceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  auto in = cast<RankedTensorType>(adaptor.getOperand().getType());
+  auto init = cast<RankedTensorType>(adaptor.getInit().getType());
+  if (init.getElementType() != in.getElementType())
+    return emitOptionalError(loc, "init element type ", init.getElementType(),
+                             " differs from the operand's ", in.getElementType());
+  llvm::SmallBitVector reduced(in.getRank());
+  for (int64_t d : adaptor.getDimensions()) {
+    if (d < 0 || d >= in.getRank())
+      return emitOptionalError(loc, "reduced dimension ", d, " out of range for rank ",
+                               in.getRank());
+    if (reduced.test(d))
+      return emitOptionalError(loc, "reduced dimension ", d, " listed twice");
+    reduced.set(d);
+  }
+  auto kind = adaptor.getKind();
+  bool logical = kind == ReduceKind::AND || kind == ReduceKind::OR;
+  if (logical != in.getElementType().isInteger(1))
+    return emitOptionalError(loc, "AND and OR reduce i1 tensors, the other kinds numbers");
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < in.getRank(); ++d)
+    if (!reduced.test(d))
+      shape.push_back(in.getDimSize(d));
+  types.push_back(in.clone(shape));
+  return success();
+}
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  auto in = cast<RankedTensorType>(adaptor.getOperand().getType());
+  auto indices = cast<RankedTensorType>(adaptor.getIndices().getType());
+  int64_t axis = adaptor.getAxis(), batch = adaptor.getBatchDims();
+  if (axis < 0 || axis >= in.getRank())
+    return emitOptionalError(loc, "axis ", axis, " out of range for rank ", in.getRank());
+  if (batch < 0 || batch > axis || batch > indices.getRank())
+    return emitOptionalError(loc, "batch_dims ", batch,
+                             " must be in [0, min(axis, indices rank)]");
+  for (int64_t d = 0; d < batch; ++d)
+    if (!compatible(in.getDimSize(d), indices.getDimSize(d)))
+      return emitOptionalError(loc, "batch dimension ", d, " has size ", in.getDimSize(d),
+                               " in the operand and ", indices.getDimSize(d),
+                               " in the indices");
+  SmallVector<int64_t> shape(in.getShape().take_front(axis));
+  llvm::append_range(shape, indices.getShape().drop_front(batch));
+  llvm::append_range(shape, in.getShape().drop_front(axis + 1));
+  types.push_back(in.clone(shape));
+  return success();
+}
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                        Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  auto in = cast<RankedTensorType>(adaptor.getOperand().getType());
+  ArrayRef<int64_t> start = adaptor.getStartIndices(), limit = adaptor.getLimitIndices(),
+                    strides = adaptor.getStrides();
+  if ((int64_t)start.size() != in.getRank() || (int64_t)limit.size() != in.getRank() ||
+      (int64_t)strides.size() != in.getRank())
+    return emitOptionalError(loc, "expects one start, limit and stride per dimension");
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < in.getRank(); ++d) {
+    int64_t size = in.getDimSize(d);
+    if (start[d] < 0 || start[d] > limit[d] || strides[d] < 1 ||
+        (!ShapedType::isDynamic(size) && limit[d] > size))
+      return emitOptionalError(loc, "dimension ", d, " of size ", size,
+                               " cannot be sliced from ", start[d], " to ", limit[d],
+                               " by ", strides[d]);
+    shape.push_back((limit[d] - start[d] + strides[d] - 1) / strides[d]);
+  }
+  types.push_back(in.clone(shape));
+  return success();
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor) {
+  RankedTensorType in = getOperand().getType();
+  if (in == getType() && in.hasStaticShape() && llvm::all_of(getStrides(), [](int64_t s) {
+        return s == 1;
+      }))
+    return getOperand(); // the whole tensor
+  return {};
+}
+
+LogicalResult ConcatenateOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &types) {
+  if (adaptor.getInputs().empty())
+    return emitOptionalError(loc, "expects at least one operand");
+  auto first = cast<RankedTensorType>(adaptor.getInputs()[0].getType());
+  int64_t dim = adaptor.getDimension();
+  if (dim < 0 || dim >= first.getRank())
+    return emitOptionalError(loc, "dimension ", dim, " out of range for rank ",
+                             first.getRank());
+  SmallVector<int64_t> shape(first.getShape());
+  shape[dim] = 0;
+  for (Value v : adaptor.getInputs()) {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (t.getElementType() != first.getElementType() || t.getRank() != first.getRank())
+      return emitOptionalError(loc, "operands differ in element type or rank");
+    for (int64_t d = 0; d < t.getRank(); ++d) {
+      if (d == dim)
+        continue;
+      if (!compatible(t.getDimSize(d), shape[d]))
+        return emitOptionalError(loc, "operands differ in the size of dimension ", d);
+      if (ShapedType::isDynamic(shape[d]))
+        shape[d] = t.getDimSize(d);
+    }
+    shape[dim] = ShapedType::isDynamic(shape[dim]) || t.isDynamicDim(dim)
+                     ? ShapedType::kDynamic
+                     : shape[dim] + t.getDimSize(dim);
+  }
+  types.push_back(first.clone(shape));
+  return success();
+}
+
+OpFoldResult ConcatenateOp::fold(FoldAdaptor) {
+  if (getInputs().size() == 1 && getInputs()[0].getType() == getType())
+    return getInputs()[0];
+  return {};
+}
+
+LogicalResult IotaOp::verify() {
+  RankedTensorType type = getType();
+  int64_t dim = getIotaDimensionAttr().getInt(); // the I64Attr getter is unsigned
+  if (!type.hasStaticShape())
+    return emitOpError("expects a static result shape");
+  if (dim < 0 || dim >= type.getRank())
+    return emitOpError("iota dimension ") << dim << " out of range for rank "
+                                          << type.getRank();
+  Type e = type.getElementType();
+  if (!isa<FloatType>(e) && !e.isSignlessInteger())
+    return emitOpError("expects a float or signless integer element type");
+  return success();
+}
