@@ -26,6 +26,9 @@ struct LowerPrimToLinalgPass : impl::LowerPrimToLinalgBase<LowerPrimToLinalgPass
     lower::populateElementwiseLowering(patterns);
     lower::populateDataMovementLowering(patterns);
     lower::populateDotGeneralLowering(patterns);
+    lower::populateConvolutionLowering(patterns);
+    lower::populateReduceWindowLowering(patterns);
+    lower::populatePadLowering(patterns);
     lower::populateReduceLowering(patterns);
     lower::populateIndexingLowering(patterns);
     if (mlir::failed(

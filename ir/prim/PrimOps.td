@@ -287,4 +287,76 @@ def Prim_IotaOp : Prim_Op<"iota"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Windowed ops and padding: pooling, convolution (PrimWindowOps.cpp)
+//===----------------------------------------------------------------------===//
+
+def Prim_ReduceWindowOp : Prim_Op<"reduce_window", [InferTypeOpAdaptor]> {
+  let summary = "reduces every window of the padded operand (pooling)";
+  let description = [{
+    `init` is a rank-0 tensor of the operand's element type. The operand is padded
+    with `init` by `padding_low`/`padding_high` in each dim; a window of
+    `window_dimensions` taps spaced `window_dilations` apart slides over it by
+    `window_strides`. Result dim d has floor((padded_d - dil_d * (win_d - 1) - 1) /
+    stride_d) + 1 elements, each `init` combined with its window's elements (as in
+    prim.reduce). Every attribute has one entry per operand dim.
+  }];
+  let arguments = (ins Prim_ReduceKind:$kind, Prim_Tensor:$operand,
+                       0DTensorOf<[AnyType]>:$init, DenseI64ArrayAttr:$window_dimensions,
+                       DenseI64ArrayAttr:$window_strides,
+                       DenseI64ArrayAttr:$window_dilations,
+                       DenseI64ArrayAttr:$padding_low, DenseI64ArrayAttr:$padding_high);
+  let results = (outs Prim_Tensor:$result);
+  let assemblyFormat = [{
+    $kind `,` $operand `,` $init `,` `window` `=` $window_dimensions `,`
+    `strides` `=` $window_strides `,` `dilations` `=` $window_dilations `,`
+    `low` `=` $padding_low `,` `high` `=` $padding_high attr-dict
+    `:` type($operand) `,` type($init) `->` type($result)
+  }];
+}
+
+def Prim_ConvolutionOp : Prim_Op<"convolution", [InferTypeOpAdaptor]> {
+  let summary = "N-d convolution (cross-correlation) in torch's layouts, with groups";
+  let description = [{
+    lhs is [N, C, spatial...], rhs [O, C / G, kernel...], the result [N, O, out...]
+    with G = `feature_group_count` (torch's NCHW / OIHW layouts). lhs is padded with
+    zeros by `padding_low`/`padding_high` in each spatial dim; the kernel taps are
+    `rhs_dilation` apart and move by `window_strides`, so out_d = floor((padded_d -
+    dil_d * (k_d - 1) - 1) / stride_d) + 1. Output channel o of group g = o / (O / G)
+    sums over input channels g * C / G + c, c < C / G:
+      result[n, o, x...] = sum_{c, k...} lhs_padded[n, g*C/G + c, x*stride + k*dil]
+                                         * rhs[o, c, k...]
+    The spatial attributes have one entry per spatial dim; no bias (an add).
+  }];
+  let arguments = (ins Prim_Tensor:$lhs, Prim_Tensor:$rhs,
+                       DenseI64ArrayAttr:$window_strides,
+                       DenseI64ArrayAttr:$padding_low, DenseI64ArrayAttr:$padding_high,
+                       DenseI64ArrayAttr:$rhs_dilation, I64Attr:$feature_group_count);
+  let results = (outs Prim_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` `strides` `=` $window_strides `,` `low` `=` $padding_low `,`
+    `high` `=` $padding_high `,` `dilations` `=` $rhs_dilation `,`
+    `groups` `=` $feature_group_count attr-dict
+    `:` `(` type($lhs) `,` type($rhs) `)` `->` type($result)
+  }];
+}
+
+def Prim_PadOp : Prim_Op<"pad", [InferTypeOpAdaptor]> {
+  let summary = "surrounds the operand with `padding_value` (non-negative edge padding)";
+  let description = [{
+    `padding_value` is a rank-0 tensor of the operand's element type; result dim d
+    has size_d + edge_padding_low[d] + edge_padding_high[d] elements.
+  }];
+  let arguments = (ins Prim_Tensor:$operand, 0DTensorOf<[AnyType]>:$padding_value,
+                       DenseI64ArrayAttr:$edge_padding_low,
+                       DenseI64ArrayAttr:$edge_padding_high);
+  let results = (outs Prim_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` $padding_value `,` `low` `=` $edge_padding_low `,`
+    `high` `=` $edge_padding_high attr-dict `:` type($operand) `,` type($padding_value)
+    `->` type($result)
+  }];
+  let hasFolder = 1;
+}
+
 #endif // PT2C_PRIM_OPS_TD

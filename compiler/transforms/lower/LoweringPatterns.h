@@ -14,6 +14,9 @@ namespace pt2c::lower {
 void populateElementwiseLowering(mlir::RewritePatternSet &patterns);
 void populateDataMovementLowering(mlir::RewritePatternSet &patterns);
 void populateDotGeneralLowering(mlir::RewritePatternSet &patterns);
+void populateConvolutionLowering(mlir::RewritePatternSet &patterns);
+void populateReduceWindowLowering(mlir::RewritePatternSet &patterns);
+void populatePadLowering(mlir::RewritePatternSet &patterns);
 void populateReduceLowering(mlir::RewritePatternSet &patterns);
 void populateIndexingLowering(mlir::RewritePatternSet &patterns);
 

@@ -1,0 +1,150 @@
+// prim.convolution -> zero-padded input (Padding.h) + one linalg.generic for every
+// rank, stride, dilation and group count.
+//
+// The loop order is chosen for plain loops (convert-linalg-to-loops keeps it): batch,
+// [group,] output channel, input channel, kernel taps, then the output's spatial dims,
+// innermost. The innermost loop then walks the output row and the input row with unit
+// stride (for stride 1) while the weight stays fixed, which LLVM vectorizes; the
+// named linalg conv ops put the short kernel loops innermost instead.
+//
+// With groups, the weight [O, C/G, k...] is viewed as [G, O/G, C/G, k...] and the
+// result as [N, G, O/G, out...], so that input channel g * C/G + c is an affine
+// function of the loops (no division).
+#include "compiler/transforms/lower/LoweringPatterns.h"
+#include "compiler/transforms/lower/Padding.h"
+#include "ir/prim/PrimDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+
+namespace pt2c::lower {
+namespace {
+
+struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(prim::ConvolutionOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    RankedTensorType lhsType = op.getLhs().getType(), rhsType = op.getRhs().getType(),
+                     outType = op.getType();
+    Type elementType = outType.getElementType();
+    if (!isa<FloatType>(elementType) && !elementType.isSignlessInteger())
+      return rewriter.notifyMatchFailure(op, "unsupported element type");
+    // Channels and kernel sizes come from weights: static in every traced model.
+    if (!rhsType.hasStaticShape() || lhsType.isDynamicDim(1))
+      return rewriter.notifyMatchFailure(op, "dynamic channel or kernel sizes");
+    int64_t spatial = lhsType.getRank() - 2;
+    int64_t groups = op.getFeatureGroupCount();
+    int64_t outPerGroup = rhsType.getDimSize(0) / groups;
+    int64_t inPerGroup = rhsType.getDimSize(1);
+    ArrayRef<int64_t> strides = op.getWindowStrides(), dilations = op.getRhsDilation();
+
+    SmallVector<int64_t> low = {0, 0}, high = {0, 0};
+    llvm::append_range(low, op.getPaddingLow());
+    llvm::append_range(high, op.getPaddingHigh());
+    Value zero = rewriter.create<arith::ConstantOp>(loc, rewriter.getZeroAttr(elementType));
+    Value lhs = padWithScalar(rewriter, loc, adaptor.getLhs(), zero, low, high);
+
+    // Loops: n, [g,] o, c, k_0..k_{s-1}, x_0..x_{s-1}.
+    bool grouped = groups > 1;
+    int64_t n = 0, g = 1, o = grouped ? 2 : 1, c = o + 1, k0 = c + 1, x0 = k0 + spatial;
+    int64_t numLoops = x0 + spatial;
+    auto dim = [&](int64_t i) { return getAffineDimExpr(i, context); };
+    SmallVector<AffineExpr> lhsExprs = {dim(n), grouped ? dim(g) * inPerGroup + dim(c)
+                                                        : dim(c)};
+    SmallVector<AffineExpr> rhsExprs, outExprs = {dim(n)};
+    if (grouped) {
+      rhsExprs.push_back(dim(g));
+      outExprs.push_back(dim(g));
+    }
+    rhsExprs.append({dim(o), dim(c)});
+    outExprs.push_back(dim(o));
+    for (int64_t i = 0; i < spatial; ++i) {
+      lhsExprs.push_back(dim(x0 + i) * strides[i] + dim(k0 + i) * dilations[i]);
+      rhsExprs.push_back(dim(k0 + i));
+      outExprs.push_back(dim(x0 + i));
+    }
+    SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, lhsExprs, context),
+                                   AffineMap::get(numLoops, 0, rhsExprs, context),
+                                   AffineMap::get(numLoops, 0, outExprs, context)};
+    SmallVector<utils::IteratorType> iterators(numLoops, utils::IteratorType::parallel);
+    for (int64_t i = c; i < x0; ++i)
+      iterators[i] = utils::IteratorType::reduction;
+
+    // Destination: [N, (G, O/G | O), out...], zero-filled.
+    Value rhs = adaptor.getRhs();
+    SmallVector<int64_t> accShape = {outType.getDimSize(0)};
+    if (grouped) {
+      accShape.append({groups, outPerGroup});
+      rhs = expandDim(rewriter, loc, rhs, 0, {groups, outPerGroup});
+    } else {
+      accShape.push_back(outType.getDimSize(1));
+    }
+    llvm::append_range(accShape, outType.getShape().drop_front(2));
+    auto accType = RankedTensorType::get(accShape, elementType);
+    SmallVector<Value> dynamicSizes;
+    if (outType.isDynamicDim(0))
+      dynamicSizes.push_back(rewriter.create<tensor::DimOp>(loc, adaptor.getLhs(), 0));
+    for (int64_t i = 0; i < spatial; ++i)
+      if (outType.isDynamicDim(2 + i))
+        dynamicSizes.push_back(windowedSize(rewriter, loc, adaptor.getLhs(), 2 + i,
+                                            low[2 + i], high[2 + i],
+                                            rhsType.getDimSize(2 + i), strides[i],
+                                            dilations[i]));
+    Value empty = emptyTensor(rewriter, loc, accType, dynamicSizes);
+    Value acc =
+        rewriter.create<linalg::FillOp>(loc, ValueRange{zero}, ValueRange{empty})->getResult(0);
+    auto generic = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{accType}, ValueRange{lhs, rhs}, ValueRange{acc}, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value sum;
+          if (isa<FloatType>(elementType)) {
+            Value product = b.create<arith::MulFOp>(l, args[0], args[1]);
+            sum = b.create<arith::AddFOp>(l, args[2], product);
+          } else {
+            Value product = b.create<arith::MulIOp>(l, args[0], args[1]);
+            sum = b.create<arith::AddIOp>(l, args[2], product);
+          }
+          b.create<linalg::YieldOp>(l, sum);
+        });
+    Value result = generic->getResult(0);
+    if (grouped) { // [N, G, O/G, out...] -> [N, O, out...]
+      SmallVector<ReassociationIndices> groupsOfDims = {{0}, {1, 2}};
+      for (int64_t i = 0; i < spatial; ++i)
+        groupsOfDims.push_back({3 + i});
+      result = rewriter.create<tensor::CollapseShapeOp>(loc, outType, result, groupsOfDims);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  /// `value` (static shape) with dim `d` split into `sizes`.
+  static Value expandDim(OpBuilder &b, Location loc, Value value, int64_t d,
+                         ArrayRef<int64_t> sizes) {
+    auto type = cast<RankedTensorType>(value.getType());
+    SmallVector<int64_t> shape(type.getShape().take_front(d));
+    llvm::append_range(shape, sizes);
+    llvm::append_range(shape, type.getShape().drop_front(d + 1));
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t i = 0, next = 0; i < type.getRank(); ++i) {
+      ReassociationIndices group;
+      for (int64_t j = 0; j < (i == d ? (int64_t)sizes.size() : 1); ++j)
+        group.push_back(next++);
+      groups.push_back(group);
+    }
+    return b.create<tensor::ExpandShapeOp>(
+        loc, RankedTensorType::get(shape, type.getElementType()), value, groups);
+  }
+};
+
+} // namespace
+
+void populateConvolutionLowering(RewritePatternSet &patterns) {
+  patterns.add<ConvolutionLowering>(patterns.getContext());
+}
+
+} // namespace pt2c::lower

@@ -1,0 +1,106 @@
+// RUN: pt2c-opt %s --split-input-file --pt2c-lower-prim-to-linalg | FileCheck %s
+
+// Grouped, strided, padded convolution: the input is padded through a filled
+// destination and a copy into its interior (an extract/insert pair that bufferizes in
+// place), the weight and the result get a group dim, and one generic runs the loops
+// n, g, o, c, kh, kw, oh, ow (reductions in the middle, output columns innermost).
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1 * 2 + d3, d6 * 2 + d4, d7 * 2 + d5)>
+// CHECK-DAG: #[[W:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d3, d4, d5)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d6, d7)>
+// CHECK-LABEL: func.func @grouped_convolution
+// CHECK-SAME: (%[[X:.*]]: tensor<1x4x8x8xf32>, %[[K:.*]]: tensor<6x2x3x3xf32>)
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[PE:.*]] = tensor.empty() : tensor<1x4x9x9xf32>
+// CHECK: %[[PF:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[PE]] : tensor<1x4x9x9xf32>)
+// CHECK: %[[SLOT:.*]] = tensor.extract_slice %[[PF]][0, 0, 1, 1] [1, 4, 8, 8] [1, 1, 1, 1]
+// CHECK: %[[COPY:.*]] = linalg.copy ins(%[[X]] : tensor<1x4x8x8xf32>) outs(%[[SLOT]] : tensor<1x4x8x8xf32>)
+// CHECK: %[[PADDED:.*]] = tensor.insert_slice %[[COPY]] into %[[PF]][0, 0, 1, 1] [1, 4, 8, 8] [1, 1, 1, 1]
+// CHECK: %[[KG:.*]] = tensor.expand_shape %[[K]] {{\[}}[0, 1], [2], [3], [4]] output_shape [2, 3, 2, 3, 3]
+// CHECK: %[[ACC:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<1x2x3x4x4xf32>)
+// CHECK: %[[CONV:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[W]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]} ins(%[[PADDED]], %[[KG]] : {{.*}}) outs(%[[ACC]] : tensor<1x2x3x4x4xf32>)
+// CHECK-NEXT: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %[[C:.*]]: f32):
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[A]], %[[B]]
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[C]], %[[P]]
+// CHECK-NEXT: linalg.yield %[[S]]
+// CHECK: %[[R:.*]] = tensor.collapse_shape %[[CONV]] {{\[}}[0], [1, 2], [3], [4]] : tensor<1x2x3x4x4xf32> into tensor<1x6x4x4xf32>
+// CHECK: return %[[R]]
+func.func @grouped_convolution(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x4x4xf32> {
+  %0 = prim.convolution %x, %w, strides = [2, 2], low = [1, 1], high = [0, 0], dilations = [1, 1], groups = 2 : (tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x4x4xf32>
+  return %0 : tensor<1x6x4x4xf32>
+}
+
+// -----
+
+// Without groups or padding: no group dim, no copy; a dilated 1-D integer convolution
+// with a dynamic batch reads x*3 + k*2 and multiplies-adds integers.
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4 * 3 + d3 * 2)>
+// CHECK-DAG: #[[W:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d3)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>
+// CHECK-LABEL: func.func @dilated_1d
+// CHECK-SAME: (%[[X:.*]]: tensor<?x4x20xi32>, %[[K:.*]]: tensor<6x4x5xi32>)
+// CHECK-NOT: linalg.copy
+// CHECK: %[[N:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x4x20xi32>
+// CHECK: %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x6x4xi32>
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[W]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction", "reduction", "parallel"]} ins(%[[X]], %[[K]] : {{.*}})
+// CHECK: arith.muli
+// CHECK: arith.addi
+func.func @dilated_1d(%x: tensor<?x4x20xi32>, %w: tensor<6x4x5xi32>) -> tensor<?x6x4xi32> {
+  %0 = prim.convolution %x, %w, strides = [3], low = [0], high = [0], dilations = [2], groups = 1 : (tensor<?x4x20xi32>, tensor<6x4x5xi32>) -> tensor<?x6x4xi32>
+  return %0 : tensor<?x6x4xi32>
+}
+
+// -----
+
+// Max pooling: padded with init (-inf), one reduction loop per windowed dim whose
+// extent comes from an unused [3, 3] operand; the accumulator starts at init too.
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
+// CHECK-DAG: #[[WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @max_pool
+// CHECK: %[[INIT:.*]] = tensor.extract %{{.*}}[] : tensor<f32>
+// CHECK: %[[PF:.*]] = linalg.fill ins(%[[INIT]] : f32) outs(%{{.*}} : tensor<1x4x10x10xf32>)
+// CHECK: %[[PADDED:.*]] = tensor.insert_slice %{{.*}} into %[[PF]][0, 0, 1, 1] [1, 4, 8, 8] [1, 1, 1, 1]
+// CHECK: %[[WINDOW:.*]] = tensor.empty() : tensor<3x3xf32>
+// CHECK: %[[ACC:.*]] = linalg.fill ins(%[[INIT]] : f32) outs(%{{.*}} : tensor<1x4x4x4xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[WIN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[PADDED]], %[[WINDOW]] : {{.*}}) outs(%[[ACC]] : tensor<1x4x4x4xf32>)
+// CHECK-NEXT: ^bb0(%[[V:.*]]: f32, %{{.*}}: f32, %[[A:.*]]: f32):
+// CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[A]], %[[V]] : f32
+func.func @max_pool(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32> {
+  %ninf = prim.constant dense<0xFF800000> : tensor<f32>
+  %0 = prim.reduce_window MAX, %x, %ninf, window = [1, 1, 3, 3], strides = [1, 1, 2, 2], dilations = [1, 1, 1, 1], low = [0, 0, 1, 1], high = [0, 0, 1, 1] : tensor<1x4x8x8xf32>, tensor<f32> -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// A dynamic windowed dim: its size is computed at run time,
+// (n + 0 + 1 - 1 * (2 - 1) - 1) / 2 + 1.
+// CHECK-LABEL: func.func @dynamic_window_dim
+// CHECK: %[[C:.*]] = arith.constant -1 : index
+// CHECK: %[[S:.*]] = arith.addi %{{.*}}, %[[C]] : index
+// CHECK: %[[TWO:.*]] = arith.constant 2 : index
+// CHECK: %[[Q:.*]] = arith.divsi %[[S]], %[[TWO]] : index
+// CHECK: %[[R:.*]] = arith.addi %[[Q]], %{{.*}} : index
+// CHECK: tensor.empty(%[[R]]) : tensor<?xf32>
+// CHECK: arith.addf
+func.func @dynamic_window_dim(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %zero = prim.constant dense<0.0> : tensor<f32>
+  %0 = prim.reduce_window SUM, %x, %zero, window = [2], strides = [2], dilations = [1], low = [0], high = [1] : tensor<?xf32>, tensor<f32> -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+// prim.pad on its own.
+// CHECK-LABEL: func.func @pad
+// CHECK: %[[V:.*]] = tensor.extract %{{.*}}[] : tensor<i32>
+// CHECK: %[[F:.*]] = linalg.fill ins(%[[V]] : i32) outs(%{{.*}} : tensor<5x7xi32>)
+// CHECK: %[[SLOT:.*]] = tensor.extract_slice %[[F]][1, 0] [2, 4] [1, 1]
+// CHECK: %[[COPY:.*]] = linalg.copy ins(%{{.*}} : tensor<2x4xi32>) outs(%[[SLOT]] : tensor<2x4xi32>)
+// CHECK: %[[R:.*]] = tensor.insert_slice %[[COPY]] into %[[F]][1, 0] [2, 4] [1, 1]
+// CHECK: return %[[R]]
+func.func @pad(%x: tensor<2x4xi32>) -> tensor<5x7xi32> {
+  %c = prim.constant dense<7> : tensor<i32>
+  %0 = prim.pad %x, %c, low = [1, 0], high = [2, 3] : tensor<2x4xi32>, tensor<i32> -> tensor<5x7xi32>
+  return %0 : tensor<5x7xi32>
+}
