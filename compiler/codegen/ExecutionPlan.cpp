@@ -77,7 +77,7 @@ class PlanBuilder {
         uint32_t id = addBuffer(PT2C_BUFFER_INPUT, r.inputs.size(), 0, byteSize(*type));
         r.inputs.push_back(describe(name.str(), *type, id));
         buffers[arg] = id;
-      } else if (auto fqn = func.getArgAttrOfType<mlir::StringAttr>(i, "pt2c.weight")) {
+      } else if (auto fqn = weightName(i)) {
         auto it = weights.find(fqn.strref());
         if (it == weights.end())
           return func.emitError() << "weight '" << fqn.strref() << "' is not in the artifact";
@@ -85,7 +85,10 @@ class PlanBuilder {
           return func.emitError() << "weight '" << fqn.strref() << "' has "
                                   << it->second->nbytes() << " bytes, its type needs "
                                   << byteSize(*type);
-        buffers[arg] = addBuffer(PT2C_BUFFER_WEIGHT, 0, it->second->offset(), byteSize(*type));
+        bool state = func.getArgAttr(i, kStateAttr) != nullptr;
+        buffers[arg] = addBuffer(state ? PT2C_BUFFER_STATE : PT2C_BUFFER_WEIGHT, 0,
+                                 it->second->offset(), byteSize(*type));
+        if (state) stateBuffers[fqn.strref()] = buffers[arg];
       } else {
         return func.emitError() << "argument " << i << " is neither an input nor a weight";
       }
@@ -98,6 +101,16 @@ class PlanBuilder {
     auto ret = func.getBody().front().getTerminator();
     for (auto [i, v] : llvm::enumerate(ret->getOperands())) {
       if (func.getResultAttr(i, kGuardAttr)) continue;  // addGuards
+      if (auto fqn = func.getResultAttrOfType<mlir::StringAttr>(i, kWritebackAttr)) {
+        // The copy kernel pt2c-form-kernels put last writes straight into the state.
+        mlir::Value root = bufferRoot(v);
+        auto it = stateBuffers.find(fqn.strref());
+        if (it == stateBuffers.end())
+          return func.emitError() << "written-back buffer '" << fqn.strref()
+                                  << "' is not a state argument";
+        if (!llvm::isa<mlir::BlockArgument>(root)) buffers[root] = it->second;
+        continue;
+      }
       auto type = staticType(v);
       if (mlir::failed(type)) return mlir::failure();
       mlir::Value root = bufferRoot(v);
@@ -151,6 +164,11 @@ class PlanBuilder {
     return mlir::success();
   }
 
+  mlir::StringAttr weightName(unsigned arg) {
+    if (auto fqn = func.getArgAttrOfType<mlir::StringAttr>(arg, "pt2c.weight")) return fqn;
+    return func.getArgAttrOfType<mlir::StringAttr>(arg, kStateAttr);
+  }
+
   llvm::SmallVector<mlir::Value> guardValues() {
     llvm::SmallVector<mlir::Value> values;
     auto ret = func.getBody().front().getTerminator();
@@ -186,6 +204,7 @@ class PlanBuilder {
   PlanRecords r;
   ArenaPlanner arena;
   llvm::DenseMap<mlir::Value, uint32_t> buffers;
+  llvm::StringMap<uint32_t> stateBuffers;
   std::vector<std::string> kernels;
 };
 

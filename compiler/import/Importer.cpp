@@ -2,7 +2,9 @@
 
 #include "compiler/import/DTypes.h"
 #include "compiler/import/SchemaArgs.h"
+#include "compiler/transforms/kernels/FormKernels.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -255,13 +257,27 @@ mlir::LogicalResult GraphImporter::run(mlir::Location fallbackLoc) {
   auto func = b.create<mlir::func::FuncOp>(fallbackLoc, graph.name(),
                                            b.getFunctionType(argTypes, resultTypes));
   mlir::Block* entry = func.addEntryBlock();
+  // Module buffers written in place are model state (FormKernels.h); their new values
+  // are results that the plan writes back instead of outputs.
+  llvm::StringSet<> mutated;
+  for (const auto& out : graph.outputs()) {
+    if (out.kind() == artifact::OutputSpec::USER_INPUT_MUTATION)
+      return mlir::emitError(fallbackLoc)
+             << "the model writes its input '" << out.name()
+             << "' in place; compiling input mutation is not supported yet";
+    if (out.kind() == artifact::OutputSpec::BUFFER_MUTATION) mutated.insert(out.name());
+  }
   for (auto [i, in] : llvm::enumerate(graph.inputs())) {
-    bool user = in.kind() == artifact::InputSpec::USER_INPUT;
-    func.setArgAttr(i, user ? "pt2c.input" : "pt2c.weight", b.getStringAttr(in.name()));
+    const char* role = in.kind() == artifact::InputSpec::USER_INPUT ? "pt2c.input"
+                       : mutated.contains(in.name())                 ? kStateAttr
+                                                                     : "pt2c.weight";
+    func.setArgAttr(i, role, b.getStringAttr(in.name()));
     values[in.value()] = entry->getArgument(i);
   }
-  for (auto [i, out] : llvm::enumerate(graph.outputs()))
-    func.setResultAttr(i, "pt2c.output", b.getStringAttr(out.name()));
+  for (auto [i, out] : llvm::enumerate(graph.outputs())) {
+    bool writeback = out.kind() == artifact::OutputSpec::BUFFER_MUTATION;
+    func.setResultAttr(i, writeback ? kWritebackAttr : "pt2c.output", b.getStringAttr(out.name()));
+  }
   for (auto [i, guard] : llvm::enumerate(graph.guards()))
     func.setResultAttr(graph.outputs_size() + i, "pt2c.guard",
                        b.getDictionaryAttr({b.getNamedAttr("expected", b.getF64FloatAttr(guard.expected())),

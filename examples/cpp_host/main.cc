@@ -2,7 +2,7 @@
 // pt2c/pt2c.hpp alone (dlopen), with no link-time dependency on the model.
 //
 //   cpp_host MODEL.so --input x.npy [--input y.npy ...] [--output-dir DIR]
-//            [--reference 0.npy ...] [--tolerance 1e-5]
+//            [--reference 0.npy ...] [--tolerance 1e-5] [--runs N]
 //
 // Prints the model's inputs and outputs, runs it, writes one .npy per output into DIR,
 // and compares outputs with references (in output order). Exits 1 on any error or when
@@ -25,6 +25,7 @@ struct Options {
   std::string output_dir;
   std::vector<std::string> references;
   double tolerance = 1e-5;
+  int runs = 1;
 };
 
 void print_tensors(const char* title, const std::vector<pt2c::TensorInfo>& infos) {
@@ -69,7 +70,11 @@ int run(const Options& options) {
   print_tensors("inputs", input_infos);
   print_tensors("outputs", output_infos);
 
-  std::vector<pt2c::npy::Array> outputs = pt2c::host::run_on_npy_files(model, options.inputs);
+  // Models with state (buffers written in place) give different outputs on each run; the
+  // last run's outputs are the ones written and compared.
+  std::vector<pt2c::npy::Array> outputs;
+  for (int i = 0; i < options.runs; ++i)
+    outputs = pt2c::host::run_on_npy_files(model, options.inputs);
   if (!options.output_dir.empty()) pt2c::host::write_outputs(options.output_dir, output_infos, outputs, stdout);
   if (!compare_references(options, output_infos, outputs)) {
     std::fprintf(stderr, "error: an output differs from its reference by more than %g\n",
@@ -88,6 +93,8 @@ int main(int argc, char** argv) {
   app.add_option("--input", options.inputs, "an input .npy file, in input order")
       ->allow_extra_args(false);
   app.add_option("--output-dir", options.output_dir, "write <index>_<name>.npy per output here");
+  app.add_option("--runs", options.runs, "run the model this many times (state carries over)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--reference", options.references, "expected output .npy, in output order")
       ->allow_extra_args(false);
   app.add_option("--tolerance", options.tolerance, "largest allowed max|diff| / max|ref|")

@@ -38,6 +38,10 @@ int reportError(llvm::Error err) {
   return 1;
 }
 
+void addCommonOptions(CLI::App* app, pt2c::PipelineOptions& o) {
+  app->add_flag("-q,--quiet", o.quiet, "No progress lines");
+}
+
 void addCompileOptions(CLI::App* app, pt2c::PipelineOptions& o) {
   app->add_option("--target", o.target, "Code generation target")
       ->check(CLI::IsMember({"cpu"}))
@@ -76,7 +80,7 @@ int main(int argc, char** argv) {
   std::string model, output;
   app.add_option("model", model, "model.py to export and compile");
   app.add_option("-o,--output", output, "Output shared library (model.so)");
-  app.add_flag("-q,--quiet", options.quiet, "No progress lines");
+  addCommonOptions(&app, options);
   addCompileOptions(&app, options);
   addExportOptions(&app, options);
 
@@ -85,12 +89,14 @@ int main(int argc, char** argv) {
   exportCmd->add_option("model", exportModelPath, "model.py")->required();
   exportCmd->add_option("-o,--output", exportOut, "Output artifact (.pt2c)")->required();
   addExportOptions(exportCmd, options);
+  addCommonOptions(exportCmd, options);
 
   CLI::App* compileCmd = app.add_subcommand("compile", "Compile a .pt2c artifact to a .so");
   std::string artifactPath, compileOut;
   compileCmd->add_option("artifact", artifactPath, "model.pt2c")->required()->check(CLI::ExistingFile);
   compileCmd->add_option("-o,--output", compileOut, "Output shared library");
   addCompileOptions(compileCmd, options);
+  addCommonOptions(compileCmd, options);
 
   CLI::App* runCmd = app.add_subcommand("run", "Run a compiled model on .npy inputs");
   std::string library, outputDir;

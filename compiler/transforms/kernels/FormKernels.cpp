@@ -120,7 +120,13 @@ class KernelOutliner {
       // A constant has no buffer until a kernel writes it.
       bool constant = root.getDefiningOp() && isClonedIntoUsers(root.getDefiningOp());
       // Guards only read their value after the last step, from whatever buffer holds it.
-      bool guard = func.getResultAttr(operand.getOperandNumber(), kGuardAttr) != nullptr;
+      unsigned i = operand.getOperandNumber();
+      bool guard = func.getResultAttr(i, kGuardAttr) != nullptr;
+      if (func.getResultAttr(i, kWritebackAttr)) {
+        // Unchanged state needs no write; changed state is copied in at the very end.
+        if (!llvm::isa<mlir::BlockArgument>(root)) operand.set(copyOf(operand.get(), ret));
+        continue;
+      }
       bool shared = !guard && (llvm::isa<mlir::BlockArgument>(root) || !owned.insert(root).second);
       if (constant || shared) operand.set(copyOf(operand.get(), ret));
     }

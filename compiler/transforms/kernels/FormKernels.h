@@ -22,6 +22,12 @@ constexpr char kKernelAttr[] = "pt2c.kernel";
 // {expected = <f64>, message = "<what was assumed, where>"}.
 constexpr char kGuardAttr[] = "pt2c.guard";
 
+// Model state: an argument marked `pt2c.state = "<fqn>"` is a module buffer the model
+// writes in place; the result marked `pt2c.writeback = "<fqn>"` is its new value, which
+// a copy kernel at the very end (after every read of the old value) writes back.
+constexpr char kStateAttr[] = "pt2c.state";
+constexpr char kWritebackAttr[] = "pt2c.writeback";
+
 // Ops that only reinterpret their operand's buffer (contiguous reshapes).
 bool isAliasOp(mlir::Operation* op);
 
