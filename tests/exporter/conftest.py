@@ -8,11 +8,12 @@ from exporter_harness import MLP_MODEL, run_exporter
 
 @pytest.fixture
 def export_source(tmp_path):
-    """export_source(code) writes tmp_path/model.py and exports it to tmp_path/out.pt2c."""
-    def export(code):
+    """export_source(code, *options) writes tmp_path/model.py and exports it to
+    tmp_path/out.pt2c, passing the exporter the options (such as --strict)."""
+    def export(code, *options):
         model = tmp_path / "model.py"
         model.write_text(textwrap.dedent(code))
-        return run_exporter(str(model), str(tmp_path / "out.pt2c"))
+        return run_exporter(str(model), str(tmp_path / "out.pt2c"), *options)
     return export
 
 

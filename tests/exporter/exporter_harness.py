@@ -37,9 +37,11 @@ class Run:
         return ArtifactFile(self.output)
 
 
-def run_exporter(model_path, output):
+def run_exporter(model_path, output, *options):
+    """options: more exporter arguments, such as --strict."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([EXPORTER_DIR, PB2_DIR]))
-    proc = subprocess.run([sys.executable, "-m", "pt2c_exporter", model_path, "-o", output],
+    proc = subprocess.run([sys.executable, "-m", "pt2c_exporter", model_path, "-o", output]
+                          + list(options),
                           env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, timeout=300)
     return Run(proc.returncode, proc.stderr, output)

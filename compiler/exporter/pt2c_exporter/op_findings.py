@@ -15,9 +15,7 @@ from .fast_path import FUSED_OPS
 # A tensor's value read into Python: `.item()`, int(), float(), bool(), `if tensor:`.
 # All of these reach the mode as aten::_local_scalar_dense on 1.13 and 2.x.
 _VALUE_READS = {"aten::_local_scalar_dense", "aten::item", "aten::is_nonzero",
-                "aten::equal", "aten::allclose",
-                # 2.x's nn.TransformerEncoder checks a padding mask's layout with it
-                "aten::_nested_tensor_from_mask_left_aligned"}
+                "aten::equal", "aten::allclose"}
 _VALUE_READ_MESSAGE = ("a tensor's value was read into Python (.item(), int(), float(), "
                        "bool(), a condition); the graph keeps what the model did with it")
 

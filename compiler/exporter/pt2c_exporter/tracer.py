@@ -32,6 +32,8 @@ class _RecordingMode(TorchDispatchMode):
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
+        if func._schema.name in fast_path.UNRECORDED_PROBES:
+            return func(*args, **kwargs)
         try:
             loc = self._locator.current()
             node = self._builder.begin_node(func, args, kwargs, loc)
