@@ -34,6 +34,8 @@ llvm::Error exportModel(const Resources& resources, const PipelineOptions& optio
   std::vector<std::string> args = {*pythonPath, "-m", "pt2c_exporter", modelPath, "-o",
                                    artifactPath};
   if (options.quiet) args.push_back("--quiet");
+  if (options.strict) args.push_back("--strict");
+  if (options.printReport) args.push_back("--print-report");
   std::vector<llvm::StringRef> argv(args.begin(), args.end());
   std::string execError;
   int rc = llvm::sys::ExecuteAndWait(*pythonPath, argv, envRefs, {}, 0, 0, &execError);

@@ -16,6 +16,8 @@ struct PipelineOptions {
   std::string cpu = "x86-64-v2";
   std::string emit;          // "", "aten", "prim" or "llvm": print that stage and stop
   bool quiet = false;
+  bool strict = false;       // --strict: any draft report finding fails the export
+  bool printReport = false;  // the exporter prints the whole report (temporary artifact)
 };
 
 // Runs the exporter on model.py. Its own messages (tracebacks, progress) go to stderr.

@@ -16,6 +16,7 @@
 #include "mlir/InitAllPasses.h"
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/kernels/FormKernels.h"
+#include "tools/pt2c/ReportCommand.h"
 #include "tools/pt2c/RunCommand.h"
 
 namespace {
@@ -29,7 +30,8 @@ constexpr const char* kDescription =
     "  pt2c model.py -o model.so              export and compile in one step\n"
     "  pt2c export model.py -o model.pt2c     trace the model into an artifact\n"
     "  pt2c compile model.pt2c -o model.so    compile an artifact\n"
-    "  pt2c run model.so --input x.npy --output-dir out\n";
+    "  pt2c run model.so --input x.npy --output-dir out\n"
+    "  pt2c report model.pt2c [--json]        what the export had to assume\n";
 
 int reportError(llvm::Error err) {
   llvm::handleAllErrors(std::move(err), [](const llvm::ErrorInfoBase& e) {
@@ -58,6 +60,8 @@ void addExportOptions(CLI::App* app, pt2c::PipelineOptions& o) {
   app->add_option("--python", o.python,
                   "Python interpreter with torch for the export (default: $PT2C_PYTHON, "
                   "the project's environment, python3 on PATH, /usr/bin/python3)");
+  app->add_flag("--strict", o.strict,
+                "Fail the export, writing nothing, if the draft report has any finding");
 }
 
 // `pt2c model.py -o model.so`: the export goes to a temporary artifact next to nothing.
@@ -67,7 +71,9 @@ llvm::Error exportAndCompile(const pt2c::Resources& res, const pt2c::PipelineOpt
   if (auto ec = llvm::sys::fs::createTemporaryFile("pt2c-export", "pt2c", artifact))
     return llvm::createStringError(ec, "cannot create a temporary file: " + ec.message());
   auto cleanup = llvm::make_scope_exit([&] { llvm::sys::fs::remove(artifact); });
-  if (auto err = pt2c::exportModel(res, o, model, std::string(artifact))) return err;
+  pt2c::PipelineOptions exportOptions = o;
+  exportOptions.printReport = true;  // the artifact is gone afterwards: show it all now
+  if (auto err = pt2c::exportModel(res, exportOptions, model, std::string(artifact))) return err;
   return pt2c::compileArtifact(res, o, std::string(artifact), out);
 }
 
@@ -106,9 +112,16 @@ int main(int argc, char** argv) {
   runCmd->add_option("--output-dir", outputDir, "Directory for the output .npy files")
       ->required();
 
+  CLI::App* reportCmd = app.add_subcommand("report", "Print the draft report of a .pt2c artifact");
+  std::string reportPath;
+  bool reportJson = false;
+  reportCmd->add_option("artifact", reportPath, "model.pt2c")->required()->check(CLI::ExistingFile);
+  reportCmd->add_flag("--json", reportJson, "Print JSON instead of text");
+
   CLI11_PARSE(app, argc, argv);
 
   if (*runCmd) return pt2c::runModelOnNpyFiles(library, inputs, outputDir);
+  if (*reportCmd) return pt2c::printReport(reportPath, reportJson);
 
   mlir::registerAllPasses();
   pt2c::registerPasses();
