@@ -218,6 +218,38 @@ def test_fast_path_steering_keeps_eager_values():
     assert eager_padded[padding].abs().max() == 0 and padded[padding].abs().max() > 0
 
 
+# ---- values read without an ATen call -----------------------------------------------
+
+def test_tolist_numpy_and_array_reads(export_source):
+    source = """
+        import numpy
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                print(x)  # PRINT
+                if x.tolist()[0] > 0:  # TOLIST
+                    x = x + 1
+                s = float(x.numpy().sum())  # NUMPY
+                a = numpy.asarray(x)  # ARRAY
+                return x * s + float(a[0])
+        model = M()
+        example_inputs = (torch.tensor([1.0, 0.0, 2.0]),)
+    """
+    run = export_source(source)
+    assert run.returncode == 0, run.stderr
+    found = [(e.loc.line, e.op, e.assumed) for e in run.artifact().message.report
+             if e.kind == "DATA_DEPENDENT"]
+    assert found == [
+        (line_of(source, "TOLIST"), "Tensor.tolist", "[1.0, 0.0, 2.0]"),
+        (line_of(source, "NUMPY"), "Tensor.numpy", "array of shape [3]: [2.0, 1.0, 3.0]"),
+        (line_of(source, "ARRAY"), "Tensor.__array__", "array of shape [3]: [2.0, 1.0, 3.0]")]
+    # Printing reads values through torch's own code (and on 1.13 runs ATen ops under
+    # the mode): neither a finding nor a node of the graph.
+    graph = run.artifact().message.graphs[0]
+    assert all(n.loc.line != line_of(source, "PRINT") for n in graph.nodes)
+
+
 # ---- randomness that is none ------------------------------------------------------
 
 def test_zero_probability_dropout_is_not_randomness(export_source):

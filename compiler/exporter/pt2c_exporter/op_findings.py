@@ -61,15 +61,14 @@ class OpFindings:
     def check(self, func, schema, args, kwargs, result, loc):
         tags = set(getattr(func, "tags", ()) or ())
         target = schema.target
-        bound = _bind(schema, args, kwargs)
+        bound = bind(schema, args, kwargs)
         if target in _VALUE_READS or (_TAG_VALUE_READ is not None and _TAG_VALUE_READ in tags):
             self._report.add("DATA_DEPENDENT", _VALUE_READ_MESSAGE, loc, target, _value(result))
         elif ((target in _SHAPE_FROM_VALUES or (_TAG_SHAPE is not None and _TAG_SHAPE in tags))
               and _shape_depends_on_values(target, bound)):
             self._report.add("DATA_DEPENDENT", _SHAPE_MESSAGE % target, loc, target,
                              "shape %s" % _first_shape(result))
-        if ((target in _RANDOM_OPS or (_TAG_RANDOM is not None and _TAG_RANDOM in tags)
-             or "Generator" in schema.text) and not _deterministic_by_arguments(bound)):
+        if draws_random_numbers(func, schema, bound):
             self._report.add("RANDOMNESS", "%s draws random numbers; a compiled model cannot "
                              "reproduce torch's random stream" % target, loc, target,
                              "the op stays in the graph; the values drawn while tracing are "
@@ -85,7 +84,19 @@ class OpFindings:
                              % name, loc, name, "recorded as it is")
 
 
-def _bind(schema, args, kwargs):
+def draws_random_numbers(func, schema, bound):
+    """True for a random op, unless its arguments make it deterministic (p=0, train=False).
+
+    tools/compare_draft_export.py applies the same rule to draft_export's graphs.
+    """
+    tags = getattr(func, "tags", ()) or ()
+    random = (schema.target in _RANDOM_OPS or (_TAG_RANDOM is not None and _TAG_RANDOM in tags)
+              or "Generator" in schema.text)
+    return random and not _deterministic_by_arguments(bound)
+
+
+def bind(schema, args, kwargs):
+    """{argument name: value} of one call, defaults filled in."""
     bound = {}
     for i, spec in enumerate(schema.arguments):
         if i < len(args):

@@ -7,16 +7,21 @@ runs on torch 1.13 and 2.x: only `__torch_dispatch__` and the mode's context man
 are used.
 """
 import inspect
+import os
+import sys
 
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from . import fast_path
+from . import fast_path, value_escapes
 from .graph_builder import GraphBuilder
 from .op_findings import OpFindings
 from .report import Report
 from .schema import op_schema
 from .source_location import SourceLocator
+from .user_errors import is_user_file
+
+_TENSOR_STR = os.path.join(os.sep + "torch", "_tensor_str.py")
 
 
 class ExporterBug(Exception):
@@ -32,7 +37,7 @@ class _RecordingMode(TorchDispatchMode):
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
-        if func._schema.name in fast_path.UNRECORDED_PROBES:
+        if func._schema.name in fast_path.UNRECORDED_PROBES or _printing_a_tensor():
             return func(*args, **kwargs)
         try:
             loc = self._locator.current()
@@ -46,6 +51,23 @@ class _RecordingMode(TorchDispatchMode):
         except Exception as e:
             raise ExporterBug("recording the results of %s" % func) from e
         return result
+
+
+def _printing_a_tensor():
+    """True inside torch's tensor printing, called from the user's code (print(x)).
+
+    torch 2.x prints with dispatch modes disabled; 1.13 does not, and its printing ops
+    (masked_select, abs, ...) would become nodes and findings of the model's graph.
+    """
+    frame = sys._getframe(2)
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if name.endswith(_TENSOR_STR):
+            return True
+        if is_user_file(name):
+            return False
+        frame = frame.f_back
+    return False
 
 
 class Trace:
@@ -83,7 +105,8 @@ def trace(model, example_inputs, model_dir, supported_ops=None):
         builder.add_user_input(name, tensor)
     locator = SourceLocator(model_dir)
     mode = _RecordingMode(builder, OpFindings(report, supported_ops), locator)
-    with torch.no_grad(), fast_path.steered_off(report, locator), mode:
+    with torch.no_grad(), fast_path.steered_off(report, locator), \
+            value_escapes.reported(report, locator), mode:
         result = model(*example_inputs)
     graph, weights = builder.finish(result)
     return Trace(graph, weights, report, result)
