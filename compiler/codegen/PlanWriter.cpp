@@ -34,6 +34,7 @@ std::string serializePlan(const PlanRecords& r) {
   h.num_dims = r.dims.size();
   h.num_kernels = r.numKernels;
   h.num_guards = r.guards.size();
+  h.device = r.device;
   h.strings_size = r.strings.size();
   h.arena_size = r.arenaSize;
   h.weights_size = r.weightsSize;
@@ -44,6 +45,7 @@ std::string serializePlan(const PlanRecords& r) {
   append(out, r.buffers);
   append(out, r.steps);
   append(out, r.guards);
+  if (r.device == PT2C_DEVICE_CUDA) append(out, r.gpuKernels);
   append(out, r.stepArgs);
   append(out, r.dims);
   out.append(r.strings);

@@ -17,6 +17,9 @@ extern const pt2c_kernel_fn __pt2c_kernels[] PT2C_EMBEDDED;
 /* Optional: the kernel table's length. Without it the table is trusted to hold the
  * plan's num_kernels entries (each is still checked to be non-null). */
 extern const uint32_t __pt2c_num_kernels __attribute__((weak)) PT2C_EMBEDDED;
+/* Only CUDA models carry a fatbin. */
+extern const unsigned char __pt2c_cuda_fatbin[] __attribute__((weak)) PT2C_EMBEDDED;
+extern const uint64_t __pt2c_cuda_fatbin_size __attribute__((weak)) PT2C_EMBEDDED;
 
 PT2C_API pt2c_status pt2c_model_create(pt2c_model** out_model) {
   uint32_t num_kernels = UINT32_MAX;
@@ -28,6 +31,8 @@ PT2C_API pt2c_status pt2c_model_create(pt2c_model** out_model) {
       .weights_size = __pt2c_weights_size,
       .kernels = __pt2c_kernels,
       .num_kernels = num_kernels,
+      .cuda_fatbin = __pt2c_cuda_fatbin,
+      .cuda_fatbin_size = &__pt2c_cuda_fatbin_size != NULL ? __pt2c_cuda_fatbin_size : 0,
   };
   return pt2c_model_create_from(&source, out_model);
 }

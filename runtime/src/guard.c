@@ -48,16 +48,23 @@ static double element_as_double(pt2c_dtype dtype, const void* data) {
   }
 }
 
+pt2c_status pt2c_check_guard_value(const pt2c_plan* plan, uint32_t index, const void* element) {
+  const pt2c_plan_guard* guard = &plan->guards[index];
+  double actual = element_as_double((pt2c_dtype)guard->dtype, element);
+  if (actual != guard->expected)
+    return pt2c_fail(PT2C_ERROR_GUARD,
+                     "guard failed: %s; the model was compiled for %g, this input gives %g "
+                     "(the outputs are not valid)",
+                     pt2c_plan_string(plan, guard->message), guard->expected, actual);
+  return PT2C_OK;
+}
+
 pt2c_status pt2c_check_guards(const pt2c_model* model) {
   const pt2c_plan* plan = &model->plan;
   for (uint32_t i = 0; i < plan->header->num_guards; ++i) {
-    const pt2c_plan_guard* guard = &plan->guards[i];
-    double actual = element_as_double((pt2c_dtype)guard->dtype, model->buffer_data[guard->buffer]);
-    if (actual != guard->expected)
-      return pt2c_fail(PT2C_ERROR_GUARD,
-                       "guard failed: %s; the model was compiled for %g, this input gives %g "
-                       "(the outputs are not valid)",
-                       pt2c_plan_string(plan, guard->message), guard->expected, actual);
+    pt2c_status status =
+        pt2c_check_guard_value(plan, i, model->buffer_data[plan->guards[i].buffer]);
+    if (status != PT2C_OK) return status;
   }
   return PT2C_OK;
 }

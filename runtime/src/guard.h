@@ -12,6 +12,10 @@ extern "C" {
  * export; PT2C_OK if all hold. Reads the model's bound buffers of the run just done. */
 pt2c_status pt2c_check_guards(const pt2c_model* model);
 
+/* Checks guard `index` of `plan` against `element`, a copy of its buffer's first element
+ * (for buffers the host cannot read in place, such as GPU memory). */
+pt2c_status pt2c_check_guard_value(const pt2c_plan* plan, uint32_t index, const void* element);
+
 #ifdef __cplusplus
 }
 #endif

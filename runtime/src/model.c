@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda/cuda_model.h"
 #include "error.h"
 
 enum { kArenaAlignment = 64, kWeightsAlignment = 64 };
@@ -17,6 +18,7 @@ static void* allocate_array(size_t count, size_t element_size) {
 
 static void free_model(pt2c_model* model) {
   if (model == NULL) return;
+  pt2c_cuda_model_destroy(model->cuda);
   free(model->step_arg_data);
   free(model->buffer_data);
   free(model->arena_allocation);
@@ -25,8 +27,8 @@ static void free_model(pt2c_model* model) {
   free(model);
 }
 
-/* Checks the parts the plan refers to but does not contain. */
-static pt2c_status check_source(const pt2c_model_source* source, const pt2c_plan* plan) {
+/* Checks the CPU kernel table the plan indexes. */
+static pt2c_status check_kernel_table(const pt2c_model_source* source, const pt2c_plan* plan) {
   const pt2c_plan_header* header = plan->header;
   if (header->num_kernels > source->num_kernels)
     return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL,
@@ -37,6 +39,12 @@ static pt2c_status check_source(const pt2c_model_source* source, const pt2c_plan
   for (uint32_t i = 0; i < header->num_kernels; ++i)
     if (source->kernels[i] == NULL)
       return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL, "corrupt model: kernel %u is null", i);
+  return PT2C_OK;
+}
+
+/* Checks the weights blob the plan's WEIGHT and STATE buffers point into. */
+static pt2c_status check_weights(const pt2c_model_source* source, const pt2c_plan* plan) {
+  const pt2c_plan_header* header = plan->header;
   if (header->weights_size > source->weights_size)
     return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL,
                      "corrupt model: the plan expects %" PRIu64
@@ -132,9 +140,14 @@ pt2c_status pt2c_model_create_from(const pt2c_model_source* source, pt2c_model**
   model->weights = source->weights;
   model->kernels = source->kernels;
   pt2c_status status = load_plan(source, model);
-  if (status == PT2C_OK) status = check_source(source, &model->plan);
-  if (status == PT2C_OK) status = allocate_memory(model);
-  if (status == PT2C_OK) status = allocate_state(model);
+  if (status == PT2C_OK) status = check_weights(source, &model->plan);
+  if (status == PT2C_OK && model->plan.header->device == PT2C_DEVICE_CUDA) {
+    status = pt2c_cuda_model_create(model, source);
+  } else if (status == PT2C_OK) {
+    status = check_kernel_table(source, &model->plan);
+    if (status == PT2C_OK) status = allocate_memory(model);
+    if (status == PT2C_OK) status = allocate_state(model);
+  }
   if (status != PT2C_OK) {
     free_model(model);
     return status;
@@ -146,6 +159,14 @@ pt2c_status pt2c_model_create_from(const pt2c_model_source* source, pt2c_model**
 PT2C_API void pt2c_model_destroy(pt2c_model* model) { free_model(model); }
 
 PT2C_API uint32_t pt2c_abi_version(void) { return PT2C_ABI_VERSION; }
+
+PT2C_API pt2c_device pt2c_model_device(const pt2c_model* model) {
+  if (model == NULL) {
+    pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_device: model is null");
+    return PT2C_DEVICE_CPU;
+  }
+  return (pt2c_device)model->plan.header->device;
+}
 
 PT2C_API int32_t pt2c_model_num_inputs(const pt2c_model* model) {
   if (model == NULL) {

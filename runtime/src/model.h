@@ -20,9 +20,13 @@ typedef struct pt2c_model_source {
   uint64_t plan_size;
   const void* weights;            /* 64-byte aligned; must outlive the model */
   uint64_t weights_size;
-  const pt2c_kernel_fn* kernels;  /* kernel table; must outlive the model */
+  const pt2c_kernel_fn* kernels;  /* kernel table of CPU plans; must outlive the model */
   uint32_t num_kernels;
+  const void* cuda_fatbin;        /* CUDA plans: the kernels; read during create only */
+  uint64_t cuda_fatbin_size;
 } pt2c_model_source;
+
+struct pt2c_cuda_model;
 
 struct pt2c_model {
   void* plan_copy;                /* owned 8-byte aligned copy of the plan blob */
@@ -34,10 +38,12 @@ struct pt2c_model {
   void* state;                    /* owned; this model's copies of STATE buffers */
   void** buffer_data;             /* per plan buffer; INPUT/OUTPUT entries set per run */
   void** step_arg_data;           /* max_step_args entries, the kernel's argument array */
+  struct pt2c_cuda_model* cuda;   /* owned; the device side of a CUDA plan, else NULL */
 };
 
-/* Validates the plan against itself and against `source`'s weights and kernel table, then
- * allocates the arena. On failure *out_model is NULL and pt2c_last_error() says why. */
+/* Validates the plan against itself and against `source`'s weights and kernel table (or
+ * fatbin), then allocates the arena (in device memory for a CUDA plan). On failure
+ * *out_model is NULL and pt2c_last_error() says why. */
 pt2c_status pt2c_model_create_from(const pt2c_model_source* source, pt2c_model** out_model);
 
 #ifdef __cplusplus

@@ -19,6 +19,7 @@ _Static_assert(sizeof(pt2c_plan_guard) == 24, "pt2c_plan_guard layout");
 _Static_assert(sizeof(pt2c_plan_tensor) == 24, "pt2c_plan_tensor layout");
 _Static_assert(sizeof(pt2c_plan_buffer) == 24, "pt2c_plan_buffer layout");
 _Static_assert(sizeof(pt2c_plan_step) == 16, "pt2c_plan_step layout");
+_Static_assert(sizeof(pt2c_plan_gpu_kernel) == 32, "pt2c_plan_gpu_kernel layout");
 
 #define CORRUPT(...) pt2c_fail(PT2C_ERROR_CORRUPT_MODEL, "corrupt plan: " __VA_ARGS__)
 
@@ -34,7 +35,7 @@ static int range_fits(uint64_t offset, uint64_t nbytes, uint64_t limit) {
 static pt2c_status locate_sections(const unsigned char* base, uint64_t size,
                                    pt2c_plan* plan) {
   const pt2c_plan_header* header = plan->header;
-  /* Counts are 32-bit and records at most 24 bytes, so only strings_size can overflow. */
+  /* Counts are 32-bit and records at most 32 bytes, so only strings_size can overflow. */
   uint64_t offset = sizeof(pt2c_plan_header);
   plan->inputs = (const pt2c_plan_tensor*)(base + offset);
   offset += (uint64_t)header->num_inputs * sizeof(pt2c_plan_tensor);
@@ -46,6 +47,9 @@ static pt2c_status locate_sections(const unsigned char* base, uint64_t size,
   offset += (uint64_t)header->num_steps * sizeof(pt2c_plan_step);
   plan->guards = (const pt2c_plan_guard*)(base + offset);
   offset += (uint64_t)header->num_guards * sizeof(pt2c_plan_guard);
+  plan->gpu_kernels = (const pt2c_plan_gpu_kernel*)(base + offset);
+  if (header->device == PT2C_DEVICE_CUDA)
+    offset += (uint64_t)header->num_kernels * sizeof(pt2c_plan_gpu_kernel);
   plan->step_args = (const uint32_t*)(base + offset);
   offset += round_up_8((uint64_t)header->num_step_args * sizeof(uint32_t));
   plan->dims = (const int64_t*)(base + offset);
@@ -160,6 +164,31 @@ static pt2c_status check_guard(const pt2c_plan* plan, uint32_t number,
   return PT2C_OK;
 }
 
+/* Launch limits every CUDA GPU shares (compute capability 3.0 and newer). */
+enum { kMaxThreadsPerBlock = 1024, kMaxGridYZ = 65535, kMaxGridX = 0x7fffffff };
+
+static pt2c_status check_gpu_kernel(const pt2c_plan* plan, uint32_t number,
+                                    const pt2c_plan_gpu_kernel* kernel) {
+  const pt2c_plan_header* header = plan->header;
+  if (kernel->name >= header->strings_size)
+    return CORRUPT("gpu kernel %u: name offset %u is outside the %" PRIu64 "-byte string table",
+                   number, kernel->name, header->strings_size);
+  uint64_t threads = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (kernel->grid[d] == 0 || kernel->block[d] == 0)
+      return CORRUPT("gpu kernel %u ('%s'): a grid or block dimension is 0", number,
+                     pt2c_plan_string(plan, kernel->name));
+    threads *= kernel->block[d];
+  }
+  if (threads > kMaxThreadsPerBlock || kernel->grid[0] > kMaxGridX ||
+      kernel->grid[1] > kMaxGridYZ || kernel->grid[2] > kMaxGridYZ)
+    return CORRUPT("gpu kernel %u ('%s'): grid [%u, %u, %u] x block [%u, %u, %u] exceeds "
+                   "what a GPU can launch", number, pt2c_plan_string(plan, kernel->name),
+                   kernel->grid[0], kernel->grid[1], kernel->grid[2], kernel->block[0],
+                   kernel->block[1], kernel->block[2]);
+  return PT2C_OK;
+}
+
 /* Runs every record-level check; stops at the first problem. */
 static pt2c_status check_records(pt2c_plan* plan) {
   const pt2c_plan_header* header = plan->header;
@@ -178,6 +207,9 @@ static pt2c_status check_records(pt2c_plan* plan) {
   }
   for (uint32_t i = 0; i < header->num_guards && status == PT2C_OK; ++i)
     status = check_guard(plan, i, &plan->guards[i]);
+  if (header->device == PT2C_DEVICE_CUDA)
+    for (uint32_t i = 0; i < header->num_kernels && status == PT2C_OK; ++i)
+      status = check_gpu_kernel(plan, i, &plan->gpu_kernels[i]);
   return status;
 }
 
@@ -194,6 +226,8 @@ pt2c_status pt2c_plan_parse(const void* blob, uint64_t size, pt2c_plan* out_plan
   if (plan.header->version != PT2C_PLAN_VERSION)
     return CORRUPT("plan version %u, this runtime reads version %u", plan.header->version,
                    PT2C_PLAN_VERSION);
+  if (plan.header->device != PT2C_DEVICE_CPU && plan.header->device != PT2C_DEVICE_CUDA)
+    return CORRUPT("unknown device %u", plan.header->device);
   /* The ABI counts inputs and outputs in int32_t. */
   if (plan.header->num_inputs > INT32_MAX || plan.header->num_outputs > INT32_MAX)
     return CORRUPT("%u inputs and %u outputs is more than the ABI can count",

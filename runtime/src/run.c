@@ -1,5 +1,7 @@
-/* The run loop: check everything, bind the caller's memory, call each step's kernel. */
+/* The run loop: check everything, bind the caller's memory, call each step's kernel (or
+ * hand a CUDA plan to cuda/cuda_run.c). */
 #include "check.h"
+#include "cuda/cuda_model.h"
 #include "error.h"
 #include "guard.h"
 #include "model.h"
@@ -18,18 +20,42 @@ static void bind_caller_buffers(pt2c_model* model, const pt2c_tensor* inputs,
   }
 }
 
-PT2C_API pt2c_status pt2c_model_run(pt2c_model* model, const pt2c_tensor* inputs,
-                                    int32_t num_inputs, pt2c_tensor* outputs,
-                                    int32_t num_outputs) {
-  if (model == NULL)
-    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_run: model is null");
+/* The checks every run starts with, whatever the device. */
+static pt2c_status check_run(const pt2c_model* model, const pt2c_tensor* inputs,
+                             int32_t num_inputs, pt2c_tensor* outputs, int32_t num_outputs) {
   const pt2c_plan* plan = &model->plan;
   pt2c_status status = pt2c_check_tensors(plan, "input", plan->inputs, plan->header->num_inputs,
                                           inputs, num_inputs);
   if (status == PT2C_OK)
     status = pt2c_check_tensors(plan, "output", plan->outputs, plan->header->num_outputs,
                                 outputs, num_outputs);
+  return status;
+}
+
+PT2C_API pt2c_status pt2c_model_run_device(pt2c_model* model, const pt2c_tensor* inputs,
+                                           int32_t num_inputs, pt2c_tensor* outputs,
+                                           int32_t num_outputs, void* stream) {
+  if (model == NULL)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_run_device: model is null");
+  if (model->plan.header->device != PT2C_DEVICE_CUDA)
+    return pt2c_fail(PT2C_ERROR_UNSUPPORTED,
+                     "pt2c_model_run_device: this model runs on the CPU; use pt2c_model_run "
+                     "(compile with --target cuda for a GPU model)");
+  pt2c_status status = check_run(model, inputs, num_inputs, outputs, num_outputs);
   if (status != PT2C_OK) return status;
+  return pt2c_cuda_run(model, inputs, outputs, /*host_memory=*/0, (CUstream)stream);
+}
+
+PT2C_API pt2c_status pt2c_model_run(pt2c_model* model, const pt2c_tensor* inputs,
+                                    int32_t num_inputs, pt2c_tensor* outputs,
+                                    int32_t num_outputs) {
+  if (model == NULL)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_run: model is null");
+  const pt2c_plan* plan = &model->plan;
+  pt2c_status status = check_run(model, inputs, num_inputs, outputs, num_outputs);
+  if (status != PT2C_OK) return status;
+  if (plan->header->device == PT2C_DEVICE_CUDA)
+    return pt2c_cuda_run(model, inputs, outputs, /*host_memory=*/1, NULL);
 
   bind_caller_buffers(model, inputs, outputs);
   /* Symbolic dimension values: none while shapes are static. */

@@ -16,6 +16,7 @@
 #define PT2C_TESTS_UNIT_PLAN_BUILDER_H_
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -32,6 +33,18 @@ class PlanBuilder {
   std::optional<uint64_t> arena_size;
   std::optional<uint64_t> weights_size;
   std::optional<uint32_t> num_kernels;
+  pt2c_device device = PT2C_DEVICE_CPU;
+
+  // CUDA plans: adds an entry to the kernel table (steps index it); returns its index.
+  uint32_t add_gpu_kernel(const std::string& name, std::array<uint32_t, 3> grid,
+                          std::array<uint32_t, 3> block, uint32_t shared_bytes = 0) {
+    pt2c_plan_gpu_kernel kernel{};
+    kernel.name = add_string(name);
+    kernel.shared_bytes = shared_bytes;
+    for (int d = 0; d < 3; ++d) kernel.grid[d] = grid[d], kernel.block[d] = block[d];
+    gpu_kernels_.push_back(kernel);
+    return static_cast<uint32_t>(gpu_kernels_.size() - 1);
+  }
 
   // Adds an input (or output) and the buffer that holds it; returns the buffer id.
   uint32_t add_input(const std::string& name, pt2c_dtype dtype, std::vector<int64_t> dims) {
@@ -79,6 +92,7 @@ class PlanBuilder {
     header.num_dims = static_cast<uint32_t>(dims_.size());
     header.num_kernels = num_kernels.value_or(needed_kernels());
     header.num_guards = static_cast<uint32_t>(guards_.size());
+    header.device = device;
     header.strings_size = strings_.size();
     header.arena_size = arena_size.value_or(buffer_end(PT2C_BUFFER_ARENA));
     header.weights_size = weights_size.value_or(buffer_end(PT2C_BUFFER_WEIGHT));
@@ -90,6 +104,8 @@ class PlanBuilder {
     append(&blob, buffers_.data(), buffers_.size() * sizeof(pt2c_plan_buffer));
     append(&blob, steps_.data(), steps_.size() * sizeof(pt2c_plan_step));
     append(&blob, guards_.data(), guards_.size() * sizeof(pt2c_plan_guard));
+    if (device == PT2C_DEVICE_CUDA)
+      append(&blob, gpu_kernels_.data(), gpu_kernels_.size() * sizeof(pt2c_plan_gpu_kernel));
     append(&blob, step_args_.data(), step_args_.size() * sizeof(uint32_t));
     append(&blob, dims_.data(), dims_.size() * sizeof(int64_t));
     blob.insert(blob.end(), strings_.begin(), strings_.end());
@@ -128,6 +144,7 @@ class PlanBuilder {
   }
 
   uint32_t needed_kernels() const {
+    if (device == PT2C_DEVICE_CUDA) return static_cast<uint32_t>(gpu_kernels_.size());
     uint32_t count = 0;
     for (const pt2c_plan_step& step : steps_) count = std::max(count, step.kernel + 1);
     return count;
@@ -150,6 +167,7 @@ class PlanBuilder {
   std::vector<pt2c_plan_buffer> buffers_;
   std::vector<pt2c_plan_step> steps_;
   std::vector<pt2c_plan_guard> guards_;
+  std::vector<pt2c_plan_gpu_kernel> gpu_kernels_;
   std::vector<uint32_t> step_args_;
   std::vector<int64_t> dims_;
   std::vector<char> strings_;

@@ -11,6 +11,7 @@
  *   pt2c_plan_buffer   buffers[num_buffers]
  *   pt2c_plan_step     steps[num_steps]
  *   pt2c_plan_guard    guards[num_guards]
+ *   pt2c_plan_gpu_kernel gpu_kernels[num_kernels] (CUDA plans only: the kernel table)
  *   uint32_t           step_args[num_step_args]   (buffer ids, padded to 8 bytes)
  *   int64_t            dims[num_dims]
  *   char               strings[strings_size]      (NUL-terminated names)
@@ -19,15 +20,35 @@
  * leaves its table, arena or weights blob, and also: a blob shorter than the sections, or
  * longer by more than 7 bytes of padding; a non-empty string table whose last byte is not
  * NUL; rank > PT2C_MAX_RANK or a negative dim; an input (output) tensor whose buffer is not
- * the INPUT (OUTPUT) buffer with the tensor's own number as its index.
+ * the INPUT (OUTPUT) buffer with the tensor's own number as its index; an unknown device;
+ * a GPU kernel whose name is outside the string table or whose launch configuration no
+ * GPU accepts (a zero dimension, more than 1024 threads per block, grid y/z > 65535).
+ *
+ * Devices. The header's `device` says where every step runs. The steps are the same
+ * records on every device (a kernel index and the buffers it gets, in order); what
+ * differs is the kernel table they index:
+ *   PT2C_DEVICE_CPU   function pointers in the model.so (__pt2c_kernels below).
+ *   PT2C_DEVICE_CUDA  pt2c_plan_gpu_kernel records in the plan itself: an entry point
+ *                     of the embedded fatbin (__pt2c_cuda_fatbin) by name, and its grid,
+ *                     block and shared memory. The runtime launches it with one
+ *                     parameter per step argument: the buffer's device address (a
+ *                     64-bit CUdeviceptr), so every kernel's parameters are pointers.
+ *                     WEIGHT buffers live in a device copy of the weights blob made at
+ *                     create, ARENA buffers in one device allocation, STATE buffers in
+ *                     per-model device copies; INPUT and OUTPUT are the caller's
+ *                     device memory (pt2c_model_run_device) or staging copies of the
+ *                     caller's host memory (pt2c_model_run).
  */
 #ifndef PT2C_PLAN_FORMAT_H_
 #define PT2C_PLAN_FORMAT_H_
 
 #include <stdint.h>
 
+#include "pt2c/pt2c.h" /* pt2c_device */
+
 #define PT2C_PLAN_MAGIC "PT2CPLN1" /* 8 bytes, no NUL stored */
-#define PT2C_PLAN_VERSION 2u
+/* 3: header.device (was reserved) and the CUDA kernel table. */
+#define PT2C_PLAN_VERSION 3u
 
 typedef struct pt2c_plan_header {
   char magic[8];
@@ -40,7 +61,7 @@ typedef struct pt2c_plan_header {
   uint32_t num_dims;
   uint32_t num_kernels;   /* entries in the kernel table the plan indexes */
   uint32_t num_guards;
-  uint32_t reserved;
+  uint32_t device;        /* pt2c_device (pt2c.h): where the steps run */
   uint64_t strings_size;
   uint64_t arena_size;    /* bytes of scratch memory for intermediate buffers */
   uint64_t weights_size;  /* bytes of the weights blob the plan expects */
@@ -95,7 +116,16 @@ typedef struct pt2c_plan_step {
   uint32_t reserved;
 } pt2c_plan_step;
 
-/* Every generated kernel has this signature: buffer base pointers in the step's order,
+/* One entry of a CUDA plan's kernel table: which kernel of the embedded fatbin, and how
+ * to launch it (shapes are static, so the configuration is fixed per kernel). */
+typedef struct pt2c_plan_gpu_kernel {
+  uint32_t name;         /* offset into strings: the kernel's entry point name */
+  uint32_t shared_bytes; /* dynamic shared memory per block */
+  uint32_t grid[3];      /* blocks in x, y, z */
+  uint32_t block[3];     /* threads per block in x, y, z */
+} pt2c_plan_gpu_kernel;
+
+/* Every generated CPU kernel has this signature: buffer base pointers in the step's order,
  * and the values of the model's symbolic dimensions (unused while shapes are static). */
 typedef void (*pt2c_kernel_fn)(void* const* buffers, const int64_t* sym_values);
 
@@ -107,7 +137,10 @@ typedef void (*pt2c_kernel_fn)(void* const* buffers, const int64_t* sym_values);
  *   const pt2c_kernel_fn __pt2c_kernels[];        plan.num_kernels entries, none null
  *   const uint32_t      __pt2c_num_kernels;       optional (weak): entries in the table;
  *                                                 when defined, plan.num_kernels must not
- *                                                 exceed it
+ *                                                 exceed it (CPU plans; 0 for CUDA ones)
+ *   const unsigned char __pt2c_cuda_fatbin[];     CUDA plans (weak otherwise): 8-byte
+ *                                                 aligned fatbin (cubins + PTX)
+ *   const uint64_t      __pt2c_cuda_fatbin_size;
  * The weights blob may be longer than plan.weights_size, never shorter. The runtime's
  * pt2c_model_create() reads these symbols; tests build plans by hand instead. */
 

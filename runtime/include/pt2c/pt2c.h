@@ -17,7 +17,8 @@
 extern "C" {
 #endif
 
-#define PT2C_ABI_VERSION 1u
+/* 2: pt2c_device, pt2c_model_device, pt2c_model_run_device, PT2C_ERROR_DEVICE (CUDA). */
+#define PT2C_ABI_VERSION 2u
 
 #if defined(__GNUC__)
 #define PT2C_API __attribute__((visibility("default")))
@@ -35,6 +36,7 @@ typedef enum pt2c_status {
   PT2C_ERROR_OUT_OF_MEMORY = 6,
   PT2C_ERROR_CORRUPT_MODEL = 7,    /* the embedded plan is unreadable */
   PT2C_ERROR_UNSUPPORTED = 8,      /* e.g. a device this build has no kernels for */
+  PT2C_ERROR_DEVICE = 9,           /* the GPU or its driver reported an error */
 } pt2c_status;
 
 /* Numbering shared with ir/artifact/pt2c.proto (DType). */
@@ -53,6 +55,12 @@ typedef enum pt2c_dtype {
 } pt2c_dtype;
 
 #define PT2C_MAX_RANK 8
+
+/* Where a model's kernels run; fixed when the model is compiled (`pt2c --target`). */
+typedef enum pt2c_device {
+  PT2C_DEVICE_CPU = 0,
+  PT2C_DEVICE_CUDA = 1, /* an NVIDIA GPU, reached through the driver (libcuda.so.1) */
+} pt2c_device;
 
 /* Describes an input or output of the model. Strings and arrays are owned by the model
  * and live until pt2c_model_destroy. */
@@ -79,7 +87,16 @@ PT2C_API uint32_t pt2c_abi_version(void);
 /* Size in bytes of one element of `dtype`, or 0 for an unknown dtype. */
 PT2C_API size_t pt2c_dtype_size(pt2c_dtype dtype);
 
-/* Creates the model embedded in this library. */
+/* Creates the model embedded in this library.
+ *
+ * A CUDA model loads the NVIDIA driver (libcuda.so.1, through dlopen; $PT2C_LIBCUDA
+ * names another file) and uses the device of the CUDA context current on the calling
+ * thread, or device 0 when none is; it works in that device's primary context (the one
+ * the CUDA runtime and PyTorch use) and leaves the caller's current context as it was.
+ * It loads its kernels, copies its weights to the device and allocates its scratch
+ * memory here, once. Without a driver or a GPU, or on a GPU its kernels were not built
+ * for (and whose driver cannot compile the PTX it carries), it fails with
+ * PT2C_ERROR_UNSUPPORTED and a message that says which. */
 PT2C_API pt2c_status pt2c_model_create(pt2c_model** out_model);
 
 /* Destroys a model; null is allowed. */
@@ -93,12 +110,30 @@ PT2C_API pt2c_status pt2c_model_input_info(const pt2c_model* model, int32_t inde
 PT2C_API pt2c_status pt2c_model_output_info(const pt2c_model* model, int32_t index,
                                             pt2c_tensor_info* out_info);
 
+/* Where the model's kernels run; PT2C_DEVICE_CPU (with a last error) for a null model. */
+PT2C_API pt2c_device pt2c_model_device(const pt2c_model* model);
+
 /* Runs the model. Inputs and outputs are checked (count, dtype, rank, sizes) before any
  * kernel runs. Output buffers are caller-owned and must have the sizes output_info gives.
- * A model is not safe to run from two threads at once; create one per thread. */
+ * A model is not safe to run from two threads at once; create one per thread.
+ *
+ * Tensors are in host memory for every model. A CUDA model copies the inputs to the
+ * device, runs, and copies the outputs back before it returns (synchronous). */
 PT2C_API pt2c_status pt2c_model_run(pt2c_model* model, const pt2c_tensor* inputs,
                                     int32_t num_inputs, pt2c_tensor* outputs,
                                     int32_t num_outputs);
+
+/* Runs a CUDA model on device memory: every tensor's data is a device pointer (a
+ * CUdeviceptr) of the model's device, and `stream` is a CUstream of that device's primary
+ * context (NULL: the legacy default stream). The kernels are queued on `stream` and the
+ * call returns without waiting for them, unless the model has guards (export-time
+ * assumptions it checks after the run): then it waits for the stream to read them.
+ * Checks are the same as pt2c_model_run's. The model's scratch memory is reused by every
+ * run, so queue the runs of one model on one stream (or order them yourself).
+ * PT2C_ERROR_UNSUPPORTED for a CPU model. */
+PT2C_API pt2c_status pt2c_model_run_device(pt2c_model* model, const pt2c_tensor* inputs,
+                                           int32_t num_inputs, pt2c_tensor* outputs,
+                                           int32_t num_outputs, void* stream);
 
 /* The message of the last failed call on this thread ("" if none). */
 PT2C_API const char* pt2c_last_error(void);

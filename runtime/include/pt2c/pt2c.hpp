@@ -7,7 +7,8 @@
 //   pt2c::Library library("model.so");
 //   pt2c::Model model = library.create_model();
 //   for (const pt2c::TensorInfo& info : model.inputs()) ...
-//   model.run(inputs, outputs);  // std::vector<pt2c_tensor>
+//   model.run(inputs, outputs);  // std::vector<pt2c_tensor>, host memory
+//   model.run_device(inputs, outputs, stream);  // CUDA models: device memory
 //
 // Every failure throws pt2c::Error, which carries the pt2c_status and the message.
 #ifndef PT2C_PT2C_HPP_
@@ -110,6 +111,8 @@ struct Api {
   decltype(&::pt2c_model_input_info) model_input_info = nullptr;
   decltype(&::pt2c_model_output_info) model_output_info = nullptr;
   decltype(&::pt2c_model_run) model_run = nullptr;
+  decltype(&::pt2c_model_device) model_device = nullptr;
+  decltype(&::pt2c_model_run_device) model_run_device = nullptr;
   decltype(&::pt2c_last_error) last_error = nullptr;
 
   Api() = default;
@@ -142,7 +145,14 @@ inline std::shared_ptr<const Api> load(const std::string& path) {
     throw Error(PT2C_ERROR_INVALID_ARGUMENT,
                 "cannot load '" + path + "': " + (reason ? reason : "unknown dlopen error"));
   }
+  // The version first: an older model.so lacks newer entry points, and saying which
+  // version it has is the useful message.
   resolve(*api, path, "pt2c_abi_version", &api->abi_version);
+  uint32_t version = api->abi_version();
+  if (version != PT2C_ABI_VERSION)
+    throw Error(PT2C_ERROR_UNSUPPORTED, "'" + path + "' has pt2c ABI version " +
+                                            std::to_string(version) + ", this program expects " +
+                                            std::to_string(PT2C_ABI_VERSION));
   resolve(*api, path, "pt2c_model_create", &api->model_create);
   resolve(*api, path, "pt2c_model_destroy", &api->model_destroy);
   resolve(*api, path, "pt2c_model_num_inputs", &api->model_num_inputs);
@@ -151,11 +161,8 @@ inline std::shared_ptr<const Api> load(const std::string& path) {
   resolve(*api, path, "pt2c_model_output_info", &api->model_output_info);
   resolve(*api, path, "pt2c_model_run", &api->model_run);
   resolve(*api, path, "pt2c_last_error", &api->last_error);
-  uint32_t version = api->abi_version();
-  if (version != PT2C_ABI_VERSION)
-    throw Error(PT2C_ERROR_UNSUPPORTED, "'" + path + "' has pt2c ABI version " +
-                                            std::to_string(version) + ", this program expects " +
-                                            std::to_string(PT2C_ABI_VERSION));
+  resolve(*api, path, "pt2c_model_device", &api->model_device);
+  resolve(*api, path, "pt2c_model_run_device", &api->model_run_device);
   return api;
 }
 
@@ -212,6 +219,21 @@ class Model {
   void run(const std::vector<pt2c_tensor>& inputs, std::vector<pt2c_tensor>& outputs) {
     run(inputs.data(), static_cast<int32_t>(inputs.size()), outputs.data(),
         static_cast<int32_t>(outputs.size()));
+  }
+
+  // Where the kernels run (PT2C_DEVICE_CPU or PT2C_DEVICE_CUDA).
+  pt2c_device device() const { return api_->model_device(model_); }
+
+  // CUDA models: tensors in device memory, kernels queued on `stream` (a CUstream of the
+  // model's device; nullptr for the legacy default stream). See pt2c_model_run_device.
+  void run_device(const pt2c_tensor* inputs, int32_t num_inputs, pt2c_tensor* outputs,
+                  int32_t num_outputs, void* stream) {
+    api_->check(api_->model_run_device(model_, inputs, num_inputs, outputs, num_outputs, stream));
+  }
+  void run_device(const std::vector<pt2c_tensor>& inputs, std::vector<pt2c_tensor>& outputs,
+                  void* stream) {
+    run_device(inputs.data(), static_cast<int32_t>(inputs.size()), outputs.data(),
+               static_cast<int32_t>(outputs.size()), stream);
   }
 
   // The C handle, for calls this wrapper does not cover.

@@ -1,0 +1,91 @@
+/* The few CUDA driver API functions the runtime uses, loaded from libcuda.so.1 with
+ * dlopen at the first CUDA model's create. Internal.
+ *
+ * The types and constants are declared here rather than taken from cuda.h: the runtime
+ * builds without the CUDA toolkit, and a model.so never links against libcuda (it must
+ * load, and fail with a clear message, on machines without a driver). The signatures are
+ * the driver's stable C ABI (the _v2 entry points where the driver has them). */
+#ifndef PT2C_RUNTIME_CUDA_DRIVER_H_
+#define PT2C_RUNTIME_CUDA_DRIVER_H_
+
+#include <stddef.h>
+
+#include "pt2c/pt2c.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+typedef struct CUctx_st* CUcontext;
+typedef struct CUmod_st* CUmodule;
+typedef struct CUfunc_st* CUfunction;
+typedef struct CUstream_st* CUstream;
+
+enum {
+  CUDA_SUCCESS = 0,
+  CUDA_ERROR_OUT_OF_MEMORY = 2,
+  CUDA_ERROR_NO_DEVICE = 100,
+  CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
+  CUDA_ERROR_INVALID_PTX = 218,
+  CUDA_ERROR_JIT_COMPILER_NOT_FOUND = 221,
+  CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
+  CUDA_ERROR_NOT_FOUND = 500,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+  CU_JIT_ERROR_LOG_BUFFER = 5,
+  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+};
+
+/* Function pointers, all non-null once pt2c_cuda_driver_load succeeded. */
+typedef struct pt2c_cuda_driver {
+  CUresult (*Init)(unsigned int flags);
+  CUresult (*DriverGetVersion)(int* version);
+  CUresult (*DeviceGet)(CUdevice* device, int ordinal);
+  CUresult (*DeviceGetName)(char* name, int length, CUdevice device);
+  CUresult (*DeviceGetAttribute)(int* value, int attribute, CUdevice device);
+  CUresult (*CtxGetCurrent)(CUcontext* context);
+  CUresult (*CtxGetDevice)(CUdevice* device);
+  CUresult (*CtxPushCurrent)(CUcontext context);
+  CUresult (*CtxPopCurrent)(CUcontext* context);
+  CUresult (*DevicePrimaryCtxRetain)(CUcontext* context, CUdevice device);
+  CUresult (*DevicePrimaryCtxRelease)(CUdevice device);
+  CUresult (*ModuleLoadDataEx)(CUmodule* module, const void* image, unsigned int num_options,
+                               int* options, void** option_values);
+  CUresult (*ModuleUnload)(CUmodule module);
+  CUresult (*ModuleGetFunction)(CUfunction* function, CUmodule module, const char* name);
+  CUresult (*MemAlloc)(CUdeviceptr* pointer, size_t nbytes);
+  CUresult (*MemFree)(CUdeviceptr pointer);
+  CUresult (*MemsetD8)(CUdeviceptr pointer, unsigned char value, size_t count);
+  CUresult (*MemcpyHtoD)(CUdeviceptr destination, const void* source, size_t nbytes);
+  CUresult (*MemcpyDtoH)(void* destination, CUdeviceptr source, size_t nbytes);
+  CUresult (*LaunchKernel)(CUfunction function, unsigned int grid_x, unsigned int grid_y,
+                           unsigned int grid_z, unsigned int block_x, unsigned int block_y,
+                           unsigned int block_z, unsigned int shared_bytes, CUstream stream,
+                           void** params, void** extra);
+  CUresult (*StreamSynchronize)(CUstream stream);
+  CUresult (*GetErrorName)(CUresult error, const char** name);
+  CUresult (*GetErrorString)(CUresult error, const char** text);
+} pt2c_cuda_driver;
+
+/* Loads the driver ($PT2C_LIBCUDA, else libcuda.so.1) and calls cuInit once per process.
+ * On failure returns PT2C_ERROR_UNSUPPORTED with a message that says this model needs an
+ * NVIDIA GPU and why it cannot have one; a later call tries again (a failure is not
+ * cached, so a host can fix its environment and retry). */
+pt2c_status pt2c_cuda_driver_load(const pt2c_cuda_driver** out_driver);
+
+/* Records "<what>: CUDA_ERROR_NAME (description)" as the last error and returns `status`. */
+pt2c_status pt2c_cuda_fail(const pt2c_cuda_driver* driver, CUresult error, pt2c_status status,
+                           const char* what);
+
+/* The pt2c_status for a driver error: OUT_OF_MEMORY for CUDA_ERROR_OUT_OF_MEMORY, else
+ * PT2C_ERROR_DEVICE. */
+pt2c_status pt2c_cuda_status(CUresult error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PT2C_RUNTIME_CUDA_DRIVER_H_ */

@@ -1,0 +1,241 @@
+/* Creating and destroying the device side of a CUDA model. */
+#include "cuda_model.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../dtype.h"
+#include "../error.h"
+#include "../shape.h"
+#include "cuda_fatbin.h"
+
+enum { kStateAlignment = 256, kJitLogCapacity = 2048 };
+
+/* calloc that never asks for zero bytes (it may return NULL for them). */
+static void* allocate_array(size_t count, size_t element_size) {
+  return calloc(count > 0 ? count : 1, element_size);
+}
+
+static uint64_t tensor_nbytes(const pt2c_plan* plan, const pt2c_plan_tensor* tensor) {
+  uint64_t nbytes = 0; /* the plan parser checked that this does not overflow */
+  pt2c_shape_nbytes(pt2c_dtype_element_size((pt2c_dtype)tensor->dtype), tensor->rank,
+                    plan->dims + tensor->dims, &nbytes);
+  return nbytes;
+}
+
+/* cuMemAlloc of `nbytes` (none for 0 bytes: the driver rejects empty allocations). */
+static pt2c_status device_alloc(const pt2c_cuda_driver* cu, uint64_t nbytes, const char* what,
+                                CUdeviceptr* out) {
+  *out = 0;
+  if (nbytes == 0) return PT2C_OK;
+  if (nbytes > SIZE_MAX)
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "the %" PRIu64 "-byte %s is too large", nbytes,
+                     what);
+  CUresult result = cu->MemAlloc(out, (size_t)nbytes);
+  if (result == CUDA_SUCCESS) return PT2C_OK;
+  *out = 0;
+  char message[128];
+  snprintf(message, sizeof(message), "could not allocate the %" PRIu64 "-byte %s on the GPU",
+           nbytes, what);
+  return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result), message);
+}
+
+/* Uses the device of the context current on this thread (a host that already works on
+ * a GPU, e.g. PyTorch after torch.cuda.set_device), else device 0. */
+static pt2c_status pick_device(struct pt2c_cuda_model* cuda) {
+  const pt2c_cuda_driver* cu = cuda->cu;
+  CUcontext current = NULL;
+  CUresult result = cu->CtxGetCurrent(&current);
+  if (result == CUDA_SUCCESS && current != NULL) result = cu->CtxGetDevice(&cuda->device);
+  else result = cu->DeviceGet(&cuda->device, 0);
+  if (result != CUDA_SUCCESS)
+    return pt2c_cuda_fail(cu, result, PT2C_ERROR_UNSUPPORTED,
+                          "this model needs an NVIDIA GPU: no CUDA device is usable");
+  result = cu->DevicePrimaryCtxRetain(&cuda->context, cuda->device);
+  if (result != CUDA_SUCCESS) {
+    cuda->context = NULL;
+    return pt2c_cuda_fail(cu, result, PT2C_ERROR_UNSUPPORTED,
+                          "cannot use the primary context of the CUDA device");
+  }
+  return PT2C_OK;
+}
+
+/* Whether a module load failed because this GPU has no cubin and the PTX did not JIT. */
+static int is_architecture_error(CUresult result) {
+  return result == CUDA_ERROR_NO_BINARY_FOR_GPU || result == CUDA_ERROR_INVALID_PTX ||
+         result == CUDA_ERROR_UNSUPPORTED_PTX_VERSION ||
+         result == CUDA_ERROR_JIT_COMPILER_NOT_FOUND;
+}
+
+static pt2c_status architecture_error(struct pt2c_cuda_model* cuda, CUresult result,
+                                      const pt2c_fatbin_contents* contents, const char* log) {
+  const pt2c_cuda_driver* cu = cuda->cu;
+  char name[128] = "unknown GPU", built_for[200], what[768];
+  int major = 0, minor = 0, driver_version = 0;
+  cu->DeviceGetName(name, (int)sizeof(name), cuda->device);
+  cu->DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, cuda->device);
+  cu->DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, cuda->device);
+  cu->DriverGetVersion(&driver_version);
+  pt2c_fatbin_describe(contents, built_for, sizeof(built_for));
+  snprintf(what, sizeof(what),
+           "this model's GPU code cannot run on CUDA device %d (%s, sm_%d%d, driver API %d.%d): "
+           "the model has %s, and the driver could not compile the PTX for this GPU; compile "
+           "the model with --target cuda:sm_%d%d%s%s",
+           cuda->device, name, major, minor, driver_version / 1000, driver_version % 1000 / 10,
+           built_for, major, minor, log[0] != '\0' ? "; JIT log: " : "", log);
+  return pt2c_cuda_fail(cu, result, PT2C_ERROR_UNSUPPORTED, what);
+}
+
+/* Loads the fatbin (the driver picks the cubin for this GPU, or JIT-compiles the PTX) and
+ * looks up every kernel of the plan. */
+static pt2c_status load_module(struct pt2c_cuda_model* cuda, const pt2c_plan* plan,
+                               const void* fatbin, const pt2c_fatbin_contents* contents) {
+  const pt2c_cuda_driver* cu = cuda->cu;
+  char log[kJitLogCapacity] = "";
+  int options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* values[] = {log, (void*)(uintptr_t)sizeof(log)};
+  CUresult result = cu->ModuleLoadDataEx(&cuda->module, fatbin, 2, options, values);
+  if (result != CUDA_SUCCESS) {
+    cuda->module = NULL;
+    if (is_architecture_error(result)) return architecture_error(cuda, result, contents, log);
+    return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result),
+                          "loading the model's GPU code failed");
+  }
+  uint32_t num_kernels = plan->header->num_kernels;
+  cuda->functions = allocate_array(num_kernels, sizeof(CUfunction));
+  if (cuda->functions == NULL)
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the kernel table");
+  for (uint32_t i = 0; i < num_kernels; ++i) {
+    const char* name = pt2c_plan_string(plan, plan->gpu_kernels[i].name);
+    result = cu->ModuleGetFunction(&cuda->functions[i], cuda->module, name);
+    if (result == CUDA_ERROR_NOT_FOUND)
+      return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL,
+                       "corrupt model: kernel %u ('%s') is not in the model's fatbin", i, name);
+    if (result != CUDA_SUCCESS)
+      return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result), "looking up a kernel failed");
+  }
+  return PT2C_OK;
+}
+
+static uint64_t round_up(uint64_t value, uint64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+/* Device memory that lives as long as the model: the weights (uploaded once), the arena
+ * (zeroed, like the CPU runtime's, so that results never depend on stale bytes), the
+ * STATE copies and the staging buffers of host-memory runs. */
+static pt2c_status allocate_device_memory(struct pt2c_cuda_model* cuda, const pt2c_plan* plan,
+                                          const unsigned char* host_weights) {
+  const pt2c_cuda_driver* cu = cuda->cu;
+  const pt2c_plan_header* header = plan->header;
+  pt2c_status status = device_alloc(cu, header->weights_size, "weights", &cuda->weights);
+  if (status != PT2C_OK) return status;
+  CUresult result = CUDA_SUCCESS;
+  if (header->weights_size > 0)
+    result = cu->MemcpyHtoD(cuda->weights, host_weights, (size_t)header->weights_size);
+  if (result != CUDA_SUCCESS)
+    return pt2c_cuda_fail(cu, result, PT2C_ERROR_DEVICE, "copying the weights to the GPU failed");
+
+  status = device_alloc(cu, header->arena_size, "arena", &cuda->arena);
+  if (status != PT2C_OK) return status;
+  if (header->arena_size > 0) result = cu->MemsetD8(cuda->arena, 0, (size_t)header->arena_size);
+  if (result != CUDA_SUCCESS)
+    return pt2c_cuda_fail(cu, result, PT2C_ERROR_DEVICE, "clearing the arena failed");
+
+  uint64_t state_size = 0;
+  for (uint32_t i = 0; i < header->num_buffers; ++i)
+    if (plan->buffers[i].kind == PT2C_BUFFER_STATE)
+      state_size += round_up(plan->buffers[i].nbytes, kStateAlignment);
+  status = device_alloc(cu, state_size, "model state", &cuda->state);
+  if (status != PT2C_OK) return status;
+
+  uint64_t state_offset = 0;
+  for (uint32_t i = 0; i < header->num_buffers; ++i) {
+    const pt2c_plan_buffer* buffer = &plan->buffers[i];
+    if (buffer->kind == PT2C_BUFFER_WEIGHT) {
+      cuda->buffer_address[i] = cuda->weights + buffer->offset;
+    } else if (buffer->kind == PT2C_BUFFER_ARENA) {
+      cuda->buffer_address[i] = cuda->arena + buffer->offset;
+    } else if (buffer->kind == PT2C_BUFFER_STATE) {
+      cuda->buffer_address[i] = cuda->state + state_offset;
+      state_offset += round_up(buffer->nbytes, kStateAlignment);
+      if (buffer->nbytes > 0)
+        result = cu->MemcpyHtoD(cuda->buffer_address[i], host_weights + buffer->offset,
+                                (size_t)buffer->nbytes);
+      if (result != CUDA_SUCCESS)
+        return pt2c_cuda_fail(cu, result, PT2C_ERROR_DEVICE,
+                              "copying the model state to the GPU failed");
+    }
+  }
+
+  uint32_t num_io = header->num_inputs + header->num_outputs;
+  for (uint32_t i = 0; i < num_io && status == PT2C_OK; ++i) {
+    const pt2c_plan_tensor* tensor =
+        i < header->num_inputs ? &plan->inputs[i] : &plan->outputs[i - header->num_inputs];
+    status = device_alloc(cu, tensor_nbytes(plan, tensor), "staging buffer", &cuda->staging[i]);
+  }
+  return status;
+}
+
+static pt2c_status allocate_tables(struct pt2c_cuda_model* cuda, const pt2c_plan* plan) {
+  const pt2c_plan_header* header = plan->header;
+  cuda->num_staging = header->num_inputs + header->num_outputs;
+  cuda->staging = allocate_array(cuda->num_staging, sizeof(CUdeviceptr));
+  cuda->buffer_address = allocate_array(header->num_buffers, sizeof(CUdeviceptr));
+  cuda->arg_values = allocate_array(plan->max_step_args, sizeof(CUdeviceptr));
+  cuda->params = allocate_array(plan->max_step_args, sizeof(void*));
+  if (!cuda->staging || !cuda->buffer_address || !cuda->arg_values || !cuda->params)
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the CUDA launch tables");
+  for (uint32_t i = 0; i < plan->max_step_args; ++i) cuda->params[i] = &cuda->arg_values[i];
+  return PT2C_OK;
+}
+
+pt2c_status pt2c_cuda_model_create(pt2c_model* model, const pt2c_model_source* source) {
+  pt2c_fatbin_contents contents;
+  if (!pt2c_fatbin_read(source->cuda_fatbin, source->cuda_fatbin_size, &contents) ||
+      ((uintptr_t)source->cuda_fatbin & 7) != 0)
+    return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL,
+                     "corrupt model: its CUDA fatbin is missing, damaged or not 8-byte aligned");
+  struct pt2c_cuda_model* cuda = calloc(1, sizeof(*cuda));
+  if (cuda == NULL) return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a model");
+  model->cuda = cuda;
+  pt2c_status status = pt2c_cuda_driver_load(&cuda->cu);
+  if (status == PT2C_OK) status = pick_device(cuda);
+  if (status != PT2C_OK) return status;
+
+  CUresult result = cuda->cu->CtxPushCurrent(cuda->context);
+  if (result != CUDA_SUCCESS)
+    return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, "cannot make the context current");
+  status = allocate_tables(cuda, &model->plan);
+  if (status == PT2C_OK) status = load_module(cuda, &model->plan, source->cuda_fatbin, &contents);
+  if (status == PT2C_OK) status = allocate_device_memory(cuda, &model->plan, source->weights);
+  CUcontext popped;
+  cuda->cu->CtxPopCurrent(&popped);
+  return status;
+}
+
+void pt2c_cuda_model_destroy(struct pt2c_cuda_model* cuda) {
+  if (cuda == NULL) return;
+  const pt2c_cuda_driver* cu = cuda->cu;
+  if (cuda->context != NULL && cu->CtxPushCurrent(cuda->context) == CUDA_SUCCESS) {
+    /* Errors are ignored: there is nobody to report them to, and the memory is the
+     * context's either way. */
+    for (uint32_t i = 0; cuda->staging != NULL && i < cuda->num_staging; ++i)
+      if (cuda->staging[i]) cu->MemFree(cuda->staging[i]);
+    if (cuda->weights) cu->MemFree(cuda->weights);
+    if (cuda->arena) cu->MemFree(cuda->arena);
+    if (cuda->state) cu->MemFree(cuda->state);
+    if (cuda->module) cu->ModuleUnload(cuda->module);
+    CUcontext popped;
+    cu->CtxPopCurrent(&popped);
+  }
+  if (cuda->context != NULL) cu->DevicePrimaryCtxRelease(cuda->device);
+  free(cuda->params);
+  free(cuda->arg_values);
+  free(cuda->buffer_address);
+  free(cuda->staging);
+  free(cuda->functions);
+  free(cuda);
+}

@@ -1,0 +1,52 @@
+/* The device side of a CUDA model: its module, device memory and launch tables. Internal.
+ *
+ * Created once by pt2c_model_create (weights uploaded, arena allocated, kernels looked
+ * up), so that a run is only copies (host-memory runs) and kernel launches. */
+#ifndef PT2C_RUNTIME_CUDA_MODEL_H_
+#define PT2C_RUNTIME_CUDA_MODEL_H_
+
+#include "../model.h"
+#include "cuda_driver.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pt2c_cuda_model {
+  const pt2c_cuda_driver* cu;
+  CUdevice device;
+  CUcontext context;            /* the device's primary context, retained; NULL if not */
+  CUmodule module;
+  CUfunction* functions;        /* per entry of the plan's GPU kernel table */
+  CUdeviceptr weights;          /* device copy of the plan's weights bytes; 0 if none */
+  CUdeviceptr arena;            /* 0 if the plan needs none */
+  CUdeviceptr state;            /* this model's STATE buffers; 0 if none */
+  CUdeviceptr* staging;         /* per input, then per output: device copies for
+                                   host-memory runs; 0 for empty tensors */
+  uint32_t num_staging;
+  CUdeviceptr* buffer_address;  /* per plan buffer; INPUT/OUTPUT entries set per run */
+  CUdeviceptr* arg_values;      /* max_step_args entries: one step's kernel parameters */
+  void** params;                /* params[i] = &arg_values[i], as cuLaunchKernel takes them */
+};
+
+/* Loads the driver, picks the device (the current context's, else device 0), loads the
+ * fatbin and allocates everything; sets model->cuda. The plan is already parsed and its
+ * weights checked against `source`. On failure model->cuda holds what was made, for
+ * pt2c_cuda_model_destroy. */
+pt2c_status pt2c_cuda_model_create(pt2c_model* model, const pt2c_model_source* source);
+
+/* Frees the device memory and module and releases the context; null is allowed. */
+void pt2c_cuda_model_destroy(struct pt2c_cuda_model* cuda);
+
+/* One run of a CUDA plan on checked tensors. With `host_memory`, tensors are in host
+ * memory: inputs are copied to the staging buffers, the kernels run on the legacy default
+ * stream and outputs are copied back before returning. Otherwise tensors are device
+ * memory and the kernels are queued on `stream`. Guards are read after the run. */
+pt2c_status pt2c_cuda_run(pt2c_model* model, const pt2c_tensor* inputs, pt2c_tensor* outputs,
+                          int host_memory, CUstream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PT2C_RUNTIME_CUDA_MODEL_H_ */

@@ -1,0 +1,136 @@
+/* One run of a CUDA plan: bind the tensors, launch every step's kernel, check guards. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../dtype.h"
+#include "../error.h"
+#include "../guard.h"
+#include "../shape.h"
+#include "cuda_model.h"
+
+static uint64_t tensor_nbytes(const pt2c_tensor* tensor) {
+  uint64_t nbytes = 0; /* checked against the plan before the run */
+  pt2c_shape_nbytes(pt2c_dtype_element_size(tensor->dtype), (uint32_t)tensor->rank,
+                    tensor->dims, &nbytes);
+  return nbytes;
+}
+
+/* Points INPUT and OUTPUT buffers at the caller's device memory, or at the staging
+ * buffers for host memory. */
+static void bind_tensors(pt2c_model* model, const pt2c_tensor* inputs, pt2c_tensor* outputs,
+                         int host_memory) {
+  struct pt2c_cuda_model* cuda = model->cuda;
+  const pt2c_plan* plan = &model->plan;
+  uint32_t num_inputs = plan->header->num_inputs;
+  for (uint32_t i = 0; i < plan->header->num_buffers; ++i) {
+    const pt2c_plan_buffer* buffer = &plan->buffers[i];
+    if (buffer->kind == PT2C_BUFFER_INPUT)
+      cuda->buffer_address[i] = host_memory ? cuda->staging[buffer->index]
+                                            : (CUdeviceptr)(uintptr_t)inputs[buffer->index].data;
+    else if (buffer->kind == PT2C_BUFFER_OUTPUT)
+      cuda->buffer_address[i] = host_memory
+                                    ? cuda->staging[num_inputs + buffer->index]
+                                    : (CUdeviceptr)(uintptr_t)outputs[buffer->index].data;
+  }
+}
+
+static pt2c_status copy_inputs_in(pt2c_model* model, const pt2c_tensor* inputs) {
+  struct pt2c_cuda_model* cuda = model->cuda;
+  for (uint32_t i = 0; i < model->plan.header->num_inputs; ++i) {
+    uint64_t nbytes = tensor_nbytes(&inputs[i]);
+    if (nbytes == 0) continue;
+    CUresult result = cuda->cu->MemcpyHtoD(cuda->staging[i], inputs[i].data, (size_t)nbytes);
+    if (result != CUDA_SUCCESS)
+      return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE,
+                            "copying an input to the GPU failed");
+  }
+  return PT2C_OK;
+}
+
+/* cuMemcpyDtoH waits for the kernels queued before it on the legacy default stream, so
+ * this also reports a kernel that failed while running. */
+static pt2c_status copy_outputs_out(pt2c_model* model, pt2c_tensor* outputs) {
+  struct pt2c_cuda_model* cuda = model->cuda;
+  uint32_t num_inputs = model->plan.header->num_inputs;
+  for (uint32_t i = 0; i < model->plan.header->num_outputs; ++i) {
+    uint64_t nbytes = tensor_nbytes(&outputs[i]);
+    if (nbytes == 0) continue;
+    CUresult result =
+        cuda->cu->MemcpyDtoH(outputs[i].data, cuda->staging[num_inputs + i], (size_t)nbytes);
+    if (result != CUDA_SUCCESS)
+      return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE,
+                            "running the model on the GPU failed (reported while copying "
+                            "its outputs back)");
+  }
+  return PT2C_OK;
+}
+
+static pt2c_status launch_steps(pt2c_model* model, CUstream stream) {
+  struct pt2c_cuda_model* cuda = model->cuda;
+  const pt2c_plan* plan = &model->plan;
+  for (uint32_t s = 0; s < plan->header->num_steps; ++s) {
+    const pt2c_plan_step* step = &plan->steps[s];
+    const pt2c_plan_gpu_kernel* kernel = &plan->gpu_kernels[step->kernel];
+    for (uint32_t a = 0; a < step->num_args; ++a)
+      cuda->arg_values[a] = cuda->buffer_address[plan->step_args[step->first_arg + a]];
+    /* The driver copies the parameter values at launch, so the next step may reuse
+     * arg_values at once. */
+    CUresult result = cuda->cu->LaunchKernel(
+        cuda->functions[step->kernel], kernel->grid[0], kernel->grid[1], kernel->grid[2],
+        kernel->block[0], kernel->block[1], kernel->block[2], kernel->shared_bytes, stream,
+        cuda->params, NULL);
+    if (result != CUDA_SUCCESS) {
+      char what[160];
+      snprintf(what, sizeof(what), "launching kernel '%s' (step %u) failed",
+               pt2c_plan_string(plan, kernel->name), s);
+      return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, what);
+    }
+  }
+  return PT2C_OK;
+}
+
+/* Guards read one element of a device buffer each, after the kernels have finished. */
+static pt2c_status check_guards(pt2c_model* model, CUstream stream) {
+  struct pt2c_cuda_model* cuda = model->cuda;
+  const pt2c_plan* plan = &model->plan;
+  if (plan->header->num_guards == 0) return PT2C_OK;
+  CUresult result = cuda->cu->StreamSynchronize(stream);
+  if (result != CUDA_SUCCESS)
+    return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE,
+                          "running the model on the GPU failed");
+  for (uint32_t i = 0; i < plan->header->num_guards; ++i) {
+    const pt2c_plan_guard* guard = &plan->guards[i];
+    uint64_t element[1] = {0}; /* at most 8 bytes, suitably aligned for any dtype */
+    size_t size = pt2c_dtype_element_size((pt2c_dtype)guard->dtype);
+    result = cuda->cu->MemcpyDtoH(element, cuda->buffer_address[guard->buffer], size);
+    if (result != CUDA_SUCCESS)
+      return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE,
+                            "reading a guard value from the GPU failed");
+    pt2c_status status = pt2c_check_guard_value(plan, i, element);
+    if (status != PT2C_OK) return status;
+  }
+  return PT2C_OK;
+}
+
+pt2c_status pt2c_cuda_run(pt2c_model* model, const pt2c_tensor* inputs, pt2c_tensor* outputs,
+                          int host_memory, CUstream stream) {
+  struct pt2c_cuda_model* cuda = model->cuda;
+  CUresult result = cuda->cu->CtxPushCurrent(cuda->context);
+  if (result != CUDA_SUCCESS)
+    return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, "cannot make the context current");
+  bind_tensors(model, inputs, outputs, host_memory);
+  pt2c_status status = host_memory ? copy_inputs_in(model, inputs) : PT2C_OK;
+  if (status == PT2C_OK) status = launch_steps(model, host_memory ? NULL : stream);
+  if (status == PT2C_OK && host_memory) status = copy_outputs_out(model, outputs);
+  if (status == PT2C_OK) status = check_guards(model, host_memory ? NULL : stream);
+  /* A host-memory run is synchronous: report a failure of the last kernels here too. */
+  if (status == PT2C_OK && host_memory) {
+    result = cuda->cu->StreamSynchronize(NULL);
+    if (result != CUDA_SUCCESS)
+      status = pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE,
+                              "running the model on the GPU failed");
+  }
+  CUcontext popped;
+  cuda->cu->CtxPopCurrent(&popped);
+  return status;
+}

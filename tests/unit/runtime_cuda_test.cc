@@ -1,0 +1,240 @@
+// The runtime's CUDA path (runtime/src/cuda) against hand-built CUDA plans and a fake
+// driver (testdata/fake_cuda.c): create uploads weights once, host- and device-memory
+// runs, guards, errors for GPUs the model has no code for, and clean teardown.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pt2c/pt2c.h"
+#include "runtime/src/model.h"
+#include "tests/unit/cuda_test_support.h"
+#include "tests/unit/plan_builder.h"
+
+using Catch::Matchers::Contains;
+using pt2c::testing::FatbinImage;
+using pt2c::testing::PlanBuilder;
+using pt2c::testing::fake_cuda_stats;
+
+namespace {
+
+constexpr int kNumElements = 8;  // every tensor here is f32 [2, 4]
+const std::vector<int64_t> kShape = {2, 4};
+constexpr uint64_t kTensorBytes = kNumElements * sizeof(float);
+
+struct alignas(64) Weights {
+  float w[kNumElements] = {1, 2, 3, 4, 5, 6, 7, 8};
+};
+const Weights kWeights;
+
+// The "cubin" payload holds the kernel names, as a real cubin's string table does.
+std::vector<uint64_t> fatbin_for(uint32_t cubin_sm, uint32_t ptx_sm) {
+  return pt2c::testing::make_fatbin({{2, cubin_sm, std::string("fake_add\0fake_triple\0", 21)},
+                                     {1, ptx_sm, ".version 7.8"}});
+}
+const std::vector<uint64_t> kFatbin = fatbin_for(80, 90);
+
+// y = ((x + w) + w) * 3 through two arena buffers, as fake GPU kernels.
+PlanBuilder gpu_builder(const std::string& add_name = "fake_add") {
+  PlanBuilder plan;
+  plan.device = PT2C_DEVICE_CUDA;
+  uint32_t add = plan.add_gpu_kernel(add_name, {1, 1, 1}, {kNumElements, 1, 1});
+  uint32_t triple = plan.add_gpu_kernel("fake_triple", {1, 1, 1}, {kNumElements, 1, 1});
+  uint32_t x = plan.add_input("x", PT2C_F32, kShape);
+  uint32_t y = plan.add_output("y", PT2C_F32, kShape);
+  uint32_t w = plan.add_weight(0, kTensorBytes);
+  uint32_t first = plan.add_arena(0, kTensorBytes);
+  uint32_t second = plan.add_arena(64, kTensorBytes);
+  plan.add_step(add, {x, w, first});
+  plan.add_step(add, {first, w, second});
+  plan.add_step(triple, {second, y});
+  return plan;
+}
+
+using ModelPtr = std::unique_ptr<pt2c_model, void (*)(pt2c_model*)>;
+
+pt2c_status create(const std::vector<unsigned char>& plan, ModelPtr* model,
+                   const std::vector<uint64_t>& fatbin = kFatbin) {
+  pt2c::testing::use_fake_cuda();
+  pt2c_model_source source{};
+  source.plan = plan.data();
+  source.plan_size = plan.size();
+  source.weights = &kWeights;
+  source.weights_size = sizeof(kWeights);
+  source.cuda_fatbin = fatbin.data();
+  source.cuda_fatbin_size = fatbin.size() * sizeof(uint64_t);
+  pt2c_model* raw = nullptr;
+  pt2c_status status = pt2c_model_create_from(&source, &raw);
+  model->reset(raw);
+  return status;
+}
+
+ModelPtr create_ok(const std::vector<unsigned char>& plan) {
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  REQUIRE(create(plan, &model) == PT2C_OK);
+  return model;
+}
+
+std::string last_error() { return pt2c_last_error(); }
+
+struct Io {
+  std::vector<float> x = {0, 1, 2, 3, 4, 5, 6, 7};
+  std::vector<float> y = std::vector<float>(kNumElements, -1.0f);
+  std::vector<int64_t> dims = kShape;
+  pt2c_tensor input{x.data(), PT2C_F32, 2, dims.data()};
+  pt2c_tensor output{y.data(), PT2C_F32, 2, dims.data()};
+
+  pt2c_status run(pt2c_model* model) { return pt2c_model_run(model, &input, 1, &output, 1); }
+  float expected(int i) const { return (x[i] + 2 * kWeights.w[i]) * 3; }
+};
+
+}  // namespace
+
+TEST_CASE("a CUDA plan runs on host memory; weights are uploaded once, at create") {
+  ModelPtr model = create_ok(gpu_builder().build());
+  CHECK(pt2c_model_device(model.get()) == PT2C_DEVICE_CUDA);
+  const auto& stats = fake_cuda_stats();
+  CHECK(stats.context_depth == 0);  // create leaves the caller's context alone
+  int uploads = stats.htod_copies;
+  uint64_t uploaded = stats.htod_bytes;
+  Io io;
+  for (int run = 0; run < 2; ++run) {
+    REQUIRE(io.run(model.get()) == PT2C_OK);
+    for (int i = 0; i < kNumElements; ++i) CHECK(io.y[i] == io.expected(i));
+  }
+  // Per run only the input goes up; the weights went up once.
+  CHECK(stats.htod_copies == uploads + 2);
+  CHECK(stats.htod_bytes == uploaded + 2 * kTensorBytes);
+  CHECK(std::string(stats.last_kernel) == "fake_triple");
+  CHECK(stats.last_stream == nullptr);  // host runs use the legacy default stream
+  CHECK(stats.context_depth == 0);
+}
+
+TEST_CASE("a device-memory run uses the caller's pointers and stream") {
+  ModelPtr model = create_ok(gpu_builder().build());
+  using Alloc = int (*)(unsigned long long*, size_t);
+  using Free = int (*)(unsigned long long);
+  auto alloc = pt2c::testing::fake_cuda_function<Alloc>("cuMemAlloc_v2");
+  auto free_device = pt2c::testing::fake_cuda_function<Free>("cuMemFree_v2");
+  // The fake allocates only inside a context, as the real driver does.
+  using Push = int (*)(void*);
+  using Pop = int (*)(void**);
+  using Retain = int (*)(void**, int);
+  void* context = nullptr;
+  pt2c::testing::fake_cuda_function<Retain>("cuDevicePrimaryCtxRetain")(&context, 0);
+  pt2c::testing::fake_cuda_function<Push>("cuCtxPushCurrent_v2")(context);
+  unsigned long long x = 0, y = 0;
+  REQUIRE(alloc(&x, kTensorBytes) == 0);
+  REQUIRE(alloc(&y, kTensorBytes) == 0);
+  Io io;
+  std::memcpy(reinterpret_cast<void*>(x), io.x.data(), kTensorBytes);
+  pt2c_tensor input{reinterpret_cast<void*>(x), PT2C_F32, 2, io.dims.data()};
+  pt2c_tensor output{reinterpret_cast<void*>(y), PT2C_F32, 2, io.dims.data()};
+  const auto& stats = fake_cuda_stats();
+  int copies = stats.htod_copies + stats.dtoh_copies;
+  void* stream = reinterpret_cast<void*>(0x5eed);
+  REQUIRE(pt2c_model_run_device(model.get(), &input, 1, &output, 1, stream) == PT2C_OK);
+  CHECK(stats.last_stream == stream);
+  CHECK(stats.htod_copies + stats.dtoh_copies == copies);  // no copies without guards
+  CHECK(stats.context_depth == 1);  // the host's own context is current again
+  const float* result = reinterpret_cast<const float*>(y);
+  for (int i = 0; i < kNumElements; ++i) CHECK(result[i] == io.expected(i));
+  // Device runs are checked like host runs.
+  pt2c_tensor wrong = input;
+  wrong.dtype = PT2C_I32;
+  CHECK(pt2c_model_run_device(model.get(), &wrong, 1, &output, 1, stream) == PT2C_ERROR_DTYPE);
+  free_device(x);
+  free_device(y);
+  void* popped = nullptr;
+  pt2c::testing::fake_cuda_function<Pop>("cuCtxPopCurrent_v2")(&popped);
+  pt2c::testing::fake_cuda_function<int (*)(int)>("cuDevicePrimaryCtxRelease_v2")(0);
+}
+
+TEST_CASE("destroy frees the device memory and releases the context") {
+  const auto& stats = fake_cuda_stats();
+  int allocations = stats.live_allocations, references = stats.primary_context_references;
+  int unloads = stats.module_unloads;
+  {
+    ModelPtr model = create_ok(gpu_builder().build());
+    CHECK(stats.live_allocations > allocations);
+    CHECK(stats.primary_context_references == references + 1);
+  }
+  CHECK(stats.live_allocations == allocations);
+  CHECK(stats.primary_context_references == references);
+  CHECK(stats.module_unloads == unloads + 1);
+}
+
+TEST_CASE("a GPU the model has no code for gets a clear error") {
+  setenv("FAKE_CUDA_SM", "75", 1);
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  CHECK(create(gpu_builder().build(), &model) == PT2C_ERROR_UNSUPPORTED);
+  unsetenv("FAKE_CUDA_SM");
+  CHECK(model == nullptr);
+  CHECK_THAT(last_error(), Contains("sm_75"));
+  CHECK_THAT(last_error(), Contains("cubins for sm_80 and PTX for compute_90"));
+  CHECK_THAT(last_error(), Contains("--target cuda:sm_75"));
+  CHECK_THAT(last_error(), Contains("CUDA_ERROR_NO_BINARY_FOR_GPU"));
+  CHECK_THAT(last_error(), Contains("fake: no image for this GPU"));  // the JIT log
+  CHECK(fake_cuda_stats().context_depth == 0);
+}
+
+TEST_CASE("a newer GPU runs the model through its PTX") {
+  setenv("FAKE_CUDA_SM", "100", 1);
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  CHECK(create(gpu_builder().build(), &model) == PT2C_OK);
+  unsetenv("FAKE_CUDA_SM");
+}
+
+TEST_CASE("CUDA plans whose kernels or fatbin do not match are corrupt") {
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  CHECK(create(gpu_builder("not_in_fatbin").build(), &model) == PT2C_ERROR_CORRUPT_MODEL);
+  CHECK_THAT(last_error(), Contains("kernel 0 ('not_in_fatbin') is not in the model's fatbin"));
+
+  std::vector<uint64_t> damaged = kFatbin;
+  reinterpret_cast<unsigned char*>(damaged.data())[0] ^= 0xff;
+  CHECK(create(gpu_builder().build(), &model, damaged) == PT2C_ERROR_CORRUPT_MODEL);
+  CHECK_THAT(last_error(), Contains("CUDA fatbin is missing, damaged"));
+
+  std::vector<uint64_t> truncated(kFatbin.begin(), kFatbin.begin() + 4);
+  CHECK(create(gpu_builder().build(), &model, truncated) == PT2C_ERROR_CORRUPT_MODEL);
+  CHECK(fake_cuda_stats().context_depth == 0);
+}
+
+TEST_CASE("launch configurations no GPU accepts are corrupt") {
+  PlanBuilder plan = gpu_builder();
+  plan.add_gpu_kernel("fake_add", {1, 1, 1}, {1025, 1, 1});
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  CHECK(create(plan.build(), &model) == PT2C_ERROR_CORRUPT_MODEL);
+  CHECK_THAT(last_error(), Contains("gpu kernel 2 ('fake_add'): grid [1, 1, 1] x block [1025"));
+  PlanBuilder zero = gpu_builder();
+  zero.add_gpu_kernel("fake_add", {0, 1, 1}, {1, 1, 1});
+  CHECK(create(zero.build(), &model) == PT2C_ERROR_CORRUPT_MODEL);
+  CHECK_THAT(last_error(), Contains("a grid or block dimension is 0"));
+}
+
+TEST_CASE("guards of a CUDA plan read device memory") {
+  PlanBuilder plan = gpu_builder();
+  plan.add_guard(3 /* first arena buffer: x + w */, PT2C_F32, 1.0, "x[0] + w[0] == 1");
+  ModelPtr model = create_ok(plan.build());
+  Io io;
+  CHECK(io.run(model.get()) == PT2C_OK);  // x[0] + w[0] = 0 + 1
+  io.x[0] = 5;
+  CHECK(io.run(model.get()) == PT2C_ERROR_GUARD);
+  CHECK_THAT(last_error(), Contains("x[0] + w[0] == 1"));
+  CHECK_THAT(last_error(), Contains("this input gives 6"));
+}
+
+TEST_CASE("launch failures name the kernel and the driver's error") {
+  ModelPtr model = create_ok(gpu_builder().build());
+  setenv("FAKE_CUDA_LAUNCH_ERROR", "719", 1);
+  Io io;
+  CHECK(io.run(model.get()) == PT2C_ERROR_DEVICE);
+  unsetenv("FAKE_CUDA_LAUNCH_ERROR");
+  CHECK_THAT(last_error(), Contains("launching kernel 'fake_add' (step 0) failed"));
+  CHECK_THAT(last_error(), Contains("CUDA_ERROR_LAUNCH_FAILED"));
+  CHECK(fake_cuda_stats().context_depth == 0);
+  CHECK(io.run(model.get()) == PT2C_OK);  // and the model still works afterwards
+}

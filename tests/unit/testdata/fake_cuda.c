@@ -1,0 +1,273 @@
+/* A stand-in for libcuda.so.1 so that the runtime's CUDA path runs on machines without a
+ * GPU (PT2C_LIBCUDA=libfake_cuda.so). "Device memory" is host memory; the functions
+ * check what a real driver would reject (unknown or overrun device pointers, a module
+ * without an image for the device, a kernel name not in the module) and record what
+ * happened for the tests (fake_cuda_stats).
+ *
+ * Kernels: names starting with "fake_" are emulated on the host (f32, one thread per
+ * element, 1-D launches): fake_add(a, b, out), fake_triple(in, out). Any other name is
+ * found if its bytes occur in the loaded fatbin (a real model's cubins); launching it
+ * does nothing but count.
+ *
+ * Environment: FAKE_CUDA_SM (compute capability as 80, 90; default 80),
+ * FAKE_CUDA_INIT_ERROR (cuInit's result), FAKE_CUDA_LAUNCH_ERROR (cuLaunchKernel's). */
+#define _POSIX_C_SOURCE 200809L /* strdup */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define API __attribute__((visibility("default")))
+
+typedef int CUresult;
+typedef unsigned long long CUdeviceptr;
+
+enum {
+  kSuccess = 0,
+  kInvalidValue = 1,
+  kOutOfMemory = 2,
+  kInvalidContext = 201,
+  kInvalidImage = 200,
+  kNoBinaryForGpu = 209,
+  kNotFound = 500,
+  kMaxAllocations = 256,
+  kMaxContextDepth = 16,
+};
+
+/* What the tests read back (fake_cuda_stats). */
+typedef struct fake_cuda_stats {
+  int live_allocations;
+  int primary_context_references;
+  int context_depth;
+  int htod_copies, dtoh_copies, launches, module_loads, module_unloads;
+  uint64_t htod_bytes;
+  void* last_stream;
+  char last_kernel[64];
+  unsigned last_grid[3], last_block[3];
+} fake_cuda_stats;
+
+static fake_cuda_stats g_stats;
+static struct { unsigned char* base; size_t size; } g_allocations[kMaxAllocations];
+static void* g_context_stack[kMaxContextDepth];
+static char g_primary_context; /* its address is the context handle */
+static const unsigned char* g_module_image;
+static size_t g_module_size;
+
+API const fake_cuda_stats* fake_cuda_stats_get(void) { return &g_stats; }
+
+static int env_int(const char* name, int fallback) {
+  const char* value = getenv(name);
+  return value != NULL && value[0] != '\0' ? atoi(value) : fallback;
+}
+
+/* Whether [pointer, pointer + size) lies in one live allocation. */
+static int device_range_ok(CUdeviceptr pointer, size_t size) {
+  unsigned char* p = (unsigned char*)(uintptr_t)pointer;
+  for (int i = 0; i < kMaxAllocations; ++i)
+    if (g_allocations[i].base != NULL && p >= g_allocations[i].base &&
+        p + size <= g_allocations[i].base + g_allocations[i].size)
+      return 1;
+  return 0;
+}
+
+static int has_context(void) { return g_stats.context_depth > 0; }
+
+API CUresult cuInit(unsigned int flags) { return flags == 0 ? env_int("FAKE_CUDA_INIT_ERROR", 0) : kInvalidValue; }
+API CUresult cuDriverGetVersion(int* version) { *version = 13000; return kSuccess; }
+API CUresult cuDeviceGet(int* device, int ordinal) {
+  if (ordinal != 0) return kInvalidValue;
+  *device = 0;
+  return kSuccess;
+}
+API CUresult cuDeviceGetName(char* name, int length, int device) {
+  snprintf(name, (size_t)length, "Fake GPU");
+  return kSuccess;
+}
+API CUresult cuDeviceGetAttribute(int* value, int attribute, int device) {
+  int sm = env_int("FAKE_CUDA_SM", 80);
+  if (attribute == 75) *value = sm / 10;
+  else if (attribute == 76) *value = sm % 10;
+  else return kInvalidValue;
+  return kSuccess;
+}
+API CUresult cuCtxGetCurrent(void** context) {
+  *context = has_context() ? g_context_stack[g_stats.context_depth - 1] : NULL;
+  return kSuccess;
+}
+API CUresult cuCtxGetDevice(int* device) {
+  if (!has_context()) return kInvalidContext;
+  *device = 0;
+  return kSuccess;
+}
+API CUresult cuCtxPushCurrent_v2(void* context) {
+  if (context == NULL || g_stats.context_depth == kMaxContextDepth) return kInvalidValue;
+  g_context_stack[g_stats.context_depth++] = context;
+  return kSuccess;
+}
+API CUresult cuCtxPopCurrent_v2(void** context) {
+  if (!has_context()) return kInvalidContext;
+  *context = g_context_stack[--g_stats.context_depth];
+  return kSuccess;
+}
+API CUresult cuDevicePrimaryCtxRetain(void** context, int device) {
+  ++g_stats.primary_context_references;
+  *context = &g_primary_context;
+  return kSuccess;
+}
+API CUresult cuDevicePrimaryCtxRelease_v2(int device) {
+  if (g_stats.primary_context_references == 0) return kInvalidContext;
+  --g_stats.primary_context_references;
+  return kSuccess;
+}
+
+/* The fatbin's images (see runtime/src/cuda/cuda_fatbin.c): a cubin for exactly this SM,
+ * or PTX for this SM or an older one, which a real driver would JIT-compile. */
+static int fatbin_runs_on(const unsigned char* image, int sm) {
+  uint32_t magic, images_size_lo;
+  uint16_t header_size;
+  memcpy(&magic, image, 4);
+  if (magic != 0xBA55ED50u) return -1;
+  memcpy(&header_size, image + 6, 2);
+  memcpy(&images_size_lo, image + 8, 4);
+  size_t offset = header_size, end = header_size + images_size_lo;
+  int runs = 0;
+  while (offset < end) {
+    uint16_t kind;
+    uint32_t image_header, image_sm;
+    uint64_t payload;
+    memcpy(&kind, image + offset, 2);
+    memcpy(&image_header, image + offset + 4, 4);
+    memcpy(&payload, image + offset + 8, 8);
+    memcpy(&image_sm, image + offset + 28, 4);
+    if ((kind == 2 && (int)image_sm == sm) || (kind == 1 && (int)image_sm <= sm)) runs = 1;
+    offset += image_header + payload;
+  }
+  g_module_size = end;
+  return runs;
+}
+
+API CUresult cuModuleLoadDataEx(void** module, const void* image, unsigned int num_options,
+                                int* options, void** values) {
+  if (!has_context()) return kInvalidContext;
+  int runs = fatbin_runs_on(image, env_int("FAKE_CUDA_SM", 80));
+  if (runs < 0) return kInvalidImage;
+  if (runs == 0) {
+    for (unsigned i = 0; i < num_options; ++i)
+      if (options[i] == 5 /* CU_JIT_ERROR_LOG_BUFFER */)
+        snprintf((char*)values[i], 64, "fake: no image for this GPU");
+    return kNoBinaryForGpu;
+  }
+  g_module_image = image;
+  ++g_stats.module_loads;
+  *module = (void*)&g_module_image;
+  return kSuccess;
+}
+API CUresult cuModuleUnload(void* module) {
+  ++g_stats.module_unloads;
+  return kSuccess;
+}
+
+/* A function handle is a pointer to its name, copied. */
+API CUresult cuModuleGetFunction(void** function, void* module, const char* name) {
+  size_t length = strlen(name);
+  int found = strncmp(name, "fake_", 5) == 0;
+  for (size_t i = 0; !found && g_module_image != NULL && i + length <= g_module_size; ++i)
+    found = memcmp(g_module_image + i, name, length) == 0;
+  if (!found) return kNotFound;
+  *function = strdup(name); /* leaked: a test process makes a handful */
+  return kSuccess;
+}
+
+API CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t nbytes) {
+  if (nbytes == 0) return kInvalidValue;
+  if (!has_context()) return kInvalidContext;
+  for (int i = 0; i < kMaxAllocations; ++i)
+    if (g_allocations[i].base == NULL) {
+      g_allocations[i].base = malloc(nbytes);
+      if (g_allocations[i].base == NULL) return kOutOfMemory;
+      memset(g_allocations[i].base, 0xAB, nbytes); /* like real memory: not zeroed */
+      g_allocations[i].size = nbytes;
+      *pointer = (CUdeviceptr)(uintptr_t)g_allocations[i].base;
+      ++g_stats.live_allocations;
+      return kSuccess;
+    }
+  return kOutOfMemory;
+}
+API CUresult cuMemFree_v2(CUdeviceptr pointer) {
+  for (int i = 0; i < kMaxAllocations; ++i)
+    if ((CUdeviceptr)(uintptr_t)g_allocations[i].base == pointer && pointer != 0) {
+      free(g_allocations[i].base);
+      g_allocations[i].base = NULL;
+      --g_stats.live_allocations;
+      return kSuccess;
+    }
+  return kInvalidValue;
+}
+API CUresult cuMemsetD8_v2(CUdeviceptr pointer, unsigned char value, size_t count) {
+  if (!device_range_ok(pointer, count)) return kInvalidValue;
+  memset((void*)(uintptr_t)pointer, value, count);
+  return kSuccess;
+}
+API CUresult cuMemcpyHtoD_v2(CUdeviceptr destination, const void* source, size_t nbytes) {
+  if (!has_context() || !device_range_ok(destination, nbytes)) return kInvalidValue;
+  memcpy((void*)(uintptr_t)destination, source, nbytes);
+  ++g_stats.htod_copies;
+  g_stats.htod_bytes += nbytes;
+  return kSuccess;
+}
+API CUresult cuMemcpyDtoH_v2(void* destination, CUdeviceptr source, size_t nbytes) {
+  if (!has_context() || !device_range_ok(source, nbytes)) return kInvalidValue;
+  memcpy(destination, (const void*)(uintptr_t)source, nbytes);
+  ++g_stats.dtoh_copies;
+  return kSuccess;
+}
+
+/* Emulated kernels: thread `i` of a 1-D launch handles element i. */
+static CUresult emulate(const char* name, unsigned threads, void** params) {
+  int num_params = strcmp(name, "fake_add") == 0 ? 3 : strcmp(name, "fake_triple") == 0 ? 2 : -1;
+  if (num_params < 0) return kNotFound;
+  CUdeviceptr args[3];
+  for (int p = 0; p < num_params; ++p) {
+    memcpy(&args[p], params[p], sizeof(CUdeviceptr));
+    if (!device_range_ok(args[p], threads * sizeof(float))) return 700; /* illegal address */
+  }
+  float* a = (float*)(uintptr_t)args[0];
+  float* b = (float*)(uintptr_t)args[1];
+  for (unsigned i = 0; i < threads; ++i) {
+    if (num_params == 3) ((float*)(uintptr_t)args[2])[i] = a[i] + b[i];
+    else b[i] = a[i] * 3.0f;
+  }
+  return kSuccess;
+}
+
+API CUresult cuLaunchKernel(void* function, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                            unsigned by, unsigned bz, unsigned shared, void* stream,
+                            void** params, void** extra) {
+  if (!has_context()) return kInvalidContext;
+  int error = env_int("FAKE_CUDA_LAUNCH_ERROR", 0);
+  if (error != 0) return error;
+  const char* name = function;
+  ++g_stats.launches;
+  g_stats.last_stream = stream;
+  snprintf(g_stats.last_kernel, sizeof(g_stats.last_kernel), "%s", name);
+  unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+  memcpy(g_stats.last_grid, grid, sizeof(grid));
+  memcpy(g_stats.last_block, block, sizeof(block));
+  if (strncmp(name, "fake_", 5) != 0) return kSuccess;
+  return emulate(name, gx * bx, params);
+}
+API CUresult cuStreamSynchronize(void* stream) { return has_context() ? kSuccess : kInvalidContext; }
+
+API CUresult cuGetErrorName(CUresult error, const char** name) {
+  switch (error) {
+    case 100: *name = "CUDA_ERROR_NO_DEVICE"; return kSuccess;
+    case 209: *name = "CUDA_ERROR_NO_BINARY_FOR_GPU"; return kSuccess;
+    case 719: *name = "CUDA_ERROR_LAUNCH_FAILED"; return kSuccess;
+    default: *name = "CUDA_ERROR_FAKE"; return kSuccess;
+  }
+}
+API CUresult cuGetErrorString(CUresult error, const char** text) {
+  *text = "fake driver error";
+  return kSuccess;
+}
