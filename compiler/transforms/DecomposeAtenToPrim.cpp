@@ -17,6 +17,11 @@ void decompose::populateAtenToPrimDecompositions(mlir::RewritePatternSet &patter
   populatePointwiseDecompositions(set);
   populateLinearAlgebraDecompositions(set);
   populateShapeDecompositions(set);
+  populateNormalizationDecompositions(set);
+  populateAttentionDecompositions(set);
+  populateIndexingDecompositions(set);
+  populateMaskingDecompositions(set);
+  populateFactoryDecompositions(set);
 }
 
 namespace {

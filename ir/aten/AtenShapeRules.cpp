@@ -3,6 +3,8 @@
 // the importer takes their result types from the trace.
 #include "ir/aten/AtenShapeRules.h"
 
+#include <cmath>
+
 #include "ir/aten/AtenDialect.h"
 #include "llvm/ADT/StringMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -36,6 +38,17 @@ public:
   std::optional<ArrayRef<int64_t>> arrayAttr(StringRef name) const {
     if (auto attr = op->getAttrOfType<DenseI64ArrayAttr>(name))
       return attr.asArrayRef();
+    return std::nullopt;
+  }
+  /// An aten Scalar attribute (IntegerAttr, FloatAttr or BoolAttr) as a double.
+  std::optional<double> scalarAttr(StringRef name) const {
+    Attribute attr = op->getAttr(name);
+    if (auto i = dyn_cast_or_null<IntegerAttr>(attr))
+      return (double)i.getInt();
+    if (auto f = dyn_cast_or_null<FloatAttr>(attr))
+      return f.getValueAsDouble();
+    if (auto b = dyn_cast_or_null<BoolAttr>(attr))
+      return (double)b.getValue();
     return std::nullopt;
   }
 
@@ -250,6 +263,140 @@ LogicalResult squeezeDim(ShapeQuery &q, Shape &out) {
   return success();
 }
 
+//===--- transformer ops: softmax, attention, indexing, views, factories ---===//
+
+/// baddbmm(self, batch1[B, M, K], batch2[B, K, N]) -> [B, M, N].
+LogicalResult baddbmm(ShapeQuery &q, Shape &out) {
+  if (q.rank(1) != 3 || q.rank(2) != 3)
+    return q.fail("expects 3-D batches of matrices");
+  out = {q.shape(1)[0], q.shape(1)[1], q.shape(2)[2]};
+  return success();
+}
+
+/// Attention: query[..., L, E] and value[..., S, Ev] -> [..., L, Ev].
+LogicalResult attention(ShapeQuery &q, Shape &out) {
+  if (q.rank(0) < 2 || q.rank(2) < 2)
+    return q.fail("expects query and value of rank >= 2");
+  out.assign(q.shape(0).begin(), q.shape(0).end() - 1);
+  out.push_back(q.shape(2).back());
+  return success();
+}
+
+/// embedding(weight[V, D...], indices) -> indices.shape ++ [D...].
+LogicalResult embedding(ShapeQuery &q, Shape &out) {
+  if (q.rank(0) < 1)
+    return q.fail("expects a weight of rank >= 1");
+  out.assign(q.shape(1).begin(), q.shape(1).end());
+  out.append(q.shape(0).begin() + 1, q.shape(0).end());
+  return success();
+}
+
+/// index_select(self, dim, index[N]) -> self.shape with dim `dim` of size N.
+LogicalResult indexSelect(ShapeQuery &q, Shape &out) {
+  if (q.rank(1) > 1)
+    return q.fail("expects a 0-D or 1-D index");
+  FailureOr<int64_t> d = q.dim(*q.intAttr("dim"), q.rank(0));
+  if (failed(d))
+    return failure();
+  out.assign(q.shape(0).begin(), q.shape(0).end());
+  if (!out.empty())
+    out[*d] = q.rank(1) == 0 ? 1 : q.shape(1)[0];
+  return success();
+}
+
+/// gather(self, dim, index) -> index.shape.
+LogicalResult gatherAlongDim(ShapeQuery &q, Shape &out) {
+  if (q.rank(1) != q.rank(0))
+    return q.fail("expects an index of the same rank as the input");
+  out.assign(q.shape(1).begin(), q.shape(1).end());
+  return success();
+}
+
+/// slice.Tensor: Python slicing of one dim; start and end are clamped into [0, size].
+LogicalResult sliceTensor(ShapeQuery &q, Shape &out) {
+  FailureOr<int64_t> d = q.dim(q.intAttr("dim").value_or(0), q.rank(0));
+  if (failed(d))
+    return failure();
+  out.assign(q.shape(0).begin(), q.shape(0).end());
+  int64_t size = out[*d], step = q.intAttr("step").value_or(1);
+  if (step < 1)
+    return q.fail("slice step must be positive");
+  if (size == kDyn)
+    return success();
+  auto clamp = [&](int64_t i) {
+    if (i < 0)
+      i += size;
+    return std::min(std::max<int64_t>(i, 0), size);
+  };
+  int64_t start = clamp(q.intAttr("start").value_or(0));
+  int64_t end = clamp(q.intAttr("end").value_or(size));
+  out[*d] = end > start ? (end - start + step - 1) / step : 0;
+  return success();
+}
+
+LogicalResult selectInt(ShapeQuery &q, Shape &out) {
+  if (q.rank(0) == 0)
+    return q.fail("cannot select from a 0-D tensor");
+  FailureOr<int64_t> d = q.dim(*q.intAttr("dim"), q.rank(0));
+  if (failed(d))
+    return failure();
+  out.assign(q.shape(0).begin(), q.shape(0).end());
+  out.erase(out.begin() + *d);
+  return success();
+}
+
+/// squeeze (all size-1 dims) and squeeze.dims (the listed ones that have size 1).
+LogicalResult squeezeDims(ShapeQuery &q, Shape &out) {
+  std::optional<ArrayRef<int64_t>> dims = q.arrayAttr("dim");
+  SmallVector<bool> drop(q.rank(0), !dims.has_value());
+  for (int64_t d : dims.value_or(ArrayRef<int64_t>{})) {
+    FailureOr<int64_t> n = q.dim(d, q.rank(0));
+    if (failed(n))
+      return failure();
+    if (q.rank(0) > 0)
+      drop[*n] = true;
+  }
+  out.clear();
+  for (auto [i, s] : llvm::enumerate(q.shape(0)))
+    if (!drop[i] || s != 1)
+      out.push_back(s);
+  return success();
+}
+
+/// stack: the (equal) operand shape with a new dim of size #operands.
+LogicalResult stack(ShapeQuery &q, Shape &out) {
+  if (q.numOperands() == 0)
+    return q.fail("expects at least one tensor");
+  FailureOr<int64_t> d = q.dim(q.intAttr("dim").value_or(0), q.rank(0) + 1);
+  if (failed(d))
+    return failure();
+  out.assign(q.shape(0).begin(), q.shape(0).end());
+  out.insert(out.begin() + *d, q.numOperands());
+  return success();
+}
+
+/// Factories whose shape is the `size` attribute (zeros, full, new_ones, ...).
+LogicalResult sizeAttr(ShapeQuery &q, Shape &out) {
+  ArrayRef<int64_t> size = *q.arrayAttr("size");
+  out.assign(size.begin(), size.end());
+  return success();
+}
+
+LogicalResult scalarShape(ShapeQuery &, Shape &out) {
+  out.clear();
+  return success();
+}
+
+/// arange: ceil((end - start) / step) elements.
+LogicalResult arange(ShapeQuery &q, Shape &out) {
+  double start = q.scalarAttr("start").value_or(0.0), end = *q.scalarAttr("end"),
+         step = q.scalarAttr("step").value_or(1.0);
+  if (step == 0.0 || (end - start) / step < 0.0)
+    return q.fail("arange has an empty or infinite range");
+  out = {(int64_t)std::ceil((end - start) / step)};
+  return success();
+}
+
 const llvm::StringMap<Rule> &rules() {
   static const llvm::StringMap<Rule> table = [] {
     llvm::StringMap<Rule> t;
@@ -277,6 +424,38 @@ const llvm::StringMap<Rule> &rules() {
     t["aten.expand"] = expand;
     t["aten.unsqueeze"] = unsqueeze;
     t["aten.squeeze.dim"] = squeezeDim;
+    for (StringRef name :
+         {"aten._softmax", "aten._log_softmax", "aten.softmax.int",
+          "aten.log_softmax.int", "aten.tril", "aten.triu", "aten.logical_not",
+          "aten.bitwise_not", "aten.lift_fresh", "aten.masked_fill.Scalar",
+          "aten.masked_fill.Tensor", "aten.masked_fill_.Scalar", "aten.zeros_like",
+          "aten.ones_like", "aten.full_like", "aten.empty_like", "aten.pow.Scalar",
+          "aten.eq.Scalar", "aten.ne.Scalar", "aten.lt.Scalar", "aten.le.Scalar",
+          "aten.gt.Scalar", "aten.ge.Scalar"})
+      t[name] = sameAsSelf;
+    for (StringRef name :
+         {"aten.where.self", "aten.bitwise_and.Tensor", "aten.bitwise_or.Tensor",
+          "aten.logical_and", "aten.logical_or", "aten.eq.Tensor", "aten.ne.Tensor",
+          "aten.lt.Tensor", "aten.le.Tensor", "aten.gt.Tensor", "aten.ge.Tensor",
+          "aten.pow.Tensor_Tensor"})
+      t[name] = broadcastOperands;
+    for (StringRef name : {"aten.full", "aten.zeros", "aten.ones", "aten.new_zeros",
+                           "aten.new_ones", "aten.new_full", "aten.empty.memory_format"})
+      t[name] = sizeAttr;
+    for (StringRef name : {"aten.arange", "aten.arange.start", "aten.arange.start_step"})
+      t[name] = arange;
+    t["aten.scalar_tensor"] = scalarShape;
+    t["aten.baddbmm"] = baddbmm;
+    t["aten.scaled_dot_product_attention"] = attention;
+    t["aten._scaled_dot_product_flash_attention_for_cpu"] = attention;
+    t["aten.embedding"] = embedding;
+    t["aten.index_select"] = indexSelect;
+    t["aten.gather"] = gatherAlongDim;
+    t["aten.slice.Tensor"] = sliceTensor;
+    t["aten.select.int"] = selectInt;
+    t["aten.squeeze"] = squeezeDims;
+    t["aten.squeeze.dims"] = squeezeDims;
+    t["aten.stack"] = stack;
     return t;
   }();
   return table;

@@ -1,10 +1,11 @@
 // An aten op the pass cannot rewrite is reported by name; nothing is half-rewritten.
 // RUN: pt2c-opt %s --split-input-file --pt2c-decompose-aten-to-prim --verify-diagnostics
 
-func.func @no_decomposition(%x: tensor<2x4xf32>, %y: tensor<3x4xf32>) -> tensor<5x4xf32> {
-  // expected-error @+1 {{failed to legalize operation 'aten.cat' that was explicitly marked illegal}}
-  %0 = "aten.cat"(%x, %y) {dim = 0 : i64} : (tensor<2x4xf32>, tensor<3x4xf32>) -> tensor<5x4xf32>
-  return %0 : tensor<5x4xf32>
+// prim has boolean selects but no integer bit arithmetic.
+func.func @integer_bitwise_and(%x: tensor<4xi64>, %y: tensor<4xi64>) -> tensor<4xi64> {
+  // expected-error @+1 {{failed to legalize operation 'aten.bitwise_and.Tensor' that was explicitly marked illegal}}
+  %0 = "aten.bitwise_and.Tensor"(%x, %y) : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  return %0 : tensor<4xi64>
 }
 
 // -----

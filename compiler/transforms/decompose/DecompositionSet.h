@@ -39,6 +39,37 @@ private:
   Decomposition<OpT> decompose;
 };
 
+/// Builds the replacements of every result of a multi-result aten op (one Value per
+/// result, in order); an empty vector (or a failed PrimBuilder) means the
+/// decomposition does not apply. Results nobody uses may still be built: canonicalize
+/// removes them.
+template <typename OpT>
+using MultiDecomposition = llvm::SmallVector<mlir::Value> (*)(OpT op, PrimBuilder &b);
+
+/// Runs one MultiDecomposition as a rewrite pattern.
+template <typename OpT>
+class MultiDecompositionPattern : public mlir::OpRewritePattern<OpT> {
+public:
+  MultiDecompositionPattern(mlir::MLIRContext *context, MultiDecomposition<OpT> decompose)
+      : mlir::OpRewritePattern<OpT>(context), decompose(decompose) {}
+
+  mlir::LogicalResult matchAndRewrite(OpT op,
+                                      mlir::PatternRewriter &rewriter) const override {
+    PrimBuilder b(rewriter, op);
+    llvm::SmallVector<mlir::Value> results = decompose(op, b);
+    if (b.failed() || results.size() != op->getNumResults())
+      return rewriter.notifyMatchFailure(op, b.failureReason());
+    for (auto [result, original] : llvm::zip_equal(results, op->getResults()))
+      if (!result || result.getType() != original.getType())
+        return rewriter.notifyMatchFailure(op, "decomposition produced the wrong type");
+    rewriter.replaceOp(op, results);
+    return mlir::success();
+  }
+
+private:
+  MultiDecomposition<OpT> decompose;
+};
+
 class DecompositionSet {
 public:
   explicit DecompositionSet(mlir::RewritePatternSet &patterns) : patterns(patterns) {}
@@ -46,6 +77,12 @@ public:
   template <typename OpT>
   DecompositionSet &add(Decomposition<OpT> decompose) {
     patterns.add<DecompositionPattern<OpT>>(patterns.getContext(), decompose);
+    return *this;
+  }
+
+  template <typename OpT>
+  DecompositionSet &add(MultiDecomposition<OpT> decompose) {
+    patterns.add<MultiDecompositionPattern<OpT>>(patterns.getContext(), decompose);
     return *this;
   }
 
@@ -57,6 +94,11 @@ private:
 void populatePointwiseDecompositions(DecompositionSet &set);
 void populateLinearAlgebraDecompositions(DecompositionSet &set);
 void populateShapeDecompositions(DecompositionSet &set);
+void populateNormalizationDecompositions(DecompositionSet &set);
+void populateAttentionDecompositions(DecompositionSet &set);
+void populateIndexingDecompositions(DecompositionSet &set);
+void populateMaskingDecompositions(DecompositionSet &set);
+void populateFactoryDecompositions(DecompositionSet &set);
 
 /// All decompositions.
 void populateAtenToPrimDecompositions(mlir::RewritePatternSet &patterns);

@@ -100,6 +100,25 @@ Value powTensorScalar(aten::PowTensorScalarOp op, PrimBuilder &b) {
   return b.create<prim::PowOp>(x, b.splat(e, type, x));
 }
 
+/// base ^ exponent for a Scalar base (2 ** x) or two tensors, on floats.
+Value powScalar(aten::PowScalarOp op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  if (!isa<FloatType>(type.getElementType()))
+    return b.fail("integer pow of a tensor exponent");
+  Value exponent = b.convert(op.getExponent(), type.getElementType());
+  Value base = b.splat(b.scalarAttr(op.getSelfAttr(), type.getElementType()), type, exponent);
+  return b.create<prim::PowOp>(base, exponent);
+}
+
+Value powTensorTensor(aten::PowTensorTensorOp op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  if (!isa<FloatType>(type.getElementType()))
+    return b.fail("integer pow of a tensor exponent");
+  Value base = b.elementwiseOperand(op.getSelf(), type);
+  Value exponent = b.elementwiseOperand(op.getExponent(), type);
+  return b.create<prim::PowOp>(base, exponent);
+}
+
 } // namespace
 
 void populatePointwiseDecompositions(DecompositionSet &set) {
@@ -129,7 +148,9 @@ void populatePointwiseDecompositions(DecompositionSet &set) {
   set.add<aten::ReluOp>(relu)
       .add<aten::GeluOp>(gelu)
       .add<aten::SiluOp>(silu)
-      .add<aten::PowTensorScalarOp>(powTensorScalar);
+      .add<aten::PowTensorScalarOp>(powTensorScalar)
+      .add<aten::PowScalarOp>(powScalar)
+      .add<aten::PowTensorTensorOp>(powTensorTensor);
 }
 
 } // namespace pt2c::decompose

@@ -166,6 +166,43 @@ Value PrimBuilder::reshape(Value value, RankedTensorType type) {
   return create<prim::ReshapeOp>(type, value, sizes);
 }
 
+/// The identity of a reduction: folding it in changes nothing.
+static TypedAttr reductionIdentity(prim::ReduceKind kind, Type elementType) {
+  using K = prim::ReduceKind;
+  if (auto f = dyn_cast<FloatType>(elementType)) {
+    if (kind == K::MAX || kind == K::MIN)
+      return FloatAttr::get(f, APFloat::getInf(f.getFloatSemantics(), kind == K::MAX));
+    return FloatAttr::get(f, kind == K::PROD ? 1.0 : 0.0);
+  }
+  unsigned width = elementType.getIntOrFloatBitWidth();
+  APInt value = kind == K::MAX   ? APInt::getSignedMinValue(width)
+                : kind == K::MIN ? APInt::getSignedMaxValue(width)
+                : kind == K::AND || kind == K::PROD ? APInt(width, 1)
+                                                    : APInt(width, 0);
+  return IntegerAttr::get(elementType, value);
+}
+
+Value PrimBuilder::reduce(prim::ReduceKind kind, Value value, ArrayRef<int64_t> dims) {
+  if (failed())
+    return {};
+  Type elementType = tensorType(value).getElementType();
+  auto scalarType = RankedTensorType::get({}, elementType);
+  Value init = splat(reductionIdentity(kind, elementType), scalarType);
+  return create<prim::ReduceOp>(kind, value, init, dims);
+}
+
+Value PrimBuilder::broadcastReduced(Value reduced, RankedTensorType type,
+                                    ArrayRef<int64_t> reducedDims, ValueRange like) {
+  SmallVector<int64_t> kept;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (!llvm::is_contained(reducedDims, d))
+      kept.push_back(d);
+  if (failed())
+    return {};
+  return broadcastInDim(reduced, type.clone(tensorType(reduced).getElementType()), kept,
+                        like);
+}
+
 Value PrimBuilder::dotGeneral(Value lhs, Value rhs, ArrayRef<int64_t> lhsBatch,
                               ArrayRef<int64_t> rhsBatch, ArrayRef<int64_t> lhsContract,
                               ArrayRef<int64_t> rhsContract) {

@@ -84,6 +84,17 @@ public:
                          llvm::ArrayRef<int64_t> lhsContract,
                          llvm::ArrayRef<int64_t> rhsContract);
 
+  //===--- reductions ---===//
+
+  /// prim.reduce of `dims` of `value` starting from the identity of `kind` (0 for SUM,
+  /// -inf or the lowest integer for MAX, ...).
+  mlir::Value reduce(prim::ReduceKind kind, mlir::Value value, llvm::ArrayRef<int64_t> dims);
+  /// A reduction result broadcast back to `type`, the shape it was reduced from
+  /// (keepdim and expand in one): `reducedDims` are the dims that reduce removed.
+  mlir::Value broadcastReduced(mlir::Value reduced, mlir::RankedTensorType type,
+                               llvm::ArrayRef<int64_t> reducedDims,
+                               mlir::ValueRange like = {});
+
   /// Index values for the dynamic dims of `type`: dims of a `like` value of the same
   /// rank if given, else a trailing-aligned dynamic dim of one of the aten operands.
   llvm::SmallVector<mlir::Value> dynamicSizes(mlir::RankedTensorType type,

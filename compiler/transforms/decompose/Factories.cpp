@@ -1,0 +1,86 @@
+// Decompositions of the ops that make new tensors from sizes and Scalars (full,
+// zeros, ones, empty, their _like and new_ forms, scalar_tensor, arange). Their
+// results depend on no input: splats become prim.constants, arange an iota.
+#include <type_traits>
+
+#include "compiler/transforms/decompose/DecompositionSet.h"
+
+using namespace mlir;
+
+namespace pt2c::decompose {
+namespace {
+
+/// A tensor of the result type with `value` everywhere.
+Value filled(PrimBuilder &b, double value) { return b.splat(value, b.resultType()); }
+
+Value filledWith(PrimBuilder &b, Attribute scalar) {
+  return b.splat(b.scalarAttr(scalar, b.resultElementType()), b.resultType());
+}
+
+template <typename OpT>
+Value zeros(OpT, PrimBuilder &b) {
+  return filled(b, 0.0);
+}
+
+template <typename OpT>
+Value ones(OpT, PrimBuilder &b) {
+  return filled(b, 1.0);
+}
+
+template <typename OpT>
+Value full(OpT op, PrimBuilder &b) {
+  return filledWith(b, op.getFillValueAttr());
+}
+
+Value scalarTensor(aten::ScalarTensorOp op, PrimBuilder &b) {
+  return filledWith(b, op.getSAttr());
+}
+
+/// arange: start + i * step for i = 0, 1, ...; floats are computed in f64 and then
+/// rounded, as ATen's CPU kernel accumulates in double.
+template <typename OpT>
+Value arange(OpT op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  Attribute start, step;
+  if constexpr (!std::is_same_v<OpT, aten::ArangeOp>)
+    start = op.getStartAttr();
+  if constexpr (std::is_same_v<OpT, aten::ArangeStartStepOp>)
+    step = op.getStepAttr();
+  MLIRContext *context = op.getContext();
+  auto computeType = type.clone(isa<FloatType>(type.getElementType())
+                                    ? (Type)Float64Type::get(context)
+                                    : (Type)IntegerType::get(context, 64));
+  Value result = b.create<prim::IotaOp>(computeType, 0);
+  if (step && scalarValue(step, 1.0) != 1.0) {
+    Value factor = b.splat(b.scalarAttr(step, computeType.getElementType()), computeType);
+    result = b.create<prim::MulOp>(result, factor);
+  }
+  if (start && scalarValue(start, 0.0) != 0.0) {
+    Value offset = b.splat(b.scalarAttr(start, computeType.getElementType()), computeType);
+    result = b.create<prim::AddOp>(result, offset);
+  }
+  return b.convert(result, type.getElementType());
+}
+
+} // namespace
+
+void populateFactoryDecompositions(DecompositionSet &set) {
+  set.add<aten::ZerosOp>(zeros<aten::ZerosOp>)
+      .add<aten::NewZerosOp>(zeros<aten::NewZerosOp>)
+      .add<aten::ZerosLikeOp>(zeros<aten::ZerosLikeOp>)
+      // empty's contents are unspecified; zeros are as good as any and deterministic.
+      .add<aten::EmptyMemoryFormatOp>(zeros<aten::EmptyMemoryFormatOp>)
+      .add<aten::EmptyLikeOp>(zeros<aten::EmptyLikeOp>)
+      .add<aten::OnesOp>(ones<aten::OnesOp>)
+      .add<aten::NewOnesOp>(ones<aten::NewOnesOp>)
+      .add<aten::OnesLikeOp>(ones<aten::OnesLikeOp>)
+      .add<aten::FullOp>(full<aten::FullOp>)
+      .add<aten::NewFullOp>(full<aten::NewFullOp>)
+      .add<aten::FullLikeOp>(full<aten::FullLikeOp>)
+      .add<aten::ScalarTensorOp>(scalarTensor)
+      .add<aten::ArangeOp>(arange<aten::ArangeOp>)
+      .add<aten::ArangeStartOp>(arange<aten::ArangeStartOp>)
+      .add<aten::ArangeStartStepOp>(arange<aten::ArangeStartStepOp>);
+}
+
+} // namespace pt2c::decompose

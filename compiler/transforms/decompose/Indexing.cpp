@@ -1,0 +1,193 @@
+// Decompositions of indexing and of the views that pick parts of a tensor: embedding,
+// index_select and gather become prim.gather; slice, select, split and unbind become
+// prim.slice (under value semantics a view is just the values it shows); cat and
+// stack become prim.concatenate.
+#include "compiler/transforms/decompose/DecompositionSet.h"
+
+using namespace mlir;
+
+namespace pt2c::decompose {
+namespace {
+
+int64_t normalizeDim(int64_t dim, int64_t rank) {
+  return dim < 0 ? dim + std::max<int64_t>(rank, 1) : dim;
+}
+
+/// Elements [start, limit) of dim `dim` of `value`, every `stride`-th; the other dims
+/// whole.
+Value sliceDim(PrimBuilder &b, Value value, int64_t dim, int64_t start, int64_t limit,
+               int64_t stride = 1) {
+  if (b.failed())
+    return {};
+  RankedTensorType type = tensorType(value);
+  if (!type.hasStaticShape())
+    return b.fail("slicing a tensor with dynamic sizes");
+  SmallVector<int64_t> starts(type.getRank(), 0), limits(type.getShape()),
+      strides(type.getRank(), 1);
+  starts[dim] = start, limits[dim] = limit, strides[dim] = stride;
+  return b.create<prim::SliceOp>(value, starts, limits, strides);
+}
+
+/// embedding(weight[V, D], indices) = weight rows at indices: indices.shape ++ [D].
+Value embedding(aten::EmbeddingOp op, PrimBuilder &b) {
+  return b.create<prim::GatherOp>(op.getWeight(), op.getIndices(), 0, 0);
+}
+
+/// index_select(self, dim, index[N]): a 0-D index still keeps the dim (size 1).
+Value indexSelect(aten::IndexSelectOp op, PrimBuilder &b) {
+  int64_t dim = normalizeDim(op.getDimAttr().getInt(), tensorType(op.getSelf()).getRank());
+  Value gathered = b.create<prim::GatherOp>(op.getSelf(), op.getIndex(), dim, 0);
+  return b.reshape(gathered, b.resultType());
+}
+
+/// torch.gather: out[p] = self[p with p[dim] replaced by index[p]]. The other dims of
+/// index may be shorter than self's, so self is sliced to them; dim is moved last,
+/// where it is TensorFlow's gather with every other dim a batch dim.
+Value gatherAlongDim(aten::GatherOp op, PrimBuilder &b) {
+  Value self = op.getSelf(), index = op.getIndex();
+  RankedTensorType selfType = tensorType(self), indexType = tensorType(index);
+  int64_t rank = selfType.getRank();
+  if (rank == 0) { // one element: gather from it as a vector
+    Value vector = b.reshape(self, selfType.clone({1}));
+    return b.create<prim::GatherOp>(vector, index, 0, 0);
+  }
+  int64_t dim = normalizeDim(op.getDimAttr().getInt(), rank);
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != dim && indexType.getDimSize(d) != selfType.getDimSize(d))
+      self = sliceDim(b, self, d, 0, indexType.getDimSize(d));
+  SmallVector<int64_t> toLast = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  toLast.erase(toLast.begin() + dim);
+  toLast.push_back(dim);
+  // One statement per created op: C++ leaves argument evaluation order unspecified.
+  Value source = b.transpose(self, toLast);
+  Value positions = b.transpose(index, toLast);
+  Value gathered = b.create<prim::GatherOp>(source, positions, rank - 1, rank - 1);
+  SmallVector<int64_t> back(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    back[toLast[d]] = d;
+  return b.transpose(gathered, back);
+}
+
+/// slice.Tensor: Python slicing self[start:end:step] along dim, with negative and
+/// out-of-range bounds clamped as Python does.
+Value sliceTensor(aten::SliceTensorOp op, PrimBuilder &b) {
+  Value self = op.getSelf();
+  int64_t rank = tensorType(self).getRank();
+  int64_t dim = normalizeDim(op.getDimAttr() ? op.getDimAttr().getInt() : 0, rank);
+  int64_t size = tensorType(self).getDimSize(dim);
+  if (ShapedType::isDynamic(size))
+    return b.fail("slicing a dynamic dim");
+  auto clamp = [&](int64_t i) {
+    if (i < 0)
+      i += size;
+    return std::min(std::max<int64_t>(i, 0), size);
+  };
+  int64_t start = clamp(op.getStartAttr() ? op.getStartAttr().getInt() : 0);
+  int64_t end = clamp(op.getEndAttr() ? op.getEndAttr().getInt() : size);
+  int64_t step = op.getStepAttr() ? op.getStepAttr().getInt() : 1;
+  return sliceDim(b, self, dim, start, std::max(start, end), step);
+}
+
+/// select.int: the slice [index, index + 1) of dim, without that dim.
+Value selectInt(aten::SelectIntOp op, PrimBuilder &b) {
+  Value self = op.getSelf();
+  int64_t dim = normalizeDim(op.getDimAttr().getInt(), tensorType(self).getRank());
+  int64_t size = tensorType(self).getDimSize(dim);
+  int64_t index = op.getIndexAttr().getInt();
+  if (index < 0)
+    index += size;
+  if (index < 0 || index >= size)
+    return b.fail("select index out of range");
+  return b.reshape(sliceDim(b, self, dim, index, index + 1), b.resultType());
+}
+
+template <typename OpT>
+Value reshapeToResult(OpT op, PrimBuilder &b) {
+  return b.reshape(op.getSelf(), b.resultType());
+}
+
+/// The consecutive pieces of `self` along `dim` with the given sizes (split,
+/// split_with_sizes, unbind), each reshaped to the op's result type.
+SmallVector<Value> pieces(PrimBuilder &b, Value self, int64_t dim, ArrayRef<int64_t> sizes) {
+  SmallVector<Value> results;
+  int64_t offset = 0;
+  for (auto [i, size] : llvm::enumerate(sizes)) {
+    results.push_back(b.reshape(sliceDim(b, self, dim, offset, offset + size),
+                                b.resultType(i)));
+    offset += size;
+  }
+  return results;
+}
+
+/// The split sizes are the results' sizes along dim (the trace fixed them).
+template <typename OpT>
+SmallVector<Value> split(OpT op, PrimBuilder &b) {
+  Value self = op.getSelf();
+  int64_t dim = normalizeDim(op.getDimAttr() ? op.getDimAttr().getInt() : 0,
+                             tensorType(self).getRank());
+  SmallVector<int64_t> sizes;
+  for (Value result : op->getResults())
+    sizes.push_back(tensorType(result).getDimSize(dim));
+  return pieces(b, self, dim, sizes);
+}
+
+SmallVector<Value> unbind(aten::UnbindIntOp op, PrimBuilder &b) {
+  Value self = op.getSelf();
+  int64_t dim = normalizeDim(op.getDimAttr() ? op.getDimAttr().getInt() : 0,
+                             tensorType(self).getRank());
+  SmallVector<int64_t> ones(op->getNumResults(), 1);
+  return pieces(b, self, dim, ones);
+}
+
+/// cat: operands in the result dtype (cat promotes), joined along dim. Legacy empty
+/// 1-D operands (shape [0]) are skipped, as ATen skips them.
+Value cat(aten::CatOp op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  int64_t dim = normalizeDim(op.getDimAttr() ? op.getDimAttr().getInt() : 0, type.getRank());
+  SmallVector<Value> inputs;
+  for (Value t : op.getTensors()) {
+    RankedTensorType tt = tensorType(t);
+    if (tt.getRank() == 1 && tt.getDimSize(0) == 0 && type.getRank() != 1)
+      continue;
+    inputs.push_back(b.convert(t, type.getElementType()));
+  }
+  if (b.failed())
+    return {};
+  return b.create<prim::ConcatenateOp>(inputs, dim);
+}
+
+/// stack: each operand gets a size-1 dim at `dim`, then they are joined along it.
+Value stack(aten::StackOp op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  int64_t dim = normalizeDim(op.getDimAttr() ? op.getDimAttr().getInt() : 0, type.getRank());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] = 1;
+  SmallVector<Value> inputs;
+  for (Value t : op.getTensors())
+    inputs.push_back(b.reshape(b.convert(t, type.getElementType()), type.clone(shape)));
+  if (b.failed())
+    return {};
+  return b.create<prim::ConcatenateOp>(inputs, dim);
+}
+
+Value liftFresh(aten::LiftFreshOp op, PrimBuilder &) { return op.getSelf(); }
+
+} // namespace
+
+void populateIndexingDecompositions(DecompositionSet &set) {
+  set.add<aten::EmbeddingOp>(embedding)
+      .add<aten::IndexSelectOp>(indexSelect)
+      .add<aten::GatherOp>(gatherAlongDim)
+      .add<aten::SliceTensorOp>(sliceTensor)
+      .add<aten::SelectIntOp>(selectInt)
+      .add<aten::SqueezeOp>(reshapeToResult<aten::SqueezeOp>)
+      .add<aten::SqueezeDimsOp>(reshapeToResult<aten::SqueezeDimsOp>)
+      .add<aten::SplitTensorOp>(split<aten::SplitTensorOp>)
+      .add<aten::SplitWithSizesOp>(split<aten::SplitWithSizesOp>)
+      .add<aten::UnbindIntOp>(unbind)
+      .add<aten::CatOp>(cat)
+      .add<aten::StackOp>(stack)
+      .add<aten::LiftFreshOp>(liftFresh);
+}
+
+} // namespace pt2c::decompose

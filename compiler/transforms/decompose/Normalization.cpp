@@ -1,0 +1,118 @@
+// Decompositions of softmax, log_softmax and layer norm into prim.reduce plus
+// elementwise ops. Each is the numerically stable textbook form: softmax subtracts
+// the row max before exp; layer norm takes the variance of the centred values (two
+// passes) rather than E[x^2] - E[x]^2.
+#include "compiler/transforms/decompose/DecompositionSet.h"
+
+using namespace mlir;
+
+namespace pt2c::decompose {
+namespace {
+
+int64_t normalizeDim(int64_t dim, int64_t rank) {
+  return dim < 0 ? dim + std::max<int64_t>(rank, 1) : dim;
+}
+
+/// The type sums are accumulated in: half-precision floats in f32 (as ATen's CPU
+/// kernels do), the rest in their own type.
+Type accumulationType(Type elementType) {
+  if (isa<Float16Type, BFloat16Type>(elementType))
+    return Float32Type::get(elementType.getContext());
+  return elementType;
+}
+
+/// exp(x - max) over `dim`, and its sum broadcast back: the two halves of softmax
+/// and of log_softmax. `shifted` receives x - max.
+std::pair<Value, Value> expAndSum(PrimBuilder &b, Value x, int64_t dim, Value &shifted) {
+  RankedTensorType type = tensorType(x);
+  if (type.getRank() == 0) { // softmax of a scalar is over nothing: x - x
+    shifted = b.create<prim::SubOp>(x, x);
+    Value e = b.create<prim::ExpOp>(shifted);
+    return {e, e};
+  }
+  Value max = b.broadcastReduced(b.reduce(prim::ReduceKind::MAX, x, {dim}), type, {dim}, x);
+  shifted = b.create<prim::SubOp>(x, max);
+  Value e = b.create<prim::ExpOp>(shifted);
+  Value sum = b.broadcastReduced(b.reduce(prim::ReduceKind::SUM, e, {dim}), type, {dim}, x);
+  return {e, sum};
+}
+
+/// softmax(x) = exp(x - max) / sum(exp(x - max)), in the result dtype (which covers
+/// _softmax's half_to_float and softmax.int's dtype).
+template <typename OpT>
+Value softmax(OpT op, PrimBuilder &b) {
+  Value x = b.convert(op.getSelf(), accumulationType(b.resultElementType()));
+  if (b.failed())
+    return {};
+  Value shifted;
+  int64_t dim = normalizeDim(op.getDimAttr().getInt(), tensorType(x).getRank());
+  auto [e, sum] = expAndSum(b, x, dim, shifted);
+  return b.convert(b.create<prim::DivOp>(e, sum), b.resultElementType());
+}
+
+/// log_softmax(x) = (x - max) - log(sum(exp(x - max))).
+template <typename OpT>
+Value logSoftmax(OpT op, PrimBuilder &b) {
+  Value x = b.convert(op.getSelf(), accumulationType(b.resultElementType()));
+  if (b.failed())
+    return {};
+  Value shifted;
+  int64_t dim = normalizeDim(op.getDimAttr().getInt(), tensorType(x).getRank());
+  auto [e, sum] = expAndSum(b, x, dim, shifted);
+  Value result = b.create<prim::SubOp>(shifted, b.create<prim::LogOp>(sum));
+  return b.convert(result, b.resultElementType());
+}
+
+/// native_layer_norm over the trailing dims named by normalized_shape:
+///   mean = E[x], rstd = 1 / sqrt(E[(x - mean)^2] + eps),
+///   out = (x - mean) * rstd * weight + bias;
+/// mean and rstd keep the normalized dims with size 1, as ATen returns them.
+SmallVector<Value> layerNorm(aten::NativeLayerNormOp op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType(0);
+  type = type.clone(accumulationType(type.getElementType()));
+  Value x = b.convert(op.getInput(), type.getElementType());
+  int64_t rank = type.getRank();
+  int64_t normalized = op.getNormalizedShape().size();
+  if (normalized == 0 || normalized > rank)
+    return {b.fail("normalized_shape must name 1..rank trailing dims")};
+  SmallVector<int64_t> dims = llvm::to_vector(llvm::seq<int64_t>(rank - normalized, rank));
+  int64_t count = 1;
+  for (int64_t d : dims) {
+    if (type.isDynamicDim(d))
+      return {b.fail("layer norm over a dynamic dim")};
+    count *= type.getDimSize(d);
+  }
+  Value sum = b.reduce(prim::ReduceKind::SUM, x, dims);
+  if (b.failed())
+    return {};
+  RankedTensorType reducedType = tensorType(sum);
+  Value n = b.splat((double)count, reducedType, sum);
+
+  Value mean = b.create<prim::DivOp>(sum, n);
+  Value centred = b.create<prim::SubOp>(x, b.broadcastReduced(mean, type, dims, x));
+  Value squares = b.create<prim::MulOp>(centred, centred);
+  Value variance = b.create<prim::DivOp>(b.reduce(prim::ReduceKind::SUM, squares, dims), n);
+  Value eps = b.splat(op.getEps().convertToDouble(), reducedType, sum);
+  Value rstd = b.create<prim::RsqrtOp>(b.create<prim::AddOp>(variance, eps));
+  Value out = b.create<prim::MulOp>(centred, b.broadcastReduced(rstd, type, dims, x));
+  if (Value weight = op.getWeight())
+    out = b.create<prim::MulOp>(out, b.elementwiseOperand(weight, type, x));
+  if (Value bias = op.getBias())
+    out = b.create<prim::AddOp>(out, b.elementwiseOperand(bias, type, x));
+  out = b.convert(out, b.resultElementType(0));
+  Value meanResult = b.reshape(b.convert(mean, b.resultElementType(1)), b.resultType(1));
+  Value rstdResult = b.reshape(b.convert(rstd, b.resultElementType(2)), b.resultType(2));
+  return {out, meanResult, rstdResult};
+}
+
+} // namespace
+
+void populateNormalizationDecompositions(DecompositionSet &set) {
+  set.add<aten::InternalSoftmaxOp>(softmax<aten::InternalSoftmaxOp>)
+      .add<aten::SoftmaxIntOp>(softmax<aten::SoftmaxIntOp>)
+      .add<aten::InternalLogSoftmaxOp>(logSoftmax<aten::InternalLogSoftmaxOp>)
+      .add<aten::LogSoftmaxIntOp>(logSoftmax<aten::LogSoftmaxIntOp>)
+      .add<aten::NativeLayerNormOp>(layerNorm);
+}
+
+} // namespace pt2c::decompose
