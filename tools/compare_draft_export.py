@@ -12,8 +12,9 @@ pt2c_pb2.py in $PT2C_PB2_DIR or bazel-bin/ir/artifact.
 Columns: pt2c's report entries (kind@line=assumed; UNSUPPORTED_OP entries are folded
 into one `UNSUPPORTED_OP: ops` cell, since that list shrinks as the aten dialect
 grows); draft_export's report failures (type@line=value); and what draft_export's graph
-shows without reporting it (in-place ops, mutation outputs, random ops, data-dependent
-ops kept symbolic), which is where it "sees" a problem without calling it one.
+shows without reporting it (in-place ops, random ops, data-dependent ops kept
+symbolic, mutation outputs of its signature after run_decompositions()), which is
+where it "sees" a problem without calling it one.
 """
 import argparse
 import importlib.util
@@ -166,9 +167,15 @@ def _user_line(report, stack, model_py):
 def _graph_facts(ep):
     import torch
     facts = []
-    kinds = [s.kind.name for s in ep.graph_signature.output_specs if s.kind.name != "USER_OUTPUT"]
+    # draft_export's graph is training IR, where in-place ops stay in place; its
+    # signature shows mutations only once run_decompositions() has functionalized it.
+    try:
+        specs = ep.run_decompositions().graph_signature.output_specs
+        kinds = [s.kind.name for s in specs if s.kind.name != "USER_OUTPUT"]
+    except Exception as e:
+        kinds = ["run_decompositions raised %s" % type(e).__name__]
     if kinds:
-        facts.append("signature: " + ", ".join(kinds))
+        facts.append("decomposed signature: " + ", ".join(kinds))
     from pt2c_exporter.op_findings import bind, draws_random_numbers
     from pt2c_exporter.schema import op_schema
     nodes = [n for n in ep.graph.nodes

@@ -13,7 +13,12 @@ Run as `python -m pt2c_exporter MODEL.py -o OUT.pt2c` (see ../README.md). Module
   dtypes         torch dtype / layout / memory format -> artifact numbering
   outputs        model outputs -> flat, named OutputSpecs
   source_location  the user's frame behind each ATen call
-  report         the draft report (what tracing had to assume)
+  report         the draft report (what tracing had to assume): entries, grouping
+  report_text    the report as text (--strict, --print-report; like `pt2c report`)
+  op_findings    DATA_DEPENDENT, RANDOMNESS, UNSUPPORTED_OP findings of one ATen call
+  aten_op_list   the ops the aten dialect has (ir/aten/aten_ops.txt)
+  fast_path      steers nn.Transformer* / MultiheadAttention off their fused kernels
+  value_escapes  tolist()/numpy() reads, which make no ATen call
   weights        weights blob layout, deduplicated by storage
   writer         file layout, atomic write
   reader         reads an artifact back (tests, debugging)
