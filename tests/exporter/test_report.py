@@ -250,6 +250,30 @@ def test_tolist_numpy_and_array_reads(export_source):
     assert all(n.loc.line != line_of(source, "PRINT") for n in graph.nodes)
 
 
+def test_a_fused_op_that_reaches_the_trace_is_reported_as_taken(export_source):
+    source = """
+        import torch
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.mha = torch.nn.MultiheadAttention(8, 2, batch_first=True)
+            def forward(self, x):
+                m = self.mha
+                return torch._native_multi_head_attention(  # FUSED
+                    x, x, x, 8, 2, m.in_proj_weight, m.in_proj_bias, m.out_proj.weight,
+                    m.out_proj.bias, need_weights=False)[0]
+        model = M()
+        example_inputs = (torch.randn(1, 3, 8),)
+    """
+    run = export_source(source)
+    assert run.returncode == 0, run.stderr
+    [entry] = [e for e in run.artifact().message.report if e.kind == "FAST_PATH"]
+    assert (entry.op, entry.loc.line) == ("aten::_native_multi_head_attention",
+                                          line_of(source, "FUSED"))
+    assert entry.assumed.startswith("taken")
+
+
 # ---- randomness that is none ------------------------------------------------------
 
 def test_zero_probability_dropout_is_not_randomness(export_source):
