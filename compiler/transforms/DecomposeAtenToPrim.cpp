@@ -17,6 +17,13 @@ void decompose::populateAtenToPrimDecompositions(mlir::RewritePatternSet &patter
   populatePointwiseDecompositions(set);
   populateLinearAlgebraDecompositions(set);
   populateShapeDecompositions(set);
+  populateConvolutionDecompositions(set);
+  populateBatchNormDecompositions(set);
+  populatePoolingDecompositions(set);
+  populateReductionDecompositions(set);
+  populateActivationDecompositions(set);
+  populatePaddingDecompositions(set);
+  populateInPlaceOpRewrites(patterns);
   populateNormalizationDecompositions(set);
   populateAttentionDecompositions(set);
   populateIndexingDecompositions(set);

@@ -52,6 +52,12 @@ public:
     return std::nullopt;
   }
 
+  std::optional<bool> boolAttr(StringRef name) const {
+    if (auto attr = op->getAttrOfType<BoolAttr>(name))
+      return attr.getValue();
+    return std::nullopt;
+  }
+
   /// A dimension argument in [-rank, rank) made non-negative.
   FailureOr<int64_t> dim(int64_t d, int64_t rank) {
     if (d < -rank || d >= std::max<int64_t>(rank, 1))
@@ -397,6 +403,152 @@ LogicalResult arange(ShapeQuery &q, Shape &out) {
   return success();
 }
 
+//===--- CNN ops: convolution, pooling, reductions, padding ---===//
+
+/// List argument `name` with `n` entries: a single entry stands for all n (ATen
+/// accepts `kernel_size=3` for an int[2]); a missing or empty one is `otherwise`.
+FailureOr<Shape> listArg(ShapeQuery &q, StringRef name, size_t n,
+                         ArrayRef<int64_t> otherwise) {
+  std::optional<ArrayRef<int64_t>> given = q.arrayAttr(name);
+  ArrayRef<int64_t> values = given && !given->empty() ? *given : otherwise;
+  if (values.size() == 1)
+    return Shape(n, values[0]);
+  if (values.size() != n) {
+    (void)q.fail("expects " + Twine(n) + " entries in `" + name + "`");
+    return failure();
+  }
+  return Shape(values.begin(), values.end());
+}
+
+/// convolution(input[N, C, in...], weight[O, C/g, k...]) -> [N, O, out...] with
+/// out = (in + 2 pad - dil (k - 1) - 1) / stride + 1; transposed (weight[C, O/g, k...]):
+/// out = (in - 1) stride - 2 pad + dil (k - 1) + output_padding + 1.
+LogicalResult convolution(ShapeQuery &q, Shape &out) {
+  ArrayRef<int64_t> in = q.shape(0), w = q.shape(1);
+  if (in.size() < 3 || in.size() != w.size())
+    return q.fail("expects input [N, C, spatial...] and a weight of the same rank >= 3");
+  size_t spatial = in.size() - 2;
+  FailureOr<Shape> stride = listArg(q, "stride", spatial, {1}),
+                   padding = listArg(q, "padding", spatial, {0}),
+                   dilation = listArg(q, "dilation", spatial, {1}),
+                   outputPadding = listArg(q, "output_padding", spatial, {0});
+  if (failed(stride) || failed(padding) || failed(dilation) || failed(outputPadding))
+    return failure();
+  bool transposed = q.boolAttr("transposed").value_or(false);
+  int64_t groups = q.intAttr("groups").value_or(1);
+  out = {in[0], !transposed ? w[0] : w[1] == kDyn ? kDyn : w[1] * groups};
+  for (size_t i = 0; i < spatial; ++i) {
+    int64_t x = in[2 + i], k = w[2 + i], s = (*stride)[i], p = (*padding)[i];
+    if (x == kDyn || k == kDyn) {
+      out.push_back(kDyn);
+      continue;
+    }
+    int64_t span = (*dilation)[i] * (k - 1);
+    if (transposed) {
+      out.push_back((x - 1) * s - 2 * p + span + (*outputPadding)[i] + 1);
+      continue;
+    }
+    if (s < 1 || x + 2 * p - span - 1 < 0)
+      return q.fail("kernel larger than the padded input, or a stride < 1");
+    out.push_back((x + 2 * p - span - 1) / s + 1);
+  }
+  return success();
+}
+
+/// max_pool2d_with_indices and avg_pool2d over the last two dims, as ATen's
+/// pooling_output_shape: out = floor or ceil((in + 2 pad - dil (k - 1) - 1) / stride)
+/// + 1, and under ceil_mode the last window must start inside the input or its left
+/// padding. stride=[] means the kernel size.
+LogicalResult pool2d(ShapeQuery &q, Shape &out) {
+  ArrayRef<int64_t> in = q.shape(0);
+  if (in.size() != 3 && in.size() != 4)
+    return q.fail("expects a 3-D or 4-D input");
+  FailureOr<Shape> kernel = listArg(q, "kernel_size", 2, {});
+  if (failed(kernel))
+    return failure();
+  FailureOr<Shape> stride = listArg(q, "stride", 2, *kernel),
+                   padding = listArg(q, "padding", 2, {0}),
+                   dilation = listArg(q, "dilation", 2, {1});
+  if (failed(stride) || failed(padding) || failed(dilation))
+    return failure();
+  bool ceil = q.boolAttr("ceil_mode").value_or(false);
+  out.assign(in.begin(), in.end() - 2);
+  for (int i = 0; i < 2; ++i) {
+    int64_t x = in[in.size() - 2 + i], k = (*kernel)[i], s = (*stride)[i],
+            p = (*padding)[i], d = (*dilation)[i];
+    if (k < 1 || s < 1 || d < 1 || p < 0 || 2 * p > k)
+      return q.fail("expects positive kernel, stride and dilation, and padding of at "
+                    "most half the kernel");
+    if (x == kDyn) {
+      out.push_back(kDyn);
+      continue;
+    }
+    int64_t span = x + 2 * p - d * (k - 1) - 1;
+    if (span < 0)
+      return q.fail("pooling window larger than the padded input");
+    int64_t o = (ceil ? (span + s - 1) / s : span / s) + 1;
+    if (ceil && (o - 1) * s >= x + p)
+      --o;
+    out.push_back(o);
+  }
+  return success();
+}
+
+/// _adaptive_avg_pool2d: the leading dims, then output_size.
+LogicalResult adaptivePool2d(ShapeQuery &q, Shape &out) {
+  ArrayRef<int64_t> in = q.shape(0), size = *q.arrayAttr("output_size");
+  if ((in.size() != 3 && in.size() != 4) || size.size() != 2)
+    return q.fail("expects a 3-D or 4-D input and two output sizes");
+  out.assign(in.begin(), in.end() - 2);
+  out.append(size.begin(), size.end());
+  return success();
+}
+
+/// mean.dim, sum.dim_IntList, amax, amin: the dims in `dim` (None or [] = all) are
+/// removed, or kept with size 1 under keepdim.
+LogicalResult reduceDims(ShapeQuery &q, Shape &out) {
+  int64_t rank = q.rank(0);
+  std::optional<ArrayRef<int64_t>> dims = q.arrayAttr("dim");
+  bool all = !dims || dims->empty();
+  SmallVector<bool> reduced(rank, all);
+  for (int64_t d : all ? ArrayRef<int64_t>{} : *dims) {
+    FailureOr<int64_t> n = q.dim(d, rank);
+    if (failed(n))
+      return failure();
+    if (rank == 0)
+      continue;
+    if (reduced[*n])
+      return q.fail("dimension " + Twine(d) + " appears twice in `dim`");
+    reduced[*n] = true;
+  }
+  bool keep = q.boolAttr("keepdim").value_or(false);
+  out.clear();
+  for (int64_t i = 0; i < rank; ++i)
+    if (!reduced[i])
+      out.push_back(q.shape(0)[i]);
+    else if (keep)
+      out.push_back(1);
+  return success();
+}
+
+/// constant_pad_nd: `pad` holds (before, after) pairs from the last dim backwards;
+/// negative entries crop.
+LogicalResult constantPadNd(ShapeQuery &q, Shape &out) {
+  ArrayRef<int64_t> pad = *q.arrayAttr("pad");
+  if (pad.size() % 2 != 0 || (int64_t)pad.size() / 2 > q.rank(0))
+    return q.fail("expects (before, after) pairs for at most every dimension");
+  out.assign(q.shape(0).begin(), q.shape(0).end());
+  for (size_t i = 0; i < pad.size() / 2; ++i) {
+    int64_t &s = out[out.size() - 1 - i];
+    if (s == kDyn)
+      continue;
+    s += pad[2 * i] + pad[2 * i + 1];
+    if (s < 0)
+      return q.fail("padding crops more than the whole dimension");
+  }
+  return success();
+}
+
 const llvm::StringMap<Rule> &rules() {
   static const llvm::StringMap<Rule> table = [] {
     llvm::StringMap<Rule> t;
@@ -456,6 +608,19 @@ const llvm::StringMap<Rule> &rules() {
     t["aten.squeeze"] = squeezeDims;
     t["aten.squeeze.dims"] = squeezeDims;
     t["aten.stack"] = stack;
+    for (StringRef name :
+         {"aten.hardtanh", "aten.hardswish", "aten.hardsigmoid", "aten.relu_",
+          "aten.hardtanh_", "aten.hardswish_", "aten.hardsigmoid_", "aten.silu_",
+          "aten.sigmoid_", "aten.mul_.Tensor", "aten.native_batch_norm",
+          "aten._native_batch_norm_legit_no_training"})
+      t[name] = sameAsSelf;
+    for (StringRef name : {"aten.mean.dim", "aten.sum.dim_IntList", "aten.amax", "aten.amin"})
+      t[name] = reduceDims;
+    t["aten.convolution"] = convolution;
+    t["aten.max_pool2d_with_indices"] = pool2d;
+    t["aten.avg_pool2d"] = pool2d;
+    t["aten._adaptive_avg_pool2d"] = adaptivePool2d;
+    t["aten.constant_pad_nd"] = constantPadNd;
     return t;
   }();
   return table;

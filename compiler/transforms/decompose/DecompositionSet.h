@@ -94,6 +94,14 @@ private:
 void populatePointwiseDecompositions(DecompositionSet &set);
 void populateLinearAlgebraDecompositions(DecompositionSet &set);
 void populateShapeDecompositions(DecompositionSet &set);
+void populateConvolutionDecompositions(DecompositionSet &set);
+void populateBatchNormDecompositions(DecompositionSet &set);
+void populatePoolingDecompositions(DecompositionSet &set);
+void populateReductionDecompositions(DecompositionSet &set);
+void populateActivationDecompositions(DecompositionSet &set);
+void populatePaddingDecompositions(DecompositionSet &set);
+/// In-place ops as their functional forms (InPlaceOps.cpp: until functionalization).
+void populateInPlaceOpRewrites(mlir::RewritePatternSet &patterns);
 void populateNormalizationDecompositions(DecompositionSet &set);
 void populateAttentionDecompositions(DecompositionSet &set);
 void populateIndexingDecompositions(DecompositionSet &set);
