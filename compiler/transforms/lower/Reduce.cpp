@@ -3,6 +3,7 @@
 // so that linalg-fuse-elementwise-ops can fuse elementwise producers into it, as in
 // softmax's sum of exp(x - max).
 #include "compiler/transforms/lower/LoweringPatterns.h"
+#include "compiler/transforms/lower/ScalarOps.h"
 #include "ir/prim/PrimDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -12,30 +13,6 @@ using namespace mlir;
 
 namespace pt2c::lower {
 namespace {
-
-/// acc <kind> x on scalars: float or integer arithmetic, NaN-propagating max/min.
-Value combine(OpBuilder &b, Location loc, prim::ReduceKind kind, Value x, Value acc) {
-  bool isFloat = isa<FloatType>(x.getType());
-  switch (kind) {
-  case prim::ReduceKind::SUM:
-    return isFloat ? (Value)b.create<arith::AddFOp>(loc, acc, x)
-                   : (Value)b.create<arith::AddIOp>(loc, acc, x);
-  case prim::ReduceKind::PROD:
-    return isFloat ? (Value)b.create<arith::MulFOp>(loc, acc, x)
-                   : (Value)b.create<arith::MulIOp>(loc, acc, x);
-  case prim::ReduceKind::MAX:
-    return isFloat ? (Value)b.create<arith::MaximumFOp>(loc, acc, x)
-                   : (Value)b.create<arith::MaxSIOp>(loc, acc, x);
-  case prim::ReduceKind::MIN:
-    return isFloat ? (Value)b.create<arith::MinimumFOp>(loc, acc, x)
-                   : (Value)b.create<arith::MinSIOp>(loc, acc, x);
-  case prim::ReduceKind::AND:
-    return b.create<arith::AndIOp>(loc, acc, x);
-  case prim::ReduceKind::OR:
-    return b.create<arith::OrIOp>(loc, acc, x);
-  }
-  llvm_unreachable("unknown reduce kind");
-}
 
 struct ReduceLowering : OpConversionPattern<prim::ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -76,7 +53,7 @@ struct ReduceLowering : OpConversionPattern<prim::ReduceOp> {
     auto generic = rewriter.create<linalg::GenericOp>(
         loc, TypeRange{out}, ValueRange{input}, ValueRange{filled}, maps, iterators,
         [&](OpBuilder &b, Location l, ValueRange args) {
-          b.create<linalg::YieldOp>(l, combine(b, l, kind, args[0], args[1]));
+          b.create<linalg::YieldOp>(l, combineReduced(b, l, kind, args[0], args[1]));
         });
     rewriter.replaceOp(op, generic->getResults());
     return success();

@@ -5,6 +5,7 @@
 // not tell linalg how far w runs.
 #include "compiler/transforms/lower/LoweringPatterns.h"
 #include "compiler/transforms/lower/Padding.h"
+#include "compiler/transforms/lower/ScalarOps.h"
 #include "ir/prim/PrimDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -14,30 +15,6 @@ using namespace mlir;
 
 namespace pt2c::lower {
 namespace {
-
-/// acc <kind> x on scalars (MAX/MIN propagate NaN, as torch's pooling does).
-Value combine(OpBuilder &b, Location loc, prim::ReduceKind kind, Value x, Value acc) {
-  bool isFloat = isa<FloatType>(x.getType());
-  switch (kind) {
-  case prim::ReduceKind::SUM:
-    return isFloat ? (Value)b.create<arith::AddFOp>(loc, acc, x)
-                   : (Value)b.create<arith::AddIOp>(loc, acc, x);
-  case prim::ReduceKind::PROD:
-    return isFloat ? (Value)b.create<arith::MulFOp>(loc, acc, x)
-                   : (Value)b.create<arith::MulIOp>(loc, acc, x);
-  case prim::ReduceKind::MAX:
-    return isFloat ? (Value)b.create<arith::MaximumFOp>(loc, acc, x)
-                   : (Value)b.create<arith::MaxSIOp>(loc, acc, x);
-  case prim::ReduceKind::MIN:
-    return isFloat ? (Value)b.create<arith::MinimumFOp>(loc, acc, x)
-                   : (Value)b.create<arith::MinSIOp>(loc, acc, x);
-  case prim::ReduceKind::AND:
-    return b.create<arith::AndIOp>(loc, acc, x);
-  case prim::ReduceKind::OR:
-    return b.create<arith::OrIOp>(loc, acc, x);
-  }
-  llvm_unreachable("unknown reduce kind");
-}
 
 struct ReduceWindowLowering : OpConversionPattern<prim::ReduceWindowOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -99,7 +76,7 @@ struct ReduceWindowLowering : OpConversionPattern<prim::ReduceWindowOp> {
     auto generic = rewriter.create<linalg::GenericOp>(
         loc, TypeRange{out}, inputs, ValueRange{acc}, maps, iterators,
         [&](OpBuilder &b, Location l, ValueRange args) {
-          b.create<linalg::YieldOp>(l, combine(b, l, kind, args.front(), args.back()));
+          b.create<linalg::YieldOp>(l, combineReduced(b, l, kind, args.front(), args.back()));
         });
     rewriter.replaceOp(op, generic->getResults());
     return success();

@@ -80,6 +80,29 @@ Value convertScalar(OpBuilder &b, Location loc, Value value, Type type) {
   return b.create<arith::TruncIOp>(loc, type, value);
 }
 
+Value combineReduced(OpBuilder &b, Location loc, prim::ReduceKind kind, Value x, Value acc) {
+  bool isFloat = isa<FloatType>(x.getType());
+  switch (kind) {
+  case prim::ReduceKind::SUM:
+    return isFloat ? (Value)b.create<arith::AddFOp>(loc, acc, x)
+                   : (Value)b.create<arith::AddIOp>(loc, acc, x);
+  case prim::ReduceKind::PROD:
+    return isFloat ? (Value)b.create<arith::MulFOp>(loc, acc, x)
+                   : (Value)b.create<arith::MulIOp>(loc, acc, x);
+  case prim::ReduceKind::MAX:
+    return isFloat ? (Value)b.create<arith::MaximumFOp>(loc, acc, x)
+                   : (Value)b.create<arith::MaxSIOp>(loc, acc, x);
+  case prim::ReduceKind::MIN:
+    return isFloat ? (Value)b.create<arith::MinimumFOp>(loc, acc, x)
+                   : (Value)b.create<arith::MinSIOp>(loc, acc, x);
+  case prim::ReduceKind::AND:
+    return b.create<arith::AndIOp>(loc, acc, x);
+  case prim::ReduceKind::OR:
+    return b.create<arith::OrIOp>(loc, acc, x);
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
 Value buildScalarOp(OpBuilder &b, Location loc, Operation *op, ValueRange args,
                     Type resultType) {
   Value x = args[0];

@@ -3,6 +3,7 @@
 #ifndef PT2C_COMPILER_TRANSFORMS_LOWER_SCALAROPS_H
 #define PT2C_COMPILER_TRANSFORMS_LOWER_SCALAROPS_H
 
+#include "ir/prim/PrimDialect.h"
 #include "mlir/IR/Builders.h"
 
 namespace pt2c::lower {
@@ -16,6 +17,11 @@ mlir::Value buildScalarOp(mlir::OpBuilder &b, mlir::Location loc, mlir::Operatio
 /// to i1 is `!= 0`, i1 to anything is 0 or 1.
 mlir::Value convertScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                           mlir::Type type);
+
+/// `acc` combined with `x` as prim.reduce and prim.reduce_window of `kind` do: float or
+/// integer arithmetic, NaN-propagating MAX/MIN, AND/OR on i1.
+mlir::Value combineReduced(mlir::OpBuilder &b, mlir::Location loc, prim::ReduceKind kind,
+                           mlir::Value x, mlir::Value acc);
 
 } // namespace pt2c::lower
 
