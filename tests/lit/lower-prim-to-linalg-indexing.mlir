@@ -76,8 +76,14 @@ func.func @take_along_last_dim(%x: tensor<2x7xf32>, %j: tensor<2x3xi32>) -> tens
 
 // -----
 
+// prim.slice: a linalg.copy (loops after bufferization) reading a strided view; a
+// bare extract_slice would bufferize to a memref.copy between strided views, which
+// lowers to a call of MLIR's runtime (memrefCopy).
 // CHECK-LABEL: func.func @slice
-// CHECK: tensor.extract_slice %{{.*}}[1, 1] [2, 3] [1, 3] : tensor<4x10xf32> to tensor<2x3xf32>
+// CHECK: %[[VIEW:.*]] = tensor.extract_slice %{{.*}}[1, 1] [2, 3] [1, 3] : tensor<4x10xf32> to tensor<2x3xf32>
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x3xf32>
+// CHECK: %[[C:.*]] = linalg.copy ins(%[[VIEW]] : tensor<2x3xf32>) outs(%[[E]] : tensor<2x3xf32>)
+// CHECK: return %[[C]]
 func.func @slice(%x: tensor<4x10xf32>) -> tensor<2x3xf32> {
   %0 = prim.slice %x, start = [1, 1], limit = [3, 9], strides = [1, 3] : tensor<4x10xf32> -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
@@ -85,8 +91,9 @@ func.func @slice(%x: tensor<4x10xf32>) -> tensor<2x3xf32> {
 
 // -----
 
-// prim.concatenate: one destination, each operand inserted at the running offset
-// (computed at run time where a size is dynamic).
+// prim.concatenate: one destination, each operand copied into its part at the
+// running offset (computed at run time where a size is dynamic); extract_slice, copy,
+// insert_slice bufferizes to a copy into a view of the destination.
 // CHECK-LABEL: func.func @concatenate
 // CHECK-SAME: (%[[X:.*]]: tensor<4x?xf32>, %[[Y:.*]]: tensor<?x?xf32>)
 // CHECK: %[[XCOLS:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<4x?xf32>
@@ -94,8 +101,12 @@ func.func @slice(%x: tensor<4x10xf32>) -> tensor<2x3xf32> {
 // CHECK: %[[YCOLS:.*]] = tensor.dim %[[Y]], %{{.*}} : tensor<?x?xf32>
 // CHECK: %[[ROWS:.*]] = arith.addi %{{.*}}, %[[YROWS]] : index
 // CHECK: %[[E:.*]] = tensor.empty(%[[ROWS]], %[[XCOLS]]) : tensor<?x?xf32>
-// CHECK: %[[A:.*]] = tensor.insert_slice %[[X]] into %[[E]][0, 0] [4, %[[XCOLS]]] [1, 1]
-// CHECK: tensor.insert_slice %[[Y]] into %[[A]][4, 0] [%[[YROWS]], %[[YCOLS]]] [1, 1]
+// CHECK: %[[P0:.*]] = tensor.extract_slice %[[E]][0, 0] [4, %[[XCOLS]]] [1, 1]
+// CHECK: %[[C0:.*]] = linalg.copy ins(%[[X]] : tensor<4x?xf32>) outs(%[[P0]] : tensor<4x?xf32>)
+// CHECK: %[[A:.*]] = tensor.insert_slice %[[C0]] into %[[E]][0, 0] [4, %[[XCOLS]]] [1, 1]
+// CHECK: %[[P1:.*]] = tensor.extract_slice %[[A]][4, 0] [%[[YROWS]], %[[YCOLS]]] [1, 1]
+// CHECK: %[[C1:.*]] = linalg.copy ins(%[[Y]] : tensor<?x?xf32>) outs(%[[P1]] : tensor<?x?xf32>)
+// CHECK: tensor.insert_slice %[[C1]] into %[[A]][4, 0] [%[[YROWS]], %[[YCOLS]]] [1, 1]
 func.func @concatenate(%x: tensor<4x?xf32>, %y: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = prim.concatenate %x, %y dim = 0 : (tensor<4x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>

@@ -1,7 +1,12 @@
 // Lowering of the prim ops that select, join or generate elements: gather (a
 // linalg.generic over the result that reads the operand with tensor.extract at the
-// gathered position), slice (tensor.extract_slice), concatenate (tensor.insert_slice
-// into one destination) and iota (a linalg.generic of linalg.index).
+// gathered position), slice (a copy loop reading a strided view), concatenate (one copy per operand into its part of a single destination) and
+// iota (a linalg.generic of linalg.index).
+//
+// Copies are explicit loops rather than tensor.extract_slice / insert_slice of whole
+// operands: those bufferize to memref.copy between strided views, which the CPU
+// pipeline lowers to a call of MLIR's runtime function memrefCopy, a symbol model.so
+// does not have.
 #include "compiler/transforms/lower/LoweringPatterns.h"
 #include "compiler/transforms/lower/ScalarOps.h"
 #include "ir/prim/PrimDialect.h"
@@ -14,6 +19,12 @@ using namespace mlir;
 
 namespace pt2c::lower {
 namespace {
+
+/// `input` copied into `init` by a linalg.copy: it stays a copy loop (an identity
+/// linalg.generic would be folded away, leaving the strided view to a memref.copy).
+Value copyLoop(OpBuilder &b, Location loc, Value input, Value init) {
+  return b.create<linalg::CopyOp>(loc, input, init).getResult(0);
+}
 
 struct GatherLowering : OpConversionPattern<prim::GatherOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -72,26 +83,32 @@ struct GatherLowering : OpConversionPattern<prim::GatherOp> {
   }
 };
 
+/// A copy loop reading a strided view of the operand (tensor.extract_slice, which
+/// bufferizes to a subview: the loop reads the operand in place).
 struct SliceLowering : OpConversionPattern<prim::SliceOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult matchAndRewrite(prim::SliceOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType out = op.getType();
     SmallVector<OpFoldResult> offsets, sizes, strides;
     for (auto [start, size, stride] :
-         llvm::zip_equal(op.getStartIndices(), op.getType().getShape(), op.getStrides())) {
+         llvm::zip_equal(op.getStartIndices(), out.getShape(), op.getStrides())) {
       offsets.push_back(rewriter.getIndexAttr(start));
       sizes.push_back(rewriter.getIndexAttr(size));
       strides.push_back(rewriter.getIndexAttr(stride));
     }
-    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(op, op.getType(), adaptor.getOperand(),
-                                                        offsets, sizes, strides);
+    Value view = rewriter.create<tensor::ExtractSliceOp>(loc, out, adaptor.getOperand(),
+                                                         offsets, sizes, strides);
+    rewriter.replaceOp(op, copyLoop(rewriter, loc, view, emptyTensor(rewriter, loc, out, {})));
     return success();
   }
 };
 
-/// Each operand is inserted into one destination at the running offset along the
-/// concatenated dim.
+/// Each operand is copied into its part of one destination (at the running offset
+/// along the concatenated dim): extract_slice of the destination, a copy loop into it,
+/// insert_slice back, which bufferizes in place into a view of the destination.
 struct ConcatenateLowering : OpConversionPattern<prim::ConcatenateOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -131,7 +148,10 @@ struct ConcatenateLowering : OpConversionPattern<prim::ConcatenateOp> {
     SmallVector<OpFoldResult> ones(out.getRank(), rewriter.getIndexAttr(1));
     for (auto [i, v] : llvm::enumerate(inputs)) {
       offsets[dim] = i == 0 ? OpFoldResult(rewriter.getIndexAttr(0)) : ends[i - 1];
-      result = rewriter.create<tensor::InsertSliceOp>(loc, v, result, offsets,
+      auto part = rewriter.create<tensor::ExtractSliceOp>(
+          loc, cast<RankedTensorType>(v.getType()), result, offsets, inputSizes[i], ones);
+      Value copied = copyLoop(rewriter, loc, v, part);
+      result = rewriter.create<tensor::InsertSliceOp>(loc, copied, result, offsets,
                                                       inputSizes[i], ones);
     }
     rewriter.replaceOp(op, result);
