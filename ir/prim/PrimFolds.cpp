@@ -10,6 +10,59 @@
 using namespace mlir;
 using namespace pt2c::prim;
 
+/// Whether `attr` is a splat constant equal to `value` (-0.0 and 0.0 are told apart).
+static bool isSplatOf(Attribute attr, double value) {
+  auto splat = dyn_cast_if_present<SplatElementsAttr>(attr);
+  if (!splat)
+    return false;
+  Type type = splat.getElementType();
+  if (auto f = dyn_cast<FloatType>(type)) {
+    APFloat v = splat.getSplatValue<APFloat>();
+    bool losesInfo;
+    APFloat expected(value);
+    expected.convert(f.getFloatSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
+    return v.bitwiseIsEqual(expected);
+  }
+  if (type.isInteger(1))
+    return false; // bools do no arithmetic here
+  return splat.getSplatValue<APInt>().getSExtValue() == (int64_t)value;
+}
+
+/// The additive identity: 0 for integers; -0.0 for floats (x + -0.0 is x for every x,
+/// while -0.0 + 0.0 is +0.0).
+static bool isAdditiveIdentity(Attribute attr, Type elementType) {
+  return isSplatOf(attr, isa<FloatType>(elementType) ? -0.0 : 0.0);
+}
+
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  Type e = getType().getElementType();
+  if (isAdditiveIdentity(adaptor.getRhs(), e))
+    return getLhs();
+  if (isAdditiveIdentity(adaptor.getLhs(), e))
+    return getRhs();
+  return {};
+}
+
+OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(adaptor.getRhs(), 0.0)) // x - 0.0 is x, -0.0 included
+    return getLhs();
+  return {};
+}
+
+OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(adaptor.getRhs(), 1.0))
+    return getLhs();
+  if (isSplatOf(adaptor.getLhs(), 1.0))
+    return getRhs();
+  return {};
+}
+
+OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
+  if (isSplatOf(adaptor.getRhs(), 1.0))
+    return getLhs();
+  return {};
+}
+
 OpFoldResult ConvertOp::fold(FoldAdaptor) {
   if (getOperand().getType() == getType())
     return getOperand();

@@ -77,11 +77,14 @@ class Prim_BinaryOp<string mnemonic, Type type = Prim_Tensor>
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
 }
 
-def Prim_AddOp : Prim_BinaryOp<"add"> { let summary = "x + y"; }
-def Prim_SubOp : Prim_BinaryOp<"sub"> { let summary = "x - y"; }
-def Prim_MulOp : Prim_BinaryOp<"mul"> { let summary = "x * y"; }
+// add, sub, mul and div fold away their identities (x + 0 on integers, x + -0.0,
+// x - 0, x * 1, x / 1): a kernel left doing nothing would return its own argument.
+def Prim_AddOp : Prim_BinaryOp<"add"> { let summary = "x + y"; let hasFolder = 1; }
+def Prim_SubOp : Prim_BinaryOp<"sub"> { let summary = "x - y"; let hasFolder = 1; }
+def Prim_MulOp : Prim_BinaryOp<"mul"> { let summary = "x * y"; let hasFolder = 1; }
 def Prim_DivOp : Prim_BinaryOp<"div"> {
   let summary = "x / y (integers: truncating, like C)";
+  let hasFolder = 1;
 }
 def Prim_MaxOp : Prim_BinaryOp<"max"> { let summary = "max(x, y), NaN-propagating"; }
 def Prim_MinOp : Prim_BinaryOp<"min"> { let summary = "min(x, y), NaN-propagating"; }

@@ -65,3 +65,30 @@ func.func @keep_transpose(%x: tensor<2x3x4xf32>, %y: tensor<4xf32>) -> tensor<3x
   %0 = prim.dot_general %xt, %y, batch = [] x [], contract = [2] x [0] : (tensor<3x2x4xf32>, tensor<4xf32>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 }
+
+// -----
+
+// Arithmetic identities fold away (x + 0 only for integers: on floats -0.0 + 0 is
+// +0.0, so only -0.0 is the additive identity).
+// CHECK-LABEL: func.func @identities
+// CHECK-SAME: (%[[I:.*]]: tensor<3xi64>, %[[F:[a-z0-9]+]]: tensor<3xf32>)
+// CHECK-DAG: %[[FZERO:.*]] = prim.constant dense<0.000000e+00> : tensor<3xf32>
+// CHECK-DAG: %[[FADD:.*]] = prim.add %[[F]], %[[FZERO]]
+// CHECK: return %[[I]], %[[I]], %[[I]], %[[I]], %[[F]], %[[F]], %[[F]], %[[F]], %[[FADD]]
+func.func @identities(%i: tensor<3xi64>, %f: tensor<3xf32>) -> (tensor<3xi64>, tensor<3xi64>, tensor<3xi64>, tensor<3xi64>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %izero = prim.constant dense<0> : tensor<3xi64>
+  %ione = prim.constant dense<1> : tensor<3xi64>
+  %fzero = prim.constant dense<0.0> : tensor<3xf32>
+  %fnegzero = prim.constant dense<-0.0> : tensor<3xf32>
+  %fone = prim.constant dense<1.0> : tensor<3xf32>
+  %0 = prim.add %izero, %i : tensor<3xi64>
+  %1 = prim.sub %i, %izero : tensor<3xi64>
+  %2 = prim.mul %i, %ione : tensor<3xi64>
+  %3 = prim.div %i, %ione : tensor<3xi64>
+  %4 = prim.add %f, %fnegzero : tensor<3xf32>
+  %5 = prim.sub %f, %fzero : tensor<3xf32>
+  %6 = prim.mul %fone, %f : tensor<3xf32>
+  %7 = prim.div %f, %fone : tensor<3xf32>
+  %8 = prim.add %f, %fzero : tensor<3xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<3xi64>, tensor<3xi64>, tensor<3xi64>, tensor<3xi64>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
+}
