@@ -101,6 +101,14 @@ mlir::LogicalResult addEmbeddedSymbols(llvm::Module& m, const ExecutionPlan& pla
   addConstant(m, llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), table.size()),
               "__pt2c_num_kernels");
   addConstant(m, llvm::ConstantInt::get(i64, options.weightsSize), "__pt2c_weights_size");
+  for (const CpuCodegenOptions::Blob& blob : options.blobs) {
+    addConstant(m, llvm::ConstantDataArray::getRaw(blob.bytes, blob.bytes.size(),
+                                                   llvm::Type::getInt8Ty(ctx)),
+                blob.symbol.c_str())
+        ->setAlignment(llvm::Align(blob.alignment));
+    addConstant(m, llvm::ConstantInt::get(i64, blob.bytes.size()),
+                (blob.symbol + "_size").c_str());
+  }
 
   // Weights go in by the assembler's .incbin: a multi-GB blob as an LLVM constant would be
   // copied several times and be slow to emit.

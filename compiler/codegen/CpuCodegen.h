@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "compiler/codegen/ExecutionPlan.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -20,6 +21,14 @@ struct CpuCodegenOptions {
   uint64_t weightsOffset = 0, weightsSize = 0;
   // Called with the textual LLVM IR before optimization (for `--emit llvm`).
   std::function<void(const std::string&)> onLLVMIR;
+  // More read-only data for the runtime: each blob becomes the hidden symbols `symbol`
+  // (its bytes, `alignment`-aligned) and `symbol`_size (uint64_t). CUDA models carry
+  // their fatbin this way.
+  struct Blob {
+    std::string symbol, bytes;
+    unsigned alignment = 8;
+  };
+  std::vector<Blob> blobs;
 };
 
 // Lowers the module's kernel functions (in place) to the LLVM dialect.

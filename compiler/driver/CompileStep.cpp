@@ -1,7 +1,10 @@
-// compileArtifact: .pt2c -> model.so, one progress line per stage.
+// compileArtifact: .pt2c -> model.so, one progress line per stage. --target cuda takes
+// compiler/codegen/cuda's path from the execution plan on.
 #include "compiler/codegen/CpuCodegen.h"
 #include "compiler/codegen/ExecutionPlan.h"
 #include "compiler/codegen/SharedLibraryLinker.h"
+#include "compiler/codegen/cuda/CudaCodegen.h"
+#include "compiler/codegen/cuda/CudaTarget.h"
 #include "compiler/driver/AtomicOutput.h"
 #include "compiler/driver/Diagnostics.h"
 #include "compiler/driver/Pipeline.h"
@@ -63,8 +66,15 @@ mlir::OwningOpRef<mlir::ModuleOp> extractKernels(mlir::ModuleOp module) {
 
 llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& options,
                             const std::string& artifactPath, const std::string& libraryPath) {
-  if (options.target != "cpu")
-    return fail("target '" + options.target + "' is not supported yet (available: cpu)");
+  std::vector<unsigned> cudaSms;  // non-empty for --target cuda[:...]
+  if (isCudaTarget(options.target)) {
+    auto sms = parseCudaTarget(options.target);
+    if (!sms) return sms.takeError();
+    cudaSms = *sms;
+  } else if (options.target != "cpu") {
+    return fail("target '" + options.target +
+                "' is not supported (available: cpu, cuda, cuda:sm_80,sm_90,...)");
+  }
   StageTimer timer(options.quiet);
 
   auto artifact = readArtifactFile(artifactPath);
@@ -110,20 +120,32 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
                          humanBytes(plan->arenaSize));
 
   mlir::OwningOpRef<mlir::ModuleOp> kernels = extractKernels(*module);
-  if (mlir::failed(lowerKernelsToLLVMDialect(*kernels))) return fail("kernel lowering failed");
   CpuCodegenOptions cg;
   cg.cpu = options.cpu;
   cg.weightsFile = artifactPath;
   cg.weightsOffset = artifact->weights.data() - artifact->buffer->getBufferStart();
   cg.weightsSize = artifact->weights.size();
-  if (options.emit == "llvm") cg.onLLVMIR = [](const std::string& ir) { llvm::outs() << ir; };
+  auto printIR = [](const std::string& ir) { llvm::outs() << ir; };
   ScratchFile object;
   if (auto ec = llvm::sys::fs::createTemporaryFile("pt2c-kernels", "o", object.path))
     return fail("cannot create a temporary object file: " + ec.message());
-  if (mlir::failed(emitCpuObject(*kernels, *plan, cg, std::string(object.path))))
-    return fail("CPU code generation failed");
-  if (options.emit == "llvm") return llvm::Error::success();
-  timer.done("codegen", "x86-64 (" + options.cpu + ")");
+  if (!cudaSms.empty()) {
+    CudaCodegenOptions cuda;
+    cuda.sms = cudaSms;
+    cuda.host = cg;
+    if (options.emit == "llvm") cuda.onKernelLLVMIR = printIR;  // the GPU kernels' IR
+    auto summary = emitCudaObject(*kernels, *plan, cuda, std::string(object.path));
+    if (!summary) return summary.takeError();
+    if (options.emit == "llvm") return llvm::Error::success();
+    timer.done("codegen", describe(*summary, cudaSms));
+  } else {
+    if (mlir::failed(lowerKernelsToLLVMDialect(*kernels))) return fail("kernel lowering failed");
+    if (options.emit == "llvm") cg.onLLVMIR = printIR;
+    if (mlir::failed(emitCpuObject(*kernels, *plan, cg, std::string(object.path))))
+      return fail("CPU code generation failed");
+    if (options.emit == "llvm") return llvm::Error::success();
+    timer.done("codegen", "x86-64 (" + options.cpu + ")");
+  }
 
   auto output = AtomicOutput::create(libraryPath);
   if (!output) return output.takeError();

@@ -1,5 +1,6 @@
 // The pt2c pipeline (DESIGN.md data flow): model.py -> .pt2c (exporter, in Python) and
-// .pt2c -> aten -> prim -> kernels + plan -> x86-64 object -> model.so.
+// .pt2c -> aten -> prim -> kernels + plan -> x86-64 object (or, for --target cuda, a
+// fatbin of GPU kernels in a data-only object) -> model.so.
 #ifndef PT2C_COMPILER_DRIVER_PIPELINE_H_
 #define PT2C_COMPILER_DRIVER_PIPELINE_H_
 
@@ -12,7 +13,7 @@ namespace pt2c {
 
 struct PipelineOptions {
   std::string python;        // --python; empty: search (PythonFinder.h)
-  std::string target = "cpu";
+  std::string target = "cpu";  // or "cuda", "cuda:sm_80,sm_90" (CudaTarget.h)
   std::string cpu = "x86-64-v2";
   std::string emit;          // "", "aten", "prim" or "llvm": print that stage and stop
   bool quiet = false;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "compiler/codegen/cuda/GpuPasses.h"
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/kernels/FormKernels.h"
 #include "ir/Dialects.h"
@@ -27,6 +28,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   pt2c::registerPasses();
   pt2c::registerFormKernelsPass();
+  pt2c::registerGpuPasses();
 
   mlir::DialectRegistry registry;
   pt2c::registerAllDialects(registry);

@@ -10,8 +10,12 @@
  * does nothing but count.
  *
  * Environment: FAKE_CUDA_SM (compute capability as 80, 90; default 80),
- * FAKE_CUDA_INIT_ERROR (cuInit's result), FAKE_CUDA_LAUNCH_ERROR (cuLaunchKernel's). */
+ * FAKE_CUDA_INIT_ERROR (cuInit's result), FAKE_CUDA_LAUNCH_ERROR (cuLaunchKernel's),
+ * FAKE_CUDA_LOG (a file that gets one line per copy and per launch of a kernel that is
+ * not emulated, for tests of a whole model.so: "htod BYTES", "dtoh BYTES",
+ * "launch NAME GX GY GZ BX BY BZ SHARED_BYTES"). */
 #define _POSIX_C_SOURCE 200809L /* strdup */
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -72,6 +76,20 @@ static int device_range_ok(CUdeviceptr pointer, size_t size) {
 }
 
 static int has_context(void) { return g_stats.context_depth > 0; }
+
+/* Appends a line to $FAKE_CUDA_LOG, if set. */
+static void log_line(const char* format, ...) __attribute__((format(printf, 1, 2)));
+static void log_line(const char* format, ...) {
+  const char* path = getenv("FAKE_CUDA_LOG");
+  if (path == NULL || path[0] == '\0') return;
+  FILE* file = fopen(path, "a");
+  if (file == NULL) return;
+  va_list args;
+  va_start(args, format);
+  vfprintf(file, format, args);
+  va_end(args);
+  fclose(file);
+}
 
 API CUresult cuInit(unsigned int flags) { return flags == 0 ? env_int("FAKE_CUDA_INIT_ERROR", 0) : kInvalidValue; }
 API CUresult cuDriverGetVersion(int* version) { *version = 13000; return kSuccess; }
@@ -212,6 +230,7 @@ API CUresult cuMemsetD8_v2(CUdeviceptr pointer, unsigned char value, size_t coun
 API CUresult cuMemcpyHtoD_v2(CUdeviceptr destination, const void* source, size_t nbytes) {
   if (!has_context() || !device_range_ok(destination, nbytes)) return kInvalidValue;
   memcpy((void*)(uintptr_t)destination, source, nbytes);
+  log_line("htod %zu\n", nbytes);
   ++g_stats.htod_copies;
   g_stats.htod_bytes += nbytes;
   return kSuccess;
@@ -219,6 +238,7 @@ API CUresult cuMemcpyHtoD_v2(CUdeviceptr destination, const void* source, size_t
 API CUresult cuMemcpyDtoH_v2(void* destination, CUdeviceptr source, size_t nbytes) {
   if (!has_context() || !device_range_ok(source, nbytes)) return kInvalidValue;
   memcpy(destination, (const void*)(uintptr_t)source, nbytes);
+  log_line("dtoh %zu\n", nbytes);
   ++g_stats.dtoh_copies;
   return kSuccess;
 }
@@ -254,8 +274,13 @@ API CUresult cuLaunchKernel(void* function, unsigned gx, unsigned gy, unsigned g
   unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
   memcpy(g_stats.last_grid, grid, sizeof(grid));
   memcpy(g_stats.last_block, block, sizeof(block));
-  if (strncmp(name, "fake_", 5) != 0) return kSuccess;
-  return emulate(name, gx * bx, params);
+  if (strncmp(name, "fake_", 5) == 0) return emulate(name, gx * bx, params);
+  /* A real model's kernel: nothing runs; the log shows what was launched. */
+  char line[256];
+  snprintf(line, sizeof(line), "launch %s %u %u %u %u %u %u %u", name, gx, gy, gz, bx, by, bz,
+           shared);
+  log_line("%s\n", line);
+  return kSuccess;
 }
 API CUresult cuStreamSynchronize(void* stream) { return has_context() ? kSuccess : kInvalidContext; }
 

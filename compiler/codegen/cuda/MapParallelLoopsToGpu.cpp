@@ -1,0 +1,220 @@
+// pt2c-map-parallel-loops-to-gpu: see GpuPasses.h. The mapping is deliberately simple
+// (correctness first): one flat index space per loop nest, a fixed block size, reductions
+// sequential inside a thread. Better schedules (2-D tiles, shared memory, split
+// reductions) replace it per kernel kind later without changing what surrounds it.
+#include "compiler/codegen/cuda/GpuPasses.h"
+
+#include <numeric>
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace pt2c {
+namespace {
+
+using mlir::gpu::Processor;
+
+mlir::LogicalResult setMapping(mlir::scf::ParallelOp loop, Processor processor) {
+  mlir::MLIRContext* ctx = loop.getContext();
+  mlir::AffineMap identity = mlir::AffineMap::getMultiDimIdentityMap(1, ctx);
+  llvm::SmallVector<mlir::gpu::ParallelLoopDimMappingAttr> mapping(
+      loop.getNumLoops(),
+      mlir::gpu::ParallelLoopDimMappingAttr::get(ctx, Processor::Sequential, identity, identity));
+  if (processor != Processor::Sequential)
+    mapping.front() = mlir::gpu::ParallelLoopDimMappingAttr::get(ctx, processor, identity, identity);
+  return mlir::gpu::setMappingAttr(loop, mapping);
+}
+
+// Loops inside a thread run one iteration after another.
+mlir::LogicalResult makeNestedLoopsSequential(mlir::Operation* root) {
+  mlir::LogicalResult result = mlir::success();
+  root->walk([&](mlir::scf::ParallelOp nested) {
+    if (nested != root && mlir::failed(setMapping(nested, Processor::Sequential)))
+      result = mlir::failure();
+  });
+  return result;
+}
+
+// The number of iterations, if every bound and step is a constant.
+std::optional<int64_t> staticTripCount(mlir::scf::ParallelOp loop) {
+  int64_t count = 1;
+  for (auto [lb, ub, step] :
+       llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
+    auto l = mlir::getConstantIntValue(lb), u = mlir::getConstantIntValue(ub),
+         s = mlir::getConstantIntValue(step);
+    if (!l || !u || !s || *s <= 0) return std::nullopt;
+    count *= *u > *l ? (*u - *l + *s - 1) / *s : 0;
+  }
+  return count;
+}
+
+class Mapper {
+ public:
+  Mapper(mlir::func::FuncOp func, int64_t blockSize)
+      : func(func), blockSize(blockSize), rewriter(func.getContext()) {}
+
+  mlir::LogicalResult run() {
+    if (mlir::failed(rewriteCopies())) return mlir::failure();
+    llvm::SmallVector<mlir::Operation*> ops;
+    for (mlir::Operation& op : func.getBody().front()) ops.push_back(&op);
+    llvm::SmallVector<mlir::Operation*> run;  // top-level code outside parallel loops
+    for (mlir::Operation* op : ops) {
+      if (joinsRun(op, run)) {
+        run.push_back(op);
+        continue;
+      }
+      if (mlir::failed(wrapInSingleThreadLaunch(run))) return mlir::failure();
+      run.clear();
+      if (auto loop = llvm::dyn_cast<mlir::scf::ParallelOp>(op))
+        if (mlir::failed(mapLoopNest(loop))) return mlir::failure();
+    }
+    return wrapInSingleThreadLaunch(run);
+  }
+
+ private:
+  // memref.copy (bufferization's copies into out-params) as a parallel loop of loads and
+  // stores, so that it is mapped like every other loop nest.
+  mlir::LogicalResult rewriteCopies() {
+    llvm::SmallVector<mlir::memref::CopyOp> copies;
+    func.walk([&](mlir::memref::CopyOp copy) { copies.push_back(copy); });
+    for (mlir::memref::CopyOp copy : copies) {
+      auto type = llvm::cast<mlir::MemRefType>(copy.getSource().getType());
+      if (!type.hasStaticShape())
+        return copy.emitError() << "GPU lowering needs static shapes, got " << type;
+      rewriter.setInsertionPoint(copy);
+      mlir::Location loc = copy.getLoc();
+      auto zero = rewriter.create<mlir::arith::ConstantIndexOp>(loc, 0);
+      auto one = rewriter.create<mlir::arith::ConstantIndexOp>(loc, 1);
+      llvm::SmallVector<mlir::Value> lbs(type.getRank(), zero), steps(type.getRank(), one), ubs;
+      for (int64_t dim : type.getShape())
+        ubs.push_back(rewriter.create<mlir::arith::ConstantIndexOp>(loc, dim));
+      mlir::Value source = copy.getSource(), target = copy.getTarget();
+      auto body = [&](mlir::OpBuilder& b, mlir::Location l, mlir::ValueRange ivs) {
+        mlir::Value v = b.create<mlir::memref::LoadOp>(l, source, ivs);
+        b.create<mlir::memref::StoreOp>(l, v, target, ivs);
+      };
+      if (type.getRank() == 0) {
+        body(rewriter, loc, {});
+      } else {
+        rewriter.create<mlir::scf::ParallelOp>(loc, lbs, ubs, steps, body);
+      }
+      rewriter.eraseOp(copy);
+    }
+    return mlir::success();
+  }
+
+  // Whether `op` is top-level code that must run on the GPU in the current run: anything
+  // that touches memory or holds regions, and pure ops computing on what the run made.
+  // Allocations, constants and other pure ops stay on the host side of the launch (the
+  // sink pass copies what a launch needs into it).
+  static bool joinsRun(mlir::Operation* op, llvm::ArrayRef<mlir::Operation*> run) {
+    if (llvm::isa<mlir::scf::ParallelOp, mlir::memref::AllocOp, mlir::memref::DeallocOp,
+                  mlir::func::ReturnOp>(op))
+      return false;
+    if (!mlir::isMemoryEffectFree(op) || op->getNumRegions() > 0) return true;
+    return llvm::any_of(op->getOperands(), [&](mlir::Value v) {
+      return llvm::is_contained(run, v.getDefiningOp());
+    });
+  }
+
+  // Moves `run` into `scf.parallel (%i) = (0) to (1)` mapped to one block of one thread.
+  // It goes where the run's last op was, so that pure ops left among the run's ops
+  // still dominate their uses.
+  mlir::LogicalResult wrapInSingleThreadLaunch(llvm::ArrayRef<mlir::Operation*> run) {
+    if (run.empty()) return mlir::success();
+    for (mlir::Operation* op : run)
+      for (mlir::Operation* user : op->getUsers())
+        if (!llvm::is_contained(run, user))
+          return op->emitError() << "internal error: a value computed on the GPU is used "
+                                    "outside its launch";
+    mlir::Location loc = run.back()->getLoc();
+    rewriter.setInsertionPointAfter(run.back());
+    auto zero = rewriter.create<mlir::arith::ConstantIndexOp>(loc, 0);
+    auto one = rewriter.create<mlir::arith::ConstantIndexOp>(loc, 1);
+    auto loop = rewriter.create<mlir::scf::ParallelOp>(
+        loc, mlir::ValueRange{zero}, mlir::ValueRange{one}, mlir::ValueRange{one},
+        [](mlir::OpBuilder&, mlir::Location, mlir::ValueRange) {});
+    mlir::Operation* terminator = loop.getBody()->getTerminator();
+    for (mlir::Operation* op : run) op->moveBefore(terminator);
+    if (mlir::failed(setMapping(loop, Processor::BlockX))) return mlir::failure();
+    return makeNestedLoopsSequential(loop);
+  }
+
+  mlir::LogicalResult mapLoopNest(mlir::scf::ParallelOp loop) {
+    if (loop->hasAttr(mlir::gpu::getMappingAttrName())) return mlir::success();
+    if (loop.getNumResults() > 0)
+      return loop.emitError() << "GPU lowering does not handle parallel reductions yet";
+    std::optional<int64_t> trips = staticTripCount(loop);
+    if (trips && *trips == 0) {
+      rewriter.eraseOp(loop);
+      return mlir::success();
+    }
+    if (loop.getNumLoops() > 1) {
+      // collapseParallelLoops replaces the loop with a new one at the same place.
+      mlir::Operation* next = loop->getNextNode();
+      std::vector<unsigned> all(loop.getNumLoops());
+      std::iota(all.begin(), all.end(), 0u);
+      mlir::collapseParallelLoops(rewriter, loop, {all});
+      loop = llvm::cast<mlir::scf::ParallelOp>(next->getPrevNode());
+    }
+    int64_t tile = trips ? std::min(*trips, blockSize) : blockSize;
+    auto [blocks, threads] = mlir::scf::tileParallelLoop(loop, {tile}, /*noMinMaxBounds=*/true);
+    if (mlir::failed(setMapping(blocks, Processor::BlockX)) ||
+        mlir::failed(setMapping(threads, Processor::ThreadX)))
+      return mlir::failure();
+    return makeNestedLoopsSequential(threads);
+  }
+
+  mlir::func::FuncOp func;
+  int64_t blockSize;
+  mlir::IRRewriter rewriter;
+};
+
+struct MapParallelLoopsToGpuPass
+    : public mlir::PassWrapper<MapParallelLoopsToGpuPass,
+                               mlir::OperationPass<mlir::func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MapParallelLoopsToGpuPass)
+  MapParallelLoopsToGpuPass() = default;
+  MapParallelLoopsToGpuPass(const MapParallelLoopsToGpuPass& other) : PassWrapper(other) {}
+  explicit MapParallelLoopsToGpuPass(int64_t size) { blockSize = size; }
+
+  llvm::StringRef getArgument() const override { return "pt2c-map-parallel-loops-to-gpu"; }
+  llvm::StringRef getDescription() const override {
+    return "Map each top-level loop nest of a function to one GPU launch (flat index, "
+           "fixed block size)";
+  }
+  void getDependentDialects(mlir::DialectRegistry& registry) const override {
+    registry.insert<mlir::arith::ArithDialect, mlir::gpu::GPUDialect, mlir::scf::SCFDialect,
+                    mlir::memref::MemRefDialect>();
+  }
+  void runOnOperation() override {
+    if (blockSize < 1 || blockSize > 1024) {
+      getOperation().emitError() << "block-size must be in [1, 1024], got " << blockSize;
+      return signalPassFailure();
+    }
+    if (getOperation().isExternal()) return;
+    if (mlir::failed(Mapper(getOperation(), blockSize).run())) signalPassFailure();
+  }
+
+  Option<int64_t> blockSize{*this, "block-size", llvm::cl::desc("Threads per block"),
+                            llvm::cl::init(256)};
+};
+
+}  // namespace
+
+std::unique_ptr<mlir::Pass> createMapParallelLoopsToGpuPass(int64_t blockSize) {
+  return std::make_unique<MapParallelLoopsToGpuPass>(blockSize);
+}
+
+void registerMapParallelLoopsToGpuPass() { mlir::PassRegistration<MapParallelLoopsToGpuPass>(); }
+
+}  // namespace pt2c

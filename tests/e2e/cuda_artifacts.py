@@ -1,0 +1,143 @@
+"""Reading what a CUDA model.so carries, without CUDA: the bytes of an embedded symbol
+(a tiny ELF64 reader) and the table of contents of a fatbin (the layout of
+runtime/src/cuda/cuda_fatbin.c), plus cuobjdump when one is installed."""
+import os
+import pathlib
+import shutil
+import struct
+
+PTX, CUBIN = 1, 2
+
+
+def embedded_symbol(so_path, name):
+    """The bytes of the (local or global) object symbol `name` in an x86-64 ELF file."""
+    data = pathlib.Path(so_path).read_bytes()
+    assert data[:4] == b"\x7fELF" and data[4] == 2, "not an ELF64 file"
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize)
+                for i in range(shnum)]
+    for _, sh_type, _, _, offset, size, link, _, _, entsize in sections:
+        if sh_type != 2:  # SHT_SYMTAB
+            continue
+        strtab = sections[link]
+        for at in range(offset, offset + size, entsize):
+            st_name, _, _, shndx, value, st_size = struct.unpack_from("<IBBHQQ", data, at)
+            start = strtab[4] + st_name
+            symbol = data[start:data.index(b"\0", start)].decode()
+            if symbol != name:
+                continue
+            _, _, _, addr, sec_offset, _, _, _, _, _ = sections[shndx]
+            file_offset = sec_offset + (value - addr)
+            return data[file_offset:file_offset + st_size], value
+    raise KeyError(f"{name} is not in the symbol table of {so_path}")
+
+
+def fatbin_images(fatbin):
+    """[(kind, sm)] of a fatbin; raises AssertionError if it is malformed."""
+    magic, _, header_size, images_size = struct.unpack_from("<IHHQ", fatbin, 0)
+    assert magic == 0xBA55ED50, hex(magic)
+    assert header_size + images_size <= len(fatbin)
+    images, offset, end = [], header_size, header_size + images_size
+    while offset < end:
+        kind, _, image_header, payload = struct.unpack_from("<HHIQ", fatbin, offset)
+        sm, = struct.unpack_from("<I", fatbin, offset + 28)
+        images.append((kind, sm))
+        offset += image_header + payload
+    assert offset == end, "images overrun the fatbin"
+    return images
+
+
+def find_cuobjdump():
+    """cuobjdump from the CUDA toolkit, PATH, or the Triton wheel in the test venv."""
+    home = os.environ.get("PT2C_CUDA_HOME") or os.environ.get("CUDA_HOME") or "/usr/local/cuda"
+    candidates = [pathlib.Path(home) / "bin" / "cuobjdump", shutil.which("cuobjdump")]
+    try:
+        import triton  # the PyPI torch pulls it in; it ships CUDA's binary tools
+        candidates.append(pathlib.Path(triton.__file__).parent / "backends/nvidia/bin/cuobjdump")
+    except ImportError:
+        pass
+    for c in candidates:
+        if c and os.access(c, os.X_OK):
+            return str(c)
+    return None
+
+
+def fatbin_payloads(fatbin):
+    """[(kind, sm, payload bytes)]; compressed payloads come back as they are."""
+    _, _, header_size, images_size = struct.unpack_from("<IHHQ", fatbin, 0)
+    out, offset = [], header_size
+    while offset < header_size + images_size:
+        kind, _, image_header, payload = struct.unpack_from("<HHIQ", fatbin, offset)
+        sm, = struct.unpack_from("<I", fatbin, offset + 28)
+        start = offset + image_header
+        out.append((kind, sm, fatbin[start:start + payload]))
+        offset = start + payload
+    return out
+
+
+def _elf_sections(data):
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    headers = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize)
+               for i in range(shnum)]
+    names = headers[shstrndx][4]
+    sections = {}
+    for name, _, _, _, offset, size, _, _, _, _ in headers:
+        text = data[names + name:data.index(b"\0", names + name)].decode()
+        sections[text] = data[offset:offset + size]
+    return sections
+
+
+def cubin_param_bytes(cubin):
+    """{kernel: bytes of its parameters} from a cubin's .nv.info.<kernel> sections (the
+    EIATTR_CBANK_PARAM_SIZE attribute; attributes are u8 format, u8 id, then a u16
+    value (format HVAL) or a u16 size and that many bytes (format SVAL))."""
+    NVAL, BVAL, HVAL, SVAL = 1, 2, 3, 4
+    CBANK_PARAM_SIZE = 0x19
+    result = {}
+    for name, body in _elf_sections(cubin).items():
+        if not name.startswith(".nv.info."):
+            continue
+        offset = 0
+        while offset + 4 <= len(body):
+            fmt, attr, value = struct.unpack_from("<BBH", body, offset)
+            if fmt == HVAL and attr == CBANK_PARAM_SIZE:
+                result[name[len(".nv.info."):]] = value
+            offset += 4 + (value if fmt == SVAL else 0)
+            assert fmt in (NVAL, BVAL, HVAL, SVAL), f"unknown .nv.info format {fmt}"
+    return result
+
+
+def read_plan(blob):
+    """The parts of an execution plan (runtime/include/pt2c/plan_format.h, version 3)
+    the CUDA tests look at."""
+    fields = struct.unpack_from("<8s10I3Q", blob, 0)
+    magic, version = fields[0], fields[1]
+    (num_inputs, num_outputs, num_buffers, num_steps, num_step_args, num_dims, num_kernels,
+     num_guards, device) = fields[2:11]
+    strings_size, arena_size, weights_size = fields[11:14]
+    assert magic == b"PT2CPLN1" and version == 3, (magic, version)
+    pad = lambda n: (n + 7) // 8 * 8  # noqa: E731
+    offset = 72 + 24 * (num_inputs + num_outputs)
+    buffers = [struct.unpack_from("<IIQQ", blob, offset + 24 * i) for i in range(num_buffers)]
+    offset += 24 * num_buffers
+    steps = [struct.unpack_from("<IIII", blob, offset + 16 * i) for i in range(num_steps)]
+    offset += 16 * num_steps + 24 * num_guards
+    gpu_kernels = []
+    if device == 1:
+        gpu_kernels = [struct.unpack_from("<8I", blob, offset + 32 * i) for i in range(num_kernels)]
+        offset += 32 * num_kernels
+    step_args = struct.unpack_from(f"<{num_step_args}I", blob, offset)
+    offset += pad(4 * num_step_args) + 8 * num_dims
+    strings = blob[offset:offset + strings_size]
+    name = lambda at: strings[at:strings.index(b"\0", at)].decode()  # noqa: E731
+    return {
+        "device": device,
+        "arena_size": arena_size,
+        "weights_size": weights_size,
+        "buffers": buffers,
+        "steps": [{"kernel": k, "args": step_args[first:first + n]} for k, n, first, _ in steps],
+        "gpu_kernels": [{"name": name(k[0]), "shared": k[1], "grid": tuple(k[2:5]),
+                         "block": tuple(k[5:8])} for k in gpu_kernels],
+    }

@@ -1,0 +1,186 @@
+"""--target cuda on a machine without a GPU: the MLP compiles into a model.so that
+carries sm_80 and sm_90 cubins plus PTX in one fatbin, needs no CUDA library at load
+time, fails with a clear message where there is no driver, and, through a fake driver
+(tests/unit/testdata/fake_cuda.c), launches exactly the kernels of its plan with the
+parameters its cubins expect. Numbers on a real GPU: tests/gpu/run_mlp_cuda.py."""
+import ctypes
+import struct
+import subprocess
+
+import numpy as np
+import pytest
+
+from conftest import BIN, REPO, run
+from cuda_artifacts import (CUBIN, PTX, cubin_param_bytes, embedded_symbol, fatbin_images,
+                            fatbin_payloads, find_cuobjdump, read_plan)
+
+MLP = REPO / "examples" / "mlp" / "model.py"
+FAKE_DRIVER = BIN / "tests" / "unit" / "libfake_cuda.so"
+NO_DRIVER = "/nonexistent/libcuda.so.1"
+
+
+@pytest.fixture(scope="module")
+def mlp_artifact(pt2c, tmp_path_factory):
+    artifact = tmp_path_factory.mktemp("export") / "mlp.pt2c"
+    result = run([pt2c, "export", MLP, "-o", artifact])
+    assert result.returncode == 0, result.stderr
+    return artifact
+
+
+@pytest.fixture(scope="module")
+def mlp_cuda(pt2c, mlp_artifact, tmp_path_factory):
+    so = tmp_path_factory.mktemp("cuda") / "mlp_cuda.so"
+    result = run([pt2c, "compile", mlp_artifact, "--target", "cuda", "-o", so])
+    assert result.returncode == 0, result.stderr
+    assert "codegen  CUDA sm_80, sm_90" in result.stderr
+    return so
+
+
+@pytest.fixture(scope="module")
+def x_npy(tmp_path_factory):
+    path = tmp_path_factory.mktemp("inputs") / "x.npy"
+    np.save(path, np.random.default_rng(3).standard_normal((8, 64)).astype(np.float32))
+    return path
+
+
+def fatbin_of(so):
+    fatbin, address = embedded_symbol(so, "__pt2c_cuda_fatbin")
+    size_bytes, _ = embedded_symbol(so, "__pt2c_cuda_fatbin_size")
+    assert struct.unpack("<Q", size_bytes)[0] == len(fatbin)
+    assert address % 8 == 0
+    return fatbin
+
+
+def test_mlp_for_cuda_carries_sm80_sm90_cubins_and_ptx(mlp_cuda, tmp_path):
+    fatbin = fatbin_of(mlp_cuda)
+    assert sorted(fatbin_images(fatbin)) == [(PTX, 90), (CUBIN, 80), (CUBIN, 90)]
+    cuobjdump = find_cuobjdump()
+    if cuobjdump is None:
+        return  # our own reader above is the check
+    (tmp_path / "model.fatbin").write_bytes(fatbin)
+    listing = run([cuobjdump, "--list-elf", "--list-ptx", tmp_path / "model.fatbin"])
+    assert listing.returncode == 0, listing.stderr
+    assert "sm_80.cubin" in listing.stdout and "sm_90.cubin" in listing.stdout
+    assert "sm_90.ptx" in listing.stdout
+
+
+def test_target_list_chooses_the_cubins(pt2c, mlp_artifact, tmp_path):
+    so = tmp_path / "m.so"
+    result = run([pt2c, "compile", mlp_artifact, "--target", "cuda:sm_86,sm_75,sm_86", "-o", so])
+    assert result.returncode == 0, result.stderr
+    assert sorted(fatbin_images(fatbin_of(so))) == [(PTX, 86), (CUBIN, 75), (CUBIN, 86)]
+
+
+@pytest.mark.parametrize("target, message", [
+    ("cuda:sm_100", "sm_100 is not supported by LLVM 19"),
+    ("cuda:80", "'80' is not an architecture like sm_90"),
+    ("cuda:", "'' is not an architecture"),
+    ("rocm", "target 'rocm' is not supported"),
+])
+def test_bad_targets_are_refused(pt2c, mlp_artifact, tmp_path, target, message):
+    so = tmp_path / "m.so"
+    result = run([pt2c, "compile", mlp_artifact, "--target", target, "-o", so])
+    assert result.returncode != 0
+    assert message in result.stderr, result.stderr
+    assert not so.exists()
+
+
+def test_no_cuda_library_is_needed_and_only_the_abi_is_exported(mlp_cuda):
+    dynamic = run(["readelf", "-d", mlp_cuda]).stdout
+    needed = {line.split("[")[1].rstrip("]") for line in dynamic.splitlines()
+              if "(NEEDED)" in line}
+    assert needed and needed <= {"libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0"}
+    symbols = run(["nm", "-D", "--defined-only", mlp_cuda]).stdout.split()[2::3]
+    assert "pt2c_model_run_device" in symbols and "pt2c_model_device" in symbols
+    assert all(s.startswith("pt2c_") for s in symbols), symbols
+
+
+def test_cuda_output_is_deterministic(pt2c, mlp_artifact, mlp_cuda, tmp_path):
+    again = tmp_path / mlp_cuda.name  # the file name is the soname
+    assert run([pt2c, "compile", mlp_artifact, "--target", "cuda", "-o", again]).returncode == 0
+    assert again.read_bytes() == mlp_cuda.read_bytes()
+
+
+def test_emit_llvm_prints_the_gpu_kernels(pt2c, mlp_artifact):
+    result = run([pt2c, "compile", mlp_artifact, "--target", "cuda", "--emit", "llvm"])
+    assert result.returncode == 0, result.stderr
+    assert 'target triple = "nvptx64-nvidia-cuda"' in result.stdout
+    assert "!nvvm.annotations" in result.stdout
+    assert "define internal float @__nv_erff" in result.stdout  # libdevice, linked
+
+
+def driver_is_installed():
+    try:
+        ctypes.CDLL("libcuda.so.1")
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("tool", ["cpp_host", "pt2c run"])
+def test_without_a_driver_loading_fails_clearly(pt2c, cpp_host, mlp_cuda, x_npy, tmp_path,
+                                                tool):
+    command = ([cpp_host, mlp_cuda, "--input", x_npy, "--output-dir", tmp_path] if tool == "cpp_host"
+               else [pt2c, "run", mlp_cuda, "--input", x_npy, "--output-dir", tmp_path])
+    environments = [{"PT2C_LIBCUDA": NO_DRIVER}]
+    if not driver_is_installed():  # this machine has none: the default name fails too
+        environments.append({})
+    for extra in environments:
+        env = {k: v for k, v in __import__("os").environ.items() if k != "PT2C_LIBCUDA"}
+        env.update(extra)
+        result = run(command, env=env)
+        assert result.returncode == 1, (result.returncode, result.stderr)  # an error, no signal
+        message = result.stdout + result.stderr
+        assert "this model needs an NVIDIA GPU" in message, message
+        assert (extra.get("PT2C_LIBCUDA") or "libcuda.so.1") + " could not be loaded" in message
+        assert not (tmp_path / "0.npy").exists()
+
+
+def fake_driver_env(tmp_path, **extra):
+    import os
+    env = dict(os.environ, PT2C_LIBCUDA=str(FAKE_DRIVER), FAKE_CUDA_LOG=str(tmp_path / "log"))
+    env.update(extra)
+    return env
+
+
+def test_fake_driver_sees_the_plans_launches(cpp_host, mlp_cuda, x_npy, tmp_path):
+    """Every plan step is one launch of its kernel, as configured in the plan; each launch
+    passes one 8-byte device pointer per parameter the cubins declare; the weights go to
+    the device once, at create."""
+    assert FAKE_DRIVER.exists(), "run `bazel build //tests/unit:libfake_cuda.so`"
+    result = run([cpp_host, mlp_cuda, "--input", x_npy, "--output-dir", tmp_path],
+                 env=fake_driver_env(tmp_path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    log = (tmp_path / "log").read_text().splitlines()
+    plan = read_plan(embedded_symbol(mlp_cuda, "__pt2c_plan")[0])
+    assert plan["device"] == 1
+
+    launches = [line.split() for line in log if line.startswith("launch ")]
+    assert len(launches) == len(plan["steps"]) > 0
+    for launch, step in zip(launches, plan["steps"]):
+        kernel = plan["gpu_kernels"][step["kernel"]]
+        assert launch[1] == kernel["name"]
+        assert tuple(map(int, launch[2:5])) == kernel["grid"]
+        assert tuple(map(int, launch[5:8])) == kernel["block"]
+
+    for kind, sm, payload in fatbin_payloads(fatbin_of(mlp_cuda)):
+        if kind != CUBIN:
+            continue
+        param_bytes = cubin_param_bytes(payload)
+        for step in plan["steps"]:
+            name = plan["gpu_kernels"][step["kernel"]]["name"]
+            assert param_bytes[name] == 8 * len(step["args"]), (sm, name)
+
+    copies = [line for line in log if not line.startswith("launch ")]
+    # create: the weights; the run: the input in, the output out.
+    assert copies == [f"htod {plan['weights_size']}", f"htod {8 * 64 * 4}", f"dtoh {8 * 10 * 4}"]
+
+
+def test_fake_gpu_without_code_for_it_fails_clearly(cpp_host, mlp_cuda, x_npy, tmp_path):
+    result = run([cpp_host, mlp_cuda, "--input", x_npy, "--output-dir", tmp_path],
+                 env=fake_driver_env(tmp_path, FAKE_CUDA_SM="75"))
+    assert result.returncode == 1
+    message = result.stdout + result.stderr
+    assert "cannot run on CUDA device 0 (Fake GPU, sm_75" in message, message
+    assert "cubins for sm_80, sm_90 and PTX for compute_90" in message
+    assert "compile the model with --target cuda:sm_75" in message

@@ -1,0 +1,137 @@
+// pt2c-map-parallel-loops-to-gpu (compiler/codegen/cuda): each top-level loop nest
+// becomes one launch: dimensions collapsed row-major, tiled by the block size (the tile
+// shrinks to small loops), tiles on blocks and elements on threads, reductions
+// sequential in a thread; top-level code outside loops gets a single-thread launch.
+// Then the GPU lowering the CUDA target runs: launches with constant sizes whose
+// arguments are only buffers, and NVVM kernels with one pointer parameter per buffer.
+// RUN: pt2c-opt %s --pass-pipeline='builtin.module(func.func(convert-linalg-to-parallel-loops,pt2c-map-parallel-loops-to-gpu))' | FileCheck %s --check-prefix=MAP
+// RUN: pt2c-opt %s --pass-pipeline='builtin.module(func.func(convert-linalg-to-parallel-loops,pt2c-map-parallel-loops-to-gpu,convert-parallel-loops-to-gpu,pt2c-sink-into-gpu-launches),gpu-kernel-outlining,canonicalize)' | FileCheck %s --check-prefix=LAUNCH
+// RUN: pt2c-opt %s --pass-pipeline='builtin.module(func.func(convert-linalg-to-parallel-loops,pt2c-map-parallel-loops-to-gpu,convert-parallel-loops-to-gpu,pt2c-sink-into-gpu-launches),gpu-kernel-outlining,canonicalize,gpu.module(expand-strided-metadata,lower-affine,arith-expand,convert-scf-to-cf,convert-gpu-to-nvvm{index-bitwidth=64 use-bare-ptr-memref-call-conv=1},canonicalize,cse,reconcile-unrealized-casts))' | FileCheck %s --check-prefix=NVVM
+
+#row = affine_map<(d0, d1) -> (d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// 80 elements: one block of 80 threads; the flat index splits into (row, column) with
+// the column varying fastest.
+// MAP-LABEL: func.func @bias_add
+// MAP-DAG:     %[[C10:.*]] = arith.constant 10 : index
+// MAP-DAG:     %[[C80:.*]] = arith.constant 80 : index
+// MAP:         scf.parallel (%[[BLOCK:.*]]) =
+// MAP:           scf.parallel (%[[THREAD:.*]]) =
+// MAP:             %[[FLAT:.*]] = arith.addi %[[THREAD]], %[[BLOCK]] : index
+// MAP:             arith.cmpi ult
+// MAP:             scf.if
+// MAP:               %[[COL:.*]] = arith.remsi %[[FLAT]], %[[C10]] : index
+// MAP:               %[[ROW:.*]] = arith.divsi %[[FLAT]], %[[C10]] : index
+// MAP:               memref.load %{{.*}}[%[[COL]]] : memref<10xf32>
+// MAP:               memref.load %{{.*}}[%[[ROW]], %[[COL]]] : memref<8x10xf32>
+// MAP:               memref.store %{{.*}}, %{{.*}}[%[[ROW]], %[[COL]]] : memref<8x10xf32>
+// MAP:           } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+// MAP:         } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+// LAUNCH-LABEL: func.func @bias_add
+// LAUNCH:         gpu.launch_func @bias_add_kernel::@bias_add_kernel blocks in (%c1, %c1, %c1) threads in (%c80, %c1, %c1) args(%arg0 : memref<10xf32>, %arg1 : memref<8x10xf32>, %arg2 : memref<8x10xf32>)
+func.func @bias_add(%b: memref<10xf32>, %x: memref<8x10xf32>, %y: memref<8x10xf32>) {
+  linalg.generic {indexing_maps = [#row, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%b, %x : memref<10xf32>, memref<8x10xf32>) outs(%y : memref<8x10xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %0 = arith.addf %in, %in_0 : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// 2048 outputs: 8 blocks of 256 threads, the reduction a loop in each thread.
+// MAP-LABEL: func.func @matmul
+// MAP:         scf.parallel
+// MAP:           scf.parallel
+// MAP:             scf.if
+// MAP:               scf.for %{{.*}} = %{{.*}} to %c64 step
+// MAP:           } {mapping = [#gpu.loop_dim_map<processor = thread_x
+// MAP:         } {mapping = [#gpu.loop_dim_map<processor = block_x
+// LAUNCH-LABEL: func.func @matmul
+// LAUNCH:         gpu.launch_func @matmul_kernel::@matmul_kernel blocks in (%c8, %c1, %c1) threads in (%c256, %c1, %c1) args(%arg0 : memref<8x64xf32>, %arg1 : memref<64x256xf32>, %arg2 : memref<8x256xf32>)
+// LAUNCH:       gpu.module @matmul_kernel
+// LAUNCH:         gpu.func @matmul_kernel(%{{.*}}: memref<8x64xf32>, %{{.*}}: memref<64x256xf32>, %{{.*}}: memref<8x256xf32>) kernel
+// LAUNCH:           gpu.block_id x
+// LAUNCH:           gpu.thread_id x
+// NVVM:         gpu.module @matmul_kernel
+// NVVM:           llvm.func @matmul_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel}
+// NVVM-DAG:         nvvm.read.ptx.sreg.ctaid.x
+// NVVM-DAG:         nvvm.read.ptx.sreg.tid.x
+func.func @matmul(%a: memref<8x64xf32>, %b: memref<64x256xf32>, %c: memref<8x256xf32>) {
+  linalg.matmul ins(%a, %b : memref<8x64xf32>, memref<64x256xf32>) outs(%c : memref<8x256xf32>)
+  return
+}
+
+// Code outside any loop: one block of one thread.
+// MAP-LABEL: func.func @scalar
+// MAP:         scf.parallel (%{{.*}}) = (%c0) to (%c1) step (%c1) {
+// MAP-NEXT:      memref.load
+// MAP-NEXT:      arith.addf
+// MAP-NEXT:      memref.store
+// MAP:         } {mapping = [#gpu.loop_dim_map<processor = block_x
+// LAUNCH-LABEL: func.func @scalar
+// LAUNCH:         gpu.launch_func @scalar_kernel::@scalar_kernel blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+func.func @scalar(%x: memref<f32>, %y: memref<f32>) {
+  %0 = memref.load %x[] : memref<f32>
+  %1 = arith.addf %0, %0 : f32
+  memref.store %1, %y[] : memref<f32>
+  return
+}
+
+// memref.copy is a loop nest like any other.
+// MAP-LABEL: func.func @copy
+// MAP-NOT:     memref.copy
+// MAP:         memref.load %arg0
+// MAP-NEXT:    memref.store %{{.*}}, %arg1
+// LAUNCH-LABEL: func.func @copy
+// LAUNCH:         gpu.launch_func @copy_kernel::@copy_kernel blocks in (%c1, %c1, %c1) threads in (%c12, %c1, %c1)
+func.func @copy(%x: memref<4x3xf32>, %y: memref<4x3xf32>) {
+  memref.copy %x, %y : memref<4x3xf32> to memref<4x3xf32>
+  return
+}
+
+// A reduction outside the parallel dimension: the whole nest runs in one thread, the
+// inner parallel loop sequentially.
+// MAP-LABEL: func.func @column_sums
+// MAP:         scf.parallel (%{{.*}}) = (%c0{{.*}}) to (%c1{{.*}}) step
+// MAP:           scf.for
+// MAP:             scf.parallel
+// MAP:             } {mapping = [#gpu.loop_dim_map<processor = sequential
+// MAP:         } {mapping = [#gpu.loop_dim_map<processor = block_x
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @column_sums(%x: memref<6x4xf32>, %y: memref<4xf32>) {
+  linalg.generic {indexing_maps = [#id, #col], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<6x4xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// A function's temporaries are launch arguments like its own buffers; constants are
+// sunk into the kernels.
+// LAUNCH-LABEL: func.func @two_steps
+// LAUNCH:         %[[TMP:.*]] = memref.alloc() : memref<16xf32>
+// LAUNCH:         gpu.launch_func @two_steps_kernel::@two_steps_kernel {{.*}} args(%arg0 : memref<16xf32>, %[[TMP]] : memref<16xf32>)
+// LAUNCH-NEXT:    gpu.launch_func @two_steps_kernel_0::@two_steps_kernel {{.*}} args(%[[TMP]] : memref<16xf32>, %arg1 : memref<16xf32>)
+#v = affine_map<(d0) -> (d0)>
+func.func @two_steps(%x: memref<16xf32>, %y: memref<16xf32>) {
+  %two = arith.constant 2.0 : f32
+  %tmp = memref.alloc() : memref<16xf32>
+  linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]}
+      ins(%x : memref<16xf32>) outs(%tmp : memref<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %two : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]}
+      ins(%tmp : memref<16xf32>) outs(%y : memref<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.erf %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+// NVVM: llvm.func @__nv_erff(f32) -> f32
