@@ -393,6 +393,20 @@ LogicalResult scalarShape(ShapeQuery &, Shape &out) {
   return success();
 }
 
+/// index.Tensor(self, indices...): the index tensors broadcast together, then the
+/// dims of self they do not index.
+LogicalResult indexTensor(ShapeQuery &q, Shape &out) {
+  unsigned numIndices = q.numOperands() - 1;
+  if (numIndices > (unsigned)q.rank(0))
+    return q.fail("too many indices for a tensor of rank " + Twine(q.rank(0)));
+  out.clear();
+  for (unsigned i = 1; i <= numIndices; ++i)
+    if (failed(broadcastInto(q, q.shape(i), out)))
+      return failure();
+  out.append(q.shape(0).begin() + numIndices, q.shape(0).end());
+  return success();
+}
+
 /// arange: ceil((end - start) / step) elements.
 LogicalResult arange(ShapeQuery &q, Shape &out) {
   double start = q.scalarAttr("start").value_or(0.0), end = *q.scalarAttr("end"),
@@ -597,6 +611,9 @@ const llvm::StringMap<Rule> &rules() {
     for (StringRef name : {"aten.arange", "aten.arange.start", "aten.arange.start_step"})
       t[name] = arange;
     t["aten.scalar_tensor"] = scalarShape;
+    t["aten.all"] = scalarShape;
+    t["aten.any"] = scalarShape;
+    t["aten.index.Tensor"] = indexTensor;
     t["aten.baddbmm"] = baddbmm;
     t["aten.scaled_dot_product_attention"] = attention;
     t["aten._scaled_dot_product_flash_attention_for_cpu"] = attention;

@@ -78,7 +78,9 @@ def parse_type(text):
     m = re.fullmatch(r"(\w+)(\?)?\[\d*\]", text)
     if m:
         is_list = True
-        if m.group(2):
+        # Tensor?[] (index.Tensor's indices) is a Variadic of the tensors present; the
+        # importer rejects a None inside it. Other lists of optionals have no use yet.
+        if m.group(2) and m.group(1) != "Tensor":
             raise SchemaError("lists of optionals (%s) are not supported" % text)
         text = m.group(1)
     return text, is_list, optional, mutable

@@ -334,3 +334,46 @@ func.func @factories() -> (tensor<5xf32>, tensor<2x3xi64>, tensor<3xi64>) {
   %2 = "aten.arange"() {end = 3 : i64} : () -> tensor<3xi64>
   return %0, %1, %2 : tensor<5xf32>, tensor<2x3xi64>, tensor<3xi64>
 }
+
+// -----
+
+// Advanced indexing x[b, k] (BERT's padding_mask[batch_idx, kv_idx]): the indices
+// broadcast together, negative ones wrap, and b * 12 + k gathers from x flattened.
+// CHECK-LABEL: func.func @index_tensor
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<2x12xi1>, %[[B:[a-z0-9]+]]: tensor<2x1x1x1xi64>, %[[K:[a-z0-9]+]]: tensor<1x1x1x12xi64>)
+// CHECK-DAG: %[[TWO:.*]] = prim.constant dense<2> : tensor<2x1x1x12xi64>
+// CHECK-DAG: %[[ZERO:.*]] = prim.constant dense<0> : tensor<2x1x1x12xi64>
+// CHECK-DAG: %[[TWELVE:.*]] = prim.constant dense<12> : tensor<2x1x1x12xi64>
+// CHECK: %[[KB:.*]] = prim.broadcast_in_dim %[[K]]
+// CHECK: %[[KNEG:.*]] = prim.compare LT, %[[KB]], %[[ZERO]]
+// CHECK: %[[KW:.*]] = prim.add %[[KB]], %[[TWELVE]]
+// CHECK: %[[KI:.*]] = prim.select %[[KNEG]], %[[KW]], %[[KB]]
+// CHECK: %[[BB:.*]] = prim.broadcast_in_dim %[[B]]
+// CHECK: %[[BNEG:.*]] = prim.compare LT, %[[BB]], %[[ZERO]]
+// CHECK: %[[BW:.*]] = prim.add %[[BB]], %[[TWO]]
+// CHECK: %[[BI:.*]] = prim.select %[[BNEG]], %[[BW]], %[[BB]]
+// CHECK: %[[ROWS:.*]] = prim.mul %[[BI]], %[[TWELVE]]
+// CHECK: %[[POS:.*]] = prim.add %[[KI]], %[[ROWS]]
+// CHECK: %[[FLAT:.*]] = prim.reshape %[[X]] : tensor<2x12xi1> -> tensor<24xi1>
+// CHECK: prim.gather %[[FLAT]], %[[POS]], axis = 0 : tensor<24xi1>, tensor<2x1x1x12xi64> -> tensor<2x1x1x12xi1>
+func.func @index_tensor(%x: tensor<2x12xi1>, %b: tensor<2x1x1x1xi64>, %k: tensor<1x1x1x12xi64>) -> tensor<2x1x1x12xi1> {
+  %0 = "aten.index.Tensor"(%x, %b, %k) : (tensor<2x12xi1>, tensor<2x1x1x1xi64>, tensor<1x1x1x12xi64>) -> tensor<2x1x1x12xi1>
+  return %0 : tensor<2x1x1x12xi1>
+}
+
+// -----
+
+// all/any reduce the tensor read as bools with AND/OR.
+// CHECK-LABEL: func.func @all_any
+// CHECK-DAG: %[[FALSE:.*]] = prim.constant dense<false> : tensor<i1>
+// CHECK-DAG: %[[TRUE:.*]] = prim.constant dense<true> : tensor<i1>
+// CHECK: %[[P:.*]] = prim.convert %{{.*}} : tensor<2x3xf32> -> tensor<2x3xi1>
+// CHECK: %[[ALL:.*]] = prim.reduce AND, %[[P]], %[[TRUE]], dims = [0, 1] : tensor<2x3xi1>, tensor<i1> -> tensor<i1>
+// CHECK: %[[Q:.*]] = prim.convert %{{.*}} : tensor<2x3xf32> -> tensor<2x3xi1>
+// CHECK: %[[ANY:.*]] = prim.reduce OR, %[[Q]], %[[FALSE]], dims = [0, 1]
+// CHECK: return %[[ALL]], %[[ANY]]
+func.func @all_any(%x: tensor<2x3xf32>) -> (tensor<i1>, tensor<i1>) {
+  %0 = "aten.all"(%x) : (tensor<2x3xf32>) -> tensor<i1>
+  %1 = "aten.any"(%x) : (tensor<2x3xf32>) -> tensor<i1>
+  return %0, %1 : tensor<i1>, tensor<i1>
+}

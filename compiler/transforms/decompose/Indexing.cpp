@@ -40,6 +40,44 @@ Value indexSelect(aten::IndexSelectOp op, PrimBuilder &b) {
   return b.reshape(gathered, b.resultType());
 }
 
+/// self[i_0, ..., i_{k-1}] with k integer index tensors (advanced indexing, no None):
+/// the indices broadcast together, negative ones wrap, and their row-major position
+/// in self's first k dims, sum(i_j * stride_j), gathers from self reshaped to
+/// [size_0 * ... * size_{k-1}, rest...].
+Value indexTensor(aten::IndexTensorOp op, PrimBuilder &b) {
+  Value self = op.getSelf();
+  RankedTensorType selfType = tensorType(self), type = b.resultType();
+  int64_t k = op.getIndices().size();
+  if (k == 0)
+    return b.fail("index.Tensor without index tensors");
+  ArrayRef<int64_t> indexed = selfType.getShape().take_front(k);
+  if (!selfType.hasStaticShape())
+    return b.fail("advanced indexing of a tensor with dynamic sizes");
+  auto positionType = RankedTensorType::get(type.getShape().drop_back(selfType.getRank() - k),
+                                            IntegerType::get(op.getContext(), 64));
+  Value position;
+  int64_t stride = 1;
+  for (int64_t j = k - 1; j >= 0; --j) {
+    Value index = op.getIndices()[j];
+    if (tensorType(index).getElementType().isInteger(1))
+      return b.fail("indexing with a bool mask (its result size depends on the data)");
+    index = b.elementwiseOperand(index, positionType);
+    Value size = b.splat((double)indexed[j], positionType, index);
+    Value zero = b.splat(0.0, positionType, index);
+    Value negative = b.create<prim::CompareOp>(prim::CompareDirection::LT, index, zero);
+    Value wrapped = b.create<prim::AddOp>(index, size);
+    index = b.create<prim::SelectOp>(negative, wrapped, index);
+    if (stride != 1)
+      index = b.create<prim::MulOp>(index, b.splat((double)stride, positionType, index));
+    position = position ? b.create<prim::AddOp>(position, index) : index;
+    stride *= indexed[j];
+  }
+  SmallVector<int64_t> flatShape = {stride};
+  llvm::append_range(flatShape, selfType.getShape().drop_front(k));
+  Value flat = b.reshape(self, selfType.clone(flatShape));
+  return b.create<prim::GatherOp>(flat, position, 0, 0);
+}
+
 /// torch.gather: out[p] = self[p with p[dim] replaced by index[p]]. The other dims of
 /// index may be shorter than self's, so self is sliced to them; dim is moved last,
 /// where it is TensorFlow's gather with every other dim a batch dim.
@@ -178,6 +216,7 @@ void populateIndexingDecompositions(DecompositionSet &set) {
   set.add<aten::EmbeddingOp>(embedding)
       .add<aten::IndexSelectOp>(indexSelect)
       .add<aten::GatherOp>(gatherAlongDim)
+      .add<aten::IndexTensorOp>(indexTensor)
       .add<aten::SliceTensorOp>(sliceTensor)
       .add<aten::SelectIntOp>(selectInt)
       .add<aten::SqueezeOp>(reshapeToResult<aten::SqueezeOp>)

@@ -113,6 +113,15 @@ Value bitwiseAndOr(OpT op, PrimBuilder &b) {
   return andOr<IsAnd>(b, op.getSelf(), op.getOther());
 }
 
+/// all/any: AND/OR over every element of the tensor read as bools (x != 0).
+template <typename OpT, prim::ReduceKind Kind>
+Value allAny(OpT op, PrimBuilder &b) {
+  RankedTensorType type = tensorType(op.getSelf());
+  Value x = b.convert(op.getSelf(), IntegerType::get(op.getContext(), 1));
+  Value reduced = b.reduce(Kind, x, llvm::to_vector(llvm::seq<int64_t>(0, type.getRank())));
+  return b.convert(reduced, b.resultElementType());
+}
+
 Value whereSelf(aten::WhereSelfOp op, PrimBuilder &b) {
   RankedTensorType type = b.resultType();
   Value condition = asBool(b, op.getCondition(), type.clone(IntegerType::get(op.getContext(), 1)));
@@ -183,6 +192,8 @@ void populateMaskingDecompositions(DecompositionSet &set) {
       .add<aten::LogicalOrOp>(logicalAndOr<aten::LogicalOrOp, false>)
       .add<aten::BitwiseAndTensorOp>(bitwiseAndOr<aten::BitwiseAndTensorOp, true>)
       .add<aten::BitwiseOrTensorOp>(bitwiseAndOr<aten::BitwiseOrTensorOp, false>);
+  set.add<aten::AllOp>(allAny<aten::AllOp, prim::ReduceKind::AND>)
+      .add<aten::AnyOp>(allAny<aten::AnyOp, prim::ReduceKind::OR>);
   set.add<aten::WhereSelfOp>(whereSelf)
       .add<aten::MaskedFillScalarOp>(maskedFillScalar)
       .add<aten::MaskedFillTensorOp>(maskedFillTensor)
