@@ -12,6 +12,7 @@ import torch
 import pt2c_pb2 as pb
 
 from . import arguments
+from .guards import guard_for
 from .outputs import flatten_outputs, flatten_results
 from .schema import op_schema
 from .tensors import layout_key, storage_key, tensor_meta
@@ -137,6 +138,10 @@ class GraphBuilder:
 
     def end_node(self, node, result):
         """Give the call's results fresh Values; runs after the op."""
+        guard = guard_for(node, result)
+        if guard is not None:
+            self._graph.guards.append(guard)
+            return
         base = node.target.split("::")[-1]
         loc = node.loc if node.HasField("loc") else None
         for t in flatten_results(result):

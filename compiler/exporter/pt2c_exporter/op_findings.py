@@ -11,13 +11,17 @@ import torch
 
 from .aten_op_list import listed_name
 from .fast_path import FUSED_OPS
+from .guards import SCALAR_READS
 
 # A tensor's value read into Python: `.item()`, int(), float(), bool(), `if tensor:`.
 # All of these reach the mode as aten::_local_scalar_dense on 1.13 and 2.x.
-_VALUE_READS = {"aten::_local_scalar_dense", "aten::item", "aten::is_nonzero",
-                "aten::equal", "aten::allclose"}
+_VALUE_READS = SCALAR_READS | {"aten::equal", "aten::allclose"}
 _VALUE_READ_MESSAGE = ("a tensor's value was read into Python (.item(), int(), float(), "
                        "bool(), a condition); the graph keeps what the model did with it")
+
+_GUARDED_READ_MESSAGE = ("a tensor's value was read into Python (.item(), int(), float(), "
+                         "bool(), a condition); the compiled model checks on every run that "
+                         "the input gives this value again (a guard) and refuses it otherwise")
 
 # Output shapes that depend on tensor values.
 _SHAPE_FROM_VALUES = {"aten::nonzero", "aten::masked_select", "aten::_unique",
@@ -62,7 +66,9 @@ class OpFindings:
         tags = set(getattr(func, "tags", ()) or ())
         target = schema.target
         bound = bind(schema, args, kwargs)
-        if target in _VALUE_READS or (_TAG_VALUE_READ is not None and _TAG_VALUE_READ in tags):
+        if target in SCALAR_READS:
+            self._report.add("DATA_DEPENDENT", _GUARDED_READ_MESSAGE, loc, target, _value(result))
+        elif target in _VALUE_READS or (_TAG_VALUE_READ is not None and _TAG_VALUE_READ in tags):
             self._report.add("DATA_DEPENDENT", _VALUE_READ_MESSAGE, loc, target, _value(result))
         elif ((target in _SHAPE_FROM_VALUES or (_TAG_SHAPE is not None and _TAG_SHAPE in tags))
               and _shape_depends_on_values(target, bound)):
@@ -78,7 +84,9 @@ class OpFindings:
             self._report.add("FAST_PATH", "%s took its fused inference kernel %s and it could "
                              "not be steered off" % (FUSED_OPS[target], target), loc, name,
                              "taken: the fused op is recorded as it is")
-        if self._supported is not None and name not in self._supported:
+        # One-element reads become guards (guards.py), not graph nodes.
+        if self._supported is not None and name not in self._supported and \
+                target not in SCALAR_READS:
             self._report.add("UNSUPPORTED_OP", "%s has no op in the aten dialect yet "
                              "(ir/aten/aten_ops.txt); compiling this graph fails until it has"
                              % name, loc, name, "recorded as it is")

@@ -3,6 +3,8 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -142,7 +144,13 @@ class KernelOutliner {
     symbols.insert(kernel);
     mlir::Block* body = kernel.addEntryBlock();
     b.setInsertionPointToStart(body);
-    b.create<mlir::func::ReturnOp>(v.getLoc(), body->getArgument(0));
+    // An explicit copy into a fresh tensor: a kernel returning its argument would leave
+    // bufferization nothing to turn into the output buffer.
+    auto type = llvm::cast<mlir::RankedTensorType>(v.getType());
+    mlir::Value empty = b.create<mlir::tensor::EmptyOp>(v.getLoc(), type.getShape(),
+                                                        type.getElementType());
+    auto copy = b.create<mlir::linalg::CopyOp>(v.getLoc(), body->getArgument(0), empty);
+    b.create<mlir::func::ReturnOp>(v.getLoc(), copy.getResult(0));
     b.setInsertionPoint(before);
     return b.create<mlir::func::CallOp>(v.getLoc(), kernel, v).getResult(0);
   }
@@ -160,6 +168,9 @@ struct FormKernelsPass
   llvm::StringRef getArgument() const override { return "pt2c-form-kernels"; }
   llvm::StringRef getDescription() const override {
     return "Outline the prim ops of model functions into kernel functions";
+  }
+  void getDependentDialects(mlir::DialectRegistry& registry) const override {
+    registry.insert<mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect>();  // copies
   }
   void runOnOperation() override {
     mlir::SymbolTable symbols(getOperation());

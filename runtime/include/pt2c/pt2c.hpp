@@ -139,7 +139,9 @@ void resolve(const Api& api, const std::string& path, const char* name, Function
 
 inline std::shared_ptr<const Api> load(const std::string& path) {
   auto api = std::make_shared<Api>();
-  api->handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // A bare file name means the file here, not a search of the library path.
+  std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  api->handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (api->handle == nullptr) {
     const char* reason = dlerror();
     throw Error(PT2C_ERROR_INVALID_ARGUMENT,
