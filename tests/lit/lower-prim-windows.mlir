@@ -104,3 +104,21 @@ func.func @pad(%x: tensor<2x4xi32>) -> tensor<5x7xi32> {
   %0 = prim.pad %x, %c, low = [1, 0], high = [2, 3] : tensor<2x4xi32>, tensor<i32> -> tensor<5x7xi32>
   return %0 : tensor<5x7xi32>
 }
+
+// -----
+
+// A pointwise convolution runs over the flattened spatial dims: innermost loop 49, not 7.
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4 + d3)>
+// CHECK-DAG: #[[W:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d3)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>
+// CHECK-LABEL: func.func @pointwise
+// CHECK-SAME: (%[[X:.*]]: tensor<?x8x7x7xf32>, %[[K:.*]]: tensor<16x8x1x1xf32>)
+// CHECK: %[[XF:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1], [2, 3]] : tensor<?x8x7x7xf32> into tensor<?x8x49xf32>
+// CHECK: %[[KF:.*]] = tensor.collapse_shape %[[K]] {{\[}}[0], [1], [2, 3]] : tensor<16x8x1x1xf32> into tensor<16x8x1xf32>
+// CHECK: %[[C:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[W]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction", "reduction", "parallel"]} ins(%[[XF]], %[[KF]] : {{.*}}) outs(%{{.*}} : tensor<?x16x49xf32>)
+// CHECK: %[[R:.*]] = tensor.expand_shape %[[C]] {{\[}}[0], [1], [2, 3]] output_shape [%{{.*}}, 16, 7, 7] : tensor<?x16x49xf32> into tensor<?x16x7x7xf32>
+// CHECK: return %[[R]]
+func.func @pointwise(%x: tensor<?x8x7x7xf32>, %w: tensor<16x8x1x1xf32>) -> tensor<?x16x7x7xf32> {
+  %0 = prim.convolution %x, %w, strides = [1, 1], low = [0, 0], high = [0, 0], dilations = [1, 1], groups = 1 : (tensor<?x8x7x7xf32>, tensor<16x8x1x1xf32>) -> tensor<?x16x7x7xf32>
+  return %0 : tensor<?x16x7x7xf32>
+}

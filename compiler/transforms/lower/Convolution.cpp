@@ -10,6 +10,10 @@
 // With groups, the weight [O, C/G, k...] is viewed as [G, O/G, C/G, k...] and the
 // result as [N, G, O/G, out...], so that input channel g * C/G + c is an affine
 // function of the loops (no division).
+//
+// A pointwise convolution (1x1 kernel, stride 1, no padding) is a matrix product over
+// the flattened spatial dims: it first becomes a 1-D convolution over [N, C, H*W], so
+// that the innermost loop runs H*W times rather than W (7 in ResNet's last stage).
 #include "compiler/transforms/lower/LoweringPatterns.h"
 #include "compiler/transforms/lower/Padding.h"
 #include "ir/prim/PrimDialect.h"
@@ -23,7 +27,10 @@ namespace pt2c::lower {
 namespace {
 
 struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
-  using OpConversionPattern::OpConversionPattern;
+  explicit ConvolutionLowering(MLIRContext *context) : OpConversionPattern(context) {
+    // A pointwise convolution is rewritten into a 1-D one that this pattern lowers.
+    setHasBoundedRewriteRecursion();
+  }
 
   LogicalResult matchAndRewrite(prim::ConvolutionOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -38,6 +45,10 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
     if (!rhsType.hasStaticShape() || lhsType.isDynamicDim(1))
       return rewriter.notifyMatchFailure(op, "dynamic channel or kernel sizes");
     int64_t spatial = lhsType.getRank() - 2;
+    if (spatial > 1 && isPointwise(op)) {
+      rewriter.replaceOp(op, flattenedPointwise(rewriter, op, adaptor));
+      return success();
+    }
     int64_t groups = op.getFeatureGroupCount();
     int64_t outPerGroup = rhsType.getDimSize(0) / groups;
     int64_t inPerGroup = rhsType.getDimSize(1);
@@ -120,6 +131,31 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
     }
     rewriter.replaceOp(op, result);
     return success();
+  }
+
+  static bool isPointwise(prim::ConvolutionOp op) {
+    auto isOne = [](int64_t v) { return v == 1; };
+    auto isZero = [](int64_t v) { return v == 0; };
+    return llvm::all_of(op.getRhs().getType().getShape().drop_front(2), isOne) &&
+           llvm::all_of(op.getWindowStrides(), isOne) &&
+           llvm::all_of(op.getPaddingLow(), isZero) &&
+           llvm::all_of(op.getPaddingHigh(), isZero);
+  }
+
+  /// The pointwise `op` as a 1-D convolution over the flattened spatial dims (which
+  /// this pattern then lowers), its result unflattened.
+  static Value flattenedPointwise(OpBuilder &b, prim::ConvolutionOp op, OpAdaptor adaptor) {
+    Location loc = op.getLoc();
+    int64_t rank = op.getType().getRank();
+    SmallVector<ReassociationIndices> groups = {{0}, {1}, {}};
+    for (int64_t d = 2; d < rank; ++d)
+      groups.back().push_back(d);
+    Value lhs = b.create<tensor::CollapseShapeOp>(loc, adaptor.getLhs(), groups);
+    Value rhs = b.create<tensor::CollapseShapeOp>(loc, adaptor.getRhs(), groups);
+    Value flat = b.create<prim::ConvolutionOp>(
+        loc, lhs, rhs, ArrayRef<int64_t>{1}, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{0},
+        ArrayRef<int64_t>{1}, op.getFeatureGroupCount());
+    return b.create<tensor::ExpandShapeOp>(loc, op.getType(), flat, groups);
   }
 
   /// `value` (static shape) with dim `d` split into `sizes`.
