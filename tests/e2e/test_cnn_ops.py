@@ -1,0 +1,157 @@
+"""CNN building blocks against PyTorch eager: convolutions with strides, padding,
+dilation and groups, eval-mode batch norm with non-trivial statistics, in-place
+activations, pooling (ceil_mode, count_include_pad, divisor_override, adaptive sizes
+that do not divide), reductions, padding and concatenation; and the two errors the
+CNN support reports (an in-place op whose old value is read later, used max-pool
+indices)."""
+from conftest import run
+from harness import check_against_eager, write_model
+
+# Eval-mode batch norm with statistics far from the defaults (mean 0, var 1), so that
+# the scale and shift really matter. Indented like the model texts it is pasted into.
+RANDOM_BATCH_NORM = """
+        def randomize_batch_norm(module):
+            g = torch.Generator().manual_seed(1)
+            for m in module.modules():
+                if isinstance(m, nn.modules.batchnorm._BatchNorm):
+                    m.running_mean.copy_(torch.rand(m.num_features, generator=g) - 0.5)
+                    m.running_var.copy_(torch.rand(m.num_features, generator=g) + 0.5)
+                    m.weight.data.copy_(torch.rand(m.num_features, generator=g) + 0.5)
+                    m.bias.data.copy_(torch.rand(m.num_features, generator=g) - 0.5)
+            return module
+"""
+
+
+def test_convolution_variants(pt2c, cpp_host, python, tmp_path):
+    model = write_model(tmp_path, """
+        import torch
+        from torch import nn
+    """ + RANDOM_BATCH_NORM + """
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                # strided with bias; grouped and dilated; depthwise with a channel
+                # multiplier; asymmetric kernel, stride and padding; 1-D.
+                self.a = nn.Conv2d(6, 16, 3, stride=2, padding=1)
+                self.bn_a = nn.BatchNorm2d(16)
+                self.b = nn.Conv2d(16, 16, 3, padding=2, dilation=2, groups=4, bias=False)
+                self.bn_b = nn.BatchNorm2d(16)
+                self.c = nn.Conv2d(16, 32, 5, padding=2, groups=16)
+                self.bn_c = nn.BatchNorm2d(32)
+                self.d = nn.Conv2d(32, 8, (1, 3), stride=(1, 2), padding=(0, 1), bias=False)
+                self.e = nn.Conv1d(6, 4, 3, stride=2, padding=1, dilation=3)
+
+            def forward(self, x):
+                a = torch.relu_(self.bn_a(self.a(x)))
+                b = nn.functional.relu6(self.bn_b(self.b(a)), inplace=True)
+                c = nn.functional.hardswish(self.bn_c(self.c(b)), inplace=True)
+                d = self.d(c)
+                e = self.e(x.flatten(2))
+                return d, e
+
+        def model():
+            torch.manual_seed(0)
+            return randomize_batch_norm(M())
+
+        example_inputs = (torch.randn(2, 6, 17, 19),)
+    """)
+    check_against_eager(pt2c, cpp_host, python, model, tmp_path)
+
+
+def test_pooling_variants(pt2c, cpp_host, python, tmp_path):
+    model = write_model(tmp_path, """
+        import torch
+        from torch import nn
+        import torch.nn.functional as F
+
+        class M(nn.Module):
+            def forward(self, x):
+                return (
+                    F.max_pool2d(x, 3, stride=2, padding=1, ceil_mode=True),
+                    F.max_pool2d(x, 2, dilation=2),
+                    F.max_pool2d(x, 3, stride=3, padding=1, ceil_mode=True),
+                    F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True,
+                                 count_include_pad=False),
+                    F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True),
+                    F.avg_pool2d(x, (2, 3), divisor_override=4),
+                    F.adaptive_avg_pool2d(x, (4, 5)),   # 11x13 -> 4x5: uneven windows
+                    F.adaptive_avg_pool2d(x, 1),
+                    F.adaptive_avg_pool2d(x[:, :, :10, :12], (5, 3)),
+                )
+
+        model = M()
+        example_inputs = (torch.randn(2, 3, 11, 13),)
+    """)
+    check_against_eager(pt2c, cpp_host, python, model, tmp_path)
+
+
+def test_reductions_activations_padding_cat(pt2c, cpp_host, python, tmp_path):
+    model = write_model(tmp_path, """
+        import torch
+        from torch import nn
+        import torch.nn.functional as F
+
+        class M(nn.Module):
+            def forward(self, x):
+                h = F.hardsigmoid(x) + F.hardtanh(x, -0.5, 0.25)
+                s = x.clone()
+                s.sigmoid_()
+                t = F.silu(x, inplace=False) * s
+                t.mul_(x)
+                p = F.pad(x, (1, 2, 0, 3), value=-0.75)
+                return (
+                    x.mean(dim=(2, 3), keepdim=True),
+                    x.sum(dim=1),
+                    torch.amax(x, dim=(0, -1)),
+                    torch.amin(x, dim=2, keepdim=True),
+                    h, t, p,
+                    torch.cat([x, h, t], dim=1),
+                )
+
+        model = M()
+        example_inputs = (torch.randn(2, 3, 5, 6),)
+    """)
+    check_against_eager(pt2c, cpp_host, python, model, tmp_path)
+
+
+def test_in_place_op_on_a_tensor_read_later_is_an_error(pt2c, tmp_path):
+    model = write_model(tmp_path, """
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                a = x * 2
+                v = a.view(-1)
+                v.relu_()
+                return a + 1
+
+        model = M()
+        example_inputs = (torch.randn(2, 3),)
+    """)
+    out = tmp_path / "m.so"
+    result = run([pt2c, model, "-o", out])
+    assert result.returncode != 0
+    assert "in-place aten.relu_ modifies a tensor that aten.add.Tensor reads afterwards" \
+        in result.stderr, result.stderr
+    assert "model.py:8" in result.stderr and "model.py:9" in result.stderr, result.stderr
+    assert not out.exists()
+
+
+def test_used_max_pool_indices_are_an_error(pt2c, tmp_path):
+    model = write_model(tmp_path, """
+        import torch
+        import torch.nn.functional as F
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                values, indices = F.max_pool2d(x, 2, return_indices=True)
+                return values, indices
+
+        model = M()
+        example_inputs = (torch.randn(1, 2, 4, 4),)
+    """)
+    out = tmp_path / "m.so"
+    result = run([pt2c, model, "-o", out])
+    assert result.returncode != 0
+    assert "the indices of max_pool2d_with_indices are used" in result.stderr, result.stderr
+    assert not out.exists()
