@@ -143,16 +143,18 @@ def fake_driver_env(tmp_path, **extra):
     return env
 
 
-def test_fake_driver_sees_the_plans_launches(cpp_host, mlp_cuda, x_npy, tmp_path):
-    """Every plan step is one launch of its kernel, as configured in the plan; each launch
-    passes one 8-byte device pointer per parameter the cubins declare; the weights go to
-    the device once, at create."""
+def run_on_fake_driver(cpp_host, so, inputs, tmp_path, sm="80"):
+    """Runs `so` through the fake driver and checks what it launched against the plan:
+    every plan step is one launch of its kernel, configured as the plan says, passing one
+    8-byte device pointer per parameter the cubins declare. Returns (plan, log lines)."""
     assert FAKE_DRIVER.exists(), "run `bazel build //tests/unit:libfake_cuda.so`"
-    result = run([cpp_host, mlp_cuda, "--input", x_npy, "--output-dir", tmp_path],
-                 env=fake_driver_env(tmp_path))
+    command = [cpp_host, so, "--output-dir", tmp_path]
+    for path in inputs:
+        command += ["--input", path]
+    result = run(command, env=fake_driver_env(tmp_path, FAKE_CUDA_SM=sm))
     assert result.returncode == 0, result.stdout + result.stderr
     log = (tmp_path / "log").read_text().splitlines()
-    plan = read_plan(embedded_symbol(mlp_cuda, "__pt2c_plan")[0])
+    plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
     assert plan["device"] == 1
 
     launches = [line.split() for line in log if line.startswith("launch ")]
@@ -163,14 +165,20 @@ def test_fake_driver_sees_the_plans_launches(cpp_host, mlp_cuda, x_npy, tmp_path
         assert tuple(map(int, launch[2:5])) == kernel["grid"]
         assert tuple(map(int, launch[5:8])) == kernel["block"]
 
-    for kind, sm, payload in fatbin_payloads(fatbin_of(mlp_cuda)):
+    for kind, sm, payload in fatbin_payloads(fatbin_of(so)):
         if kind != CUBIN:
             continue
         param_bytes = cubin_param_bytes(payload)
         for step in plan["steps"]:
             name = plan["gpu_kernels"][step["kernel"]]["name"]
             assert param_bytes[name] == 8 * len(step["args"]), (sm, name)
+    return plan, log
 
+
+def test_fake_driver_sees_the_plans_launches(cpp_host, mlp_cuda, x_npy, tmp_path):
+    """The launches match the plan and the cubins; the weights go to the device once, at
+    create, and a host-memory run copies the input in and the output out."""
+    plan, log = run_on_fake_driver(cpp_host, mlp_cuda, [x_npy], tmp_path)
     copies = [line for line in log if not line.startswith("launch ")]
     # create: the weights; the run: the input in, the output out.
     assert copies == [f"htod {plan['weights_size']}", f"htod {8 * 64 * 4}", f"dtoh {8 * 10 * 4}"]
@@ -184,3 +192,46 @@ def test_fake_gpu_without_code_for_it_fails_clearly(cpp_host, mlp_cuda, x_npy, t
     assert "cannot run on CUDA device 0 (Fake GPU, sm_75" in message, message
     assert "cubins for sm_80, sm_90 and PTX for compute_90" in message
     assert "compile the model with --target cuda:sm_75" in message
+
+
+# Reductions over the last, a middle and every dimension, a softmax, a slice (a view of a
+# kernel argument) and a rank-0 output: the loop shapes the MLP does not have.
+SMALL_BLOCK = """
+import torch
+from torch import nn
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.LayerNorm(16)
+        self.proj = nn.Linear(16, 16)
+
+    def forward(self, x):
+        h = torch.softmax(self.proj(self.norm(x)), dim=-1)
+        return h[:, 1:3] * 2.0, h.sum(dim=1), torch.tanh(x).sum(dim=(0, 1, 2))
+
+
+def model():
+    torch.manual_seed(0)
+    return Block()
+
+
+example_inputs = (torch.randn(4, 6, 16),)
+"""
+
+
+def test_reductions_views_and_scalars_compile_for_cuda(pt2c, cpp_host, tmp_path):
+    model_py = tmp_path / "block.py"
+    model_py.write_text(SMALL_BLOCK)
+    so = tmp_path / "block_cuda.so"
+    result = run([pt2c, model_py, "--target", "cuda:sm_90", "-o", so])
+    assert result.returncode == 0, result.stderr
+    assert sorted(fatbin_images(fatbin_of(so))) == [(PTX, 90), (CUBIN, 90)]
+    x = tmp_path / "x.npy"
+    np.save(x, np.random.default_rng(1).standard_normal((4, 6, 16)).astype(np.float32))
+    plan, _ = run_on_fake_driver(cpp_host, so, [x], tmp_path, sm="90")
+    # The rank-0 sum runs in a single-thread launch; everything else is spread out.
+    configs = {(k["grid"], k["block"]) for k in plan["gpu_kernels"]}
+    assert ((1, 1, 1), (1, 1, 1)) in configs
+    assert any(grid[0] * block[0] >= 64 for grid, block in configs)

@@ -92,17 +92,46 @@ func.func @copy(%x: memref<4x3xf32>, %y: memref<4x3xf32>) {
 }
 
 // A reduction outside the parallel dimension: the whole nest runs in one thread, the
-// inner parallel loop sequentially.
+// inner parallel loop unmapped (it becomes a plain loop inside the kernel).
 // MAP-LABEL: func.func @column_sums
 // MAP:         scf.parallel (%{{.*}}) = (%c0{{.*}}) to (%c1{{.*}}) step
 // MAP:           scf.for
 // MAP:             scf.parallel
-// MAP:             } {mapping = [#gpu.loop_dim_map<processor = sequential
+// MAP:             }{{$}}
 // MAP:         } {mapping = [#gpu.loop_dim_map<processor = block_x
+// LAUNCH-LABEL: func.func @column_sums
+// LAUNCH:         gpu.launch_func @column_sums_kernel::@column_sums_kernel blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+// LAUNCH:       gpu.func @column_sums_kernel
+// LAUNCH:         scf.for
+// LAUNCH:           scf.parallel
 #col = affine_map<(d0, d1) -> (d1)>
 func.func @column_sums(%x: memref<6x4xf32>, %y: memref<4xf32>) {
   linalg.generic {indexing_maps = [#id, #col], iterator_types = ["reduction", "parallel"]}
       ins(%x : memref<6x4xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// A reduction between parallel dimensions (sum over the middle one): the outer
+// dimension on threads, the reduction a loop in each thread, the inner parallel loop
+// inside it unmapped.
+// MAP-LABEL: func.func @middle_sums
+// MAP:         scf.parallel
+// MAP:           scf.parallel
+// MAP:             scf.for
+// MAP:               scf.parallel
+// MAP:               }{{$}}
+// MAP:           } {mapping = [#gpu.loop_dim_map<processor = thread_x
+// LAUNCH-LABEL: func.func @middle_sums
+// LAUNCH:         gpu.launch_func @middle_sums_kernel::@middle_sums_kernel blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1)
+#x3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#y2 = affine_map<(d0, d1, d2) -> (d0, d2)>
+func.func @middle_sums(%x: memref<4x6x16xf32>, %y: memref<4x16xf32>) {
+  linalg.generic {indexing_maps = [#x3, #y2], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : memref<4x6x16xf32>) outs(%y : memref<4x16xf32>) {
   ^bb0(%in: f32, %out: f32):
     %0 = arith.addf %in, %out : f32
     linalg.yield %0 : f32
@@ -135,3 +164,20 @@ func.func @two_steps(%x: memref<16xf32>, %y: memref<16xf32>) {
   return
 }
 // NVVM: llvm.func @__nv_erff(f32) -> f32
+
+// A view of an argument moves into the kernel, which then takes the whole argument: a
+// strided view cannot be a bare-pointer parameter.
+// LAUNCH-LABEL: func.func @row_of_argument
+// LAUNCH-NOT:     memref.subview
+// LAUNCH:         gpu.launch_func @row_of_argument_kernel::@row_of_argument_kernel {{.*}} args(%arg0 : memref<4x8xf32>, %arg1 : memref<8xf32>)
+// LAUNCH:       gpu.func @row_of_argument_kernel(%{{.*}}: memref<4x8xf32>, %{{.*}}: memref<8xf32>) kernel
+// LAUNCH:         memref.subview
+func.func @row_of_argument(%x: memref<4x8xf32>, %y: memref<8xf32>) {
+  %row = memref.subview %x[2, 0] [1, 8] [1, 1] : memref<4x8xf32> to memref<8xf32, strided<[1], offset: 16>>
+  linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]}
+      ins(%row : memref<8xf32, strided<[1], offset: 16>>) outs(%y : memref<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  return
+}

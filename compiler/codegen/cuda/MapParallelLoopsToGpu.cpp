@@ -34,14 +34,16 @@ mlir::LogicalResult setMapping(mlir::scf::ParallelOp loop, Processor processor) 
   return mlir::gpu::setMappingAttr(loop, mapping);
 }
 
-// Loops inside a thread run one iteration after another.
-mlir::LogicalResult makeNestedLoopsSequential(mlir::Operation* root) {
-  mlir::LogicalResult result = mlir::success();
-  root->walk([&](mlir::scf::ParallelOp nested) {
-    if (nested != root && mlir::failed(setMapping(nested, Processor::Sequential)))
-      result = mlir::failure();
-  });
-  return result;
+// Loops inside a thread run one iteration after another. convert-parallel-loops-to-gpu
+// wants the parallel loops directly in a mapped loop's body mapped too (sequential), and
+// those deeper inside (in an scf.for or scf.if) unmapped: it copies them into the launch
+// as they are, and convert-scf-to-cf turns them into plain loops there.
+mlir::LogicalResult makeNestedLoopsSequential(mlir::scf::ParallelOp mapped) {
+  for (auto nested : mapped.getBody()->getOps<mlir::scf::ParallelOp>())
+    if (mlir::failed(setMapping(nested, Processor::Sequential)) ||
+        mlir::failed(makeNestedLoopsSequential(nested)))
+      return mlir::failure();
+  return mlir::success();
 }
 
 // The number of iterations, if every bound and step is a constant.
