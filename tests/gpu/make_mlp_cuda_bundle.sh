@@ -1,21 +1,32 @@
 #!/usr/bin/env bash
-# Build machine side of tests/gpu/run_mlp_cuda.py: compiles examples/mlp/model.py for
-# CUDA and packs what the GPU machine needs (no Bazel or pt2c there) into one folder.
-#   tests/gpu/make_mlp_cuda_bundle.sh OUT_DIR [--target cuda:sm_80,sm_90]
+# Build machine side of tests/gpu/run_mlp_cuda.py: compiles examples/mlp/model.py (or
+# another model.py) for CUDA and packs what the GPU machine needs (no Bazel or pt2c
+# there) into one folder.
+#   tests/gpu/make_mlp_cuda_bundle.sh OUT_DIR [--target cuda:sm_80,sm_90] [--model PATH]
 # Then copy OUT_DIR to the GPU machine and run: python3 OUT_DIR/run_mlp_cuda.py OUT_DIR
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tools/lib/paths.sh
-out=${1:?usage: make_mlp_cuda_bundle.sh OUT_DIR [--target cuda:...]}
+out=${1:?usage: make_mlp_cuda_bundle.sh OUT_DIR [--target cuda:...] [--model PATH]}
 shift
 target=cuda
-if [ "${1:-}" = "--target" ]; then target=${2:?}; fi
+model=examples/mlp/model.py
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --target) target=${2:?}; shift 2 ;;
+    --model) model=${2:?}; shift 2 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
+# examples/mlp/model.py -> mlp_cuda.so; other.py -> other_cuda.so
+name=$(basename "$model" .py)
+[ "$name" = model ] && name=$(basename "$(dirname "$model")")
 
 bazel build //tools/pt2c //examples/cpp_host >/dev/null
 mkdir -p "$out/data"
-bazel-bin/tools/pt2c/pt2c examples/mlp/model.py --target "$target" -o "$out/mlp_cuda.so"
+bazel-bin/tools/pt2c/pt2c "$model" --target "$target" -o "$out/${name}_cuda.so"
 install -m 755 bazel-bin/examples/cpp_host/cpp_host "$out/cpp_host"
 install -m 755 tests/gpu/run_mlp_cuda.py "$out/run_mlp_cuda.py"
 # Fresh inputs and PyTorch eager (CPU, fp32) outputs for them.
-"$PT2C_VENV/bin/python" tools/eager_reference.py examples/mlp/model.py "$out/data" --seed 7
+"$PT2C_VENV/bin/python" tools/eager_reference.py "$model" "$out/data" --seed 7
 ls -l "$out" "$out/data"

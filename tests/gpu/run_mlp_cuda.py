@@ -3,12 +3,13 @@
 
 The bundle comes from tests/gpu/make_mlp_cuda_bundle.sh on the build machine:
 
-    BUNDLE/mlp_cuda.so         pt2c examples/mlp/model.py --target cuda
+    BUNDLE/mlp_cuda.so         pt2c examples/mlp/model.py --target cuda (the bundle
+                               script's --model makes NAME_cuda.so for another model)
     BUNDLE/cpp_host            the C++ host (examples/cpp_host), optional
     BUNDLE/data/input0.npy     inputs, and PyTorch eager (CPU) outputs for them:
     BUNDLE/data/ref0.npy       tools/eager_reference.py
 
-    python3 run_mlp_cuda.py BUNDLE [--tolerance 1e-3]
+    python3 run_mlp_cuda.py BUNDLE [--tolerance 1e-3] [--so NAME_cuda.so]
 
 Checks, each printed as PASS/FAIL/SKIP, exit status 1 on any FAIL:
   1. cpp_host runs the .so (host memory, pt2c_model_run) within the tolerance;
@@ -111,12 +112,12 @@ def tensors(arrays_or_pointers):
     return array, keep
 
 
-def check_cpp_host(bundle, inputs, refs, tolerance):
+def check_cpp_host(bundle, so, inputs, refs, tolerance):
     host = bundle / "cpp_host"
     if not host.exists():
         return report("cpp_host (host memory)", None, "no cpp_host in the bundle")
     with tempfile.TemporaryDirectory() as out:
-        cmd = [str(host), str(bundle / "mlp_cuda.so"), "--output-dir", out,
+        cmd = [str(host), str(so), "--output-dir", out,
                "--tolerance", str(tolerance)]
         for p in inputs:
             cmd += ["--input", str(p)]
@@ -197,16 +198,22 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bundle", type=pathlib.Path)
     parser.add_argument("--tolerance", type=float, default=1e-3)
+    parser.add_argument("--so", help="the model in the bundle (default: its only *_cuda.so)")
     args = parser.parse_args()
     bundle = args.bundle.resolve()
+    candidates = [bundle / args.so] if args.so else sorted(bundle.glob("*_cuda.so"))
+    if len(candidates) != 1 or not candidates[0].exists():
+        sys.exit(f"expected one *_cuda.so in {bundle} (or --so), found {candidates}")
+    so = candidates[0]
+    print(f"model: {so.name}")
     data = bundle / "data"
     inputs = sorted(data.glob("input*.npy"), key=lambda p: int(p.stem[5:]))
     refs = sorted(data.glob("ref*.npy"), key=lambda p: int(p.stem[3:]))
     if not inputs or not refs:
         sys.exit(f"no input*.npy / ref*.npy in {data}")
 
-    check_cpp_host(bundle, inputs, refs, args.tolerance)
-    lib = Library(bundle / "mlp_cuda.so")
+    check_cpp_host(bundle, so, inputs, refs, args.tolerance)
+    lib = Library(so)
     report("ABI version 2", lib.lib.pt2c_abi_version() == 2, str(lib.lib.pt2c_abi_version()))
     try:
         model = lib.create()
