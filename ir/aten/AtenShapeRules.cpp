@@ -591,7 +591,7 @@ const llvm::StringMap<Rule> &rules() {
     t["aten.unsqueeze"] = unsqueeze;
     t["aten.squeeze.dim"] = squeezeDim;
     for (StringRef name :
-         {"aten._softmax", "aten._log_softmax", "aten.softmax.int",
+         {"aten._softmax", "aten._safe_softmax", "aten._log_softmax", "aten.softmax.int",
           "aten.log_softmax.int", "aten.tril", "aten.triu", "aten.logical_not",
           "aten.bitwise_not", "aten.lift_fresh", "aten.masked_fill.Scalar",
           "aten.masked_fill.Tensor", "aten.masked_fill_.Scalar", "aten.zeros_like",

@@ -377,3 +377,23 @@ func.func @all_any(%x: tensor<2x3xf32>) -> (tensor<i1>, tensor<i1>) {
   %1 = "aten.any"(%x) : (tensor<2x3xf32>) -> tensor<i1>
   return %0, %1 : tensor<i1>, tensor<i1>
 }
+
+// -----
+
+// _safe_softmax (SDPA's math path): rows that are -inf throughout give 0, not NaN;
+// their max is taken as 0 so that exp stays finite.
+// CHECK-LABEL: func.func @safe_softmax
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<2x5xf32>)
+// CHECK: %[[MAX:.*]] = prim.reduce MAX, %[[X]], %{{.*}}, dims = [1]
+// CHECK: %[[ALLNEG:.*]] = prim.compare EQ, %[[MAX]], %{{.*}} : tensor<2xf32>
+// CHECK: %[[SAFE:.*]] = prim.select %[[ALLNEG]], %{{.*}}, %[[MAX]]
+// CHECK: %[[SAFEB:.*]] = prim.broadcast_in_dim %[[SAFE]], dims = [0]
+// CHECK: %[[E:.*]] = prim.exp
+// CHECK: %[[SUM:.*]] = prim.reduce SUM, %[[E]]
+// CHECK: %[[Y:.*]] = prim.div %[[E]], %{{.*}}
+// CHECK: %[[ROWS:.*]] = prim.broadcast_in_dim %[[ALLNEG]], dims = [0] : tensor<2xi1> -> tensor<2x5xi1>
+// CHECK: prim.select %[[ROWS]], %{{.*}}, %[[Y]]
+func.func @safe_softmax(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
+  %0 = "aten._safe_softmax"(%x) {dim = -1 : i64} : (tensor<2x5xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}

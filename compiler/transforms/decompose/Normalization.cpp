@@ -2,6 +2,8 @@
 // elementwise ops. Each is the numerically stable textbook form: softmax subtracts
 // the row max before exp; layer norm takes the variance of the centred values (two
 // passes) rather than E[x^2] - E[x]^2.
+#include <cmath>
+
 #include "compiler/transforms/decompose/DecompositionSet.h"
 
 using namespace mlir;
@@ -48,6 +50,32 @@ Value softmax(OpT op, PrimBuilder &b) {
   int64_t dim = normalizeDim(op.getDimAttr().getInt(), tensorType(x).getRank());
   auto [e, sum] = expAndSum(b, x, dim, shifted);
   return b.convert(b.create<prim::DivOp>(e, sum), b.resultElementType());
+}
+
+/// _safe_softmax (SDPA's math path): softmax, but 0 for rows that are -inf
+/// throughout (fully masked), where softmax gives NaN.
+Value safeSoftmax(aten::InternalSafeSoftmaxOp op, PrimBuilder &b) {
+  Value x = b.convert(op.getSelf(), accumulationType(b.resultElementType()));
+  if (b.failed())
+    return {};
+  RankedTensorType type = tensorType(x);
+  if (type.getRank() == 0)
+    return b.fail("_safe_softmax of a 0-d tensor");
+  int64_t dim = normalizeDim(op.getDimAttr().getInt(), type.getRank());
+  Value max = b.reduce(prim::ReduceKind::MAX, x, {dim});
+  if (b.failed())
+    return {};
+  RankedTensorType rowType = tensorType(max);
+  Value negInf = b.splat(-INFINITY, rowType, max);
+  Value masked = b.create<prim::CompareOp>(prim::CompareDirection::EQ, max, negInf);
+  Value safeMax = b.create<prim::SelectOp>(masked, b.splat(0.0, rowType, max), max);
+  Value shifted = b.create<prim::SubOp>(x, b.broadcastReduced(safeMax, type, {dim}, x));
+  Value e = b.create<prim::ExpOp>(shifted);
+  Value sum = b.broadcastReduced(b.reduce(prim::ReduceKind::SUM, e, {dim}), type, {dim}, x);
+  Value softmax = b.create<prim::DivOp>(e, sum);
+  Value maskedRows = b.broadcastReduced(masked, type, {dim}, x);
+  Value result = b.create<prim::SelectOp>(maskedRows, b.splat(0.0, type, x), softmax);
+  return b.convert(result, b.resultElementType());
 }
 
 /// log_softmax(x) = (x - max) - log(sum(exp(x - max))).
@@ -110,6 +138,7 @@ SmallVector<Value> layerNorm(aten::NativeLayerNormOp op, PrimBuilder &b) {
 void populateNormalizationDecompositions(DecompositionSet &set) {
   set.add<aten::InternalSoftmaxOp>(softmax<aten::InternalSoftmaxOp>)
       .add<aten::SoftmaxIntOp>(softmax<aten::SoftmaxIntOp>)
+      .add<aten::InternalSafeSoftmaxOp>(safeSoftmax)
       .add<aten::InternalLogSoftmaxOp>(logSoftmax<aten::InternalLogSoftmaxOp>)
       .add<aten::LogSoftmaxIntOp>(logSoftmax<aten::LogSoftmaxIntOp>)
       .add<aten::NativeLayerNormOp>(layerNorm);
