@@ -181,6 +181,20 @@ TEST_CASE("a GPU the model has no code for gets a clear error") {
   CHECK(fake_cuda_stats().context_depth == 0);
 }
 
+TEST_CASE("a driver that rejects the GPU's own cubin is named as the problem") {
+  setenv("FAKE_CUDA_REJECT_CUBINS", "1", 1);  // a driver older than the toolkit
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  CHECK(create(gpu_builder().build(), &model) == PT2C_ERROR_UNSUPPORTED);
+  std::string error = last_error();
+  CHECK_THAT(error, Contains("CUDA device 0 (Fake GPU, sm_80"));
+  CHECK_THAT(error, Contains("update the NVIDIA driver"));
+  CHECK_THAT(error, !Contains("--target"));
+  setenv("FAKE_CUDA_SM", "90", 1);  // the PTX (compute_90) still loads on sm_90
+  CHECK(create(gpu_builder().build(), &model) == PT2C_OK);
+  unsetenv("FAKE_CUDA_SM");
+  unsetenv("FAKE_CUDA_REJECT_CUBINS");
+}
+
 TEST_CASE("a newer GPU runs the model through its PTX") {
   setenv("FAKE_CUDA_SM", "100", 1);
   ModelPtr model(nullptr, pt2c_model_destroy);

@@ -79,12 +79,23 @@ static pt2c_status architecture_error(struct pt2c_cuda_model* cuda, CUresult res
   cu->DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, cuda->device);
   cu->DriverGetVersion(&driver_version);
   pt2c_fatbin_describe(contents, built_for, sizeof(built_for));
+  int has_cubin = 0;
+  for (uint32_t i = 0; i < contents->num_images; ++i)
+    has_cubin |= contents->images[i].kind == PT2C_FATBIN_CUBIN &&
+                 contents->images[i].sm == (uint32_t)(major * 10 + minor);
+  /* With a cubin for this very GPU, the driver itself is the problem (older than the
+   * toolkit that built the model); otherwise the model lacks code for this GPU. */
+  const char* advice = has_cubin ? "; the driver rejected its cubin for this GPU, so it is "
+                                   "probably older than the CUDA toolkit that built the "
+                                   "model: update the NVIDIA driver"
+                                 : "; compile the model with --target cuda:sm_";
+  char sm[16] = "";
+  if (!has_cubin) snprintf(sm, sizeof(sm), "%d%d", major, minor);
   snprintf(what, sizeof(what),
            "this model's GPU code cannot run on CUDA device %d (%s, sm_%d%d, driver API %d.%d): "
-           "the model has %s, and the driver could not compile the PTX for this GPU; compile "
-           "the model with --target cuda:sm_%d%d%s%s",
+           "the model has %s, and the driver could not compile the PTX for this GPU%s%s%s%s",
            cuda->device, name, major, minor, driver_version / 1000, driver_version % 1000 / 10,
-           built_for, major, minor, log[0] != '\0' ? "; JIT log: " : "", log);
+           built_for, advice, sm, log[0] != '\0' ? "; JIT log: " : "", log);
   return pt2c_cuda_fail(cu, result, PT2C_ERROR_UNSUPPORTED, what);
 }
 

@@ -11,6 +11,7 @@
  *
  * Environment: FAKE_CUDA_SM (compute capability as 80, 90; default 80),
  * FAKE_CUDA_INIT_ERROR (cuInit's result), FAKE_CUDA_LAUNCH_ERROR (cuLaunchKernel's),
+ * FAKE_CUDA_REJECT_CUBINS=1 (a driver older than the toolkit: only PTX loads),
  * FAKE_CUDA_LOG (a file that gets one line per copy and per launch of a kernel that is
  * not emulated, for tests of a whole model.so: "htod BYTES", "dtoh BYTES",
  * "launch NAME GX GY GZ BX BY BZ SHARED_BYTES"). */
@@ -158,7 +159,8 @@ static int fatbin_runs_on(const unsigned char* image, int sm) {
     memcpy(&image_header, image + offset + 4, 4);
     memcpy(&payload, image + offset + 8, 8);
     memcpy(&image_sm, image + offset + 28, 4);
-    if ((kind == 2 && (int)image_sm == sm) || (kind == 1 && (int)image_sm <= sm)) runs = 1;
+    int cubin_ok = kind == 2 && (int)image_sm == sm && !env_int("FAKE_CUDA_REJECT_CUBINS", 0);
+    if (cubin_ok || (kind == 1 && (int)image_sm <= sm)) runs = 1;
     offset += image_header + payload;
   }
   g_module_size = end;
