@@ -48,6 +48,19 @@ def fatbin_images(fatbin):
     return images
 
 
+def find_cuda_toolkit():
+    """The CUDA toolkit pt2c would use (compiler/codegen/cuda/CudaToolkit.cpp), or None."""
+    roots = [os.environ.get("PT2C_CUDA_HOME"), os.environ.get("CUDA_HOME"), "/usr/local/cuda"]
+    ptxas = shutil.which("ptxas")
+    if ptxas:
+        roots.append(str(pathlib.Path(ptxas).resolve().parent.parent))
+    for root in filter(None, roots):
+        if all(os.access(pathlib.Path(root) / "bin" / tool, os.X_OK)
+               for tool in ("ptxas", "fatbinary")):
+            return root
+    return None
+
+
 def find_cuobjdump():
     """cuobjdump from the CUDA toolkit, PATH, or the Triton wheel in the test venv."""
     home = os.environ.get("PT2C_CUDA_HOME") or os.environ.get("CUDA_HOME") or "/usr/local/cuda"
