@@ -129,12 +129,6 @@ std::pair<Value, Value> attention(PrimBuilder &b, const AttentionArgs &args,
   return {out, logsumexp};
 }
 
-Type accumulationType(Type elementType) {
-  if (isa<Float16Type, BFloat16Type>(elementType))
-    return Float32Type::get(elementType.getContext());
-  return elementType;
-}
-
 std::optional<double> optionalScale(std::optional<APFloat> scale) {
   if (!scale)
     return std::nullopt;

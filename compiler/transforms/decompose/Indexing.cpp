@@ -9,10 +9,6 @@ using namespace mlir;
 namespace pt2c::decompose {
 namespace {
 
-int64_t normalizeDim(int64_t dim, int64_t rank) {
-  return dim < 0 ? dim + std::max<int64_t>(rank, 1) : dim;
-}
-
 /// Elements [start, limit) of dim `dim` of `value`, every `stride`-th; the other dims
 /// whole.
 Value sliceDim(PrimBuilder &b, Value value, int64_t dim, int64_t start, int64_t limit,

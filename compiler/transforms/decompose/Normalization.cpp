@@ -11,18 +11,6 @@ using namespace mlir;
 namespace pt2c::decompose {
 namespace {
 
-int64_t normalizeDim(int64_t dim, int64_t rank) {
-  return dim < 0 ? dim + std::max<int64_t>(rank, 1) : dim;
-}
-
-/// The type sums are accumulated in: half-precision floats in f32 (as ATen's CPU
-/// kernels do), the rest in their own type.
-Type accumulationType(Type elementType) {
-  if (isa<Float16Type, BFloat16Type>(elementType))
-    return Float32Type::get(elementType.getContext());
-  return elementType;
-}
-
 /// exp(x - max) over `dim`, and its sum broadcast back: the two halves of softmax
 /// and of log_softmax. `shifted` receives x - max.
 std::pair<Value, Value> expAndSum(PrimBuilder &b, Value x, int64_t dim, Value &shifted) {

@@ -10,6 +10,7 @@
 #ifndef PT2C_COMPILER_TRANSFORMS_DECOMPOSE_PRIMBUILDER_H
 #define PT2C_COMPILER_TRANSFORMS_DECOMPOSE_PRIMBUILDER_H
 
+#include <algorithm>
 #include <string>
 
 #include "ir/prim/PrimDialect.h"
@@ -113,6 +114,19 @@ inline mlir::RankedTensorType tensorType(mlir::Value value) {
 
 /// The value of an optional aten Scalar attribute as a double, or `otherwise`.
 double scalarValue(mlir::Attribute scalar, double otherwise);
+
+/// A dim argument in [-rank, rank) made non-negative (a 0-d tensor has dims 0 and -1).
+inline int64_t normalizeDim(int64_t dim, int64_t rank) {
+  return dim < 0 ? dim + std::max<int64_t>(rank, 1) : dim;
+}
+
+/// The type sums are accumulated in: half-precision floats in f32 (as ATen's CPU
+/// kernels do), the rest in their own type.
+inline mlir::Type accumulationType(mlir::Type elementType) {
+  if (mlir::isa<mlir::Float16Type, mlir::BFloat16Type>(elementType))
+    return mlir::Float32Type::get(elementType.getContext());
+  return elementType;
+}
 
 } // namespace pt2c::decompose
 

@@ -21,12 +21,6 @@ SmallVector<int64_t> reducedDims(std::optional<ArrayRef<int64_t>> dims, int64_t 
   return result;
 }
 
-Type accumulationType(Type elementType) {
-  if (isa<Float16Type, BFloat16Type>(elementType))
-    return Float32Type::get(elementType.getContext());
-  return elementType;
-}
-
 /// sum (and mean, with `divide`) of `self` over `dims` in the result dtype.
 template <typename OpT>
 Value sumOrMean(OpT op, PrimBuilder &b, bool divide) {
