@@ -1,5 +1,6 @@
 #include "compiler/codegen/cuda/PtxCompiler.h"
 
+#include "compiler/codegen/LLVMOptimizer.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -7,7 +8,6 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
@@ -88,21 +88,6 @@ void internalizeAllButKernels(llvm::Module& m, const std::vector<std::string>& k
     if (!g.isDeclaration()) g.setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
-void optimize(llvm::Module& m, llvm::TargetMachine& tm) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  // The NVPTX target registers NVVMReflect here, which resolves libdevice's
-  // __nvvm_reflect("__CUDA_FTZ") from the module flag set below.
-  llvm::PassBuilder pb(&tm);
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
-}
 
 llvm::Expected<std::string> emitPtx(llvm::Module& m, llvm::TargetMachine& tm) {
   llvm::SmallString<0> ptx;
@@ -157,7 +142,9 @@ llvm::Expected<std::map<unsigned, std::string>> compileToPtx(mlir::gpu::GPUModul
     auto tm = createTargetMachine(sm, error);
     if (!tm) return fail("cannot target sm_" + std::to_string(sm) + ": " + error);
     std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*m);
-    optimize(*copy, *tm);
+    // The NVPTX target registers NVVMReflect, which resolves libdevice's
+    // __nvvm_reflect("__CUDA_FTZ") from the module flag.
+    optimizeModuleO3(*copy, *tm);
     auto text = emitPtx(*copy, *tm);
     if (!text) return text.takeError();
     ptx[sm] = std::move(*text);
