@@ -178,7 +178,7 @@ mlir::LogicalResult emitCpuObject(mlir::ModuleOp kernels, const ExecutionPlan& p
     m->print(os, nullptr);
     options.onLLVMIR(os.str());
   }
-  optimizeModuleO3(*m, *tm);
+  optimizeModuleO3(*m, *tm, /*unrollLoops=*/false);
 
   std::error_code ec;
   llvm::raw_fd_ostream out(objectPath, ec, llvm::sys::fs::OF_None);

@@ -4,12 +4,14 @@
 
 namespace pt2c {
 
-void optimizeModuleO3(llvm::Module& module, llvm::TargetMachine& target) {
+void optimizeModuleO3(llvm::Module& module, llvm::TargetMachine& target, bool unrollLoops) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(&target);
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = unrollLoops;
+  llvm::PassBuilder pb(&target, tuning);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);

@@ -144,7 +144,7 @@ llvm::Expected<std::map<unsigned, std::string>> compileToPtx(mlir::gpu::GPUModul
     std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*m);
     // The NVPTX target registers NVVMReflect, which resolves libdevice's
     // __nvvm_reflect("__CUDA_FTZ") from the module flag.
-    optimizeModuleO3(*copy, *tm);
+    optimizeModuleO3(*copy, *tm, /*unrollLoops=*/true);
     auto text = emitPtx(*copy, *tm);
     if (!text) return text.takeError();
     ptx[sm] = std::move(*text);
