@@ -1,5 +1,6 @@
 #include "compiler/codegen/CpuCodegen.h"
 
+#include "compiler/codegen/LoweringPipelines.h"
 #include "compiler/codegen/LLVMOptimizer.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
@@ -24,17 +25,9 @@ namespace {
 
 constexpr const char* kTriple = "x86_64-unknown-linux-gnu";
 
-// From value-semantics prim ops to the LLVM dialect. Kernel results become out-params
-// (the plan passes output buffers), memrefs become bare pointers (shapes are static).
-// Parsed into a pass manager already anchored on builtin.module, so no anchor here.
-constexpr const char* kLoweringPipeline =
-    "pt2c-lower-prim-to-linalg,"
-    "func.func(linalg-fuse-elementwise-ops),"
-    "canonicalize,"
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{hoist-static-allocs},"
-    "canonicalize,"
+// After kBufferizeKernelsPipeline: loops, then the LLVM dialect with memrefs as bare
+// pointers (shapes are static).
+constexpr const char* kBuffersToLLVM =
     "buffer-deallocation-pipeline,"
     "convert-bufferization-to-memref,"
     "func.func(convert-linalg-to-loops),"
@@ -146,12 +139,8 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string& cpuN
 }  // namespace
 
 mlir::LogicalResult lowerKernelsToLLVMDialect(mlir::ModuleOp kernels) {
-  mlir::PassManager pm(kernels->getName());
-  std::string errors;
-  llvm::raw_string_ostream errorStream(errors);
-  if (mlir::failed(mlir::parsePassPipeline(kLoweringPipeline, pm, errorStream)))
-    return kernels.emitError() << "internal error: bad lowering pipeline: " << errors;
-  return pm.run(kernels);
+  return runPassPipeline(kernels, std::string(kBufferizeKernelsPipeline) + "," + kBuffersToLLVM,
+                         "CPU lowering");
 }
 
 mlir::LogicalResult emitCpuObject(mlir::ModuleOp kernels, const ExecutionPlan& plan,

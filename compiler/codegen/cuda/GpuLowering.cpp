@@ -1,5 +1,6 @@
 #include "compiler/codegen/cuda/GpuLowering.h"
 
+#include "compiler/codegen/LoweringPipelines.h"
 #include "compiler/codegen/cuda/GpuPasses.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
@@ -14,16 +15,9 @@
 namespace pt2c {
 namespace {
 
-// Value semantics to buffers, as on the CPU (CpuCodegen.cpp), but without deallocations:
-// the host code is never run; its allocations become arena buffers of the plan.
-constexpr const char* kToLoops =
-    "pt2c-lower-prim-to-linalg,"
-    "func.func(linalg-fuse-elementwise-ops),"
-    "canonicalize,"
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{hoist-static-allocs},"
-    "canonicalize,"
+// After kBufferizeKernelsPipeline (no deallocations: the host code is never run; its
+// allocations become arena buffers of the plan): parallel loops to map onto the GPU.
+constexpr const char* kBuffersToParallelLoops =
     "func.func(convert-linalg-to-parallel-loops),"
     "canonicalize";
 
@@ -41,13 +35,8 @@ constexpr const char* kKernelsToNvvm =
     "cse,"
     "reconcile-unrealized-casts)";
 
-mlir::LogicalResult runPipeline(mlir::ModuleOp module, const char* pipeline) {
-  mlir::PassManager pm(module->getName());
-  std::string errors;
-  llvm::raw_string_ostream errorStream(errors);
-  if (mlir::failed(mlir::parsePassPipeline(pipeline, pm, errorStream)))
-    return module.emitError() << "internal error: bad GPU lowering pipeline: " << errors;
-  return pm.run(module);
+mlir::LogicalResult runPipeline(mlir::ModuleOp module, llvm::StringRef pipeline) {
+  return runPassPipeline(module, pipeline, "GPU lowering");
 }
 
 // Loops to launches, one per top-level loop nest, and launches to outlined kernels. No
@@ -108,7 +97,8 @@ mlir::LogicalResult mergeGpuModules(mlir::ModuleOp module) {
 }  // namespace
 
 mlir::LogicalResult lowerKernelsToGpu(mlir::ModuleOp kernels) {
-  if (mlir::failed(runPipeline(kernels, kToLoops)) ||
+  if (mlir::failed(runPipeline(kernels, std::string(kBufferizeKernelsPipeline) + "," +
+                                           kBuffersToParallelLoops)) ||
       mlir::failed(outlineLaunches(kernels)) ||
       mlir::failed(mergeGpuModules(kernels)))
     return mlir::failure();
