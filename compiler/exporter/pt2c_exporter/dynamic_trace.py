@@ -1,0 +1,278 @@
+"""Dynamic dimensions: trace again at other sizes and make the sizes symbolic.
+
+The example trace is the graph we keep. For each declared symbol the model is traced
+again at two other sizes of it (the others at their example size), and once more with
+every symbol changed when there are several (so batch*seq is told apart from terms in
+batch and in seq alone). Inputs at other sizes repeat the example's values cyclically
+along the dynamic dims, so token ids and masks stay valid.
+
+Every trace must record the same graph: the same ops with the same kinds of arguments
+and ranks; otherwise the graph depends on a size and the export fails, naming the first
+difference. Then every integer (op arguments and value sizes) that differs between the
+traces is fitted as an expression of the symbols (symbolic_fit.py) and written into the
+example graph. Strides and storage offsets stay the example's numbers: the compiler
+derives layouts itself.
+"""
+import torch
+import pt2c_pb2 as pb
+
+from .symbolic_fit import Fitter
+from .tracer import ExporterBug
+from .user_errors import ExportError, exception_summary, user_traceback
+
+USER_INPUT = pb.InputSpec.USER_INPUT
+
+
+def trace_sizes(symbol):
+    """Two sizes other than the example's, in range, deterministic: one next to it and
+    one about twice as large (so divisions up to the example size show up). 0 and 1
+    only when the range leaves nothing else: they take broadcasting's special paths."""
+    e, low, high = symbol.example, symbol.min, symbol.max
+    candidates = [e + 1, 2 * e + 1, high, e - 1, (low + e) // 2, low, e + 2]
+    chosen = []
+    for avoid_small in (True, False):
+        for size in candidates:
+            if low <= size <= high and size != e and size not in chosen and (
+                    size >= 2 or not avoid_small):
+                chosen.append(size)
+            if len(chosen) == 2:
+                return chosen
+    return chosen
+
+
+def trace_points(shapes):
+    """[{symbol: size}] for each trace; the first is the example."""
+    base = shapes.example_assignment()
+    points = [base]
+    extra = {s.name: trace_sizes(s) for s in shapes.symbols}
+    for symbol in shapes.symbols:
+        for size in extra[symbol.name]:
+            points.append(dict(base, **{symbol.name: size}))
+    if len(shapes.symbols) > 1:
+        points.append({name: sizes[0] for name, sizes in extra.items()})
+    return points
+
+
+def resized_inputs(example_inputs, sizes):
+    """The example inputs with dims resized ({(input index, dim): size}), repeating the
+    example's values cyclically along them and keeping the example's dim order."""
+    result = []
+    for index, tensor in enumerate(example_inputs):
+        dims = {dim: size for (i, dim), size in sizes.items() if i == index}
+        if not dims or all(tensor.shape[d] == n for d, n in dims.items()):
+            result.append(tensor)
+            continue
+        # Work in memory order, so a transposed example stays transposed.
+        order = sorted(range(tensor.dim()), key=lambda d: -tensor.stride(d))
+        dense = tensor.permute(order).contiguous()
+        for position, dim in enumerate(order):
+            if dim in dims:
+                index_ = torch.arange(dims[dim], device=tensor.device) % tensor.shape[dim]
+                dense = dense.index_select(position, index_)
+        inverse = sorted(range(len(order)), key=lambda p: order[p])
+        result.append(dense.permute(inverse))
+    return tuple(result)
+
+
+def fit_dynamic_shapes(traced, shapes, model, example_inputs, retrace, shown):
+    """Make traced.graph's sizes symbolic. retrace(inputs) -> the Trace at other inputs."""
+    points = trace_points(shapes)
+    graphs = [traced.graph]
+    for point in points[1:]:
+        graphs.append(_trace_at(point, shapes, model, example_inputs, retrace, shown).graph)
+    for point, graph in zip(points[1:], graphs[1:]):
+        _check_same_graph(graphs[0], points[0], graph, point, shapes, shown)
+    fitter = Fitter([s.name for s in shapes.symbols], points)
+    _symbolize(graphs, points, fitter, shown)
+    for symbol in shapes.symbols:
+        dim = traced.graph.dynamic_dims.add(name=symbol.name, min=symbol.min, max=symbol.max)
+        for _, input_name, index in symbol.places:
+            dim.inputs.add(input=input_name, dim=index)
+        sizes = []
+        for point in points:
+            if point[symbol.name] not in sizes:
+                sizes.append(point[symbol.name])
+        dim.traced_sizes.extend(sizes)
+
+
+def _describe_point(point, base):
+    changed = ["%s=%d" % (name, size) for name, size in point.items() if size != base[name]]
+    return ", ".join(changed)
+
+
+def _trace_at(point, shapes, model, example_inputs, retrace, shown):
+    inputs = resized_inputs(example_inputs, shapes.sizes_at(point))
+    saved = [(b, b.detach().clone()) for b in model.buffers()]
+    try:
+        return retrace(inputs)
+    except ExporterBug:
+        raise
+    except (Exception, SystemExit) as e:
+        ranges = ", ".join("%s in [%d, %d]" % (s.name, s.min, s.max) for s in shapes.symbols)
+        raise ExportError("%s: the model raised when traced at %s (dynamic_shapes declares %s): "
+                          "%s" % (shown, _describe_point(point, shapes.example_assignment()),
+                                  ranges, exception_summary(e)), user_traceback(e))
+    finally:
+        with torch.no_grad():  # buffers written in place start each trace the same
+            for buffer, value in saved:
+                buffer.copy_(value)
+
+
+# ---- same graph? --------------------------------------------------------------------
+
+def _where(node):
+    if not node.HasField("loc") or not node.loc.file:
+        return ""
+    text = " at %s:%d" % (node.loc.file, node.loc.line)
+    return text + (": `%s`" % node.loc.code if node.loc.code else "")
+
+
+def _op(node):
+    return "%s.%s" % (node.target, node.overload or "default")
+
+
+def _check_same_graph(base, base_point, other, point, shapes, shown):
+    """Raise ExportError at the first place where the two traces recorded differently."""
+    changed = [s for s in shapes.symbols if point[s.name] != base_point[s.name]]
+    what = ", ".join("%s (%s)" % (s.name, ", ".join("%s dim %d" % (n, d) for _, n, d in s.places))
+                     for s in changed)
+    at = lambda p: ", ".join("%s=%d" % (s.name, p[s.name]) for s in changed)
+    head = ("%s: the graph depends on the size of %s: traced %d ops at %s and %d at %s"
+            % (shown, what, len(base.nodes), at(base_point), len(other.nodes), at(point)))
+    tail = ("; the model must run the same ops at every size in the declared range "
+            "(or drop the dimension from dynamic_shapes)")
+    values_a = {v.name: v for v in base.values}
+    values_b = {v.name: v for v in other.values}
+    for index, (a, b) in enumerate(zip(base.nodes, other.nodes)):
+        if (a.target, a.overload) != (b.target, b.overload):
+            raise ExportError("%s; first difference at op %d: %s%s at %s, %s%s at %s%s" % (
+                head, index, _op(a), _where(a), at(base_point), _op(b), _where(b), at(point),
+                tail))
+        difference = _node_difference(a, b, values_a, values_b)
+        if difference:
+            raise ExportError("%s; first difference at op %d%s: %s%s"
+                              % (head, index, _where(a), difference, tail))
+    if len(base.nodes) != len(other.nodes):
+        longer = base.nodes if len(base.nodes) > len(other.nodes) else other.nodes
+        extra = longer[min(len(base.nodes), len(other.nodes))]
+        raise ExportError("%s; first difference: %s%s only at %s%s" % (
+            head, _op(extra), _where(extra),
+            at(base_point) if longer is base.nodes else at(point), tail))
+    if len(base.guards) != len(other.guards):
+        raise ExportError("%s; it read %d tensor values into Python at %s and %d at %s%s"
+                          % (head, len(base.guards), at(base_point), len(other.guards),
+                             at(point), tail))
+    signature = lambda g: ([(i.kind, i.name, i.value) for i in g.inputs],
+                           [(o.kind, o.name, o.value) for o in g.outputs])
+    if signature(base) != signature(other):
+        raise ExportError("%s; its inputs or outputs differ%s" % (head, tail))
+    for name, x in values_a.items():
+        y = values_b.get(name)
+        if y is None or len(x.meta.sizes) != len(y.meta.sizes):
+            raise ExportError("%s; value %s%s has rank %d at one size and %s at the other%s"
+                              % (head, name, _where(_producer(base, name)), len(x.meta.sizes),
+                                 "none" if y is None else len(y.meta.sizes), tail))
+
+
+def _node_difference(a, b, values_a, values_b):
+    if len(a.args) != len(b.args) or list(a.outputs) != list(b.outputs):
+        return "%s with other arguments or results" % _op(a)
+    for x, y in zip(a.args, b.args):
+        kind = x.WhichOneof("kind")
+        if kind != y.WhichOneof("kind"):
+            return "%s argument %s changes kind" % (_op(a), x.name)
+        if kind in ("tensor", "tensors", "bool_value", "bools", "string_value",
+                    "dtype_value", "device_value", "memory_format", "layout", "none"):
+            if getattr(x, kind) != getattr(y, kind):
+                return "%s argument %s changes" % (_op(a), x.name)
+        elif kind == "ints" and len(x.ints.values) != len(y.ints.values):
+            return "%s argument %s has %d entries at one size, %d at the other" % (
+                _op(a), x.name, len(x.ints.values), len(y.ints.values))
+        elif kind == "floats" and len(x.floats.values) != len(y.floats.values):
+            return "%s argument %s changes length" % (_op(a), x.name)
+    for name in a.outputs:
+        x, y = values_a.get(name), values_b.get(name)
+        if x is not None and (len(x.meta.sizes), x.meta.dtype) != (len(y.meta.sizes), y.meta.dtype):
+            return "%s result %s has rank %d at one size, %d at the other" % (
+                _op(a), name, len(x.meta.sizes), len(y.meta.sizes))
+    return ""
+
+
+# ---- fitting ------------------------------------------------------------------------
+
+def _symbolize(graphs, points, fitter, shown):
+    base = graphs[0]
+    values_by_name = [{v.name: v for v in g.values} for g in graphs]
+    weights = {i.value for i in base.inputs if i.kind != USER_INPUT}
+    for value in base.values:
+        others = [vs[value.name] for vs in values_by_name]
+        for d, size in enumerate(value.meta.sizes):
+            seen = [o.meta.sizes[d].value for o in others]
+            if len(set(seen)) == 1:
+                continue
+            if value.name in weights:
+                spec = next(i for i in base.inputs if i.value == value.name)
+                raise ExportError("%s: %s %s has a size that depends on the dynamic dims (dim %d "
+                                  "is %s at the traced sizes); weights and constants must have "
+                                  "one shape" % (shown, _input_kind(spec), spec.name, d,
+                                                 _listed(seen, points)))
+            _fill(fitter, size, seen, points, lambda: "the size of %s dim %d%s" % (
+                value.name, d, _where(_producer(base, value.name))), shown)
+    for index, node in enumerate(base.nodes):
+        for position, arg in enumerate(node.args):
+            kind = arg.WhichOneof("kind")
+            twins = [g.nodes[index].args[position] for g in graphs]
+            where = lambda: "argument %s of %s%s" % (arg.name, _op(node), _where(node))
+            if kind == "int_value":
+                seen = [t.int_value.value for t in twins]
+                if len(set(seen)) > 1:
+                    _fill(fitter, arg.int_value, seen, points, where, shown)
+            elif kind == "ints":
+                for i, entry in enumerate(arg.ints.values):
+                    seen = [t.ints.values[i].value for t in twins]
+                    if len(set(seen)) > 1:
+                        _fill(fitter, entry, seen, points,
+                              lambda: "entry %d of %s" % (i, where()), shown)
+            elif kind in ("float_value", "floats"):
+                seen = [_floats(t, kind) for t in twins]
+                if len(set(seen)) > 1:
+                    raise ExportError("%s: %s is a float that depends on the dynamic dims (%s); "
+                                      "the artifact holds integer expressions of them only: "
+                                      "compute it from a tensor instead" % (
+                                          shown, where(), _listed(seen, points)))
+
+
+def _fill(fitter, symint, seen, points, where, shown):
+    expr = fitter.fit(seen)
+    if expr is None:
+        raise ExportError("%s: %s follows no expression of the dynamic dims that pt2c can "
+                          "hold (%s; tried a*m + b, a*m1 + b*m2 + c and (a*m + b) // d "
+                          "over products m of the dims)" % (shown, where(), _listed(seen, points)))
+    expr.fill(symint, seen[0])
+
+
+def _listed(seen, points):
+    parts = []
+    for value, point in zip(seen, points):
+        parts.append("%s at %s" % (_short(value), ", ".join("%s=%d" % kv for kv in point.items())))
+    return "; ".join(parts)
+
+
+def _short(value):
+    return repr(value[0] if isinstance(value, tuple) and len(value) == 1 else value)
+
+
+def _floats(arg, kind):
+    return (arg.float_value,) if kind == "float_value" else tuple(arg.floats.values)
+
+
+def _producer(graph, value_name):
+    for node in graph.nodes:
+        if value_name in node.outputs:
+            return node
+    return pb.Node()
+
+
+def _input_kind(spec):
+    return {pb.InputSpec.PARAMETER: "parameter", pb.InputSpec.BUFFER: "buffer",
+            pb.InputSpec.CONSTANT_TENSOR: "constant tensor"}.get(spec.kind, "input")
