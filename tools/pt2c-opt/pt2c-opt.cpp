@@ -2,11 +2,15 @@
 //
 // --pt2c-registry-only registers only what pt2c::registerAllDialects registers (not
 // every upstream dialect), so that tests prove the driver's context is complete.
+// --pt2c-list-decompositions prints the aten ops that have a decomposition, one a line
+// (tools/docs/gen_op_coverage.py reads them), and exits.
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
 #include "compiler/codegen/cuda/GpuPasses.h"
 #include "compiler/transforms/Passes.h"
+#include "compiler/transforms/fold/FoldWeights.h"
 #include "compiler/transforms/kernels/FormKernels.h"
 #include "ir/Dialects.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -18,16 +22,27 @@
 int main(int argc, char **argv) {
   std::vector<char *> args;
   bool registryOnly = false;
+  bool listDecompositions = false;
   for (int i = 0; i < argc; ++i) {
     if (std::strcmp(argv[i], "--pt2c-registry-only") == 0)
       registryOnly = true;
+    else if (std::strcmp(argv[i], "--pt2c-list-decompositions") == 0)
+      listDecompositions = true;
     else
       args.push_back(argv[i]);
+  }
+
+  if (listDecompositions) {
+    mlir::MLIRContext context;
+    for (const std::string &name : pt2c::decomposedAtenOps(context))
+      std::printf("%s\n", name.c_str());
+    return 0;
   }
 
   mlir::registerAllPasses();
   pt2c::registerPasses();
   pt2c::registerFormKernelsPass();
+  pt2c::registerFoldWeightsPass();
   pt2c::registerGpuPasses();
 
   mlir::DialectRegistry registry;

@@ -1,0 +1,283 @@
+#include "compiler/transforms/fold/FoldWeights.h"
+
+#include "compiler/transforms/fold/FoldScales.h"
+#include "compiler/transforms/fold/HostEvaluator.h"
+#include "ir/prim/PrimDialect.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/SetVector.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace pt2c {
+namespace {
+
+using namespace mlir;
+using fold::HostTensor;
+
+constexpr char kWeightAttr[] = "pt2c.weight";
+// Weight-only chains are short (a batch norm's is 5 ops); the bound keeps the check of
+// a long activation chain cheap.
+constexpr int kMaxDepth = 32;
+// Evaluated values up to this size are kept for other derived weights that share them.
+constexpr int64_t kCachedElements = int64_t(1) << 20;
+
+// The value operands of `op` that decide whether it is constant: a broadcast's or a
+// reshape's dynamic result sizes are shapes, not data.
+OperandRange dataOperands(Operation* op) {
+  if (isa<prim::BroadcastInDimOp, prim::ReshapeOp>(op)) return op->getOperands().take_front(1);
+  return op->getOperands();
+}
+
+bool isWeightArgument(Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || !arg.getOwner()->isEntryBlock()) return false;
+  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  return func && func.getArgAttr(arg.getArgNumber(), kWeightAttr);
+}
+
+bool weightOnly(Value v, int depth) {
+  if (isWeightArgument(v)) return true;
+  Operation* op = v.getDefiningOp();
+  if (!op || !fold::canEvaluate(op)) return false;
+  if (isa<prim::ConstantOp>(op)) return true;
+  if (depth >= kMaxDepth) return false;
+  return llvm::all_of(dataOperands(op), [&](Value o) { return weightOnly(o, depth + 1); });
+}
+
+class FunctionFolder {
+ public:
+  FunctionFolder(func::FuncOp func, const FoldWeightsOptions& options)
+      : func(func), options(options) {}
+
+  void run() {
+    findConstants();
+    SmallVector<Value> roots = chooseRoots();
+    SmallVector<std::pair<Value, std::string>> folded;
+    for (Value root : roots) {
+      std::optional<HostTensor> t = evaluateRoot(root);
+      if (t) folded.push_back({root, fold::tensorToBytes(*t)});
+    }
+    for (auto& [root, bytes] : folded) replaceByDerivedWeight(root, bytes);
+    removeDeadCode();
+  }
+
+ private:
+  // The weight's bytes: its `pt2c.value`, else the artifact's.
+  std::optional<HostTensor> loadWeight(BlockArgument arg) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type) return std::nullopt;
+    unsigned i = arg.getArgNumber();
+    if (auto value = func.getArgAttrOfType<ElementsAttr>(i, kWeightValueAttr))
+      return value.getType() == type ? fold::tensorFromAttr(value) : std::nullopt;
+    auto fqn = func.getArgAttrOfType<StringAttr>(i, kWeightAttr);
+    if (!fqn || !options.weightBytes) return std::nullopt;
+    std::optional<StringRef> bytes = options.weightBytes(fqn.getValue());
+    if (!bytes) return std::nullopt;
+    return fold::tensorFromBytes(type, ArrayRef<char>(bytes->data(), bytes->size()));
+  }
+
+  bool hasKnownBytes(BlockArgument arg) {
+    unsigned i = arg.getArgNumber();
+    if (func.getArgAttr(i, kWeightValueAttr)) return true;
+    auto fqn = func.getArgAttrOfType<StringAttr>(i, kWeightAttr);
+    return fqn && options.weightBytes && options.weightBytes(fqn.getValue()).has_value();
+  }
+
+  bool fitsBound(Value v) {
+    return fold::isEvaluableType(v.getType()) &&
+           cast<RankedTensorType>(v.getType()).getNumElements() <= options.maxElements;
+  }
+
+  // Constant: a weight with known bytes, or an evaluable op of constants.
+  void findConstants() {
+    for (BlockArgument arg : func.getArguments())
+      if (isWeightArgument(arg) && fold::isEvaluableType(arg.getType()) && hasKnownBytes(arg))
+        constant.insert(arg);
+    for (Operation& op : func.front()) {
+      if (!fold::canEvaluate(&op) || op.getNumResults() != 1 || !fitsBound(op.getResult(0)))
+        continue;
+      if (llvm::all_of(op.getOperands(), [&](Value o) { return constant.contains(o); }))
+        constant.insert(op.getResult(0));
+    }
+  }
+
+  // The constants to store: starting from those that run-time ops read, each value is
+  // stored unless that is not worth it, in which case its op stays and its constant
+  // operands are considered instead.
+  SmallVector<Value> chooseRoots() {
+    SmallVector<Value> worklist;
+    for (Operation& op : func.front())
+      if (op.getNumResults() != 1 || !constant.contains(op.getResult(0)))
+        for (Value o : op.getOperands())
+          if (constant.contains(o)) worklist.push_back(o);
+    std::reverse(worklist.begin(), worklist.end());  // pop in program order
+    llvm::SetVector<Value> roots;
+    DenseSet<Value> seen;
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      if (!seen.insert(v).second) continue;
+      Operation* def = v.getDefiningOp();
+      if (!def || isa<prim::ConstantOp>(def)) continue;  // already data
+      if (worthStoring(v)) {
+        roots.insert(v);
+        continue;
+      }
+      for (Value o : llvm::reverse(def->getOperands()))
+        if (constant.contains(o)) worklist.push_back(o);
+    }
+    return roots.takeVector();
+  }
+
+  // Stored only if it is no bigger than the data it is computed from (a broadcast to an
+  // activation's shape is not: the kernel reading it broadcasts for free) and not a
+  // mere reshape of one weight (free at run time: the plan aliases it).
+  bool worthStoring(Value v) {
+    if (auto b = v.getDefiningOp<prim::BroadcastInDimOp>();
+        b && b.getType().getNumElements() > b.getOperand().getType().getNumElements())
+      return false;
+    Value base = v;
+    while (auto r = base.getDefiningOp<prim::ReshapeOp>()) base = r.getOperand();
+    if (base != v && (isa<BlockArgument>(base) || base.getDefiningOp<prim::ConstantOp>()))
+      return false;
+    auto type = cast<RankedTensorType>(v.getType());
+    int64_t bytes = type.getNumElements() * fold::storageBytes(type.getElementType());
+    return bytes <= sourceBytes(v);
+  }
+
+  // The bytes of the distinct weights and non-splat constants that `v` is computed from.
+  int64_t sourceBytes(Value v) {
+    DenseSet<Value> seen;
+    SmallVector<Value> stack{v};
+    int64_t total = 0;
+    auto bytesOf = [](Type t) {
+      auto r = cast<RankedTensorType>(t);
+      return r.getNumElements() * fold::storageBytes(r.getElementType());
+    };
+    while (!stack.empty()) {
+      Value x = stack.pop_back_val();
+      if (!seen.insert(x).second) continue;
+      Operation* def = x.getDefiningOp();
+      if (!def) {
+        total += bytesOf(x.getType());
+      } else if (auto c = dyn_cast<prim::ConstantOp>(def)) {
+        auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+        if (!dense || !dense.isSplat()) total += bytesOf(x.getType());
+      } else {
+        for (Value o : def->getOperands()) stack.push_back(o);
+      }
+    }
+    return total;
+  }
+
+  std::optional<HostTensor> evaluateRoot(Value root) {
+    local.clear();
+    return evaluateValue(root);
+  }
+
+  // Evaluates `v`, reusing small shared values; nullopt if some op cannot be evaluated
+  // (its result is undefined, or a weight's bytes do not match its type).
+  std::optional<HostTensor> evaluateValue(Value v) {
+    if (auto it = cache.find(v); it != cache.end()) return it->second;
+    if (auto it = local.find(v); it != local.end()) return it->second;
+    std::optional<HostTensor> result;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      result = loadWeight(arg);
+    } else {
+      Operation* op = v.getDefiningOp();
+      SmallVector<HostTensor> operands;
+      for (Value o : op->getOperands()) {
+        std::optional<HostTensor> t = evaluateValue(o);
+        if (!t) return std::nullopt;
+        operands.push_back(std::move(*t));
+      }
+      SmallVector<const HostTensor*> ptrs;
+      for (const HostTensor& t : operands) ptrs.push_back(&t);
+      result = fold::evaluate(op, ptrs);
+    }
+    if (!result) return std::nullopt;
+    bool small = result->numElements() <= kCachedElements;
+    (small ? cache : local)[v] = *result;
+    return result;
+  }
+
+  void replaceByDerivedWeight(Value root, const std::string& bytes) {
+    auto type = cast<RankedTensorType>(root.getType());
+    std::string name = kDerivedWeightPrefix + std::to_string(derivedCount++);
+    auto blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+        ArrayRef<char>(bytes.data(), bytes.size()), 64);
+    auto value = DenseResourceElementsAttr::get(type, "pt2c_fold", std::move(blob));
+    MLIRContext* ctx = func.getContext();
+    auto attrs = DictionaryAttr::get(
+        ctx, {NamedAttribute(StringAttr::get(ctx, kWeightAttr), StringAttr::get(ctx, name)),
+              NamedAttribute(StringAttr::get(ctx, kWeightValueAttr), value)});
+    unsigned index = func.getNumArguments();
+    func.insertArgument(index, type, attrs, root.getLoc());
+    root.replaceAllUsesWith(func.getArgument(index));
+  }
+
+  // Ops left without users, then weights left without readers (not in the blob then).
+  void removeDeadCode() {
+    for (Operation& op : llvm::make_early_inc_range(llvm::reverse(func.front())))
+      if (isOpTriviallyDead(&op)) op.erase();
+    llvm::BitVector unused(func.getNumArguments());
+    for (BlockArgument arg : func.getArguments())
+      if (isWeightArgument(arg) && arg.use_empty()) unused.set(arg.getArgNumber());
+    (void)func.eraseArguments(unused);
+  }
+
+  func::FuncOp func;
+  const FoldWeightsOptions& options;
+  DenseSet<Value> constant;
+  llvm::DenseMap<Value, HostTensor> cache, local;
+  unsigned derivedCount = 0;
+};
+
+class FoldWeightsPass : public PassWrapper<FoldWeightsPass, OperationPass<ModuleOp>> {
+ public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FoldWeightsPass)
+  FoldWeightsPass() = default;
+  FoldWeightsPass(const FoldWeightsPass& other) : PassWrapper(other), options(other.options) {}
+  explicit FoldWeightsPass(FoldWeightsOptions o) : options(std::move(o)) {
+    maxElements = options.maxElements;
+  }
+
+  StringRef getArgument() const override { return "pt2c-fold-weights"; }
+  StringRef getDescription() const override {
+    return "Evaluate weight-only computation at compile time into derived weights; fold "
+           "per-channel scales (inference batch norm) into convolution and matmul weights";
+  }
+  void getDependentDialects(DialectRegistry& registry) const override {
+    registry.insert<prim::PrimDialect>();
+  }
+
+  void runOnOperation() override {
+    options.maxElements = maxElements;
+    RewritePatternSet patterns(&getContext());
+    fold::populateScaleFoldingPatterns(patterns);
+    // Not converging within the driver's bound only leaves some scales unfolded.
+    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns));
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal()) FunctionFolder(func, options).run();
+  }
+
+ private:
+  FoldWeightsOptions options;
+  Option<int64_t> maxElements{*this, "max-elements",
+                              llvm::cl::desc("Largest tensor (elements) evaluated at compile time"),
+                              llvm::cl::init(int64_t(64) << 20)};
+};
+
+}  // namespace
+
+bool isWeightOnly(Value v) { return weightOnly(v, 0); }
+
+std::unique_ptr<Pass> createFoldWeightsPass(FoldWeightsOptions options) {
+  return std::make_unique<FoldWeightsPass>(std::move(options));
+}
+
+void registerFoldWeightsPass() { PassRegistration<FoldWeightsPass>(); }
+
+}  // namespace pt2c

@@ -1,0 +1,55 @@
+// pt2c-fold-weights: weights are constants, so whatever a model computes from weights
+// alone is computed once, at compile time, and stored as a new weight.
+//
+// 1. Scale folding (FoldScales.cpp): a per-output-channel multiplication after a
+//    convolution or a matrix product with a constant weight moves into that weight,
+//    with the adds in between, so inference batch norm after conv/linear becomes
+//    conv(x, W * s) + ((b - mean) * s + beta) (s = gamma / sqrt(var + eps)).
+// 2. Evaluation (FoldWeights.cpp): every value computed only from weights and constants
+//    by ops HostEvaluator.h knows is evaluated on the host and becomes a new argument of
+//    the model function, a "derived weight" that carries its bytes as `pt2c.value`.
+//    Values that would be bigger than the weights they come from (broadcasts of a
+//    bias to an activation's shape) are not materialized: their small inputs are, and
+//    the broadcast stays in the kernel that reads it. Weight arguments nobody reads
+//    any more are removed, so they are left out of the weights blob.
+#ifndef PT2C_COMPILER_TRANSFORMS_FOLD_FOLDWEIGHTS_H_
+#define PT2C_COMPILER_TRANSFORMS_FOLD_FOLDWEIGHTS_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "llvm/ADT/StringRef.h"
+#include "mlir/IR/Value.h"
+#include "mlir/Pass/Pass.h"
+
+namespace pt2c {
+
+// Argument attribute of a weight (`pt2c.weight = "<name>"`) that holds its own bytes:
+// an ElementsAttr (dense_resource for derived weights; dense<...> in lit tests). A weight
+// without it is the artifact's weight of that FQN.
+constexpr char kWeightValueAttr[] = "pt2c.value";
+
+// The name prefix of derived weights ("#fold0", ...): '#' never occurs in an FQN.
+constexpr char kDerivedWeightPrefix[] = "#fold";
+
+struct FoldWeightsOptions {
+  // The largest tensor (in elements) evaluated at compile time; bigger values, and
+  // values computed through a bigger intermediate, stay at run time.
+  int64_t maxElements = int64_t(64) << 20;
+  // The bytes of the artifact weight named `fqn` (the plan's layout); nullopt if
+  // unknown, which makes that weight opaque to evaluation (scale folding still applies).
+  std::function<std::optional<llvm::StringRef>(llvm::StringRef fqn)> weightBytes;
+};
+
+// Whether `v` is computed from weights and constants alone by ops the evaluator knows
+// (depth-bounded: a long chain counts as not constant).
+bool isWeightOnly(mlir::Value v);
+
+std::unique_ptr<mlir::Pass> createFoldWeightsPass(FoldWeightsOptions options = {});
+void registerFoldWeightsPass();
+
+}  // namespace pt2c
+
+#endif  // PT2C_COMPILER_TRANSFORMS_FOLD_FOLDWEIGHTS_H_
