@@ -38,6 +38,7 @@ std::string serializePlan(const PlanRecords& r) {
   h.strings_size = r.strings.size();
   h.arena_size = r.arenaSize;
   h.weights_size = r.weightsSize;
+  h.num_gemms = r.gemms.size();
 
   std::string out(reinterpret_cast<const char*>(&h), sizeof(h));
   append(out, r.inputs);
@@ -46,6 +47,7 @@ std::string serializePlan(const PlanRecords& r) {
   append(out, r.steps);
   append(out, r.guards);
   if (r.device == PT2C_DEVICE_CUDA) append(out, r.gpuKernels);
+  append(out, r.gemms);
   append(out, r.stepArgs);
   append(out, r.dims);
   out.append(r.strings);

@@ -14,12 +14,13 @@
 #endif
 
 /* The compiler writes these structs byte for byte; their layout is the format. */
-_Static_assert(sizeof(pt2c_plan_header) == 72, "pt2c_plan_header layout");
+_Static_assert(sizeof(pt2c_plan_header) == 80, "pt2c_plan_header layout");
 _Static_assert(sizeof(pt2c_plan_guard) == 24, "pt2c_plan_guard layout");
 _Static_assert(sizeof(pt2c_plan_tensor) == 24, "pt2c_plan_tensor layout");
 _Static_assert(sizeof(pt2c_plan_buffer) == 24, "pt2c_plan_buffer layout");
 _Static_assert(sizeof(pt2c_plan_step) == 16, "pt2c_plan_step layout");
 _Static_assert(sizeof(pt2c_plan_gpu_kernel) == 32, "pt2c_plan_gpu_kernel layout");
+_Static_assert(sizeof(pt2c_plan_gemm) == 104, "pt2c_plan_gemm layout");
 
 #define CORRUPT(...) pt2c_fail(PT2C_ERROR_CORRUPT_MODEL, "corrupt plan: " __VA_ARGS__)
 
@@ -35,7 +36,7 @@ static int range_fits(uint64_t offset, uint64_t nbytes, uint64_t limit) {
 static pt2c_status locate_sections(const unsigned char* base, uint64_t size,
                                    pt2c_plan* plan) {
   const pt2c_plan_header* header = plan->header;
-  /* Counts are 32-bit and records at most 32 bytes, so only strings_size can overflow. */
+  /* Counts are 32-bit and records at most 104 bytes, so only strings_size can overflow. */
   uint64_t offset = sizeof(pt2c_plan_header);
   plan->inputs = (const pt2c_plan_tensor*)(base + offset);
   offset += (uint64_t)header->num_inputs * sizeof(pt2c_plan_tensor);
@@ -50,6 +51,8 @@ static pt2c_status locate_sections(const unsigned char* base, uint64_t size,
   plan->gpu_kernels = (const pt2c_plan_gpu_kernel*)(base + offset);
   if (header->device == PT2C_DEVICE_CUDA)
     offset += (uint64_t)header->num_kernels * sizeof(pt2c_plan_gpu_kernel);
+  plan->gemms = (const pt2c_plan_gemm*)(base + offset);
+  offset += (uint64_t)header->num_gemms * sizeof(pt2c_plan_gemm);
   plan->step_args = (const uint32_t*)(base + offset);
   offset += round_up_8((uint64_t)header->num_step_args * sizeof(uint32_t));
   plan->dims = (const int64_t*)(base + offset);
@@ -133,7 +136,13 @@ static pt2c_status check_buffer(const pt2c_plan_header* header, uint32_t id,
 static pt2c_status check_step(const pt2c_plan* plan, uint32_t number,
                               const pt2c_plan_step* step) {
   const pt2c_plan_header* header = plan->header;
-  if (step->kernel >= header->num_kernels)
+  if (step->kind == PT2C_STEP_GEMM) {
+    if (step->kernel >= header->num_gemms)
+      return CORRUPT("step %u: GEMM %u is outside the %u-entry GEMM table", number,
+                     step->kernel, header->num_gemms);
+  } else if (step->kind != PT2C_STEP_KERNEL) {
+    return CORRUPT("step %u: unknown kind %u", number, step->kind);
+  } else if (step->kernel >= header->num_kernels)
     return CORRUPT("step %u: kernel %u is outside the %u-entry kernel table", number,
                    step->kernel, header->num_kernels);
   if (!range_fits(step->first_arg, step->num_args, header->num_step_args))
@@ -145,6 +154,52 @@ static pt2c_status check_step(const pt2c_plan* plan, uint32_t number,
       return CORRUPT("step %u: arg %u is buffer %u, outside the %u buffers", number, i, buffer,
                      header->num_buffers);
   }
+  return PT2C_OK;
+}
+
+/* Elements an operand spans: (batch - 1) * stride + (rows - 1) * ld + cols. */
+static int operand_fits(const pt2c_plan* plan, uint32_t buffer, uint64_t element_size,
+                        uint64_t batch, uint64_t stride, uint64_t rows, uint64_t cols,
+                        uint64_t ld) {
+  uint64_t a, b, span;
+  if (batch == 0 || rows == 0 || cols == 0 || cols > ld) return 0;
+  if (__builtin_mul_overflow(batch - 1, stride, &a) || __builtin_mul_overflow(rows - 1, ld, &b) ||
+      __builtin_add_overflow(a, b, &span) || __builtin_add_overflow(span, cols, &span) ||
+      __builtin_mul_overflow(span, element_size, &span))
+    return 0;
+  return span <= plan->buffers[buffer].nbytes;
+}
+
+/* A GEMM step and its record: the operands fit their buffers, and the fallback steps
+ * exist. Called after every step's own checks. */
+static pt2c_status check_gemm_step(const pt2c_plan* plan, uint32_t number,
+                                   const pt2c_plan_step* step) {
+  const pt2c_plan_gemm* g = &plan->gemms[step->kernel];
+  if (plan->header->device != PT2C_DEVICE_CUDA)
+    return CORRUPT("step %u: a GEMM step in a plan that does not run on CUDA", number);
+  if (g->dtype != PT2C_F32 && g->dtype != PT2C_F16 && g->dtype != PT2C_BF16)
+    return CORRUPT("step %u: GEMM dtype %u is not f32, f16 or bf16", number, g->dtype);
+  if (g->epilogue > PT2C_GEMM_EPILOGUE_BIAS_RELU || g->transpose_a > 1 || g->transpose_b > 1)
+    return CORRUPT("step %u: unknown GEMM epilogue or transpose", number);
+  uint32_t expected_args = g->epilogue == PT2C_GEMM_EPILOGUE_NONE ? 3 : 4;
+  if (step->num_args != expected_args)
+    return CORRUPT("step %u: a GEMM with this epilogue takes %u buffers, not %u", number,
+                   expected_args, step->num_args);
+  if (g->num_fallback_steps > plan->header->num_steps - 1 - number)
+    return CORRUPT("step %u: %u fallback steps run past the plan's end", number,
+                   g->num_fallback_steps);
+  uint64_t size = pt2c_dtype_element_size((pt2c_dtype)g->dtype);
+  const uint32_t* args = plan->step_args + step->first_arg;
+  int fits =
+      operand_fits(plan, args[0], size, g->batch, g->stride_a, g->transpose_a ? g->k : g->m,
+                   g->transpose_a ? g->m : g->k, g->ld_a) &&
+      operand_fits(plan, args[1], size, g->batch, g->stride_b, g->transpose_b ? g->n : g->k,
+                   g->transpose_b ? g->k : g->n, g->ld_b) &&
+      operand_fits(plan, args[expected_args - 1], size, g->batch, g->stride_d, g->m, g->n,
+                   g->ld_d) &&
+      (expected_args == 3 || operand_fits(plan, args[2], size, 1, 0, 1, g->n, g->n));
+  if (!fits)
+    return CORRUPT("step %u: a GEMM operand is empty or larger than its buffer", number);
   return PT2C_OK;
 }
 
@@ -205,6 +260,8 @@ static pt2c_status check_records(pt2c_plan* plan) {
     if (plan->steps[i].num_args > plan->max_step_args)
       plan->max_step_args = plan->steps[i].num_args;
   }
+  for (uint32_t i = 0; i < header->num_steps && status == PT2C_OK; ++i)
+    if (plan->steps[i].kind == PT2C_STEP_GEMM) status = check_gemm_step(plan, i, &plan->steps[i]);
   for (uint32_t i = 0; i < header->num_guards && status == PT2C_OK; ++i)
     status = check_guard(plan, i, &plan->guards[i]);
   if (header->device == PT2C_DEVICE_CUDA)

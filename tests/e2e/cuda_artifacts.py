@@ -123,16 +123,16 @@ def cubin_param_bytes(cubin):
 
 
 def read_plan(blob):
-    """The parts of an execution plan (runtime/include/pt2c/plan_format.h, version 3)
+    """The parts of an execution plan (runtime/include/pt2c/plan_format.h, version 4)
     the CUDA tests look at."""
-    fields = struct.unpack_from("<8s10I3Q", blob, 0)
+    fields = struct.unpack_from("<8s10I3Q2I", blob, 0)
     magic, version = fields[0], fields[1]
     (num_inputs, num_outputs, num_buffers, num_steps, num_step_args, num_dims, num_kernels,
      num_guards, device) = fields[2:11]
-    strings_size, arena_size, weights_size = fields[11:14]
-    assert magic == b"PT2CPLN1" and version == 3, (magic, version)
+    strings_size, arena_size, weights_size, num_gemms = fields[11:15]
+    assert magic == b"PT2CPLN1" and version == 4, (magic, version)
     pad = lambda n: (n + 7) // 8 * 8  # noqa: E731
-    offset = 72 + 24 * (num_inputs + num_outputs)
+    offset = 80 + 24 * (num_inputs + num_outputs)
     buffers = [struct.unpack_from("<IIQQ", blob, offset + 24 * i) for i in range(num_buffers)]
     offset += 24 * num_buffers
     steps = [struct.unpack_from("<IIII", blob, offset + 16 * i) for i in range(num_steps)]
@@ -141,6 +141,12 @@ def read_plan(blob):
     if device == 1:
         gpu_kernels = [struct.unpack_from("<8I", blob, offset + 32 * i) for i in range(num_kernels)]
         offset += 32 * num_kernels
+    gemm_fields = ("dtype", "epilogue", "transpose_a", "transpose_b", "m", "n", "k", "batch",
+                   "ld_a", "ld_b", "ld_d", "stride_a", "stride_b", "stride_d",
+                   "num_fallback_steps")
+    gemms = [dict(zip(gemm_fields, struct.unpack_from("<4I10QI", blob, offset + 104 * i)))
+             for i in range(num_gemms)]
+    offset += 104 * num_gemms
     step_args = struct.unpack_from(f"<{num_step_args}I", blob, offset)
     offset += pad(4 * num_step_args) + 8 * num_dims
     strings = blob[offset:offset + strings_size]
@@ -150,7 +156,9 @@ def read_plan(blob):
         "arena_size": arena_size,
         "weights_size": weights_size,
         "buffers": buffers,
-        "steps": [{"kernel": k, "args": step_args[first:first + n]} for k, n, first, _ in steps],
+        "steps": [{"kernel": k, "kind": kind, "args": step_args[first:first + n]}
+                  for k, n, first, kind in steps],
+        "gemms": gemms,
         "gpu_kernels": [{"name": name(k[0]), "shared": k[1], "grid": tuple(k[2:5]),
                          "block": tuple(k[5:8])} for k in gpu_kernels],
     }

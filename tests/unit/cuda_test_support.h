@@ -24,6 +24,7 @@ struct FakeCudaStats {
   void* last_stream;
   char last_kernel[64];
   unsigned last_grid[3], last_block[3];
+  int graph_captures, graph_launches, live_graphs, live_streams;
 };
 
 // The fake driver in this test's runfiles.
@@ -31,6 +32,23 @@ inline std::string fake_cuda_path() {
   const char* root = std::getenv("TEST_SRCDIR");
   if (root == nullptr) throw std::runtime_error("TEST_SRCDIR is not set: run under bazel test");
   return std::string(root) + "/pt2c/tests/unit/libfake_cuda.so";
+}
+
+// The fake cuBLASLt; the runtime loads it (PT2C_LIBCUBLASLT) at the first create of a
+// plan with GEMM steps and keeps it for the process.
+inline std::string fake_cublaslt_path() {
+  return fake_cuda_path().substr(0, fake_cuda_path().rfind('/')) + "/libfake_cublaslt.so";
+}
+inline void use_fake_cublaslt() {
+  setenv("PT2C_LIBCUBLASLT", fake_cublaslt_path().c_str(), 1);
+}
+// The fake's counter of matmuls (0 when the runtime has not loaded it).
+inline int fake_cublaslt_int(const char* getter) {
+  void* handle = dlopen(fake_cublaslt_path().c_str(), RTLD_NOW | RTLD_NOLOAD);
+  if (handle == nullptr) return 0;
+  auto get = reinterpret_cast<int (*)()>(dlsym(handle, getter));
+  dlclose(handle);
+  return get();
 }
 
 // Makes the runtime load the fake driver (it reads PT2C_LIBCUDA at its first CUDA create).

@@ -69,6 +69,16 @@ class PlanBuilder {
     step_args_.insert(step_args_.end(), buffer_ids.begin(), buffer_ids.end());
   }
 
+  // CUDA plans: a GEMM step on (A, B, [bias,] D); the next `gemm.num_fallback_steps`
+  // steps are its fallback.
+  void add_gemm_step(const pt2c_plan_gemm& gemm, const std::vector<uint32_t>& buffer_ids) {
+    steps_.push_back({static_cast<uint32_t>(gemms_.size()),
+                      static_cast<uint32_t>(buffer_ids.size()),
+                      static_cast<uint32_t>(step_args_.size()), PT2C_STEP_GEMM});
+    step_args_.insert(step_args_.end(), buffer_ids.begin(), buffer_ids.end());
+    gemms_.push_back(gemm);
+  }
+
   // A guard on the first element of `buffer`, expected to equal `expected`.
   void add_guard(uint32_t buffer, pt2c_dtype dtype, double expected, const std::string& message) {
     pt2c_plan_guard guard{};
@@ -96,6 +106,7 @@ class PlanBuilder {
     header.strings_size = strings_.size();
     header.arena_size = arena_size.value_or(buffer_end(PT2C_BUFFER_ARENA));
     header.weights_size = weights_size.value_or(buffer_end(PT2C_BUFFER_WEIGHT));
+    header.num_gemms = static_cast<uint32_t>(gemms_.size());
 
     std::vector<unsigned char> blob;
     append(&blob, &header, sizeof(header));
@@ -106,6 +117,7 @@ class PlanBuilder {
     append(&blob, guards_.data(), guards_.size() * sizeof(pt2c_plan_guard));
     if (device == PT2C_DEVICE_CUDA)
       append(&blob, gpu_kernels_.data(), gpu_kernels_.size() * sizeof(pt2c_plan_gpu_kernel));
+    append(&blob, gemms_.data(), gemms_.size() * sizeof(pt2c_plan_gemm));
     append(&blob, step_args_.data(), step_args_.size() * sizeof(uint32_t));
     append(&blob, dims_.data(), dims_.size() * sizeof(int64_t));
     blob.insert(blob.end(), strings_.begin(), strings_.end());
@@ -168,6 +180,7 @@ class PlanBuilder {
   std::vector<pt2c_plan_step> steps_;
   std::vector<pt2c_plan_guard> guards_;
   std::vector<pt2c_plan_gpu_kernel> gpu_kernels_;
+  std::vector<pt2c_plan_gemm> gemms_;
   std::vector<uint32_t> step_args_;
   std::vector<int64_t> dims_;
   std::vector<char> strings_;

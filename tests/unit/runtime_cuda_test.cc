@@ -57,13 +57,14 @@ PlanBuilder gpu_builder(const std::string& add_name = "fake_add") {
 using ModelPtr = std::unique_ptr<pt2c_model, void (*)(pt2c_model*)>;
 
 pt2c_status create(const std::vector<unsigned char>& plan, ModelPtr* model,
-                   const std::vector<uint64_t>& fatbin = kFatbin) {
+                   const std::vector<uint64_t>& fatbin = kFatbin,
+                   const void* weights = &kWeights, size_t weights_size = sizeof(kWeights)) {
   pt2c::testing::use_fake_cuda();
   pt2c_model_source source{};
   source.plan = plan.data();
   source.plan_size = plan.size();
-  source.weights = &kWeights;
-  source.weights_size = sizeof(kWeights);
+  source.weights = weights;
+  source.weights_size = weights_size;
   source.cuda_fatbin = fatbin.data();
   source.cuda_fatbin_size = fatbin.size() * sizeof(uint64_t);
   pt2c_model* raw = nullptr;
@@ -153,15 +154,85 @@ TEST_CASE("a device-memory run uses the caller's pointers and stream") {
   pt2c::testing::fake_cuda_function<int (*)(int)>("cuDevicePrimaryCtxRelease_v2")(0);
 }
 
+TEST_CASE("a run is one CUDA graph launch, captured at the first run") {
+  ModelPtr model = create_ok(gpu_builder().build());
+  const auto& stats = fake_cuda_stats();
+  int captures = stats.graph_captures, graph_launches = stats.graph_launches;
+  int launches = stats.launches;
+  Io io;
+  for (int run = 0; run < 3; ++run) {
+    REQUIRE(io.run(model.get()) == PT2C_OK);
+    for (int i = 0; i < kNumElements; ++i) CHECK(io.y[i] == io.expected(i));
+  }
+  CHECK(stats.graph_captures == captures + 1);
+  CHECK(stats.graph_launches == graph_launches + 3);
+  CHECK(stats.launches == launches + 3 * 3);  // the graph's three kernels per run
+}
+
+TEST_CASE("new caller pointers make a new graph; the same pointers reuse it") {
+  ModelPtr model = create_ok(gpu_builder().build());
+  using Alloc = int (*)(unsigned long long*, size_t);
+  using Free = int (*)(unsigned long long);
+  auto alloc = pt2c::testing::fake_cuda_function<Alloc>("cuMemAlloc_v2");
+  auto free_device = pt2c::testing::fake_cuda_function<Free>("cuMemFree_v2");
+  void* context = nullptr;
+  pt2c::testing::fake_cuda_function<int (*)(void**, int)>("cuDevicePrimaryCtxRetain")(&context, 0);
+  pt2c::testing::fake_cuda_function<int (*)(void*)>("cuCtxPushCurrent_v2")(context);
+  unsigned long long x = 0, y[2] = {0, 0};
+  REQUIRE(alloc(&x, kTensorBytes) == 0);
+  REQUIRE(alloc(&y[0], kTensorBytes) == 0);
+  REQUIRE(alloc(&y[1], kTensorBytes) == 0);
+  Io io;
+  std::memcpy(reinterpret_cast<void*>(x), io.x.data(), kTensorBytes);
+  const auto& stats = fake_cuda_stats();
+  int captures = stats.graph_captures;
+  void* stream = reinterpret_cast<void*>(0x5eed);
+  for (int run = 0; run < 4; ++run) {  // y[0], y[1], y[0], y[0]
+    unsigned long long out = y[run == 1 ? 1 : 0];
+    std::memset(reinterpret_cast<void*>(out), 0, kTensorBytes);
+    pt2c_tensor input{reinterpret_cast<void*>(x), PT2C_F32, 2, io.dims.data()};
+    pt2c_tensor output{reinterpret_cast<void*>(out), PT2C_F32, 2, io.dims.data()};
+    REQUIRE(pt2c_model_run_device(model.get(), &input, 1, &output, 1, stream) == PT2C_OK);
+    const float* result = reinterpret_cast<const float*>(out);
+    for (int i = 0; i < kNumElements; ++i) CHECK(result[i] == io.expected(i));
+  }
+  CHECK(stats.graph_captures == captures + 3);
+  free_device(x);
+  free_device(y[0]);
+  free_device(y[1]);
+  void* popped = nullptr;
+  pt2c::testing::fake_cuda_function<int (*)(void**)>("cuCtxPopCurrent_v2")(&popped);
+  pt2c::testing::fake_cuda_function<int (*)(int)>("cuDevicePrimaryCtxRelease_v2")(0);
+}
+
+TEST_CASE("PT2C_CUDA_GRAPH=0 launches the kernels one by one") {
+  setenv("PT2C_CUDA_GRAPH", "0", 1);
+  ModelPtr model = create_ok(gpu_builder().build());
+  unsetenv("PT2C_CUDA_GRAPH");
+  const auto& stats = fake_cuda_stats();
+  int graph_launches = stats.graph_launches, launches = stats.launches;
+  Io io;
+  REQUIRE(io.run(model.get()) == PT2C_OK);
+  for (int i = 0; i < kNumElements; ++i) CHECK(io.y[i] == io.expected(i));
+  CHECK(stats.graph_launches == graph_launches);
+  CHECK(stats.launches == launches + 3);
+}
+
 TEST_CASE("destroy frees the device memory and releases the context") {
   const auto& stats = fake_cuda_stats();
   int allocations = stats.live_allocations, references = stats.primary_context_references;
   int unloads = stats.module_unloads;
+  int graphs = stats.live_graphs, streams = stats.live_streams;
   {
     ModelPtr model = create_ok(gpu_builder().build());
     CHECK(stats.live_allocations > allocations);
     CHECK(stats.primary_context_references == references + 1);
+    Io io;
+    REQUIRE(io.run(model.get()) == PT2C_OK);  // makes a graph
+    CHECK(stats.live_graphs == graphs + 1);
   }
+  CHECK(stats.live_graphs == graphs);
+  CHECK(stats.live_streams == streams);
   CHECK(stats.live_allocations == allocations);
   CHECK(stats.primary_context_references == references);
   CHECK(stats.module_unloads == unloads + 1);
@@ -251,4 +322,115 @@ TEST_CASE("launch failures name the kernel and the driver's error") {
   CHECK_THAT(last_error(), Contains("CUDA_ERROR_LAUNCH_FAILED"));
   CHECK(fake_cuda_stats().context_depth == 0);
   CHECK(io.run(model.get()) == PT2C_OK);  // and the model still works afterwards
+}
+
+namespace {
+
+// y[2, 3] = relu(x[2, 4] @ w[3, 4]^T + bias[3]) as a GEMM step; its fallback step is
+// fake_triple(x, y) (y[i] = 3 x[i]: not the same function, so a test sees which ran).
+struct alignas(64) GemmWeights {
+  float w[12] = {1, 0, -1, 2, 0.5f, 0.5f, 0.5f, 0.5f, -2, -1, 0, 1};
+  float padding[4] = {};
+  float bias[3] = {0.25f, -1, -3};
+};
+const GemmWeights kGemmWeights;
+
+pt2c_plan_gemm linear_relu_gemm() {
+  pt2c_plan_gemm gemm{};
+  gemm.dtype = PT2C_F32;
+  gemm.epilogue = PT2C_GEMM_EPILOGUE_BIAS_RELU;
+  gemm.transpose_b = 1;
+  gemm.m = 2, gemm.n = 3, gemm.k = 4, gemm.batch = 1;
+  gemm.ld_a = 4, gemm.ld_b = 4, gemm.ld_d = 3;
+  gemm.num_fallback_steps = 1;
+  return gemm;
+}
+
+std::vector<unsigned char> gemm_plan(const pt2c_plan_gemm& gemm = linear_relu_gemm()) {
+  PlanBuilder plan;
+  plan.device = PT2C_DEVICE_CUDA;
+  uint32_t triple = plan.add_gpu_kernel("fake_triple", {1, 1, 1}, {6, 1, 1});
+  uint32_t x = plan.add_input("x", PT2C_F32, {2, 4});
+  uint32_t y = plan.add_output("y", PT2C_F32, {2, 3});
+  uint32_t w = plan.add_weight(0, 48);
+  uint32_t bias = plan.add_weight(64, 12);
+  plan.add_gemm_step(gemm, {x, w, bias, y});
+  plan.add_step(triple, {x, y});
+  return plan.build();
+}
+
+ModelPtr create_gemm_model(const std::vector<unsigned char>& plan = gemm_plan()) {
+  pt2c::testing::use_fake_cublaslt();
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  REQUIRE(create(plan, &model, kFatbin, &kGemmWeights, sizeof(kGemmWeights)) == PT2C_OK);
+  return model;
+}
+
+struct GemmIo {
+  std::vector<float> x = {1, 2, 3, 4, -1, 0, 2, -3};
+  std::vector<float> y = std::vector<float>(6, -7.0f);
+  std::vector<int64_t> x_dims = {2, 4}, y_dims = {2, 3};
+  pt2c_status run(pt2c_model* model) {
+    pt2c_tensor input{x.data(), PT2C_F32, 2, x_dims.data()};
+    pt2c_tensor output{y.data(), PT2C_F32, 2, y_dims.data()};
+    return pt2c_model_run(model, &input, 1, &output, 1);
+  }
+  float gemm(int m, int n) const {
+    float sum = kGemmWeights.bias[n];
+    for (int k = 0; k < 4; ++k) sum += x[m * 4 + k] * kGemmWeights.w[n * 4 + k];
+    return sum > 0 ? sum : 0;
+  }
+};
+
+int matmuls() { return pt2c::testing::fake_cublaslt_int("fake_cublaslt_matmuls"); }
+
+}  // namespace
+
+TEST_CASE("GEMM steps run through cuBLASLt, with the bias and relu epilogue, not their fallback") {
+  ModelPtr model = create_gemm_model();
+  const auto& stats = fake_cuda_stats();
+  int launches = stats.launches, before = matmuls();
+  GemmIo io;
+  REQUIRE(io.run(model.get()) == PT2C_OK);
+  for (int m = 0; m < 2; ++m)
+    for (int n = 0; n < 3; ++n) CHECK(io.y[m * 3 + n] == io.gemm(m, n));
+  CHECK(io.gemm(1, 2) == 0);  // the relu mattered
+  CHECK(matmuls() == before + 1);
+  CHECK(stats.launches == launches);  // fake_triple (the fallback) did not run
+  CHECK(pt2c::testing::fake_cublaslt_int("fake_cublaslt_last_compute") == 68);  // no TF32
+}
+
+TEST_CASE("PT2C_CUDA_TF32=1 lets f32 GEMMs use TF32") {
+  setenv("PT2C_CUDA_TF32", "1", 1);
+  ModelPtr model = create_gemm_model();
+  unsetenv("PT2C_CUDA_TF32");
+  GemmIo io;
+  REQUIRE(io.run(model.get()) == PT2C_OK);
+  CHECK(pt2c::testing::fake_cublaslt_int("fake_cublaslt_last_compute") == 77);
+}
+
+TEST_CASE("GEMMs cuBLASLt cannot serve run their fallback steps") {
+  const char* variable = GENERATE("PT2C_CUBLASLT", "FAKE_CUBLASLT_NO_ALGO");
+  setenv(variable, std::string(variable) == "PT2C_CUBLASLT" ? "0" : "1", 1);
+  ModelPtr model = create_gemm_model();
+  unsetenv(variable);
+  int before = matmuls();
+  GemmIo io;
+  REQUIRE(io.run(model.get()) == PT2C_OK);
+  for (int i = 0; i < 6; ++i) CHECK(io.y[i] == 3 * io.x[i]);
+  CHECK(matmuls() == before);
+  CHECK(std::string(fake_cuda_stats().last_kernel) == "fake_triple");
+}
+
+TEST_CASE("GEMM steps whose operands leave their buffers or whose fallback is missing are corrupt") {
+  pt2c::testing::use_fake_cublaslt();
+  pt2c_plan_gemm gemm = linear_relu_gemm();
+  SECTION("k larger than the buffers") { gemm.k = 5, gemm.ld_a = 5, gemm.ld_b = 5; }
+  SECTION("a batch stride past the output") { gemm.batch = 2, gemm.stride_d = 6; }
+  SECTION("fallback steps past the end") { gemm.num_fallback_steps = 2; }
+  SECTION("an unknown epilogue") { gemm.epilogue = 7; }
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  CHECK(create(gemm_plan(gemm), &model, kFatbin, &kGemmWeights, sizeof(kGemmWeights)) ==
+        PT2C_ERROR_CORRUPT_MODEL);
+  CHECK_THAT(last_error(), Contains("step 0"));
 }

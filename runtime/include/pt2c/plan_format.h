@@ -12,6 +12,7 @@
  *   pt2c_plan_step     steps[num_steps]
  *   pt2c_plan_guard    guards[num_guards]
  *   pt2c_plan_gpu_kernel gpu_kernels[num_kernels] (CUDA plans only: the kernel table)
+ *   pt2c_plan_gemm     gemms[num_gemms]           (CUDA plans only; see PT2C_STEP_GEMM)
  *   uint32_t           step_args[num_step_args]   (buffer ids, padded to 8 bytes)
  *   int64_t            dims[num_dims]
  *   char               strings[strings_size]      (NUL-terminated names)
@@ -47,8 +48,9 @@
 #include "pt2c/pt2c.h" /* pt2c_device */
 
 #define PT2C_PLAN_MAGIC "PT2CPLN1" /* 8 bytes, no NUL stored */
-/* 3: header.device (was reserved) and the CUDA kernel table. */
-#define PT2C_PLAN_VERSION 3u
+/* 3: header.device (was reserved) and the CUDA kernel table.
+ * 4: step kinds (step.kind, was reserved), header.num_gemms and the GEMM table. */
+#define PT2C_PLAN_VERSION 4u
 
 typedef struct pt2c_plan_header {
   char magic[8];
@@ -65,6 +67,8 @@ typedef struct pt2c_plan_header {
   uint64_t strings_size;
   uint64_t arena_size;    /* bytes of scratch memory for intermediate buffers */
   uint64_t weights_size;  /* bytes of the weights blob the plan expects */
+  uint32_t num_gemms;     /* entries in the GEMM table (CUDA plans; 0 otherwise) */
+  uint32_t reserved;
 } pt2c_plan_header;
 
 /* An input or output of the model. */
@@ -108,12 +112,21 @@ typedef struct pt2c_plan_guard {
   double expected;
 } pt2c_plan_guard;
 
-/* One kernel launch: kernel(args...) with the buffers' base pointers. */
+typedef enum pt2c_plan_step_kind {
+  PT2C_STEP_KERNEL = 0, /* kernel(args...) with the buffers' base pointers */
+  /* CUDA plans: a matrix product that a vendor library (cuBLASLt) may serve. `kernel`
+   * indexes gemms[]; the args are A, B, then the bias when the epilogue has one, then D.
+   * The next gemm.num_fallback_steps steps compute the same D with the model's own
+   * kernels: the runtime runs either the library call or those steps, never both. */
+  PT2C_STEP_GEMM = 1,
+} pt2c_plan_step_kind;
+
+/* One step of the plan. */
 typedef struct pt2c_plan_step {
-  uint32_t kernel;    /* index into the kernel table */
+  uint32_t kernel;    /* index into the kernel table (or the GEMM table) */
   uint32_t num_args;
   uint32_t first_arg; /* index into step_args */
-  uint32_t reserved;
+  uint32_t kind;      /* pt2c_plan_step_kind */
 } pt2c_plan_step;
 
 /* One entry of a CUDA plan's kernel table: which kernel of the embedded fatbin, and how
@@ -124,6 +137,27 @@ typedef struct pt2c_plan_gpu_kernel {
   uint32_t grid[3];      /* blocks in x, y, z */
   uint32_t block[3];     /* threads per block in x, y, z */
 } pt2c_plan_gpu_kernel;
+
+typedef enum pt2c_gemm_epilogue {
+  PT2C_GEMM_EPILOGUE_NONE = 0,      /* D = A x B */
+  PT2C_GEMM_EPILOGUE_BIAS = 1,      /* D = A x B + bias[n], bias broadcast over rows */
+  PT2C_GEMM_EPILOGUE_BIAS_RELU = 2, /* D = max(A x B + bias[n], 0) */
+} pt2c_gemm_epilogue;
+
+/* D[b, m, n] = sum_k A[b, m, k] * B[b, k, n] (+ epilogue), every matrix row-major in its
+ * buffer at element offset b * stride. A transposed operand is stored as its transpose
+ * (A as [K, M], B as [N, K]); ld_* is the row pitch in elements as stored. */
+typedef struct pt2c_plan_gemm {
+  uint32_t dtype;              /* pt2c_dtype of A, B, bias and D */
+  uint32_t epilogue;           /* pt2c_gemm_epilogue */
+  uint32_t transpose_a;        /* 0 or 1 */
+  uint32_t transpose_b;        /* 0 or 1 */
+  uint64_t m, n, k, batch;     /* batch >= 1 */
+  uint64_t ld_a, ld_b, ld_d;
+  uint64_t stride_a, stride_b, stride_d; /* elements between batch entries */
+  uint32_t num_fallback_steps; /* the steps after this one that compute D without it */
+  uint32_t reserved;
+} pt2c_plan_gemm;
 
 /* Every generated CPU kernel has this signature: buffer base pointers in the step's order,
  * and the values of the model's symbolic dimensions (unused while shapes are static). */

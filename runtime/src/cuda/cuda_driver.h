@@ -23,6 +23,8 @@ typedef struct CUctx_st* CUcontext;
 typedef struct CUmod_st* CUmodule;
 typedef struct CUfunc_st* CUfunction;
 typedef struct CUstream_st* CUstream;
+typedef struct CUgraph_st* CUgraph;
+typedef struct CUgraphExec_st* CUgraphExec;
 
 enum {
   CUDA_SUCCESS = 0,
@@ -37,6 +39,10 @@ enum {
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
   CU_JIT_ERROR_LOG_BUFFER = 5,
   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+  CU_STREAM_NON_BLOCKING = 1,
+  /* Capture refuses unsafe calls (synchronous copies, ...) from this thread only, so
+   * that other threads of the host keep working while a model captures its graph. */
+  CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1,
 };
 
 /* Function pointers, all non-null once pt2c_cuda_driver_load succeeded. */
@@ -66,6 +72,15 @@ typedef struct pt2c_cuda_driver {
                            unsigned int block_z, unsigned int shared_bytes, CUstream stream,
                            void** params, void** extra);
   CUresult (*StreamSynchronize)(CUstream stream);
+  CUresult (*StreamCreate)(CUstream* stream, unsigned int flags);
+  CUresult (*StreamDestroy)(CUstream stream);
+  CUresult (*StreamBeginCapture)(CUstream stream, int mode);
+  CUresult (*StreamEndCapture)(CUstream stream, CUgraph* graph);
+  CUresult (*GraphInstantiateWithFlags)(CUgraphExec* exec, CUgraph graph,
+                                        unsigned long long flags);
+  CUresult (*GraphLaunch)(CUgraphExec exec, CUstream stream);
+  CUresult (*GraphExecDestroy)(CUgraphExec exec);
+  CUresult (*GraphDestroy)(CUgraph graph);
   CUresult (*GetErrorName)(CUresult error, const char** name);
   CUresult (*GetErrorString)(CUresult error, const char** text);
 } pt2c_cuda_driver;

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../dtype.h"
 #include "../error.h"
@@ -197,10 +198,25 @@ static pt2c_status allocate_tables(struct pt2c_cuda_model* cuda, const pt2c_plan
   cuda->buffer_address = allocate_array(header->num_buffers, sizeof(CUdeviceptr));
   cuda->arg_values = allocate_array(plan->max_step_args, sizeof(CUdeviceptr));
   cuda->params = allocate_array(plan->max_step_args, sizeof(void*));
-  if (!cuda->staging || !cuda->buffer_address || !cuda->arg_values || !cuda->params)
+  cuda->graph_buffers = allocate_array(header->num_buffers, sizeof(CUdeviceptr));
+  if (!cuda->staging || !cuda->buffer_address || !cuda->arg_values || !cuda->params ||
+      !cuda->graph_buffers)
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the CUDA launch tables");
   for (uint32_t i = 0; i < plan->max_step_args; ++i) cuda->params[i] = &cuda->arg_values[i];
   return PT2C_OK;
+}
+
+/* Graphs are on unless PT2C_CUDA_GRAPH=0 (for comparing, or for a tool that must see
+ * every launch). */
+static pt2c_status create_capture_stream(struct pt2c_cuda_model* cuda) {
+  const char* setting = getenv("PT2C_CUDA_GRAPH");
+  cuda->use_graph = !(setting != NULL && strcmp(setting, "0") == 0);
+  if (!cuda->use_graph) return PT2C_OK;
+  CUresult result = cuda->cu->StreamCreate(&cuda->capture_stream, CU_STREAM_NON_BLOCKING);
+  if (result == CUDA_SUCCESS) return PT2C_OK;
+  cuda->capture_stream = NULL;
+  return pt2c_cuda_fail(cuda->cu, result, pt2c_cuda_status(result),
+                        "creating a CUDA stream failed");
 }
 
 pt2c_status pt2c_cuda_model_create(pt2c_model* model, const pt2c_model_source* source) {
@@ -222,6 +238,9 @@ pt2c_status pt2c_cuda_model_create(pt2c_model* model, const pt2c_model_source* s
   status = allocate_tables(cuda, &model->plan);
   if (status == PT2C_OK) status = load_module(cuda, &model->plan, source->cuda_fatbin, &contents);
   if (status == PT2C_OK) status = allocate_device_memory(cuda, &model->plan, source->weights);
+  if (status == PT2C_OK)
+    status = pt2c_cuda_gemms_create(cuda->cu, &model->plan, cuda->buffer_address, &cuda->gemms);
+  if (status == PT2C_OK) status = create_capture_stream(cuda);
   CUcontext popped;
   cuda->cu->CtxPopCurrent(&popped);
   return status;
@@ -238,11 +257,15 @@ void pt2c_cuda_model_destroy(struct pt2c_cuda_model* cuda) {
     if (cuda->weights) cu->MemFree(cuda->weights);
     if (cuda->arena) cu->MemFree(cuda->arena);
     if (cuda->state) cu->MemFree(cuda->state);
+    if (cuda->graph) cu->GraphExecDestroy(cuda->graph);
+    pt2c_cuda_gemms_destroy(cu, cuda->gemms);
+    if (cuda->capture_stream) cu->StreamDestroy(cuda->capture_stream);
     if (cuda->module) cu->ModuleUnload(cuda->module);
     CUcontext popped;
     cu->CtxPopCurrent(&popped);
   }
   if (cuda->context != NULL) cu->DevicePrimaryCtxRelease(cuda->device);
+  free(cuda->graph_buffers);
   free(cuda->params);
   free(cuda->arg_values);
   free(cuda->buffer_address);

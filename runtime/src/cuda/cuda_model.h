@@ -7,6 +7,7 @@
 
 #include "../model.h"
 #include "cuda_driver.h"
+#include "cuda_gemm.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,6 +28,15 @@ struct pt2c_cuda_model {
   CUdeviceptr* buffer_address;  /* per plan buffer; INPUT/OUTPUT entries set per run */
   CUdeviceptr* arg_values;      /* max_step_args entries: one step's kernel parameters */
   void** params;                /* params[i] = &arg_values[i], as cuLaunchKernel takes them */
+  /* A run is one launch of a CUDA graph of all the plan's steps (unless
+   * PT2C_CUDA_GRAPH=0 at create): launching the steps one by one costs a few microseconds
+   * of CPU time each, more than many of the kernels take. The graph bakes in every
+   * buffer address, so it is captured again when the caller's pointers change. */
+  pt2c_cuda_gemms* gemms;       /* the plan's GEMM steps through cuBLASLt */
+  int use_graph;
+  CUstream capture_stream;      /* a stream of our own to capture on */
+  CUgraphExec graph;            /* NULL until the first run */
+  CUdeviceptr* graph_buffers;   /* buffer_address as the graph was captured with */
 };
 
 /* Loads the driver, picks the device (the current context's, else device 0), loads the

@@ -1,6 +1,7 @@
 /* One run of a CUDA plan: bind the tensors, launch every step's kernel, check guards. */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../dtype.h"
 #include "../error.h"
@@ -70,9 +71,20 @@ static pt2c_status launch_steps(pt2c_model* model, CUstream stream) {
   const pt2c_plan* plan = &model->plan;
   for (uint32_t s = 0; s < plan->header->num_steps; ++s) {
     const pt2c_plan_step* step = &plan->steps[s];
-    const pt2c_plan_gpu_kernel* kernel = &plan->gpu_kernels[step->kernel];
     for (uint32_t a = 0; a < step->num_args; ++a)
       cuda->arg_values[a] = cuda->buffer_address[plan->step_args[step->first_arg + a]];
+    if (step->kind == PT2C_STEP_GEMM) {
+      /* cuBLASLt, and then not the fallback steps; or the fallback steps. */
+      if (pt2c_cuda_gemm_served(cuda->gemms, step->kernel) &&
+          pt2c_cuda_gemm_aligned(cuda->gemms, step->kernel, cuda->arg_values, step->num_args)) {
+        pt2c_status status =
+            pt2c_cuda_gemm_run(cuda->gemms, step->kernel, cuda->arg_values, stream);
+        if (status != PT2C_OK) return status;
+        s += plan->gemms[step->kernel].num_fallback_steps;
+      }
+      continue;
+    }
+    const pt2c_plan_gpu_kernel* kernel = &plan->gpu_kernels[step->kernel];
     /* The driver copies the parameter values at launch, so the next step may reuse
      * arg_values at once. */
     CUresult result = cuda->cu->LaunchKernel(
@@ -86,6 +98,53 @@ static pt2c_status launch_steps(pt2c_model* model, CUstream stream) {
       return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, what);
     }
   }
+  return PT2C_OK;
+}
+
+/* Captures the steps, on the model's own stream, into a new executable graph. */
+static pt2c_status capture_graph(pt2c_model* model) {
+  struct pt2c_cuda_model* cuda = model->cuda;
+  const pt2c_cuda_driver* cu = cuda->cu;
+  if (cuda->graph != NULL) cu->GraphExecDestroy(cuda->graph);
+  cuda->graph = NULL;
+  CUresult result = cu->StreamBeginCapture(cuda->capture_stream,
+                                           CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+  if (result != CUDA_SUCCESS)
+    return pt2c_cuda_fail(cu, result, PT2C_ERROR_DEVICE, "starting a CUDA graph capture failed");
+  pt2c_status status = launch_steps(model, cuda->capture_stream);
+  /* The capture always ends, also after a failed launch, so the stream is usable again. */
+  CUgraph graph = NULL;
+  result = cu->StreamEndCapture(cuda->capture_stream, &graph);
+  if (status == PT2C_OK && result != CUDA_SUCCESS)
+    status = pt2c_cuda_fail(cu, result, PT2C_ERROR_DEVICE, "capturing the CUDA graph failed");
+  if (status == PT2C_OK) {
+    result = cu->GraphInstantiateWithFlags(&cuda->graph, graph, 0);
+    if (result != CUDA_SUCCESS) {
+      cuda->graph = NULL;
+      status = pt2c_cuda_fail(cu, result, pt2c_cuda_status(result),
+                              "instantiating the CUDA graph failed");
+    }
+  }
+  if (graph != NULL) cu->GraphDestroy(graph); /* the executable graph is a copy */
+  if (status == PT2C_OK)
+    memcpy(cuda->graph_buffers, cuda->buffer_address,
+           model->plan.header->num_buffers * sizeof(CUdeviceptr));
+  return status;
+}
+
+/* Queues every step on `stream`: one graph launch, captured at the first run and again
+ * whenever a buffer address differs from the capture's. */
+static pt2c_status run_steps(pt2c_model* model, CUstream stream) {
+  struct pt2c_cuda_model* cuda = model->cuda;
+  if (!cuda->use_graph) return launch_steps(model, stream);
+  size_t table_bytes = model->plan.header->num_buffers * sizeof(CUdeviceptr);
+  if (cuda->graph == NULL || memcmp(cuda->graph_buffers, cuda->buffer_address, table_bytes) != 0) {
+    pt2c_status status = capture_graph(model);
+    if (status != PT2C_OK) return status;
+  }
+  CUresult result = cuda->cu->GraphLaunch(cuda->graph, stream);
+  if (result != CUDA_SUCCESS)
+    return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, "launching the CUDA graph failed");
   return PT2C_OK;
 }
 
@@ -120,7 +179,7 @@ pt2c_status pt2c_cuda_run(pt2c_model* model, const pt2c_tensor* inputs, pt2c_ten
     return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, "cannot make the context current");
   bind_tensors(model, inputs, outputs, host_memory);
   pt2c_status status = host_memory ? copy_inputs_in(model, inputs) : PT2C_OK;
-  if (status == PT2C_OK) status = launch_steps(model, host_memory ? NULL : stream);
+  if (status == PT2C_OK) status = run_steps(model, host_memory ? NULL : stream);
   if (status == PT2C_OK && host_memory) status = copy_outputs_out(model, outputs);
   if (status == PT2C_OK) status = check_guards(model, host_memory ? NULL : stream);
   /* A host-memory run is synchronous: report a failure of the last kernels here too. */

@@ -9,6 +9,10 @@
  * found if its bytes occur in the loaded fatbin (a real model's cubins); launching it
  * does nothing but count.
  *
+ * Streams and graphs: launches on a stream that is capturing (cuStreamBeginCapture_v2 on
+ * a stream from cuStreamCreate) are recorded, not run; cuGraphLaunch runs the recorded
+ * launches in order, as launches on its stream (the log and stats show them then).
+ *
  * Environment: FAKE_CUDA_SM (compute capability as 80, 90; default 80),
  * FAKE_CUDA_INIT_ERROR (cuInit's result), FAKE_CUDA_LAUNCH_ERROR (cuLaunchKernel's),
  * FAKE_CUDA_REJECT_CUBINS=1 (a driver older than the toolkit: only PTX loads),
@@ -50,7 +54,28 @@ typedef struct fake_cuda_stats {
   void* last_stream;
   char last_kernel[64];
   unsigned last_grid[3], last_block[3];
+  int graph_captures, graph_launches, live_graphs, live_streams;
 } fake_cuda_stats;
+
+enum { kMaxParams = 8 };
+
+/* One recorded launch. */
+typedef struct fake_node {
+  const char* function;
+  unsigned grid[3], block[3], shared;
+  int num_params;
+  CUdeviceptr params[kMaxParams];
+} fake_node;
+
+/* A graph and an executable graph are the same thing here: a list of launches. */
+typedef struct fake_graph {
+  fake_node* nodes;
+  int num_nodes;
+} fake_graph;
+
+typedef struct fake_stream {
+  fake_graph* capture; /* non-null while capturing */
+} fake_stream;
 
 static fake_cuda_stats g_stats;
 static struct { unsigned char* base; size_t size; } g_allocations[kMaxAllocations];
@@ -246,8 +271,9 @@ API CUresult cuMemcpyDtoH_v2(void* destination, CUdeviceptr source, size_t nbyte
 }
 
 /* Emulated kernels: thread `i` of a 1-D launch handles element i. */
+static int emulated_params(const char* name);
 static CUresult emulate(const char* name, unsigned threads, void** params) {
-  int num_params = strcmp(name, "fake_add") == 0 ? 3 : strcmp(name, "fake_triple") == 0 ? 2 : -1;
+  int num_params = emulated_params(name);
   if (num_params < 0) return kNotFound;
   CUdeviceptr args[3];
   for (int p = 0; p < num_params; ++p) {
@@ -263,27 +289,133 @@ static CUresult emulate(const char* name, unsigned threads, void** params) {
   return kSuccess;
 }
 
+/* Parameters the emulated kernel `name` takes; -1 for a kernel that is not emulated. */
+static int emulated_params(const char* name) {
+  return strcmp(name, "fake_add") == 0 ? 3 : strcmp(name, "fake_triple") == 0 ? 2 : -1;
+}
+
+static CUresult execute(const char* name, const unsigned grid[3], const unsigned block[3],
+                        unsigned shared, void* stream, void** params) {
+  ++g_stats.launches;
+  g_stats.last_stream = stream;
+  snprintf(g_stats.last_kernel, sizeof(g_stats.last_kernel), "%s", name);
+  memcpy(g_stats.last_grid, grid, sizeof(g_stats.last_grid));
+  memcpy(g_stats.last_block, block, sizeof(g_stats.last_block));
+  if (strncmp(name, "fake_", 5) == 0) return emulate(name, grid[0] * block[0], params);
+  /* A real model's kernel: nothing runs; the log shows what was launched. */
+  log_line("launch %s %u %u %u %u %u %u %u\n", name, grid[0], grid[1], grid[2], block[0],
+           block[1], block[2], shared);
+  return kSuccess;
+}
+
+/* Appends the launch to the graph being captured (parameter values are copied, as the
+ * real driver does). */
+static CUresult record(fake_graph* graph, const char* name, const unsigned grid[3],
+                       const unsigned block[3], unsigned shared, void** params) {
+  fake_node* nodes = realloc(graph->nodes, (size_t)(graph->num_nodes + 1) * sizeof(fake_node));
+  if (nodes == NULL) return kOutOfMemory;
+  graph->nodes = nodes;
+  fake_node* node = &nodes[graph->num_nodes++];
+  memset(node, 0, sizeof(*node));
+  node->function = name;
+  memcpy(node->grid, grid, sizeof(node->grid));
+  memcpy(node->block, block, sizeof(node->block));
+  node->shared = shared;
+  node->num_params = emulated_params(name) > 0 ? emulated_params(name) : 0;
+  for (int p = 0; p < node->num_params; ++p)
+    memcpy(&node->params[p], params[p], sizeof(CUdeviceptr));
+  return kSuccess;
+}
+
 API CUresult cuLaunchKernel(void* function, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                             unsigned by, unsigned bz, unsigned shared, void* stream,
                             void** params, void** extra) {
   if (!has_context()) return kInvalidContext;
   int error = env_int("FAKE_CUDA_LAUNCH_ERROR", 0);
   if (error != 0) return error;
-  const char* name = function;
-  ++g_stats.launches;
-  g_stats.last_stream = stream;
-  snprintf(g_stats.last_kernel, sizeof(g_stats.last_kernel), "%s", name);
   unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
-  memcpy(g_stats.last_grid, grid, sizeof(grid));
-  memcpy(g_stats.last_block, block, sizeof(block));
-  if (strncmp(name, "fake_", 5) == 0) return emulate(name, gx * bx, params);
-  /* A real model's kernel: nothing runs; the log shows what was launched. */
-  char line[256];
-  snprintf(line, sizeof(line), "launch %s %u %u %u %u %u %u %u", name, gx, gy, gz, bx, by, bz,
-           shared);
-  log_line("%s\n", line);
+  /* Streams the tests make up (small integers such as 0x5eed) are not fake_stream
+   * records; those from cuStreamCreate are heap addresses. */
+  fake_stream* s = stream;
+  if (s != NULL && (uintptr_t)s > 0xffff && s->capture != NULL)
+    return record(s->capture, function, grid, block, shared, params);
+  return execute(function, grid, block, shared, stream, params);
+}
+
+API CUresult cuStreamCreate(void** stream, unsigned int flags) {
+  if (!has_context()) return kInvalidContext;
+  fake_stream* s = calloc(1, sizeof(fake_stream));
+  if (s == NULL) return kOutOfMemory;
+  ++g_stats.live_streams;
+  *stream = s;
   return kSuccess;
 }
+API CUresult cuStreamDestroy_v2(void* stream) {
+  fake_stream* s = stream;
+  if (s == NULL || s->capture != NULL) return kInvalidValue;
+  free(s);
+  --g_stats.live_streams;
+  return kSuccess;
+}
+API CUresult cuStreamBeginCapture_v2(void* stream, int mode) {
+  fake_stream* s = stream;
+  if (s == NULL) return 900; /* CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED: the legacy stream */
+  if (s->capture != NULL) return kInvalidValue;
+  s->capture = calloc(1, sizeof(fake_graph));
+  if (s->capture == NULL) return kOutOfMemory;
+  ++g_stats.live_graphs;
+  return kSuccess;
+}
+API CUresult cuStreamEndCapture(void* stream, void** graph) {
+  fake_stream* s = stream;
+  if (s == NULL || s->capture == NULL) return kInvalidValue;
+  *graph = s->capture;
+  s->capture = NULL;
+  ++g_stats.graph_captures;
+  return kSuccess;
+}
+static void graph_free(fake_graph* graph) {
+  free(graph->nodes);
+  free(graph);
+  --g_stats.live_graphs;
+}
+API CUresult cuGraphInstantiateWithFlags(void** exec, void* graph, unsigned long long flags) {
+  const fake_graph* from = graph;
+  fake_graph* copy = calloc(1, sizeof(fake_graph));
+  if (copy == NULL || from == NULL) return free(copy), kInvalidValue;
+  copy->nodes = malloc((size_t)(from->num_nodes > 0 ? from->num_nodes : 1) * sizeof(fake_node));
+  if (copy->nodes == NULL) return free(copy), kOutOfMemory;
+  memcpy(copy->nodes, from->nodes, (size_t)from->num_nodes * sizeof(fake_node));
+  copy->num_nodes = from->num_nodes;
+  ++g_stats.live_graphs;
+  *exec = copy;
+  return kSuccess;
+}
+API CUresult cuGraphLaunch(void* exec, void* stream) {
+  if (!has_context()) return kInvalidContext;
+  const fake_graph* graph = exec;
+  ++g_stats.graph_launches;
+  for (int n = 0; n < graph->num_nodes; ++n) {
+    const fake_node* node = &graph->nodes[n];
+    void* params[kMaxParams];
+    for (int p = 0; p < node->num_params; ++p) params[p] = (void*)&node->params[p];
+    CUresult result = execute(node->function, node->grid, node->block, node->shared, stream,
+                              params);
+    if (result != kSuccess) return result;
+  }
+  return kSuccess;
+}
+API CUresult cuGraphExecDestroy(void* exec) {
+  if (exec == NULL) return kInvalidValue;
+  graph_free(exec);
+  return kSuccess;
+}
+API CUresult cuGraphDestroy(void* graph) {
+  if (graph == NULL) return kInvalidValue;
+  graph_free(graph);
+  return kSuccess;
+}
+
 API CUresult cuStreamSynchronize(void* stream) { return has_context() ? kSuccess : kInvalidContext; }
 
 API CUresult cuGetErrorName(CUresult error, const char** name) {
