@@ -111,6 +111,9 @@ def _per_input(declared, input_names, example_inputs, shown):
 
 def _per_dim(dims, name, example, shown):
     """-> [(dim, spec)], dims normalized to 0..rank-1."""
+    if example is None:
+        raise ExportError("%s: dynamic_shapes declares dims of %r, which example_inputs passes "
+                          "as None" % (shown, name))
     rank = example.dim()
     if isinstance(dims, dict):
         items = list(dims.items())

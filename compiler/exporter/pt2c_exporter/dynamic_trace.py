@@ -201,23 +201,11 @@ def _node_difference(a, b, values_a, values_b):
 # ---- fitting ------------------------------------------------------------------------
 
 def _symbolize(graphs, points, fitter, shown):
+    # Arguments first: where both fail, "argument size of aten::zeros" says more than the
+    # size of the value it makes.
     base = graphs[0]
     values_by_name = [{v.name: v for v in g.values} for g in graphs]
     weights = {i.value for i in base.inputs if i.kind != USER_INPUT}
-    for value in base.values:
-        others = [vs[value.name] for vs in values_by_name]
-        for d, size in enumerate(value.meta.sizes):
-            seen = [o.meta.sizes[d].value for o in others]
-            if len(set(seen)) == 1:
-                continue
-            if value.name in weights:
-                spec = next(i for i in base.inputs if i.value == value.name)
-                raise ExportError("%s: %s %s has a size that depends on the dynamic dims (dim %d "
-                                  "is %s at the traced sizes); weights and constants must have "
-                                  "one shape" % (shown, _input_kind(spec), spec.name, d,
-                                                 _listed(seen, points)))
-            _fill(fitter, size, seen, points, lambda: "the size of %s dim %d%s" % (
-                value.name, d, _where(_producer(base, value.name))), shown)
     for index, node in enumerate(base.nodes):
         for position, arg in enumerate(node.args):
             kind = arg.WhichOneof("kind")
@@ -240,6 +228,20 @@ def _symbolize(graphs, points, fitter, shown):
                                       "the artifact holds integer expressions of them only: "
                                       "compute it from a tensor instead" % (
                                           shown, where(), _listed(seen, points)))
+    for value in base.values:
+        others = [vs[value.name] for vs in values_by_name]
+        for d, size in enumerate(value.meta.sizes):
+            seen = [o.meta.sizes[d].value for o in others]
+            if len(set(seen)) == 1:
+                continue
+            if value.name in weights:
+                spec = next(i for i in base.inputs if i.value == value.name)
+                raise ExportError("%s: %s %s has a size that depends on the dynamic dims (dim %d "
+                                  "is %s at the traced sizes); weights and constants must have "
+                                  "one shape" % (shown, _input_kind(spec), spec.name, d,
+                                                 _listed(seen, points)))
+            _fill(fitter, size, seen, points, lambda: "the size of %s dim %d%s" % (
+                value.name, d, _where(_producer(base, value.name))), shown)
 
 
 def _fill(fitter, symint, seen, points, where, shown):

@@ -1,0 +1,289 @@
+"""model.py's dynamic_shapes: sizes that follow dynamic dims become expressions in the
+artifact, fitted from traces at several sizes; and the errors around them.
+
+Run with either interpreter (torch 1.13 from Debian, torch 2.x from the venv):
+    python -m pytest tests/exporter/test_dynamic_shapes.py
+"""
+import os
+import subprocess
+
+import pytest
+
+from exporter_harness import REPO  # first: puts pt2c_pb2 on sys.path
+
+
+def graph_of(run):
+    assert run.returncode == 0, run.stderr
+    (graph,) = run.artifact().message.graphs
+    return graph
+
+
+def shown(symint):
+    """A SymInt as text: its expression, or its number."""
+    return symint.expr if symint.WhichOneof("kind") == "expr" else symint.value
+
+
+def sizes_of(graph, name):
+    (value,) = [v for v in graph.values if v.name == name]
+    return [shown(s) for s in value.meta.sizes]
+
+
+def nodes(graph, target):
+    return [n for n in graph.nodes if n.target == target]
+
+
+def arg(node, name):
+    (found,) = [a for a in node.args if a.name == name]
+    kind = found.WhichOneof("kind")
+    if kind == "ints":
+        return [shown(v) for v in found.ints.values]
+    return shown(found.int_value) if kind == "int_value" else getattr(found, kind)
+
+
+def dims(graph):
+    return [(d.name, d.min, d.max, [(i.input, i.dim) for i in d.inputs], list(d.traced_sizes))
+            for d in graph.dynamic_dims]
+
+
+def assert_failed(run, *parts):
+    assert run.returncode == 1, run.stderr
+    assert "pt2c: error:" in run.stderr
+    for part in parts:
+        assert part in run.stderr, (part, run.stderr)
+    assert not os.path.exists(run.output)
+
+
+MLP = """
+    import torch
+
+    class MLP(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = torch.nn.Linear(64, 32)
+            self.fc2 = torch.nn.Linear(32, 10)
+
+        def forward(self, x):
+            h = x.reshape(x.shape[0], -1)
+            return self.fc2(torch.relu(self.fc1(h)))
+
+    model = MLP()
+    example_inputs = (torch.randn(8, 4, 16),)
+    dynamic_shapes = {"x": {0: ("batch", 1, 64)}}
+"""
+
+
+def test_mlp_dynamic_batch(export_source):
+    graph = graph_of(export_source(MLP))
+    assert dims(graph) == [("batch", 1, 64, [("x", 0)], [8, 9, 17])]
+    assert sizes_of(graph, "x") == ["batch", 4, 16]
+    # torch 2.x records view(x, [batch, -1]); 1.13 _reshape_alias(x, [batch, 64], [64, 1]).
+    (reshape,) = [n for n in graph.nodes if n.loc.code.startswith("h = x.reshape")]
+    assert arg(reshape, "size")[0] == "batch"
+    assert sizes_of(graph, reshape.outputs[0]) == ["batch", 64]
+    assert [shown(s) for s in graph.values[-1].meta.sizes] == ["batch", 10]
+    addmms = nodes(graph, "aten::addmm")
+    assert [sizes_of(graph, n.outputs[0]) for n in addmms] == [["batch", 32], ["batch", 10]]
+    # The weights keep their numbers; the structured form and hint travel with the text.
+    assert sizes_of(graph, "p_fc1_weight") == [32, 64]
+    batch = graph.values[[v.name for v in graph.values].index("x")].meta.sizes[0]
+    assert batch.hint == 8
+    assert [(t.coefficient, list(t.symbols)) for t in batch.symbolic.terms] == [(1, ["batch"])]
+    assert (batch.symbolic.constant, batch.symbolic.divisor) == (0, 1)
+
+
+ATTENTION = """
+    import torch
+
+    class Attention(torch.nn.Module):
+        def __init__(self, c=16, heads=2):
+            super().__init__()
+            self.heads = heads
+            self.qkv = torch.nn.Linear(c, 3 * c)
+            self.register_buffer("causal", torch.tril(torch.ones(32, 32)).view(1, 1, 32, 32))
+
+        def forward(self, x, keep):
+            B, T, C = x.shape
+            q, k, v = self.qkv(x).split(C, dim=2)
+            q = q.view(B, T, self.heads, C // self.heads).transpose(1, 2)
+            k = k.view(B, T, self.heads, C // self.heads).transpose(1, 2)
+            v = v.view(B, T, self.heads, C // self.heads).transpose(1, 2)
+            att = (q @ k.transpose(-2, -1)) * 0.25
+            att = att.masked_fill(self.causal[:, :, :T, :T] == 0, float("-inf"))
+            att = att.masked_fill(keep.view(B, 1, 1, T) == 0, -1e4).softmax(-1)
+            y = (att @ v).transpose(1, 2).reshape(B * T, C)
+            positions = torch.arange(T).expand(B, T)
+            return y, positions
+
+    class Dim:  # any object with a name, min and max will do (torch.export.Dim too)
+        def __init__(self, name, min, max):
+            self.name, self.min, self.max = name, min, max
+
+    model = Attention()
+    example_inputs = (torch.randn(2, 8, 16), torch.ones(2, 8, dtype=torch.long))
+    dynamic_shapes = {"x": (Dim("batch", 1, 16), Dim("seq", 2, 32), None),
+                      "keep": {0: "batch", -1: "seq"}}
+"""
+
+
+def test_attention_dynamic_batch_and_seq(export_source):
+    graph = graph_of(export_source(ATTENTION))
+    assert dims(graph) == [("batch", 1, 16, [("x", 0), ("keep", 0)], [2, 3, 5]),
+                           ("seq", 2, 32, [("x", 1), ("keep", 1)], [8, 9, 17])]
+    assert sizes_of(graph, "keep") == ["batch", "seq"]
+    views = [arg(n, "size") for n in nodes(graph, "aten::view")]
+    assert ["batch", "seq", 2, 8] in views
+    assert ["batch", 1, 1, "seq"] in views
+    (arange,) = nodes(graph, "aten::arange")
+    assert arg(arange, "end") == "seq"
+    assert sizes_of(graph, arange.outputs[0]) == ["seq"]
+    slices = [n for n in nodes(graph, "aten::slice") if "causal" in n.loc.code]
+    assert [arg(n, "end") for n in slices if arg(n, "dim") >= 2] == ["seq", "seq"]
+    (expand,) = [n for n in nodes(graph, "aten::expand") if n.loc.code.startswith("positions")]
+    assert arg(expand, "size") == ["batch", "seq"]
+    # Attention scores and the flattened output: products of the dims.
+    (scores,) = [n for n in nodes(graph, "aten::bmm") if n.loc.code.startswith("att = (q")]
+    assert sizes_of(graph, scores.outputs[0]) == ["2*batch", "seq", "seq"]
+    outputs = [o.value for o in graph.outputs]
+    assert sizes_of(graph, outputs[0]) == ["batch*seq", 16]
+    assert sizes_of(graph, outputs[1]) == ["batch", "seq"]
+
+
+def test_fitted_expressions(export_source):
+    graph = graph_of(export_source("""
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                T = x.shape[1]
+                with_cls = torch.cat([x[:, :1], x], dim=1)    # seq + 1
+                every_other = x[:, ::2]                        # (seq + 1) // 2
+                half = torch.arange(T // 2)                    # seq // 2
+                flat = x.reshape(x.shape[0], T * 4)            # 4*seq
+                tail = x[:, 1:T - 1]                           # seq - 2
+                return with_cls, every_other, half, flat, tail
+
+        model = M()
+        example_inputs = (torch.randn(2, 10, 4),)
+        dynamic_shapes = {"x": {1: ("seq", 4, 40)}}
+    """))
+    assert dims(graph) == [("seq", 4, 40, [("x", 1)], [10, 11, 21])]
+    outs = [sizes_of(graph, o.value) for o in graph.outputs]
+    assert outs == [[2, "seq + 1", 4], [2, "(seq + 1) // 2", 4], ["seq // 2"], [2, "4*seq"],
+                    [2, "seq - 2", 4]]
+    (arange,) = nodes(graph, "aten::arange")
+    assert arg(arange, "end") == "seq // 2"
+    ends = [arg(n, "end") for n in nodes(graph, "aten::slice")]
+    assert "seq - 1" in ends and 1 in ends
+
+
+def test_graph_that_depends_on_the_size(export_source):
+    run = export_source("""
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                if x.shape[0] > 8:
+                    x = x * 2
+                return x + 1
+
+        model = M()
+        example_inputs = (torch.randn(8, 3),)
+        dynamic_shapes = {"x": {0: ("batch", 1, 32)}}
+    """)
+    assert_failed(run, "the graph depends on the size of batch (x dim 0)",
+                  "traced 1 ops at batch=8 and 2 at batch=9",
+                  "first difference at op 0: aten::add.Tensor at model.py:8: `return x + 1` "
+                  "at batch=8, aten::mul.Tensor at model.py:7: `x = x * 2` at batch=9")
+
+
+@pytest.mark.parametrize("declared, parts", [
+    ('{"x": {0: ("batch", 16, 64)}}',
+     ["dynamic_shapes['x'] dim 0", "example input's size 8", "batch's range [16, 64]"]),
+    ('{"y": {0: ("batch", 1, 64)}}', ["dynamic_shapes names input 'y'", "forward() takes x"]),
+    ('{"x": {2: ("batch", 1, 64)}}', ["declares dim 2", "rank 2 (shape [8, 3])"]),
+    ('{"x": {0: ("batch", 64, 1)}}', ["batch has an empty or negative range [64, 1]"]),
+    ('{"x": {0: ("batch", 1, 64), 1: "seq"}}', ["'seq' names no dimension declared"]),
+    ('{"x": {0: ("n", 1, 64), 1: ("n", 1, 64)}}', ["n is 3 here but 8 at x dim 0"]),
+    ('{"x": {0: ("batch", 8, 8)}}', ["holds one size; it is not dynamic"]),
+    ('[{0: ("batch", 1, 64)}, None]', ["dynamic_shapes has 2 entries but example_inputs has 1"]),
+])
+def test_declaration_errors(export_source, declared, parts):
+    run = export_source("""
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return x + 1
+
+        model = M()
+        example_inputs = (torch.randn(8, 3),)
+        dynamic_shapes = %s
+    """ % declared)
+    assert_failed(run, *parts)
+
+
+def test_size_without_an_expression(export_source):
+    run = export_source("""
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                t = x.shape[0]
+                return x.sum() + torch.zeros(t * t % 7 + 1)
+
+        model = M()
+        example_inputs = (torch.randn(8, 3),)
+        dynamic_shapes = {"x": {0: ("n", 1, 32)}}
+    """)
+    assert_failed(run, "entry 0 of argument size of aten::zeros.default at model.py:7",
+                  "follows no expression of the dynamic dims",
+                  "(2 at n=8; 5 at n=9; 3 at n=17; tried")
+
+
+def test_float_that_depends_on_the_size(export_source):
+    run = export_source("""
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return x * (1.0 / x.shape[0])
+
+        model = M()
+        example_inputs = (torch.randn(8, 3),)
+        dynamic_shapes = {"x": {0: ("n", 1, 32)}}
+    """)
+    assert_failed(run, "argument other of aten::mul.Tensor at model.py:6",
+                  "is a float that depends on the dynamic dims", "0.125 at n=8")
+
+
+def test_report_lists_the_dynamic_dims(export_source):
+    run = export_source(ATTENTION)
+    graph_of(run)
+    from pt2c_exporter.report_text import format_report
+    artifact = run.artifact().message
+    text = format_report(artifact.report, artifact.model_path, artifact.producer,
+                         artifact.graphs)
+    assert ("dynamic dimensions of forward:\n"
+            "NAME   RANGE    INPUTS               TRACED AT\n"
+            "batch  [1, 16]  x dim 0, keep dim 0  2 (example), 3, 5\n"
+            "seq    [2, 32]  x dim 1, keep dim 1  8 (example), 9, 17\n") in text
+    pt2c = os.path.join(REPO, "bazel-bin", "tools", "pt2c", "pt2c")
+    if os.path.exists(pt2c):  # the C++ printer prints the same bytes
+        report = subprocess.run([pt2c, "report", run.output], stdout=subprocess.PIPE,
+                                universal_newlines=True)
+        assert report.returncode == 0 and report.stdout == text
+
+
+def test_compiling_a_dynamic_artifact_is_refused(export_source, tmp_path):
+    pt2c = os.path.join(REPO, "bazel-bin", "tools", "pt2c", "pt2c")
+    if not os.path.exists(pt2c):
+        pytest.skip("bazel-bin/tools/pt2c/pt2c is not built (bazel build //tools/pt2c)")
+    run = export_source(MLP)
+    assert run.returncode == 0, run.stderr
+    out = str(tmp_path / "model.so")
+    proc = subprocess.run([pt2c, "compile", run.output, "-o", out], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True)
+    assert proc.returncode == 1
+    assert ("graph 'forward' has dynamic dimensions: input 'x' dim 0 (batch in [1, 64]); "
+            "compiling dynamic shapes is not supported yet") in proc.stderr
+    assert not os.path.exists(out)
