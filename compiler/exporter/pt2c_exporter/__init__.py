@@ -17,7 +17,8 @@ Run as `python -m pt2c_exporter MODEL.py -o OUT.pt2c` (see ../README.md). Module
   report_text    the report as text (--strict, --print-report; like `pt2c report`)
   op_findings    DATA_DEPENDENT, RANDOMNESS, UNSUPPORTED_OP findings of one ATen call
   aten_op_list   the ops the aten dialect has (ir/aten/aten_ops.txt)
-  fast_path      steers nn.Transformer* / MultiheadAttention off their fused kernels
+  fast_path      steers nn.Transformer* / MultiheadAttention / LSTM off their fused kernels
+  restrides      as_strided_ calls that leave a tensor as it was (not recorded)
   value_escapes  tolist()/numpy() reads, which make no ATen call
   weights        weights blob layout, deduplicated by storage
   writer         file layout, atomic write

@@ -29,6 +29,7 @@ FUSED_OPS = {
     "aten::_nested_tensor_from_mask": "nn.TransformerEncoder",
     "aten::_transformer_decoder_only_layer_fwd": "nn.TransformerDecoderLayer",
     "aten::_native_decoder_only_multi_head_attention": "nn.MultiheadAttention",
+    "aten::mkldnn_rnn_layer": "nn.LSTM",
 }
 
 # Checks the fast paths make before their has_torch_function() call, run but not
@@ -71,9 +72,46 @@ def steered_off(report, locator):
 
     torch.overrides.has_torch_function = has_torch_function
     try:
-        yield
+        with _lstm_off_onednn(report, locator):
+            yield
     finally:
         torch.overrides.has_torch_function = original
+
+
+# torch 1.13's nn.LSTM has no oneDNN kernel: nothing to steer off or report there.
+_LSTM_HAS_ONEDNN_KERNEL = hasattr(torch.ops.aten, "mkldnn_rnn_layer")
+
+
+@contextlib.contextmanager
+def _lstm_off_onednn(report, locator):
+    """Within the block, every nn.LSTM forward() runs with oneDNN off, and is reported."""
+    module_hooks = torch.nn.modules.module
+    enabled_before = torch._C._get_mkldnn_enabled()
+    switched = []  # the LSTMs whose forward() runs now, innermost last
+
+    def pre_hook(module, args):
+        if (isinstance(module, torch.nn.LSTM) and _LSTM_HAS_ONEDNN_KERNEL
+                and torch._C._get_mkldnn_enabled() and args
+                and isinstance(args[0], torch.Tensor) and args[0].device.type == "cpu"):
+            report.add("FAST_PATH", "nn.LSTM would run its oneDNN kernel "
+                       "aten::mkldnn_rnn_layer", locator.current(),
+                       "aten::mkldnn_rnn_layer", _STEERED)
+            torch._C._set_mkldnn_enabled(False)
+            switched.append(module)
+
+    def post_hook(module, args, result):
+        if switched and switched[-1] is module:
+            switched.pop()
+            torch._C._set_mkldnn_enabled(True)
+
+    handles = [module_hooks.register_module_forward_pre_hook(pre_hook),
+               module_hooks.register_module_forward_hook(post_hook)]
+    try:
+        yield
+    finally:
+        for handle in handles:
+            handle.remove()
+        torch._C._set_mkldnn_enabled(enabled_before)
 
 
 def _fast_path_module(frame):

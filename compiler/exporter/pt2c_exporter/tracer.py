@@ -17,6 +17,7 @@ from . import fast_path, value_escapes
 from .graph_builder import GraphBuilder
 from .op_findings import OpFindings
 from .report import Report
+from .restrides import is_identity_restride
 from .schema import op_schema
 from .source_location import SourceLocator
 from .user_errors import is_user_file
@@ -37,7 +38,8 @@ class _RecordingMode(TorchDispatchMode):
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
-        if func._schema.name in fast_path.UNRECORDED_PROBES or _printing_a_tensor():
+        if (func._schema.name in fast_path.UNRECORDED_PROBES or _printing_a_tensor()
+                or is_identity_restride(func, args, kwargs)):
             return func(*args, **kwargs)
         try:
             loc = self._locator.current()
