@@ -236,7 +236,25 @@ mlir::LogicalResult GraphImporter::importNode(const artifact::Node& node) {
   return mlir::success();
 }
 
+// The compiler has no symbolic sizes yet (issue 3): refuse a graph with dynamic
+// dimensions up front, naming them, rather than at the first symbolic value.
+mlir::LogicalResult refuseDynamicDims(const artifact::Graph& graph, mlir::Location loc) {
+  if (graph.dynamic_dims().empty()) return mlir::success();
+  std::string dims;
+  for (const auto& dim : graph.dynamic_dims()) {
+    std::string places;
+    for (const auto& in : dim.inputs())
+      places += (places.empty() ? "" : ", ") + ("input '" + in.input() + "' dim " + std::to_string(in.dim()));
+    dims += (dims.empty() ? "" : "; ") + places + " (" + dim.name() + " in [" +
+            std::to_string(dim.min()) + ", " + std::to_string(dim.max()) + "])";
+  }
+  return mlir::emitError(loc) << "graph '" << graph.name() << "' has dynamic dimensions: " << dims
+                              << "; compiling dynamic shapes is not supported yet: export "
+                                 "without model.py's dynamic_shapes for a static graph";
+}
+
 mlir::LogicalResult GraphImporter::run(mlir::Location fallbackLoc) {
+  if (mlir::failed(refuseDynamicDims(graph, fallbackLoc))) return mlir::failure();
   llvm::SmallVector<mlir::Type> argTypes, resultTypes;
   for (const auto& in : graph.inputs()) {
     auto type = typeOf(in.value(), fallbackLoc);

@@ -222,6 +222,23 @@ def test_declaration_errors(export_source, declared, parts):
     assert_failed(run, *parts)
 
 
+def test_model_that_raises_at_another_size(export_source):
+    run = export_source("""
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                assert x.shape[0] <= 12, "at most 12 rows"
+                return x + 1
+
+        model = M()
+        example_inputs = (torch.randn(8, 3),)
+        dynamic_shapes = {"x": {0: ("rows", 1, 32)}}
+    """)
+    assert_failed(run, "the model raised when traced at rows=17 (dynamic_shapes declares rows "
+                  "in [1, 32]): AssertionError: at most 12 rows", "model.py\", line 6")
+
+
 def test_size_without_an_expression(export_source):
     run = export_source("""
         import torch
@@ -287,3 +304,33 @@ def test_compiling_a_dynamic_artifact_is_refused(export_source, tmp_path):
     assert ("graph 'forward' has dynamic dimensions: input 'x' dim 0 (batch in [1, 64]); "
             "compiling dynamic shapes is not supported yet") in proc.stderr
     assert not os.path.exists(out)
+
+
+@pytest.mark.parametrize("truth, text", [
+    (lambda b, t: 7, "7"),
+    (lambda b, t: b, "batch"),
+    (lambda b, t: 3 * t - 2, "3*seq - 2"),
+    (lambda b, t: -t, "-seq"),
+    (lambda b, t: 12 * b * t, "12*batch*seq"),
+    (lambda b, t: 2 * b * t * t, "2*batch*seq*seq"),
+    (lambda b, t: b + t, "batch + seq"),
+    (lambda b, t: b * t + t, "seq + batch*seq"),
+    (lambda b, t: t // 4, "seq // 4"),
+    (lambda b, t: (t + 2 * 1 - 3) // 2 + 1, "(seq + 1) // 2"),  # conv: k=3, s=2, p=1
+    (lambda b, t: (b * t) // 3, "batch*seq // 3"),
+    (lambda b, t: (t * t) % 7, None),
+])
+def test_fitter(truth, text):
+    from pt2c_exporter.dynamic_trace import trace_sizes
+    from pt2c_exporter.dynamic_shapes import Symbol
+    from pt2c_exporter.symbolic_fit import Fitter
+    batch, seq = Symbol("batch", 1, 64), Symbol("seq", 2, 512)
+    batch.example, seq.example = 4, 16
+    assert (trace_sizes(batch), trace_sizes(seq)) == ([5, 9], [17, 33])
+    points = [{"batch": 4, "seq": 16}, {"batch": 5, "seq": 16}, {"batch": 9, "seq": 16},
+              {"batch": 4, "seq": 17}, {"batch": 4, "seq": 33}, {"batch": 5, "seq": 17}]
+    fitted = Fitter(["batch", "seq"], points).fit([truth(p["batch"], p["seq"]) for p in points])
+    assert (fitted and fitted.text()) == text
+    if fitted is not None:  # right at sizes it was not fitted to
+        assert all(fitted.evaluate({"batch": b, "seq": t}) == truth(b, t)
+                   for b in (1, 2, 7, 64) for t in (2, 3, 100, 512))
