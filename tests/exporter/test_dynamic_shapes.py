@@ -4,6 +4,7 @@ artifact, fitted from traces at several sizes; and the errors around them.
 Run with either interpreter (torch 1.13 from Debian, torch 2.x from the venv):
     python -m pytest tests/exporter/test_dynamic_shapes.py
 """
+import json
 import os
 import subprocess
 
@@ -289,6 +290,15 @@ def test_report_lists_the_dynamic_dims(export_source):
         report = subprocess.run([pt2c, "report", run.output], stdout=subprocess.PIPE,
                                 universal_newlines=True)
         assert report.returncode == 0 and report.stdout == text
+        as_json = subprocess.run([pt2c, "report", "--json", run.output], stdout=subprocess.PIPE,
+                                 universal_newlines=True)
+        assert json.loads(as_json.stdout)["dynamic_dims"] == [
+            {"graph": "forward", "name": "batch", "min": 1, "max": 16,
+             "inputs": [{"input": "x", "dim": 0}, {"input": "keep", "dim": 0}],
+             "traced_sizes": [2, 3, 5]},
+            {"graph": "forward", "name": "seq", "min": 2, "max": 32,
+             "inputs": [{"input": "x", "dim": 1}, {"input": "keep", "dim": 1}],
+             "traced_sizes": [8, 9, 17]}]
 
 
 def test_compiling_a_dynamic_artifact_is_refused(export_source, tmp_path):
@@ -334,3 +344,18 @@ def test_fitter(truth, text):
     if fitted is not None:  # right at sizes it was not fitted to
         assert all(fitted.evaluate({"batch": b, "seq": t}) == truth(b, t)
                    for b in (1, 2, 7, 64) for t in (2, 3, 100, 512))
+
+
+@pytest.mark.parametrize("example, low, high, sizes", [
+    (8, 1, 64, [9, 17]),
+    (16, 1, 32, [17, 24]),   # not 32: `buffer[:t]` of a 32-long buffer is no op at all
+    (32, 1, 32, [31, 16]),
+    (1, 1, 64, [2, 3]),      # not 0 or 1: broadcasting's special case
+    (2, 1, 2, [1]),          # nothing else in range
+])
+def test_trace_sizes(example, low, high, sizes):
+    from pt2c_exporter.dynamic_trace import trace_sizes
+    from pt2c_exporter.dynamic_shapes import Symbol
+    symbol = Symbol("n", low, high)
+    symbol.example = example
+    assert trace_sizes(symbol) == sizes

@@ -25,15 +25,16 @@ USER_INPUT = pb.InputSpec.USER_INPUT
 
 def trace_sizes(symbol):
     """Two sizes other than the example's, in range, deterministic: one next to it and
-    one about twice as large (so divisions up to the example size show up). 0 and 1
-    only when the range leaves nothing else: they take broadcasting's special paths."""
+    one about twice as large (so divisions up to the example size show up). Sizes take
+    special paths at the edges, so these come last: 0 and 1 (broadcasting) and the
+    range's max (slicing `[:t]` of a buffer that long is no op at all)."""
     e, low, high = symbol.example, symbol.min, symbol.max
-    candidates = [e + 1, 2 * e + 1, high, e - 1, (low + e) // 2, low, e + 2]
+    candidates = [e + 1, 2 * e + 1, (e + high) // 2, e + 2, e - 1, (low + e) // 2, high, low]
+    preferences = [lambda n: 2 <= n < high, lambda n: n >= 2, lambda n: True]
     chosen = []
-    for avoid_small in (True, False):
+    for preferred in preferences:
         for size in candidates:
-            if low <= size <= high and size != e and size not in chosen and (
-                    size >= 2 or not avoid_small):
+            if low <= size <= high and size != e and size not in chosen and preferred(size):
                 chosen.append(size)
             if len(chosen) == 2:
                 return chosen
