@@ -66,6 +66,50 @@ void appendJsonString(std::string& out, const std::string& s) {
   out += '"';
 }
 
+// Per graph with dynamic dimensions (model.py's dynamic_shapes): their ranges, the
+// inputs that have them and the sizes the exporter traced. report_text.py prints the same.
+std::string dynamicDimsText(const artifact::Artifact& artifact) {
+  std::string out;
+  for (const auto& graph : artifact.graphs()) {
+    if (graph.dynamic_dims().empty()) continue;
+    std::vector<std::vector<std::string>> rows = {{"NAME", "RANGE", "INPUTS", "TRACED AT"}};
+    for (const auto& d : graph.dynamic_dims()) {
+      std::string inputs, sizes;
+      for (const auto& in : d.inputs())
+        inputs += (inputs.empty() ? "" : ", ") + in.input() + " dim " + std::to_string(in.dim());
+      for (int i = 0; i < d.traced_sizes_size(); ++i)
+        sizes += (i ? ", " : "") + std::to_string(d.traced_sizes(i)) + (i ? "" : " (example)");
+      rows.push_back({d.name(), "[" + std::to_string(d.min()) + ", " + std::to_string(d.max()) + "]",
+                      inputs, sizes});
+    }
+    out += "\ndynamic dimensions of " + graph.name() + ":\n" + table(rows);
+  }
+  return out;
+}
+
+std::string dynamicDimsJson(const artifact::Artifact& artifact) {
+  std::string out;
+  for (const auto& graph : artifact.graphs())
+    for (const auto& d : graph.dynamic_dims()) {
+      out += out.empty() ? "\n    {\"graph\": " : ",\n    {\"graph\": ";
+      appendJsonString(out, graph.name());
+      out += ", \"name\": ";
+      appendJsonString(out, d.name());
+      out += ", \"min\": " + std::to_string(d.min()) + ", \"max\": " + std::to_string(d.max()) +
+             ", \"inputs\": [";
+      for (int i = 0; i < d.inputs_size(); ++i) {
+        out += i ? ", {\"input\": " : "{\"input\": ";
+        appendJsonString(out, d.inputs(i).input());
+        out += ", \"dim\": " + std::to_string(d.inputs(i).dim()) + "}";
+      }
+      out += "], \"traced_sizes\": [";
+      for (int i = 0; i < d.traced_sizes_size(); ++i)
+        out += (i ? ", " : "") + std::to_string(d.traced_sizes(i));
+      out += "]}";
+    }
+  return out;
+}
+
 }  // namespace
 
 std::string formatReportText(const artifact::Artifact& artifact) {
@@ -75,7 +119,7 @@ std::string formatReportText(const artifact::Artifact& artifact) {
                     (n == 0 ? std::string("no findings")
                             : std::to_string(n) + (n == 1 ? " finding" : " findings")) +
                     " (" + artifact.producer() + ")\n";
-  if (n == 0) return out;
+  if (n == 0) return out + dynamicDimsText(artifact);
 
   std::vector<std::vector<std::string>> rows = {{"#", "KIND", "COUNT", "LOCATION", "OP"}};
   for (int i = 0; i < n; ++i) {
@@ -93,7 +137,7 @@ std::string formatReportText(const artifact::Artifact& artifact) {
     out += "\n" + indent + e.message() + "\n";
     if (!e.assumed().empty()) out += indent + "assumed: " + e.assumed() + "\n";
   }
-  return out;
+  return out + dynamicDimsText(artifact);
 }
 
 std::string formatReportJson(const artifact::Artifact& artifact) {
@@ -124,7 +168,11 @@ std::string formatReportJson(const artifact::Artifact& artifact) {
     appendJsonString(out, e.assumed());
     out += "}";
   }
-  out += artifact.report_size() ? "\n  ]\n}\n" : "]\n}\n";
+  out += artifact.report_size() ? "\n  ]" : "]";
+  // Only where there are any, so reports of static models keep their keys.
+  std::string dims = dynamicDimsJson(artifact);
+  if (!dims.empty()) out += ",\n  \"dynamic_dims\": [" + dims + "\n  ]";
+  out += "\n}\n";
   return out;
 }
 

@@ -16,7 +16,8 @@ together. The layout:
     2. ...
 
 Columns are left-aligned, two spaces apart, with no trailing blanks; `-` stands for a
-missing location or op.
+missing location or op. A graph with dynamic dimensions (model.py's dynamic_shapes) adds
+a table of them after the findings (_format_dynamic_dims).
 """
 
 
@@ -24,7 +25,40 @@ def location(entry):
     return "%s:%d" % (entry.loc.file, entry.loc.line) if entry.loc.file else "-"
 
 
-def format_report(entries, model_path, producer):
+def format_report(entries, model_path, producer, graphs=()):
+    """graphs: the artifact's graphs, whose dynamic dimensions follow the findings."""
+    return _format_findings(entries, model_path, producer) + _format_dynamic_dims(graphs)
+
+
+def _table(rows):
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() + "\n"
+            for row in rows]
+
+
+def _format_dynamic_dims(graphs):
+    """Per graph with dynamic dims: a table of them and the sizes traced to fit the graph.
+
+        dynamic dimensions of forward:
+        NAME   RANGE    INPUTS               TRACED AT
+        batch  [1, 16]  x dim 0, keep dim 0  2 (example), 3, 5
+    """
+    lines = []
+    for graph in graphs:
+        if not graph.dynamic_dims:
+            continue
+        rows = [["NAME", "RANGE", "INPUTS", "TRACED AT"]]
+        for d in graph.dynamic_dims:
+            sizes = ["%d (example)" % s if i == 0 else str(s) for i, s in enumerate(d.traced_sizes)]
+            rows.append([d.name, "[%d, %d]" % (d.min, d.max),
+                         ", ".join("%s dim %d" % (i.input, i.dim) for i in d.inputs),
+                         ", ".join(sizes)])
+        lines.append("\ndynamic dimensions of %s:\n" % graph.name)
+        lines.extend(_table(rows))
+    return "".join(lines)
+
+
+def _format_findings(entries, model_path, producer):
     entries = list(entries)
     n = len(entries)
     head = "draft report for %s: %s (%s)\n" % (
@@ -34,11 +68,7 @@ def format_report(entries, model_path, producer):
     rows = [["#", "KIND", "COUNT", "LOCATION", "OP"]]
     for i, e in enumerate(entries, 1):
         rows.append([str(i), e.kind, str(e.count), location(e), e.op or "-"])
-    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
-    lines = [head, "\n"]
-    for row in rows:
-        lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() + "\n")
-    lines.append("\n")
+    lines = [head, "\n"] + _table(rows) + ["\n"]
     for i, e in enumerate(entries, 1):
         label = "%d. " % i
         indent = " " * len(label)
