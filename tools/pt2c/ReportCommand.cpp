@@ -136,6 +136,7 @@ std::string formatReportText(const artifact::Artifact& artifact) {
     if (e.has_loc() && !e.loc().code().empty()) out += ": " + e.loc().code();
     out += "\n" + indent + e.message() + "\n";
     if (!e.assumed().empty()) out += indent + "assumed: " + e.assumed() + "\n";
+    if (!e.graph().empty()) out += indent + "graph: " + e.graph() + "\n";
   }
   return out + dynamicDimsText(artifact);
 }
@@ -166,6 +167,10 @@ std::string formatReportJson(const artifact::Artifact& artifact) {
     appendJsonString(out, e.message());
     out += ", \"assumed\": ";
     appendJsonString(out, e.assumed());
+    if (!e.graph().empty()) {
+      out += ", \"graph\": ";
+      appendJsonString(out, e.graph());
+    }
     out += "}";
   }
   out += artifact.report_size() ? "\n  ]" : "]";

@@ -28,7 +28,8 @@ def _fail(message, detail=""):
 def _parse(argv):
     parser = _Parser(prog="python -m pt2c_exporter",
                      description="Trace a model.py with real tensors into a .pt2c artifact.")
-    parser.add_argument("model", help="the model.py defining `model` and `example_inputs`")
+    parser.add_argument("model", help="the model.py defining `model` and `example_inputs` "
+                        "(or `signatures`)")
     parser.add_argument("-o", "--output", required=True, help="the .pt2c file to write")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="no progress line on success (errors are always printed)")
@@ -110,8 +111,9 @@ def main(argv=None):
         report = "; report: %s (%s)" % (
             report_summary(summary.report),
             "below" if args.print_report else "details: pt2c report %s" % args.output)
-    sys.stderr.write("pt2c: exported %s: %d ops, %d weights (%s) in %.2f s%s\n" % (
-        args.model, summary.ops, summary.weights, _size(summary.weight_bytes),
+    graphs = "%d graphs, " % summary.graphs if summary.graphs > 1 else ""
+    sys.stderr.write("pt2c: exported %s: %s%d ops, %d weights (%s) in %.2f s%s\n" % (
+        args.model, graphs, summary.ops, summary.weights, _size(summary.weight_bytes),
         time.perf_counter() - start, report))
     if args.print_report and summary.report:
         sys.stderr.write(summary.report_text)

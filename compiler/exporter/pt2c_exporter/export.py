@@ -1,4 +1,5 @@
 """The export pipeline: model.py -> trace -> artifact file."""
+import contextlib
 import os
 import platform
 
@@ -7,9 +8,11 @@ import pt2c_pb2 as pb
 
 from .model_loader import load_model
 from .report import summary as report_summary
+from .dynamic_trace import fit_dynamic_shapes
 from .report_text import format_report
 from .tracer import ExporterBug, trace
 from .user_errors import ExportError, exception_summary, user_traceback
+from .weight_registry import WeightRegistry
 from .weights import BlobLayout
 from .writer import write_artifact
 
@@ -17,41 +20,46 @@ FORMAT_VERSION = 1
 
 
 class Summary:
-    def __init__(self, ops, weights, weight_bytes, artifact):
+    def __init__(self, graphs, ops, weights, weight_bytes, artifact):
+        self.graphs = graphs
         self.ops = ops
         self.weights = weights
         self.weight_bytes = weight_bytes
         self.report = list(artifact.report)
-        self.report_text = format_report(artifact.report, artifact.model_path, artifact.producer)
+        self.report_text = format_report(artifact.report, artifact.model_path, artifact.producer,
+                                         artifact.graphs)
 
 
 def export(model_path, output_path, supported_ops=None, strict=False):
     """supported_ops: names from aten_ops.txt (None: not checked). strict: any draft
     report finding is an ExportError, and nothing is written."""
-    model, example_inputs = load_model(model_path)
+    model, signatures = load_model(model_path)
     shown = os.path.basename(model_path)
-    try:
-        traced = trace(model, example_inputs, os.path.dirname(os.path.abspath(model_path)),
-                       supported_ops)
-    except ExporterBug:
-        raise
-    except (Exception, SystemExit) as e:
-        raise ExportError("%s: the model raised during tracing: %s" % (shown, exception_summary(e)),
-                          user_traceback(e))
-    if not any(o.kind == pb.OutputSpec.USER_OUTPUT for o in traced.graph.outputs):
-        raise ExportError("%s: the model's output contains no tensor (it returned %s); expected "
-                          "a tensor, or a tuple/list/dict holding tensors"
-                          % (shown, _describe(traced.outputs)))
+    multi = len(signatures) > 1
+    registry = WeightRegistry(model)
+    traces = []
+    with _state_restored(model) as restore:
+        for sig in signatures:
+            traced = _trace_one(model, sig, model_path, shown, supported_ops, registry,
+                                "signature '%s'" % sig.name if multi else "the model")
+            traces.append((sig, traced))
+            restore()
 
-    layout = BlobLayout(traced.weights)
+    layout = BlobLayout(_weights_of(traces))
     artifact = pb.Artifact(
         format_version=FORMAT_VERSION,
         producer="pt2c-exporter torch=%s python=%s" % (torch.__version__, platform.python_version()),
         model_path=model_path)
-    artifact.graphs.append(traced.graph)
+    for sig, traced in traces:
+        artifact.graphs.append(traced.graph)
+        artifact.dispatch.append(_dispatch_entry(sig, traced))
+        for entry in traced.report.entries():
+            if multi:
+                entry.graph = sig.name
+            artifact.report.append(entry)
     artifact.weights.extend(layout.entries)
-    artifact.report.extend(traced.report.entries())
-    summary = Summary(len(traced.graph.nodes), len(layout.entries), layout.data_bytes, artifact)
+    ops = sum(len(traced.graph.nodes) for _, traced in traces)
+    summary = Summary(len(traces), ops, len(layout.entries), layout.data_bytes, artifact)
     if strict and summary.report:
         raise ExportError("%s: --strict: the draft report has %s; nothing was written"
                           % (shown, report_summary(summary.report)), summary.report_text)
@@ -60,6 +68,65 @@ def export(model_path, output_path, supported_ops=None, strict=False):
     except OSError as e:
         raise ExportError("cannot write %s: %s" % (output_path, e.strerror or e))
     return summary
+
+
+def _trace_one(model, sig, model_path, shown, supported_ops, registry, who):
+    try:
+        traced = trace(model, sig.inputs, os.path.dirname(os.path.abspath(model_path)),
+                       supported_ops, sig.method, registry, sig.name)
+    except ExporterBug:
+        raise
+    except (Exception, SystemExit) as e:
+        raise ExportError("%s: %s raised during tracing: %s" % (shown, who, exception_summary(e)),
+                          user_traceback(e))
+    if not any(o.kind == pb.OutputSpec.USER_OUTPUT for o in traced.graph.outputs):
+        raise ExportError("%s: %s output contains no tensor (%s() returned %s); expected a "
+                          "tensor, or a tuple/list/dict holding tensors"
+                          % (shown, "the model's" if who == "the model" else who + ":",
+                             sig.method, _describe(traced.outputs)))
+    if sig.dynamic_shapes:  # traced again at other sizes; sizes become expressions
+        retrace = lambda inputs: trace(model, inputs, os.path.dirname(os.path.abspath(model_path)),
+                                       supported_ops, sig.method, None, sig.name)
+        fit_dynamic_shapes(traced, sig.dynamic_shapes, model, sig.inputs, retrace, shown)
+    return traced
+
+
+@contextlib.contextmanager
+def _state_restored(model):
+    """Every signature is traced from the same module state: buffers a trace writes in
+    place (a step counter, a cache) are put back before the next one and at the end."""
+    saved = [(b, b.detach().clone()) for _, b in model.named_buffers()]
+    def restore():
+        with torch.no_grad():
+            for buffer, value in saved:
+                buffer.copy_(value)
+    try:
+        yield restore
+    finally:
+        restore()
+
+
+def _weights_of(traces):
+    """[(fqn, tensor)] of every graph, each FQN once (the first graph's tensor, which is
+    the value from before any trace); the blob layout then shares storage."""
+    seen, weights = set(), []
+    for _, traced in traces:
+        for fqn, tensor in traced.weights:
+            if fqn not in seen:
+                seen.add(fqn)
+                weights.append((fqn, tensor))
+    return weights
+
+
+def _dispatch_entry(sig, traced):
+    metas = {v.name: v.meta for v in traced.graph.values}
+    entry = pb.DispatchEntry(graph=sig.name, method=sig.method)
+    for name, value in traced.slots:
+        slot = entry.slots.add(name=name, present=value is not None)
+        if value is not None:
+            slot.value = value
+            slot.meta.CopyFrom(metas[value])
+    return entry
 
 
 def _describe(value):

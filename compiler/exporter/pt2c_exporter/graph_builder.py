@@ -25,10 +25,10 @@ _VALUE_PREFIX = {PARAMETER: "p_", BUFFER: "b_", CONSTANT: "c_", USER_INPUT: ""}
 
 
 class GraphBuilder:
-    def __init__(self, model, report):
+    def __init__(self, model, report, registry=None, name="forward"):
         self.report = report
-        self._registry = WeightRegistry(model)
-        self._graph = pb.Graph(name="forward")
+        self._registry = registry if registry is not None else WeightRegistry(model)
+        self._graph = pb.Graph(name=name)
         self._used_names = set()
         self._name_of = {}       # id(tensor) -> current Value name
         self._alive = []         # every tensor seen, so ids and data pointers stay unique
@@ -86,9 +86,10 @@ class GraphBuilder:
         return self._add_input(kind, fqn, tensor, loc)
 
     def add_user_input(self, name, tensor):
+        """-> the Value name the input is bound to."""
         if id(tensor) in self._name_of:  # the same tensor passed twice: one Value
-            return
-        self._add_input(USER_INPUT, name, tensor)
+            return self._name_of[id(tensor)]
+        return self._add_input(USER_INPUT, name, tensor)
 
     def _add_input(self, kind, fqn, tensor, loc=None):
         existing = self._input_by_fqn.get((kind, fqn))
@@ -156,6 +157,8 @@ class GraphBuilder:
             if entry[2] is None:
                 entry[2] = entry[1].clone()
         for spec, input_tensor in self._inputs_on.get(key, ()):
+            # A write through a view changes the input too: its last Value is written back.
+            self._written_ids.add(id(input_tensor))
             self._report_write(spec, tensor is input_tensor, loc, op)
 
     def _report_write(self, spec, direct, loc, op):
@@ -164,12 +167,10 @@ class GraphBuilder:
         how = "in place" if direct else "through a view"
         if spec.kind == USER_INPUT:
             kind, what = "INPUT_MUTATION", "user input"
-            assumed = ("written back: the signature has a USER_INPUT_MUTATION output for it"
-                       if direct else _NOT_WRITTEN_BACK_VIEW)
+            assumed = "written back: the signature has a USER_INPUT_MUTATION output for it"
         elif spec.kind == BUFFER:
             kind, what = "BUFFER_MUTATION", "buffer"
-            assumed = ("supported: written back as a BUFFER_MUTATION output"
-                       if direct else _NOT_WRITTEN_BACK_VIEW)
+            assumed = "supported: written back as a BUFFER_MUTATION output"
         else:
             kind = "PARAMETER_MUTATION"
             what = "parameter" if spec.kind == PARAMETER else "constant"
@@ -199,8 +200,8 @@ class GraphBuilder:
         specs = []
         for spec, tensor in inputs:
             current = self._name_of.get(id(tensor))
-            # Written in place as itself: its last Value is the new state. (Rebinding alone
-            # is no write: aten::lift_fresh returns its argument.)
+            # Written in place, as itself or through a view: its last Value is the new
+            # state. (Rebinding alone is no write: aten::lift_fresh returns its argument.)
             # (Each write was reported where it happened, by _report_write.)
             if id(tensor) in self._written_ids:
                 if spec.kind == USER_INPUT:
@@ -215,8 +216,6 @@ class GraphBuilder:
     def node_count(self):
         return len(self._graph.nodes)
 
-
-_NOT_WRITTEN_BACK_VIEW = "not written back: the signature does not show writes through views yet"
 
 
 def _tensors_in(value):

@@ -2,7 +2,10 @@
 
 model.py defines, at module level:
   model           an nn.Module, or a zero-argument function returning one
-  example_inputs  a tuple of tensors, or a zero-argument function returning one
+  example_inputs  a tuple of tensors (None for an absent optional argument), or a
+                  zero-argument function returning one: one graph of forward()
+or, instead of example_inputs (signatures.py says what a signature may be):
+  signatures      {name: inputs}: one graph per entry (a multi-graph artifact)
 """
 import importlib.util
 import os
@@ -10,6 +13,9 @@ import sys
 
 import torch
 
+from .dynamic_shapes import load_dynamic_shapes
+from .signatures import signatures_from
+from .tracer import input_names
 from .user_errors import ExportError, exception_summary, user_traceback
 
 _MODEL_EXPECTED = "an nn.Module, or a zero-argument function returning one"
@@ -17,9 +23,34 @@ _INPUTS_EXPECTED = "a tuple of tensors, or a zero-argument function returning on
 
 
 def load_model(path):
-    """-> (model in eval mode, tuple of example input tensors)."""
+    """-> (model in eval mode, [signatures.Signature]), forward's first."""
     module = _import_file(path)
     shown = os.path.basename(path)
+    model = _load_module_object(module, shown)
+    if hasattr(module, "signatures"):
+        if hasattr(module, "example_inputs"):
+            raise ExportError("%s defines both `example_inputs` and `signatures`; define one "
+                              "(`signatures` for several graphs)" % shown)
+        if hasattr(module, "dynamic_shapes"):
+            raise ExportError("%s: `dynamic_shapes` goes with `example_inputs`; dynamic "
+                              "dimensions of `signatures` are not supported yet" % shown)
+        table = module.signatures
+        if callable(table) and not isinstance(table, dict):
+            table = _call(table, shown, "signatures()")
+        return model.eval(), signatures_from(model, table, shown)
+    inputs = _attribute(module, shown, "example_inputs", _INPUTS_EXPECTED)
+    if callable(inputs) and not isinstance(inputs, torch.Tensor):
+        inputs = _call(inputs, shown, "example_inputs()")
+    _check_inputs(inputs, shown)
+    signatures = signatures_from(model, {"forward": tuple(inputs)}, shown,
+                                 single="example_inputs")
+    signatures[0].dynamic_shapes = load_dynamic_shapes(
+        getattr(module, "dynamic_shapes", None), input_names(model.forward, len(inputs)),
+        tuple(inputs), shown)
+    return model.eval(), signatures
+
+
+def _load_module_object(module, shown):
     model = _attribute(module, shown, "model", _MODEL_EXPECTED)
     if not isinstance(model, torch.nn.Module):
         if not callable(model):
@@ -29,10 +60,7 @@ def load_model(path):
         if not isinstance(model, torch.nn.Module):
             raise ExportError("%s: `model()` returned a %s; expected an nn.Module"
                               % (shown, type(model).__name__))
-    inputs = _attribute(module, shown, "example_inputs", _INPUTS_EXPECTED)
-    if callable(inputs) and not isinstance(inputs, torch.Tensor):
-        inputs = _call(inputs, shown, "example_inputs()")
-    return model.eval(), _check_inputs(inputs, shown)
+    return model
 
 
 def _import_file(path):
@@ -77,7 +105,7 @@ def _check_inputs(inputs, shown):
         raise ExportError("%s: `example_inputs` is a %s; expected %s"
                           % (shown, type(inputs).__name__, _INPUTS_EXPECTED))
     for i, item in enumerate(inputs):
-        if not isinstance(item, torch.Tensor):
+        if item is not None and not isinstance(item, torch.Tensor):
             raise ExportError("%s: `example_inputs[%d]` is a %s; every example input must be "
-                              "a tensor" % (shown, i, type(item).__name__))
-    return tuple(inputs)
+                              "a tensor (or None for an absent optional argument)"
+                              % (shown, i, type(item).__name__))

@@ -77,4 +77,6 @@ def _format_findings(entries, model_path, producer):
         lines.append(indent + e.message + "\n")
         if e.assumed:
             lines.append(indent + "assumed: " + e.assumed + "\n")
+        if e.graph:  # multi-graph artifacts: which signature's trace found it
+            lines.append(indent + "graph: " + e.graph + "\n")
     return "".join(lines)

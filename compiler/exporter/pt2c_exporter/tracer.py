@@ -6,7 +6,6 @@ is off while an op executes, so an op's own internals are not recorded. The same
 runs on torch 1.13 and 2.x: only `__torch_dispatch__` and the mode's context manager
 are used.
 """
-import inspect
 import os
 import sys
 
@@ -19,6 +18,7 @@ from .op_findings import OpFindings
 from .report import Report
 from .restrides import is_identity_restride
 from .schema import op_schema
+from .signatures import method_parameters
 from .source_location import SourceLocator
 from .user_errors import is_user_file
 
@@ -73,22 +73,21 @@ def _printing_a_tensor():
 
 
 class Trace:
-    """The outcome of one traced run: graph, weights to store, draft report."""
+    """The outcome of one traced run: graph, weights to store, draft report, and the
+    input slots: [(parameter name, Value name, or None for an input passed as None)]."""
 
-    def __init__(self, graph, weights, report, outputs):
+    def __init__(self, graph, weights, report, outputs, slots):
         self.graph = graph
         self.weights = weights
         self.report = report
         self.outputs = outputs
+        self.slots = slots
 
 
-def input_names(model, count):
-    """forward()'s parameter names for the inputs, `input<i>` where there is none."""
+def input_names(function, count):
+    """The method's parameter names for the inputs, `input<i>` where there is none."""
     names = []
-    try:
-        params = list(inspect.signature(model.forward).parameters.values())
-    except (TypeError, ValueError):
-        params = []
+    params = method_parameters(function)
     positional = [p.name for p in params
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     for i in range(count):
@@ -96,19 +95,26 @@ def input_names(model, count):
     return names
 
 
-def trace(model, example_inputs, model_dir, supported_ops=None):
-    """Run model(*example_inputs) under the recording mode; exceptions propagate.
+def trace(model, example_inputs, model_dir, supported_ops=None, method="forward",
+          registry=None, graph_name="forward"):
+    """Run model.<method>(*example_inputs) under the recording mode; exceptions propagate.
 
     supported_ops: the op names of ir/aten/aten_ops.txt, or None not to check them.
+    registry: a WeightRegistry shared by the graphs of one artifact (anonymous constants
+    then get names unique across them). None inputs are absent optional arguments.
     """
     report = Report()
-    builder = GraphBuilder(model, report)
-    for name, tensor in zip(input_names(model, len(example_inputs)), example_inputs):
-        builder.add_user_input(name, tensor)
+    builder = GraphBuilder(model, report, registry, graph_name)
+    # forward through __call__, so that module hooks run as they do for the user.
+    function = model if method == "forward" else getattr(model, method)
+    slots = []
+    for name, tensor in zip(input_names(getattr(model, method), len(example_inputs)),
+                            example_inputs):
+        slots.append((name, None if tensor is None else builder.add_user_input(name, tensor)))
     locator = SourceLocator(model_dir)
     mode = _RecordingMode(builder, OpFindings(report, supported_ops), locator)
     with torch.no_grad(), fast_path.steered_off(report, locator), \
             value_escapes.reported(report, locator), mode:
-        result = model(*example_inputs)
+        result = function(*example_inputs)
     graph, weights = builder.finish(result)
-    return Trace(graph, weights, report, result)
+    return Trace(graph, weights, report, result, slots)
