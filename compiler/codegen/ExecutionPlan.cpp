@@ -18,11 +18,19 @@ mlir::Value bufferRoot(mlir::Value v) {
 
 class PlanBuilder {
  public:
-  PlanBuilder(mlir::func::FuncOp func, const ArtifactFile& artifact)
-      : func(func), artifact(artifact) {}
+  PlanBuilder(mlir::func::FuncOp func, const ArtifactFile& artifact,
+              const WeightsBlob* sharedWeights)
+      : func(func), artifact(artifact), sharedWeights(sharedWeights) {}
 
   mlir::FailureOr<ExecutionPlan> build() {
-    r.weightsSize = artifact.weights.size();
+    if (sharedWeights) {
+      weights = *sharedWeights;
+    } else {
+      auto blob = layoutWeightsBlob({func}, artifact);
+      if (mlir::failed(blob)) return mlir::failure();
+      weights = std::move(*blob);
+    }
+    r.weightsSize = weights.size;
     if (mlir::failed(addArguments()) || mlir::failed(addOutputs()) || mlir::failed(addSteps()) ||
         mlir::failed(addGuards()))
       return mlir::failure();
@@ -32,6 +40,7 @@ class PlanBuilder {
     r.arenaSize = arena.size();
     plan.arenaSize = r.arenaSize;
     plan.bytes = serializePlan(r);
+    plan.weights = std::move(weights);
     return plan;
   }
 
@@ -67,27 +76,19 @@ class PlanBuilder {
   }
 
   mlir::LogicalResult addArguments() {
-    llvm::StringMap<const artifact::WeightEntry*> weights;
-    for (const auto& w : artifact.message.weights()) weights[w.name()] = &w;
     for (mlir::BlockArgument arg : func.getArguments()) {
       auto type = staticType(arg);
       if (mlir::failed(type)) return mlir::failure();
       unsigned i = arg.getArgNumber();
       if (auto name = func.getArgAttrOfType<mlir::StringAttr>(i, "pt2c.input")) {
         uint32_t id = addBuffer(PT2C_BUFFER_INPUT, r.inputs.size(), 0, byteSize(*type));
+        inputNumbers[name.strref()] = r.inputs.size();
         r.inputs.push_back(describe(name.str(), *type, id));
         buffers[arg] = id;
       } else if (auto fqn = weightName(i)) {
-        auto it = weights.find(fqn.strref());
-        if (it == weights.end())
-          return func.emitError() << "weight '" << fqn.strref() << "' is not in the artifact";
-        if (it->second->nbytes() != byteSize(*type))
-          return func.emitError() << "weight '" << fqn.strref() << "' has "
-                                  << it->second->nbytes() << " bytes, its type needs "
-                                  << byteSize(*type);
         bool state = func.getArgAttr(i, kStateAttr) != nullptr;
         buffers[arg] = addBuffer(state ? PT2C_BUFFER_STATE : PT2C_BUFFER_WEIGHT, 0,
-                                 it->second->offset(), byteSize(*type));
+                                 weights.argumentOffsets.at(arg), byteSize(*type));
         if (state) stateBuffers[fqn.strref()] = buffers[arg];
       } else {
         return func.emitError() << "argument " << i << " is neither an input nor a weight";
@@ -109,6 +110,19 @@ class PlanBuilder {
           return func.emitError() << "written-back buffer '" << fqn.strref()
                                   << "' is not a state argument";
         if (!llvm::isa<mlir::BlockArgument>(root)) buffers[root] = it->second;
+        continue;
+      }
+      if (auto name = func.getResultAttrOfType<mlir::StringAttr>(i, kInputWritebackAttr)) {
+        // Input mutation: as for state, the last copy kernel writes the caller's input.
+        auto it = inputNumbers.find(name.strref());
+        if (it == inputNumbers.end())
+          return func.emitError() << "written-back input '" << name.strref()
+                                  << "' is not an input";
+        mlir::Value root = bufferRoot(v);
+        if (!llvm::isa<mlir::BlockArgument>(root)) {
+          buffers[root] = r.inputs[it->second].buffer;
+          r.inputs[it->second].flags |= PT2C_TENSOR_WRITTEN;
+        }
         continue;
       }
       auto type = staticType(v);
@@ -201,18 +215,22 @@ class PlanBuilder {
 
   mlir::func::FuncOp func;
   const ArtifactFile& artifact;
+  const WeightsBlob* sharedWeights;
+  WeightsBlob weights;
   PlanRecords r;
   ArenaPlanner arena;
   llvm::DenseMap<mlir::Value, uint32_t> buffers;
   llvm::StringMap<uint32_t> stateBuffers;
+  llvm::StringMap<uint32_t> inputNumbers;
   std::vector<std::string> kernels;
 };
 
 }  // namespace
 
 mlir::FailureOr<ExecutionPlan> buildExecutionPlan(mlir::func::FuncOp model,
-                                                  const ArtifactFile& artifact) {
-  return PlanBuilder(model, artifact).build();
+                                                  const ArtifactFile& artifact,
+                                                  const WeightsBlob* sharedWeights) {
+  return PlanBuilder(model, artifact, sharedWeights).build();
 }
 
 }  // namespace pt2c

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/codegen/WeightsBlob.h"
 #include "ir/artifact/ArtifactFile.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -18,11 +19,16 @@ struct ExecutionPlan {
   std::vector<std::string> kernels;
   std::string bytes;
   uint64_t arenaSize = 0;
+  // The blob the plan's WEIGHT and STATE buffers point into (WeightsBlob.h).
+  WeightsBlob weights;
 };
 
 // Diagnoses (on the function) anything the plan cannot express.
+// `sharedWeights`: the blob of all the model functions of a multi-graph artifact
+// (layoutWeightsBlob of them all); null: this function's own.
 mlir::FailureOr<ExecutionPlan> buildExecutionPlan(mlir::func::FuncOp model,
-                                                  const ArtifactFile& artifact);
+                                                  const ArtifactFile& artifact,
+                                                  const WeightsBlob* sharedWeights = nullptr);
 
 }  // namespace pt2c
 

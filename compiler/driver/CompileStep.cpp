@@ -2,6 +2,7 @@
 // compiler/codegen/cuda's path from the execution plan on.
 #include "compiler/codegen/CpuCodegen.h"
 #include "compiler/codegen/ExecutionPlan.h"
+#include "compiler/codegen/MultiGraphPlan.h"
 #include "compiler/codegen/SharedLibraryLinker.h"
 #include "compiler/codegen/cuda/CudaCodegen.h"
 #include "compiler/codegen/cuda/CudaTarget.h"
@@ -11,9 +12,11 @@
 #include "compiler/driver/Progress.h"
 #include "compiler/import/Importer.h"
 #include "compiler/transforms/Passes.h"
+#include "compiler/transforms/fold/FoldWeights.h"
 #include "compiler/transforms/kernels/FormKernels.h"
 #include "ir/Dialects.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -36,16 +39,6 @@ struct ScratchFile {
   }
 };
 
-mlir::func::FuncOp soleModelFunction(mlir::ModuleOp module) {
-  mlir::func::FuncOp found;
-  for (auto f : module.getOps<mlir::func::FuncOp>())
-    if (f.isPublic() && !f->hasAttr(kKernelAttr)) {
-      if (found) return nullptr;
-      found = f;
-    }
-  return found;
-}
-
 size_t countOps(mlir::ModuleOp module) {
   size_t n = 0;
   module.walk([&](mlir::Operation* op) {
@@ -60,6 +53,46 @@ mlir::OwningOpRef<mlir::ModuleOp> extractKernels(mlir::ModuleOp module) {
   for (auto f : llvm::make_early_inc_range(kernels->getOps<mlir::func::FuncOp>()))
     if (!f->hasAttr(kKernelAttr)) f.erase();
   return kernels;
+}
+
+// pt2c-fold-weights, reading the weights from the artifact.
+llvm::Error foldWeights(mlir::MLIRContext& context, mlir::ModuleOp module,
+                        const ArtifactFile& artifact) {
+  llvm::StringMap<const artifact::WeightEntry*> entries;
+  for (const auto& w : artifact.message.weights()) entries[w.name()] = &w;
+  FoldWeightsOptions fold;
+  fold.weightBytes = [&](llvm::StringRef fqn) -> std::optional<llvm::StringRef> {
+    auto it = entries.find(fqn);
+    if (it == entries.end()) return std::nullopt;
+    return artifact.weights.substr(it->second->offset(), it->second->nbytes());
+  };
+  mlir::PassManager pm(&context);
+  pm.addPass(createFoldWeightsPass(std::move(fold)));
+  if (mlir::failed(pm.run(module))) return fail("folding weights failed");
+  return llvm::Error::success();
+}
+
+// Where the weights blob's pieces come from: the artifact's blob, and a scratch file
+// holding the derived weights (written here: .incbin reads files).
+llvm::Error placeWeights(const WeightsBlob& blob, const std::string& artifactPath,
+                         uint64_t artifactBlobOffset, ScratchFile& derivedFile,
+                         CpuCodegenOptions& cg) {
+  if (!blob.derived.empty()) {
+    if (auto ec = llvm::sys::fs::createTemporaryFile("pt2c-weights", "bin", derivedFile.path))
+      return fail("cannot create a temporary weights file: " + ec.message());
+    std::error_code ec;
+    llvm::raw_fd_ostream out(derivedFile.path, ec);
+    if (!ec) out << blob.derived;
+    out.close();
+    if (ec || out.has_error())
+      return fail("cannot write the temporary weights file " + derivedFile.path.str());
+  }
+  cg.weightsSize = blob.size;
+  for (const WeightsBlob::Piece& p : blob.pieces)
+    cg.weights.push_back({p.derived ? derivedFile.path.str().str() : artifactPath,
+                          p.derived ? p.sourceOffset : artifactBlobOffset + p.sourceOffset,
+                          p.size, p.offset});
+  return llvm::Error::success();
 }
 
 }  // namespace
@@ -79,9 +112,6 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
 
   auto artifact = readArtifactFile(artifactPath);
   if (!artifact) return artifact.takeError();
-  if (artifact->message.graphs_size() != 1)
-    return fail(artifactPath + " holds " + std::to_string(artifact->message.graphs_size()) +
-                " graphs; compiling multi-graph artifacts is not supported yet");
 
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
@@ -100,31 +130,44 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
   }
 
   mlir::PassManager decompose(&context);
+  decompose.addPass(createFunctionalizePass());
   decompose.addPass(createDecomposeAtenToPrimPass());
   decompose.addPass(mlir::createCanonicalizerPass());
   if (mlir::failed(decompose.run(*module))) return fail("lowering aten to prim failed");
+  if (options.foldWeights) {
+    if (auto err = foldWeights(context, *module, *artifact)) return err;
+  }
   timer.done("prim", std::to_string(countOps(*module)) + " prim ops");
   if (options.emit == "prim") {
-    module->print(llvm::outs());
+    // Derived weights' bytes would print as megabytes of hex.
+    module->print(llvm::outs(), mlir::OpPrintingFlags().elideLargeResourceString(256));
     return llvm::Error::success();
   }
 
   mlir::PassManager partition(&context);
   partition.addPass(createFormKernelsPass());
   if (mlir::failed(partition.run(*module))) return fail("kernel formation failed");
-  mlir::func::FuncOp model = soleModelFunction(*module);
-  if (!model) return fail("internal error: expected exactly one model function");
-  auto plan = buildExecutionPlan(model, *artifact);
-  if (mlir::failed(plan)) return fail("building the execution plan failed");
-  timer.done("plan", std::to_string(plan->kernels.size()) + " kernels, arena " +
+  // One plan per graph; several graphs (or an input traced as None) make a plan set.
+  auto modelPlan = buildModelPlan(*module, *artifact);
+  if (mlir::failed(modelPlan)) return fail("building the execution plan failed");
+  if (modelPlan->isPlanSet && !cudaSms.empty())
+    return fail("--target cuda: " + artifactPath + " has " +
+                std::to_string(modelPlan->numGraphs) + " graphs (or an input traced as None); "
+                "multi-graph CUDA models are not supported yet: compile for the CPU");
+  ExecutionPlan* plan = &modelPlan->plan;
+  timer.done("plan", (modelPlan->isPlanSet ? std::to_string(modelPlan->numGraphs) + " graphs, "
+                                           : std::string()) +
+                         std::to_string(plan->kernels.size()) + " kernels, arena " +
                          humanBytes(plan->arenaSize));
 
   mlir::OwningOpRef<mlir::ModuleOp> kernels = extractKernels(*module);
   CpuCodegenOptions cg;
   cg.cpu = options.cpu;
-  cg.weightsFile = artifactPath;
-  cg.weightsOffset = artifact->weights.data() - artifact->buffer->getBufferStart();
-  cg.weightsSize = artifact->weights.size();
+  ScratchFile derivedWeights;
+  if (auto err = placeWeights(plan->weights, artifactPath,
+                              artifact->weights.data() - artifact->buffer->getBufferStart(),
+                              derivedWeights, cg))
+    return err;
   auto printIR = [](const std::string& ir) { llvm::outs() << ir; };
   ScratchFile object;
   if (auto ec = llvm::sys::fs::createTemporaryFile("pt2c-kernels", "o", object.path))

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cuda/cuda_model.h"
+#include "dispatch.h"
 #include "error.h"
 
 enum { kArenaAlignment = 64, kWeightsAlignment = 64 };
@@ -18,6 +19,7 @@ static void* allocate_array(size_t count, size_t element_size) {
 
 static void free_model(pt2c_model* model) {
   if (model == NULL) return;
+  pt2c_plan_set_free(model);
   pt2c_cuda_model_destroy(model->cuda);
   free(model->step_arg_data);
   free(model->buffer_data);
@@ -139,6 +141,15 @@ pt2c_status pt2c_model_create_from(const pt2c_model_source* source, pt2c_model**
   if (model == NULL) return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a model");
   model->weights = source->weights;
   model->kernels = source->kernels;
+  if (pt2c_is_plan_set(source->plan, source->plan_size)) {  /* several graphs */
+    pt2c_status status = pt2c_plan_set_create(source, model);
+    if (status != PT2C_OK) {
+      free_model(model);
+      return status;
+    }
+    *out_model = model;
+    return PT2C_OK;
+  }
   pt2c_status status = load_plan(source, model);
   if (status == PT2C_OK) status = check_weights(source, &model->plan);
   if (status == PT2C_OK && model->plan.header->device == PT2C_DEVICE_CUDA) {
@@ -165,6 +176,7 @@ PT2C_API pt2c_device pt2c_model_device(const pt2c_model* model) {
     pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_device: model is null");
     return PT2C_DEVICE_CPU;
   }
+  if (model->num_graphs > 0) return pt2c_model_device(model->graphs[0].model);
   return (pt2c_device)model->plan.header->device;
 }
 
@@ -173,6 +185,7 @@ PT2C_API int32_t pt2c_model_num_inputs(const pt2c_model* model) {
     pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_num_inputs: model is null");
     return -1;
   }
+  if (model->num_graphs > 0) return (int32_t)model->graphs[0].num_slots;
   return (int32_t)model->plan.header->num_inputs;
 }
 
@@ -181,6 +194,7 @@ PT2C_API int32_t pt2c_model_num_outputs(const pt2c_model* model) {
     pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_num_outputs: model is null");
     return -1;
   }
+  if (model->num_graphs > 0) return pt2c_model_num_outputs(model->graphs[0].model);
   return (int32_t)model->plan.header->num_outputs;
 }
 
@@ -204,12 +218,16 @@ static pt2c_status describe(const pt2c_model* model, const char* function, int32
 
 PT2C_API pt2c_status pt2c_model_input_info(const pt2c_model* model, int32_t index,
                                            pt2c_tensor_info* out_info) {
+  if (model != NULL && model->num_graphs > 0)  /* graph 0's slots */
+    return pt2c_model_graph_input_info(model, 0, index, out_info);
   return describe(model, "pt2c_model_input_info", index, model ? model->plan.inputs : NULL,
                   model ? model->plan.header->num_inputs : 0, out_info);
 }
 
 PT2C_API pt2c_status pt2c_model_output_info(const pt2c_model* model, int32_t index,
                                             pt2c_tensor_info* out_info) {
+  if (model != NULL && model->num_graphs > 0)
+    return pt2c_model_output_info(model->graphs[0].model, index, out_info);
   return describe(model, "pt2c_model_output_info", index, model ? model->plan.outputs : NULL,
                   model ? model->plan.header->num_outputs : 0, out_info);
 }

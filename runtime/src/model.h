@@ -27,7 +27,11 @@ typedef struct pt2c_model_source {
 } pt2c_model_source;
 
 struct pt2c_cuda_model;
+struct pt2c_model_graph;
 
+/* A model is one graph's executable (the fields up to `cuda`), or, for a plan set
+ * (dispatch.h), the owner of one such model per graph (num_graphs > 0): then the fields up
+ * to `cuda` are unused and plan.header is NULL. */
 struct pt2c_model {
   void* plan_copy;                /* owned 8-byte aligned copy of the plan blob */
   pt2c_plan plan;                 /* views into plan_copy */
@@ -39,6 +43,11 @@ struct pt2c_model {
   void** buffer_data;             /* per plan buffer; INPUT/OUTPUT entries set per run */
   void** step_arg_data;           /* max_step_args entries, the kernel's argument array */
   struct pt2c_cuda_model* cuda;   /* owned; the device side of a CUDA plan, else NULL */
+  /* Plan sets only (dispatch.c). */
+  uint32_t num_graphs;
+  struct pt2c_model_graph* graphs; /* owned, num_graphs entries */
+  void* set_copy;                 /* owned 8-byte aligned copy of the set blob */
+  pt2c_tensor* gathered;          /* scratch: a graph's inputs in plan order */
 };
 
 /* Validates the plan against itself and against `source`'s weights and kernel table (or

@@ -2,6 +2,7 @@
  * hand a CUDA plan to cuda/cuda_run.c). */
 #include "check.h"
 #include "cuda/cuda_model.h"
+#include "dispatch.h"
 #include "error.h"
 #include "guard.h"
 #include "model.h"
@@ -37,20 +38,21 @@ PT2C_API pt2c_status pt2c_model_run_device(pt2c_model* model, const pt2c_tensor*
                                            int32_t num_outputs, void* stream) {
   if (model == NULL)
     return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_run_device: model is null");
+  pt2c_status status = pt2c_dispatch(model, "pt2c_model_run_device", NULL, inputs, num_inputs,
+                                     &model, &inputs, &num_inputs);
+  if (status != PT2C_OK) return status;
   if (model->plan.header->device != PT2C_DEVICE_CUDA)
     return pt2c_fail(PT2C_ERROR_UNSUPPORTED,
                      "pt2c_model_run_device: this model runs on the CPU; use pt2c_model_run "
                      "(compile with --target cuda for a GPU model)");
-  pt2c_status status = check_run(model, inputs, num_inputs, outputs, num_outputs);
+  status = check_run(model, inputs, num_inputs, outputs, num_outputs);
   if (status != PT2C_OK) return status;
   return pt2c_cuda_run(model, inputs, outputs, /*host_memory=*/0, (CUstream)stream);
 }
 
-PT2C_API pt2c_status pt2c_model_run(pt2c_model* model, const pt2c_tensor* inputs,
-                                    int32_t num_inputs, pt2c_tensor* outputs,
-                                    int32_t num_outputs) {
-  if (model == NULL)
-    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_run: model is null");
+/* Runs one graph's executable on host memory. */
+static pt2c_status run_graph(pt2c_model* model, const pt2c_tensor* inputs, int32_t num_inputs,
+                             pt2c_tensor* outputs, int32_t num_outputs) {
   const pt2c_plan* plan = &model->plan;
   pt2c_status status = check_run(model, inputs, num_inputs, outputs, num_outputs);
   if (status != PT2C_OK) return status;
@@ -67,4 +69,30 @@ PT2C_API pt2c_status pt2c_model_run(pt2c_model* model, const pt2c_tensor* inputs
     model->kernels[step->kernel](model->step_arg_data, sym_values);
   }
   return pt2c_check_guards(model);
+}
+
+/* pt2c_model_run and pt2c_model_run_method: pick the graph, then run it. */
+static pt2c_status dispatch_and_run(pt2c_model* model, const char* function, const char* method,
+                                    const pt2c_tensor* inputs, int32_t num_inputs,
+                                    pt2c_tensor* outputs, int32_t num_outputs) {
+  if (model == NULL) return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%s: model is null", function);
+  pt2c_model* graph = NULL;
+  pt2c_status status =
+      pt2c_dispatch(model, function, method, inputs, num_inputs, &graph, &inputs, &num_inputs);
+  if (status != PT2C_OK) return status;
+  return run_graph(graph, inputs, num_inputs, outputs, num_outputs);
+}
+
+PT2C_API pt2c_status pt2c_model_run(pt2c_model* model, const pt2c_tensor* inputs,
+                                    int32_t num_inputs, pt2c_tensor* outputs,
+                                    int32_t num_outputs) {
+  return dispatch_and_run(model, "pt2c_model_run", NULL, inputs, num_inputs, outputs,
+                          num_outputs);
+}
+
+PT2C_API pt2c_status pt2c_model_run_method(pt2c_model* model, const char* method,
+                                           const pt2c_tensor* inputs, int32_t num_inputs,
+                                           pt2c_tensor* outputs, int32_t num_outputs) {
+  return dispatch_and_run(model, "pt2c_model_run_method", method, inputs, num_inputs, outputs,
+                          num_outputs);
 }

@@ -78,8 +78,13 @@ typedef struct pt2c_plan_tensor {
   uint32_t rank;
   uint32_t dims;       /* index of the first of `rank` entries in dims[] */
   uint32_t buffer;     /* the buffer id that holds it */
-  uint32_t reserved;
+  uint32_t flags;      /* PT2C_TENSOR_* bits */
 } pt2c_plan_tensor;
+
+/* flags of an input: the model writes it in place (input mutation), so the plan's last
+ * steps write its new value into the input's buffer, and a run on host memory copies it
+ * back to the caller's tensor. */
+#define PT2C_TENSOR_WRITTEN 1u
 
 typedef enum pt2c_plan_buffer_kind {
   PT2C_BUFFER_INPUT = 0,   /* index = input number */
@@ -163,8 +168,59 @@ typedef struct pt2c_plan_gemm {
  * and the values of the model's symbolic dimensions (unused while shapes are static). */
 typedef void (*pt2c_kernel_fn)(void* const* buffers, const int64_t* sym_values);
 
+/* Plan sets. A model.so compiled from a multi-graph artifact (README: `signatures`) embeds
+ * a plan set instead of a single plan: the dispatch table and one plan per graph. The
+ * graphs share the weights blob and the kernel table. The set blob is:
+ *
+ *   pt2c_plan_set_header
+ *   pt2c_plan_set_graph graphs[num_graphs]
+ *   pt2c_plan_slot      slots[num_slots]
+ *   char                strings[strings_size]  (graph, method and parameter names)
+ *   each graph's plan blob (the format above) at its plan_offset, 8-byte aligned
+ *
+ * Dispatch: a caller's inputs are matched against the graphs of one method: slot i of a
+ * graph is present when its input >= 0 (the plan input it binds; two slots may bind the
+ * same input when the example passed one tensor twice) and absent (the method got None)
+ * when it is -1. A graph matches when exactly its present slots are given, each with its
+ * plan input's dtype and sizes. A graph's plan indexes the kernel table from its
+ * first_kernel on. Graphs are ordered with forward()'s first; the default method is
+ * graph 0's. A blob that starts with PT2C_PLAN_MAGIC is a lone plan: one graph, method
+ * "forward", one present slot per input.
+ *
+ * The runtime rejects a set whose graphs overlap the header, tables or each other, or
+ * leave the blob; whose names leave the string table; whose slots leave the slot table
+ * or name a plan input that does not exist; or where a plan input is bound by no slot. */
+#define PT2C_PLAN_SET_MAGIC "PT2CSET1" /* 8 bytes, no NUL stored */
+#define PT2C_PLAN_SET_VERSION 1u
+
+typedef struct pt2c_plan_set_header {
+  char magic[8];
+  uint32_t version;
+  uint32_t num_graphs;
+  uint32_t num_slots;
+  uint32_t reserved;
+  uint64_t strings_size;
+} pt2c_plan_set_header;
+
+typedef struct pt2c_plan_set_graph {
+  uint32_t name;         /* offset into the set's strings: the signature's name */
+  uint32_t method;       /* offset into the set's strings: "forward", "encode", ... */
+  uint32_t first_slot;   /* slots[first_slot, first_slot + num_slots) */
+  uint32_t num_slots;
+  uint32_t first_kernel; /* where this graph's kernels start in the kernel table */
+  uint32_t reserved;
+  uint64_t plan_offset;  /* from the start of the set blob; 8-byte aligned */
+  uint64_t plan_size;
+} pt2c_plan_set_graph;
+
+/* One positional argument of a graph's method. */
+typedef struct pt2c_plan_slot {
+  uint32_t name;  /* offset into the set's strings: the parameter's name */
+  int32_t input;  /* the plan input it binds, or -1: absent (None) in this graph */
+} pt2c_plan_slot;
+
 /* What the compiler's generated object defines in every model.so (hidden symbols):
- *   const unsigned char __pt2c_plan[];            the plan blob above
+ *   const unsigned char __pt2c_plan[];            the plan blob above, or a plan set
  *   const uint64_t      __pt2c_plan_size;
  *   const unsigned char __pt2c_weights[];         64-byte aligned weights blob
  *   const uint64_t      __pt2c_weights_size;

@@ -17,8 +17,10 @@
 extern "C" {
 #endif
 
-/* 2: pt2c_device, pt2c_model_device, pt2c_model_run_device, PT2C_ERROR_DEVICE (CUDA). */
-#define PT2C_ABI_VERSION 2u
+/* 2: pt2c_device, pt2c_model_device, pt2c_model_run_device, PT2C_ERROR_DEVICE (CUDA).
+ * 3: graphs and dispatch: pt2c_graph_info, pt2c_model_num_graphs, pt2c_model_graph_*,
+ *    pt2c_model_find_graph, pt2c_model_run_method, PT2C_ERROR_NO_MATCHING_GRAPH. */
+#define PT2C_ABI_VERSION 3u
 
 #if defined(__GNUC__)
 #define PT2C_API __attribute__((visibility("default")))
@@ -37,6 +39,8 @@ typedef enum pt2c_status {
   PT2C_ERROR_CORRUPT_MODEL = 7,    /* the embedded plan is unreadable */
   PT2C_ERROR_UNSUPPORTED = 8,      /* e.g. a device this build has no kernels for */
   PT2C_ERROR_DEVICE = 9,           /* the GPU or its driver reported an error */
+  PT2C_ERROR_NO_MATCHING_GRAPH = 10, /* no graph of the method takes these inputs, or no
+                                        such method */
 } pt2c_status;
 
 /* Numbering shared with ir/artifact/pt2c.proto (DType). */
@@ -71,7 +75,8 @@ typedef struct pt2c_tensor_info {
   const int64_t* dims; /* rank entries */
 } pt2c_tensor_info;
 
-/* A caller-owned, contiguous (row-major) tensor. */
+/* A caller-owned, contiguous (row-major) tensor. A zero-initialized pt2c_tensor (dtype
+ * PT2C_DTYPE_UNDEFINED) is an absent input: the None a method's optional argument got. */
 typedef struct pt2c_tensor {
   void* data;
   pt2c_dtype dtype;
@@ -102,7 +107,50 @@ PT2C_API pt2c_status pt2c_model_create(pt2c_model** out_model);
 /* Destroys a model; null is allowed. */
 PT2C_API void pt2c_model_destroy(pt2c_model* model);
 
-/* Counts of inputs and outputs; -1 (with a last error) for a null model. */
+/* Graphs. A model compiled from a multi-graph model.py (README: `signatures`) holds one
+ * graph per signature: a method of the module ("forward", "encode") traced with one set
+ * of inputs (which optional ones are None, dtypes, sizes). pt2c_model_run picks the graph
+ * of the default method (graph 0's: forward when the model exports it) that matches the
+ * caller's inputs; pt2c_model_run_method names the method. A single-graph model has one
+ * graph, and every call below works on it as on any other.
+ *
+ * Inputs are the method's positional arguments, in order: "slots". A slot the graph was
+ * traced with None is absent; pass a zero-initialized pt2c_tensor there, or leave
+ * trailing absent slots out of num_inputs. Info about an absent slot has its name, dtype
+ * PT2C_DTYPE_UNDEFINED and rank 0. */
+typedef struct pt2c_graph_info {
+  const char* name;    /* the signature's name; "forward" for a single-graph model */
+  const char* method;  /* the method it was traced from */
+  int32_t num_inputs;  /* slots, absent ones included */
+  int32_t num_outputs;
+} pt2c_graph_info;
+
+/* Number of graphs (>= 1); -1 (with a last error) for a null model. */
+PT2C_API int32_t pt2c_model_num_graphs(const pt2c_model* model);
+PT2C_API pt2c_status pt2c_model_graph_info(const pt2c_model* model, int32_t graph,
+                                           pt2c_graph_info* out_info);
+PT2C_API pt2c_status pt2c_model_graph_input_info(const pt2c_model* model, int32_t graph,
+                                                 int32_t index, pt2c_tensor_info* out_info);
+PT2C_API pt2c_status pt2c_model_graph_output_info(const pt2c_model* model, int32_t graph,
+                                                  int32_t index, pt2c_tensor_info* out_info);
+
+/* The graph pt2c_model_run_method(model, method, inputs, ...) would run (outputs are not
+ * looked at, so a caller can size them from the graph's output info first). `method`
+ * NULL: the default method. A name that is no method but a graph's name selects that
+ * graph alone. PT2C_ERROR_NO_MATCHING_GRAPH, with a message listing the method's
+ * signatures, when none matches; for a method with a single graph, the run's own checks
+ * say what differs (PT2C_ERROR_INPUT_COUNT, _DTYPE, _SHAPE). */
+PT2C_API pt2c_status pt2c_model_find_graph(const pt2c_model* model, const char* method,
+                                           const pt2c_tensor* inputs, int32_t num_inputs,
+                                           int32_t* out_graph);
+
+/* Runs the graph pt2c_model_find_graph picks (see pt2c_model_run for everything else). */
+PT2C_API pt2c_status pt2c_model_run_method(pt2c_model* model, const char* method,
+                                           const pt2c_tensor* inputs, int32_t num_inputs,
+                                           pt2c_tensor* outputs, int32_t num_outputs);
+
+/* Counts of inputs and outputs; -1 (with a last error) for a null model. For a model with
+ * several graphs these (and the info calls below) describe graph 0. */
 PT2C_API int32_t pt2c_model_num_inputs(const pt2c_model* model);
 PT2C_API int32_t pt2c_model_num_outputs(const pt2c_model* model);
 PT2C_API pt2c_status pt2c_model_input_info(const pt2c_model* model, int32_t index,
@@ -113,12 +161,17 @@ PT2C_API pt2c_status pt2c_model_output_info(const pt2c_model* model, int32_t ind
 /* Where the model's kernels run; PT2C_DEVICE_CPU (with a last error) for a null model. */
 PT2C_API pt2c_device pt2c_model_device(const pt2c_model* model);
 
-/* Runs the model. Inputs and outputs are checked (count, dtype, rank, sizes) before any
+/* Runs the model (the graph of the default method that matches the inputs, see
+ * pt2c_model_find_graph). Inputs and outputs are checked (count, dtype, rank, sizes) before any
  * kernel runs. Output buffers are caller-owned and must have the sizes output_info gives.
  * A model is not safe to run from two threads at once; create one per thread.
  *
  * Tensors are in host memory for every model. A CUDA model copies the inputs to the
- * device, runs, and copies the outputs back before it returns (synchronous). */
+ * device, runs, and copies the outputs back before it returns (synchronous).
+ *
+ * Inputs are read-only, except where model.py writes an input tensor in place
+ * (input mutation, listed by `pt2c report`): the run then leaves the input's new value
+ * in that input's data, as PyTorch leaves it in the tensor passed in. */
 PT2C_API pt2c_status pt2c_model_run(pt2c_model* model, const pt2c_tensor* inputs,
                                     int32_t num_inputs, pt2c_tensor* outputs,
                                     int32_t num_outputs);

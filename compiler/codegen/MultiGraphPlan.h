@@ -1,0 +1,25 @@
+// The execution plan of a whole model: the lone plan of a single-graph artifact, or, for
+// a multi-graph one (or a graph with an input traced as None), a plan set: one plan per
+// graph over one shared weights blob and one kernel table, plus the dispatch table
+// (runtime/include/pt2c/plan_format.h, "Plan sets").
+#ifndef PT2C_COMPILER_CODEGEN_MULTIGRAPHPLAN_H_
+#define PT2C_COMPILER_CODEGEN_MULTIGRAPHPLAN_H_
+
+#include "compiler/codegen/ExecutionPlan.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace pt2c {
+
+struct ModelPlan {
+  ExecutionPlan plan;     // for a plan set: all kernels, the set's bytes, the shared blob
+  size_t numGraphs = 1;
+  bool isPlanSet = false;
+};
+
+// `module` after pt2c-form-kernels: one model function per artifact graph, named after
+// it. Diagnoses (on the module) a missing function and anything buildExecutionPlan does.
+mlir::FailureOr<ModelPlan> buildModelPlan(mlir::ModuleOp module, const ArtifactFile& artifact);
+
+}  // namespace pt2c
+
+#endif  // PT2C_COMPILER_CODEGEN_MULTIGRAPHPLAN_H_

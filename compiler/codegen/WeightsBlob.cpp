@@ -1,0 +1,70 @@
+#include "compiler/codegen/WeightsBlob.h"
+
+#include "compiler/transforms/fold/FoldWeights.h"
+#include "compiler/transforms/kernels/FormKernels.h"
+#include "llvm/ADT/StringMap.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+namespace pt2c {
+namespace {
+
+constexpr uint64_t kAlignment = 64;  // runtime/src/model.c: kWeightsAlignment
+
+uint64_t alignUp(uint64_t x) { return (x + kAlignment - 1) / kAlignment * kAlignment; }
+
+uint64_t byteSize(mlir::RankedTensorType t) {
+  unsigned bits = t.getElementType().getIntOrFloatBitWidth();
+  return t.getNumElements() * (bits == 1 ? 1 : bits / 8);
+}
+
+}  // namespace
+
+mlir::FailureOr<WeightsBlob> layoutWeightsBlob(llvm::ArrayRef<mlir::func::FuncOp> models,
+                                               const ArtifactFile& artifact) {
+  llvm::StringMap<const artifact::WeightEntry*> entries;
+  for (const auto& w : artifact.message.weights()) entries[w.name()] = &w;
+  WeightsBlob blob;
+  // (artifact offset, size) -> blob offset
+  llvm::DenseMap<std::pair<uint64_t, uint64_t>, uint64_t> placed;
+  auto place = [&](uint64_t size, bool derived, uint64_t source) {
+    uint64_t offset = alignUp(blob.size);
+    blob.pieces.push_back({offset, size, derived, source});
+    blob.size = offset + size;
+    return offset;
+  };
+  for (mlir::func::FuncOp func : models)
+  for (mlir::BlockArgument arg : func.getArguments()) {
+    unsigned i = arg.getArgNumber();
+    auto fqn = func.getArgAttrOfType<mlir::StringAttr>(i, "pt2c.weight");
+    if (!fqn) fqn = func.getArgAttrOfType<mlir::StringAttr>(i, kStateAttr);
+    auto type = llvm::dyn_cast<mlir::RankedTensorType>(arg.getType());
+    if (!fqn || !type || !type.hasStaticShape()) continue;  // inputs; the plan checks types
+    if (auto value = func.getArgAttr(i, kWeightValueAttr)) {
+      auto resource = llvm::dyn_cast<mlir::DenseResourceElementsAttr>(value);
+      mlir::AsmResourceBlob* data = resource ? resource.getRawHandle().getBlob() : nullptr;
+      if (!data || data->getData().size() != byteSize(type))
+        return func.emitError() << "derived weight '" << fqn.strref()
+                                << "' needs a dense_resource value of " << byteSize(type)
+                                << " bytes";
+      llvm::ArrayRef<char> bytes = data->getData();
+      blob.argumentOffsets[arg] = place(bytes.size(), true, blob.derived.size());
+      blob.derived.append(bytes.data(), bytes.size());
+      continue;
+    }
+    auto it = entries.find(fqn.strref());
+    if (it == entries.end())
+      return func.emitError() << "weight '" << fqn.strref() << "' is not in the artifact";
+    const artifact::WeightEntry& w = *it->second;
+    if (w.nbytes() != byteSize(type))
+      return func.emitError() << "weight '" << fqn.strref() << "' has " << w.nbytes()
+                              << " bytes, its type needs " << byteSize(type);
+    auto [slot, fresh] = placed.try_emplace({w.offset(), w.nbytes()}, 0);
+    if (fresh) slot->second = place(w.nbytes(), false, w.offset());
+    blob.argumentOffsets[arg] = slot->second;
+  }
+  return blob;
+}
+
+}  // namespace pt2c
