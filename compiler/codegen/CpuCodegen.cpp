@@ -110,9 +110,16 @@ mlir::LogicalResult addEmbeddedSymbols(llvm::Module& m, const ExecutionPlan& pla
   os << ".section .rodata.pt2c_weights,\"a\",@progbits\n"
      << ".balign 64\n.globl __pt2c_weights\n.hidden __pt2c_weights\n"
      << ".type __pt2c_weights,@object\n__pt2c_weights:\n";
-  if (options.weightsSize > 0)
-    os << ".incbin \"" << options.weightsFile << "\", " << options.weightsOffset << ", "
-       << options.weightsSize << "\n";
+  uint64_t end = 0;
+  for (const CpuCodegenOptions::WeightsPiece& piece : options.weights) {
+    if (piece.blobOffset < end || piece.blobOffset + piece.size > options.weightsSize)
+      return mlir::emitError(loc) << "internal error: weights pieces overlap or overflow";
+    if (piece.blobOffset > end) os << ".zero " << piece.blobOffset - end << "\n";
+    if (piece.size > 0)
+      os << ".incbin \"" << piece.file << "\", " << piece.fileOffset << ", " << piece.size << "\n";
+    end = piece.blobOffset + piece.size;
+  }
+  if (options.weightsSize > end) os << ".zero " << options.weightsSize - end << "\n";
   os << ".size __pt2c_weights, " << options.weightsSize << "\n.text\n";
   m.appendModuleInlineAsm(os.str());
   return mlir::success();

@@ -16,9 +16,14 @@ namespace pt2c {
 
 struct CpuCodegenOptions {
   std::string cpu = "x86-64-v2";  // LLVM CPU name; "native" for the build machine's
-  // The weights blob: a byte range of a file, assembled in with .incbin (no copy in memory).
-  std::string weightsFile;
-  uint64_t weightsOffset = 0, weightsSize = 0;
+  // The weights blob (ExecutionPlan::weights): byte ranges of files placed at their blob
+  // offsets, assembled in with .incbin (no copy in memory), zeros in between.
+  struct WeightsPiece {
+    std::string file;
+    uint64_t fileOffset = 0, size = 0, blobOffset = 0;
+  };
+  std::vector<WeightsPiece> weights;  // by increasing blobOffset
+  uint64_t weightsSize = 0;
   // Called with the textual LLVM IR before optimization (for `--emit llvm`).
   std::function<void(const std::string&)> onLLVMIR;
   // More read-only data for the runtime: each blob becomes the hidden symbols `symbol`

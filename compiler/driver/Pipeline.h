@@ -19,6 +19,7 @@ struct PipelineOptions {
   bool quiet = false;
   bool strict = false;       // --strict: any draft report finding fails the export
   bool printReport = false;  // the exporter prints the whole report (temporary artifact)
+  bool foldWeights = true;   // pt2c-fold-weights (off: --no-fold-weights)
 };
 
 // Runs the exporter on model.py. Its own messages (tracebacks, progress) go to stderr.

@@ -55,6 +55,9 @@ void addCompileOptions(CLI::App* app, pt2c::PipelineOptions& o) {
       ->capture_default_str();
   app->add_option("--emit", o.emit, "Print one stage of the pipeline to stdout and stop")
       ->check(CLI::IsMember({"aten", "prim", "llvm"}));
+  app->add_flag("!--no-fold-weights", o.foldWeights,
+                "Compute weight-only math and batch norm at run time instead of folding it "
+                "into derived weights at compile time (for debugging)");
 }
 
 void addExportOptions(CLI::App* app, pt2c::PipelineOptions& o) {
