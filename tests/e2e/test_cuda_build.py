@@ -21,6 +21,7 @@ MLP = REPO / "examples" / "mlp" / "model.py"
 if not find_cuda_toolkit():
     pytest.skip("no CUDA toolkit (ptxas, fatbinary): set PT2C_CUDA_HOME", allow_module_level=True)
 FAKE_DRIVER = BIN / "tests" / "unit" / "libfake_cuda.so"
+FAKE_CUBLASLT = BIN / "tests" / "unit" / "libfake_cublaslt.so"
 NO_DRIVER = "/nonexistent/libcuda.so.1"
 
 
@@ -143,7 +144,9 @@ def test_without_a_driver_loading_fails_clearly(pt2c, cpp_host, mlp_cuda, x_npy,
 
 def fake_driver_env(tmp_path, **extra):
     import os
-    env = dict(os.environ, PT2C_LIBCUDA=str(FAKE_DRIVER), FAKE_CUDA_LOG=str(tmp_path / "log"))
+    # No cuBLASLt unless a test asks for the fake one: GEMM steps run their fallback.
+    env = dict(os.environ, PT2C_LIBCUDA=str(FAKE_DRIVER), FAKE_CUDA_LOG=str(tmp_path / "log"),
+               PT2C_LIBCUBLASLT="/nonexistent/libcublasLt.so")
     env.update(extra)
     return env
 
@@ -163,8 +166,9 @@ def run_on_fake_driver(cpp_host, so, inputs, tmp_path, sm="80"):
     assert plan["device"] == 1
 
     launches = [line.split() for line in log if line.startswith("launch ")]
-    assert len(launches) == len(plan["steps"]) > 0
-    for launch, step in zip(launches, plan["steps"]):
+    kernel_steps = [step for step in plan["steps"] if step["kind"] == 0]  # not GEMM steps
+    assert len(launches) == len(kernel_steps) > 0
+    for launch, step in zip(launches, kernel_steps):
         kernel = plan["gpu_kernels"][step["kernel"]]
         assert launch[1] == kernel["name"]
         assert tuple(map(int, launch[2:5])) == kernel["grid"]
@@ -174,7 +178,7 @@ def run_on_fake_driver(cpp_host, so, inputs, tmp_path, sm="80"):
         if kind != CUBIN:
             continue
         param_bytes = cubin_param_bytes(payload)
-        for step in plan["steps"]:
+        for step in kernel_steps:
             name = plan["gpu_kernels"][step["kernel"]]["name"]
             assert param_bytes[name] == 8 * len(step["args"]), (sm, name)
     return plan, log
@@ -240,3 +244,54 @@ def test_reductions_views_and_scalars_compile_for_cuda(pt2c, cpp_host, tmp_path)
     configs = {(k["grid"], k["block"]) for k in plan["gpu_kernels"]}
     assert ((1, 1, 1), (1, 1, 1)) in configs
     assert any(grid[0] * block[0] >= 64 for grid, block in configs)
+
+
+RELU_MLP = """
+import torch
+from torch import nn
+
+def model():
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 8))
+
+example_inputs = (torch.randn(4, 16),)
+"""
+
+
+def test_linear_layers_become_gemm_steps_with_fused_epilogues(pt2c, cpp_host, tmp_path):
+    """Linear + ReLU + Linear: two GEMM steps (the first with bias and relu fused, after the
+    second Linear's fused-in ReLU prologue is split off again), each followed by its
+    fallback launches. Through the fake driver and the fake cuBLASLt (a host f32 matmul)
+    the whole model runs as the two cuBLASLt calls and matches eager."""
+    model_py = tmp_path / "relu_mlp.py"
+    model_py.write_text(RELU_MLP)
+    so = tmp_path / "relu_mlp_cuda.so"
+    result = run([pt2c, model_py, "--target", "cuda:sm_90", "-o", so])
+    assert result.returncode == 0, result.stderr
+    assert "2 GEMM steps" in result.stderr
+    plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
+    gemm_steps = [i for i, step in enumerate(plan["steps"]) if step["kind"] == 1]
+    assert gemm_steps[0] == 0
+    shapes = [(g["m"], g["n"], g["k"], g["epilogue"], g["transpose_a"], g["transpose_b"])
+              for g in plan["gemms"]]
+    assert shapes == [(4, 32, 16, 2, 0, 1), (4, 8, 32, 1, 0, 1)]  # BIAS_RELU, then BIAS
+    first = plan["gemms"][0]["num_fallback_steps"]
+    assert gemm_steps[1] == 1 + first
+    assert gemm_steps[1] + 1 + plan["gemms"][1]["num_fallback_steps"] == len(plan["steps"])
+
+    import torch
+    x = np.random.default_rng(5).standard_normal((4, 16)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    namespace = {}
+    exec(RELU_MLP, namespace)
+    with torch.no_grad():
+        reference = namespace["model"]()(torch.from_numpy(x)).numpy()
+    assert FAKE_CUBLASLT.exists(), "run `bazel build //tests/unit:libfake_cublaslt.so`"
+    out = tmp_path / "out"
+    env = fake_driver_env(tmp_path, FAKE_CUDA_SM="90", PT2C_LIBCUBLASLT=str(FAKE_CUBLASLT))
+    result = run([cpp_host, so, "--input", tmp_path / "x.npy", "--output-dir", out], env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    log = (tmp_path / "log").read_text()
+    assert "launch " not in log  # cuBLASLt served both GEMMs: no fallback kernel ran
+    y = np.load(out / "0.npy")
+    assert np.abs(y - reference).max() / np.abs(reference).max() <= 1e-5

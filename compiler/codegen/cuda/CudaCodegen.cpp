@@ -20,8 +20,11 @@ llvm::Error fail(const llvm::Twine& message) {
 std::string describe(const CudaCodegenSummary& summary, const std::vector<unsigned>& sms) {
   std::string text = "CUDA";
   for (size_t i = 0; i < sms.size(); ++i) text += (i ? ", sm_" : " sm_") + std::to_string(sms[i]);
-  return text + ": " + std::to_string(summary.launches) + " launches of " +
-         std::to_string(summary.gpuKernels) + " GPU kernels, fatbin " +
+  text += ": " + std::to_string(summary.launches) + " launches of " +
+          std::to_string(summary.gpuKernels) + " GPU kernels, ";
+  if (summary.gemms > 0)
+    text += std::to_string(summary.gemms) + " GEMM steps (cuBLASLt, those launches as fallback), ";
+  return text + "fatbin " +
          std::to_string((summary.fatbinBytes + 1023) / 1024) + " KiB";
 }
 
@@ -32,10 +35,13 @@ llvm::Expected<CudaCodegenSummary> emitCudaObject(mlir::ModuleOp kernels,
   // The toolkit first: without it nothing below can finish.
   auto toolkit = findCudaToolkit();
   if (!toolkit) return toolkit.takeError();
+  // Read at the prim level, before the lowering rewrites the kernel functions.
+  std::map<std::string, SplitKernel> splits = splitGemmPrologues(kernels);
+  GemmKernelTable gemmKernels = findGemmKernels(kernels);
   if (mlir::failed(lowerKernelsToGpu(kernels))) return fail("lowering the kernels to GPU failed");
   auto launches = readLaunchTable(kernels);
   if (mlir::failed(launches)) return fail("reading the GPU launches failed");
-  auto cudaPlan = expandPlanForCuda(plan, *launches);
+  auto cudaPlan = expandPlanForCuda(plan, *launches, gemmKernels, splits);
   if (!cudaPlan) return cudaPlan.takeError();
 
   auto gpuModule = kernels.lookupSymbol<mlir::gpu::GPUModuleOp>(kGpuModuleName);
@@ -64,8 +70,12 @@ llvm::Expected<CudaCodegenSummary> emitCudaObject(mlir::ModuleOp kernels,
 
   CudaCodegenSummary summary;
   summary.gpuKernels = cudaPlan->kernels.size();
-  if (auto records = readPlanRecords(cudaPlan->bytes)) summary.launches = records->steps.size();
-  else return records.takeError();
+  if (auto records = readPlanRecords(cudaPlan->bytes)) {
+    summary.gemms = records->gemms.size();
+    summary.launches = records->steps.size() - summary.gemms;
+  } else {
+    return records.takeError();
+  }
   summary.fatbinBytes = fatbin->size();
   summary.arenaBytes = cudaPlan->arenaSize;
   return summary;

@@ -1,5 +1,7 @@
 #include "compiler/codegen/cuda/CudaPlan.h"
 
+#include <algorithm>
+
 #include "compiler/codegen/ArenaPlanner.h"
 #include "compiler/codegen/PlanReader.h"
 #include "llvm/ADT/StringMap.h"
@@ -19,34 +21,36 @@ uint64_t alignUp(uint64_t value) {
 
 class Expander {
  public:
-  Expander(PlanRecords& r, const LaunchTable& launches) : r(r), launches(launches) {}
+  Expander(PlanRecords& r, const LaunchTable& launches, const GemmKernelTable& gemmKernels,
+           const std::map<std::string, SplitKernel>& splits)
+      : r(r), launches(launches), gemmKernels(gemmKernels), splits(splits) {}
 
-  llvm::Error run(const std::vector<std::string>& stepKernels) {
-    temporaryBase = alignUp(r.arenaSize);
-    std::vector<pt2c_plan_step> steps;
-    std::vector<uint32_t> stepArgs;
-    for (const pt2c_plan_step& step : r.steps) {
+  llvm::Error run(std::vector<std::string> stepKernels) {
+    for (const pt2c_plan_step& step : r.steps)
       if (step.kernel >= stepKernels.size()) return fail("a step's kernel is not in the plan");
-      const std::string& name = stepKernels[step.kernel];
-      auto it = launches.find(name);
-      if (it == launches.end()) return fail("no GPU launches for kernel " + name);
-      std::vector<uint32_t> buffers(r.stepArgs.begin() + step.first_arg,
-                                    r.stepArgs.begin() + step.first_arg + step.num_args);
-      std::vector<uint32_t> temporaries = placeTemporaries(it->second);
-      for (const GpuLaunch& launch : it->second.launches) {
-        pt2c_plan_step s{};
-        s.kernel = gpuKernel(launch);
-        s.first_arg = stepArgs.size();
-        for (const LaunchArg& arg : launch.args) {
-          const std::vector<uint32_t>& from =
-              arg.kind == LaunchArg::kBuffer ? buffers : temporaries;
-          if (arg.index >= from.size())
-            return fail("a launch of " + name + " uses a buffer its step does not have");
-          stepArgs.push_back(from[arg.index]);
-        }
-        s.num_args = stepArgs.size() - s.first_arg;
-        steps.push_back(s);
+    splitSteps(stepKernels);
+    temporaryBase = alignUp(r.arenaSize);
+    for (size_t i = 0; i < r.steps.size(); ++i) {
+      const std::string& name = stepKernels[r.steps[i].kernel];
+      auto gemm = gemmKernels.gemms.find(name);
+      if (gemm == gemmKernels.gemms.end()) {
+        if (auto err = expand(r.steps[i], name)) return err;
+        continue;
       }
+      // The GEMM step, then its fallback: the launches of the kernel function(s) it
+      // replaces.
+      size_t gemmStep = steps.size();
+      pt2c_plan_gemm g = gemm->second.gemm;
+      std::vector<uint32_t> args = gemmArgs(i, stepKernels, gemm->second, g);
+      steps.push_back({static_cast<uint32_t>(r.gemms.size()), static_cast<uint32_t>(args.size()),
+                       static_cast<uint32_t>(stepArgs.size()), PT2C_STEP_GEMM});
+      stepArgs.insert(stepArgs.end(), args.begin(), args.end());
+      bool fused = g.epilogue != PT2C_GEMM_EPILOGUE_NONE;
+      for (size_t j = i; j <= i + (fused ? 1 : 0); ++j)
+        if (auto err = expand(r.steps[j], stepKernels[r.steps[j].kernel])) return err;
+      g.num_fallback_steps = steps.size() - gemmStep - 1;
+      r.gemms.push_back(g);
+      if (fused) ++i;
     }
     r.steps = std::move(steps);
     r.stepArgs = std::move(stepArgs);
@@ -59,6 +63,113 @@ class Expander {
   std::vector<std::string> kernelNames() const { return names; }
 
  private:
+  // Each step of a split kernel function becomes its prologue's step and its GEMM's step,
+  // through an arena buffer after the planned arena that lives between the two (so one
+  // region serves every split).
+  void splitSteps(std::vector<std::string>& stepKernels) {
+    uint64_t operandBase = alignUp(r.arenaSize), operandEnd = 0;
+    auto kernelIndex = [&](const std::string& name) {
+      auto it = std::find(stepKernels.begin(), stepKernels.end(), name);
+      if (it != stepKernels.end()) return static_cast<uint32_t>(it - stepKernels.begin());
+      stepKernels.push_back(name);
+      return static_cast<uint32_t>(stepKernels.size() - 1);
+    };
+    std::vector<pt2c_plan_step> newSteps;
+    std::vector<uint32_t> newArgs;
+    auto addStep = [&](uint32_t kernel, const std::vector<uint32_t>& buffers) {
+      newSteps.push_back({kernel, static_cast<uint32_t>(buffers.size()),
+                          static_cast<uint32_t>(newArgs.size()), PT2C_STEP_KERNEL});
+      newArgs.insert(newArgs.end(), buffers.begin(), buffers.end());
+    };
+    for (const pt2c_plan_step& step : r.steps) {
+      std::vector<uint32_t> buffers = buffersOf(step);
+      auto split = splits.find(stepKernels[step.kernel]);
+      if (split == splits.end()) {
+        addStep(step.kernel, buffers);
+        continue;
+      }
+      const SplitKernel& s = split->second;
+      r.buffers.push_back({PT2C_BUFFER_ARENA, 0, operandBase, s.operandBytes});
+      uint32_t operand = r.buffers.size() - 1;
+      operandEnd = std::max(operandEnd, s.operandBytes);
+      std::vector<uint32_t> prologue;
+      for (unsigned arg : s.prologueArgs) prologue.push_back(buffers[arg]);
+      prologue.push_back(operand);
+      std::vector<uint32_t> gemm;
+      for (int arg : s.gemmArgs) gemm.push_back(arg < 0 ? operand : buffers[arg]);
+      gemm.push_back(buffers.back());
+      addStep(kernelIndex(s.prologue), prologue);
+      addStep(kernelIndex(s.gemm), gemm);
+    }
+    r.steps = std::move(newSteps);
+    r.stepArgs = std::move(newArgs);
+    if (operandEnd > 0) r.arenaSize = operandBase + alignUp(operandEnd);
+  }
+
+  std::vector<uint32_t> buffersOf(const pt2c_plan_step& step) const {
+    return std::vector<uint32_t>(r.stepArgs.begin() + step.first_arg,
+                                 r.stepArgs.begin() + step.first_arg + step.num_args);
+  }
+
+  // Replaces the kernel function's step by its GPU launches.
+  llvm::Error expand(const pt2c_plan_step& step, const std::string& name) {
+    auto it = launches.find(name);
+    if (it == launches.end()) return fail("no GPU launches for kernel " + name);
+    std::vector<uint32_t> buffers = buffersOf(step);
+    std::vector<uint32_t> temporaries = placeTemporaries(it->second);
+    for (const GpuLaunch& launch : it->second.launches) {
+      pt2c_plan_step s{};
+      s.kernel = gpuKernel(launch);
+      s.first_arg = stepArgs.size();
+      for (const LaunchArg& arg : launch.args) {
+        const std::vector<uint32_t>& from = arg.kind == LaunchArg::kBuffer ? buffers : temporaries;
+        if (arg.index >= from.size())
+          return fail("a launch of " + name + " uses a buffer its step does not have");
+        stepArgs.push_back(from[arg.index]);
+      }
+      s.num_args = stepArgs.size() - s.first_arg;
+      steps.push_back(s);
+    }
+    return llvm::Error::success();
+  }
+
+  // The GEMM step's buffers (A, B, [bias,] D) for kernel step `i`; takes in the bias
+  // epilogue of step i + 1 (setting g.epilogue) when that step is the only reader of the
+  // product and writing its output early cannot clobber an operand.
+  std::vector<uint32_t> gemmArgs(size_t i, const std::vector<std::string>& stepKernels,
+                                 const GemmKernel& gemm, pt2c_plan_gemm& g) const {
+    std::vector<uint32_t> buffers = buffersOf(r.steps[i]);
+    uint32_t product = buffers.back();  // the kernel function's one result
+    std::vector<uint32_t> plain = {buffers[gemm.lhs], buffers[gemm.rhs], product};
+    if (i + 1 >= r.steps.size() || g.batch != 1) return plain;
+    auto epilogue = gemmKernels.epilogues.find(stepKernels[r.steps[i + 1].kernel]);
+    if (epilogue == gemmKernels.epilogues.end()) return plain;
+    const BiasEpilogueKernel& e = epilogue->second;
+    std::vector<uint32_t> next = buffersOf(r.steps[i + 1]);
+    if (next.size() != 3 || next[e.input] != product || e.n != static_cast<int64_t>(g.n) ||
+        r.buffers[product].kind != PT2C_BUFFER_ARENA)
+      return plain;
+    for (size_t s = 0; s < r.steps.size(); ++s)
+      if (s != i && s != i + 1)
+        for (uint32_t b : buffersOf(r.steps[s]))
+          if (b == product) return plain;
+    for (const pt2c_plan_guard& guard : r.guards)
+      if (guard.buffer == product) return plain;
+    uint32_t bias = next[e.bias], out = next[2];
+    for (uint32_t operand : {plain[0], plain[1], bias})
+      if (overlap(operand, out)) return plain;
+    g.epilogue = e.epilogue;
+    return {plain[0], plain[1], bias, out};
+  }
+
+  // Whether two arena buffers share bytes (the arena planner reuses dead buffers' space).
+  bool overlap(uint32_t a, uint32_t b) const {
+    const pt2c_plan_buffer &x = r.buffers[a], &y = r.buffers[b];
+    if (a == b) return true;
+    if (x.kind != PT2C_BUFFER_ARENA || y.kind != PT2C_BUFFER_ARENA) return false;
+    return x.offset < y.offset + y.nbytes && y.offset < x.offset + x.nbytes;
+  }
+
   // Arena buffers for one step's temporaries, from temporaryBase on.
   std::vector<uint32_t> placeTemporaries(const KernelLaunches& k) {
     std::vector<uint32_t> ids;
@@ -88,6 +199,10 @@ class Expander {
 
   PlanRecords& r;
   const LaunchTable& launches;
+  const GemmKernelTable& gemmKernels;
+  const std::map<std::string, SplitKernel>& splits;
+  std::vector<pt2c_plan_step> steps;
+  std::vector<uint32_t> stepArgs;
   uint64_t temporaryBase = 0, temporaryEnd = 0;
   llvm::StringMap<uint32_t> index;
   std::vector<std::string> names;
@@ -96,11 +211,13 @@ class Expander {
 }  // namespace
 
 llvm::Expected<ExecutionPlan> expandPlanForCuda(const ExecutionPlan& plan,
-                                                const LaunchTable& launches) {
+                                                const LaunchTable& launches,
+                                                const GemmKernelTable& gemmKernels,
+                                                const std::map<std::string, SplitKernel>& splits) {
   auto records = readPlanRecords(plan.bytes);
   if (!records) return records.takeError();
   if (records->device != PT2C_DEVICE_CPU) return fail("the plan is not a kernel-function plan");
-  Expander expander(*records, launches);
+  Expander expander(*records, launches, gemmKernels, splits);
   if (auto err = expander.run(plan.kernels)) return std::move(err);
   ExecutionPlan result;
   result.kernels = expander.kernelNames();

@@ -1,0 +1,182 @@
+#include "compiler/codegen/cuda/GemmKernels.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace pt2c {
+namespace {
+
+// The index of `value` among `func`'s arguments, or -1.
+int argumentIndex(mlir::func::FuncOp func, mlir::Value value) {
+  auto arg = mlir::dyn_cast<mlir::BlockArgument>(value);
+  return arg && arg.getOwner() == &func.getBody().front() ? arg.getArgNumber() : -1;
+}
+
+// A statically shaped f32 tensor's shape.
+std::optional<llvm::ArrayRef<int64_t>> f32Shape(mlir::Value value) {
+  auto type = mlir::dyn_cast<mlir::RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape() || !type.getElementType().isF32()) return std::nullopt;
+  return type.getShape();
+}
+
+llvm::ArrayRef<int64_t> i64Array(mlir::Operation* op, llvm::StringRef name) {
+  auto attr = op->getAttrOfType<mlir::DenseI64ArrayAttr>(name);
+  return attr ? attr.asArrayRef() : llvm::ArrayRef<int64_t>();
+}
+
+uint64_t product(llvm::ArrayRef<int64_t> dims) {
+  uint64_t p = 1;
+  for (int64_t d : dims) p *= static_cast<uint64_t>(d);
+  return p;
+}
+
+// The body's ops before the return, and the returned value (one result only).
+std::optional<std::pair<llvm::SmallVector<mlir::Operation*>, mlir::Value>> body(
+    mlir::func::FuncOp func) {
+  if (func.getBody().getBlocks().size() != 1 || func.getNumResults() != 1) return std::nullopt;
+  llvm::SmallVector<mlir::Operation*> ops;
+  for (mlir::Operation& op : func.getBody().front().without_terminator()) ops.push_back(&op);
+  auto ret = mlir::dyn_cast<mlir::func::ReturnOp>(func.getBody().front().getTerminator());
+  if (!ret || ret.getNumOperands() != 1) return std::nullopt;
+  return std::make_pair(ops, ret.getOperand(0));
+}
+
+// A kernel that is one dot_general of two arguments, as a row-major GEMM.
+std::optional<GemmKernel> matchGemm(mlir::func::FuncOp func) {
+  auto b = body(func);
+  if (!b || b->first.size() != 1) return std::nullopt;
+  mlir::Operation* dot = b->first.front();
+  if (dot->getName().getStringRef() != "prim.dot_general" || dot->getResult(0) != b->second)
+    return std::nullopt;
+  int lhsArg = argumentIndex(func, dot->getOperand(0));
+  int rhsArg = argumentIndex(func, dot->getOperand(1));
+  auto lhs = f32Shape(dot->getOperand(0)), rhs = f32Shape(dot->getOperand(1));
+  auto result = f32Shape(dot->getResult(0));
+  if (lhsArg < 0 || rhsArg < 0 || !lhs || !rhs || !result) return std::nullopt;
+  auto lhsBatch = i64Array(dot, "lhs_batching_dimensions");
+  auto rhsBatch = i64Array(dot, "rhs_batching_dimensions");
+  auto lhsContract = i64Array(dot, "lhs_contracting_dimensions");
+  auto rhsContract = i64Array(dot, "rhs_contracting_dimensions");
+  if (lhsContract.size() != 1 || rhsContract.size() != 1 || lhsBatch != rhsBatch)
+    return std::nullopt;
+  // Batch dims must be the leading ones, in order, on both sides.
+  int64_t nb = lhsBatch.size();
+  for (int64_t i = 0; i < nb; ++i)
+    if (lhsBatch[i] != i || (*lhs)[i] != (*rhs)[i]) return std::nullopt;
+  int64_t lhsRank = lhs->size(), rhsRank = rhs->size();
+  if (rhsRank != nb + 2 || lhsRank < nb + 1 || (nb > 0 && lhsRank != nb + 2)) return std::nullopt;
+  if (lhsRank == nb + 1 && nb > 0) return std::nullopt;
+
+  pt2c_plan_gemm g{};
+  g.dtype = PT2C_F32;
+  g.epilogue = PT2C_GEMM_EPILOGUE_NONE;
+  g.batch = product(lhs->take_front(nb));
+  // lhs: [.., K] (rows flattened into M) or, for plain matrices, [K, M].
+  if (lhsContract[0] == lhsRank - 1) {
+    g.k = (*lhs)[lhsRank - 1];
+    g.m = product(lhs->drop_front(nb).drop_back());
+    g.ld_a = g.k;
+  } else if (lhsContract[0] == nb && lhsRank == nb + 2) {
+    g.transpose_a = 1;
+    g.k = (*lhs)[nb];
+    g.m = (*lhs)[nb + 1];
+    g.ld_a = g.m;
+  } else {
+    return std::nullopt;
+  }
+  if (rhsContract[0] == nb) {  // [K, N]
+    g.n = (*rhs)[nb + 1];
+    g.ld_b = g.n;
+    if ((*rhs)[nb] != static_cast<int64_t>(g.k)) return std::nullopt;
+  } else if (rhsContract[0] == nb + 1) {  // [N, K]
+    g.transpose_b = 1;
+    g.n = (*rhs)[nb];
+    g.ld_b = g.k;
+    if ((*rhs)[nb + 1] != static_cast<int64_t>(g.k)) return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  if (g.m == 0 || g.n == 0 || g.k == 0 || g.batch == 0 ||
+      product(*result) != g.batch * g.m * g.n || result->back() != static_cast<int64_t>(g.n))
+    return std::nullopt;
+  g.ld_d = g.n;
+  if (g.batch > 1) g.stride_a = g.m * g.k, g.stride_b = g.k * g.n, g.stride_d = g.m * g.n;
+  GemmKernel kernel;
+  kernel.gemm = g;
+  kernel.lhs = lhsArg;
+  kernel.rhs = rhsArg;
+  return kernel;
+}
+
+bool isZeroSplat(mlir::Value value) {
+  mlir::Operation* op = value.getDefiningOp();
+  if (!op || op->getName().getStringRef() != "prim.constant") return false;
+  auto attr = op->getAttrOfType<mlir::DenseElementsAttr>("value");
+  return attr && attr.isSplat() && attr.getElementType().isF32() &&
+         attr.getSplatValue<llvm::APFloat>().isPosZero();
+}
+
+// The other operand of a commutative binary op when one of them satisfies `is`.
+template <typename Predicate>
+mlir::Value otherOperand(mlir::Operation* op, Predicate is) {
+  if (op->getNumOperands() != 2) return {};
+  if (is(op->getOperand(0))) return op->getOperand(1);
+  if (is(op->getOperand(1))) return op->getOperand(0);
+  return {};
+}
+
+// x + broadcast(bias) over the last dim, then optionally max(., 0).
+std::optional<BiasEpilogueKernel> matchBiasEpilogue(mlir::func::FuncOp func) {
+  auto b = body(func);
+  if (!b || func.getNumArguments() != 2) return std::nullopt;
+  BiasEpilogueKernel epilogue;
+  mlir::Value sum = b->second;
+  mlir::Operation* last = sum.getDefiningOp();
+  if (last && last->getName().getStringRef() == "prim.max") {
+    sum = otherOperand(last, isZeroSplat);
+    if (!sum) return std::nullopt;
+    epilogue.epilogue = PT2C_GEMM_EPILOGUE_BIAS_RELU;
+  }
+  mlir::Operation* add = sum.getDefiningOp();
+  if (!add || add->getName().getStringRef() != "prim.add") return std::nullopt;
+  auto isBroadcastBias = [&](mlir::Value v) {
+    mlir::Operation* op = v.getDefiningOp();
+    if (!op || op->getName().getStringRef() != "prim.broadcast_in_dim") return false;
+    auto bias = f32Shape(op->getOperand(0)), to = f32Shape(v);
+    auto dims = i64Array(op, "broadcast_dimensions");
+    return bias && to && bias->size() == 1 && !to->empty() && (*bias)[0] == to->back() &&
+           dims.size() == 1 && dims[0] == static_cast<int64_t>(to->size()) - 1 &&
+           argumentIndex(func, op->getOperand(0)) >= 0;
+  };
+  mlir::Value x = otherOperand(add, isBroadcastBias);
+  if (!x) return std::nullopt;
+  mlir::Value bcast = add->getOperand(0) == x ? add->getOperand(1) : add->getOperand(0);
+  int input = argumentIndex(func, x);
+  int bias = argumentIndex(func, bcast.getDefiningOp()->getOperand(0));
+  auto shape = f32Shape(x);
+  // Every op is part of the pattern (the zero constant, the broadcast, add, max).
+  size_t expectedOps = epilogue.epilogue == PT2C_GEMM_EPILOGUE_BIAS_RELU ? 4 : 2;
+  if (input < 0 || bias < 0 || input == bias || !shape || x.getType() != b->second.getType() ||
+      b->first.size() != expectedOps)
+    return std::nullopt;
+  epilogue.input = input;
+  epilogue.bias = bias;
+  epilogue.n = shape->back();
+  return epilogue;
+}
+
+}  // namespace
+
+GemmKernelTable findGemmKernels(mlir::ModuleOp kernels) {
+  GemmKernelTable table;
+  kernels.walk([&](mlir::func::FuncOp func) {
+    if (func.isExternal()) return;
+    if (auto gemm = matchGemm(func)) table.gemms[func.getName().str()] = *gemm;
+    else if (auto epilogue = matchBiasEpilogue(func))
+      table.epilogues[func.getName().str()] = *epilogue;
+  });
+  return table;
+}
+
+}  // namespace pt2c

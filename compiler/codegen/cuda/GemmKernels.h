@@ -1,0 +1,40 @@
+// Which kernel functions are matrix products a vendor library can serve, read off the
+// prim-level kernel functions pt2c-form-kernels outlined (before GPU lowering):
+//   - a GEMM kernel is exactly one f32 prim.dot_general of two of its arguments, laid out
+//     as a (batched) row-major matrix product (see pt2c_plan_gemm in plan_format.h);
+//   - a bias epilogue kernel computes x + broadcast(bias) over the last dimension,
+//     optionally followed by max(., 0) (relu), from two arguments x and bias.
+// The CUDA plan (CudaPlan.cpp) turns a GEMM kernel's step into a GEMM step, fused with the
+// bias epilogue kernel that follows it when that kernel is the GEMM result's only reader.
+#ifndef PT2C_COMPILER_CODEGEN_CUDA_GEMMKERNELS_H_
+#define PT2C_COMPILER_CODEGEN_CUDA_GEMMKERNELS_H_
+
+#include <map>
+#include <string>
+
+#include "mlir/IR/BuiltinOps.h"
+#include "pt2c/plan_format.h"
+
+namespace pt2c {
+
+struct GemmKernel {
+  pt2c_plan_gemm gemm{};  // epilogue NONE, num_fallback_steps 0
+  unsigned lhs = 0, rhs = 1;  // which kernel arguments are A and B
+};
+
+struct BiasEpilogueKernel {
+  pt2c_gemm_epilogue epilogue = PT2C_GEMM_EPILOGUE_BIAS;
+  unsigned input = 0, bias = 1;  // which kernel arguments are x and the bias
+  int64_t n = 0;                 // the bias length
+};
+
+struct GemmKernelTable {
+  std::map<std::string, GemmKernel> gemms;             // by kernel function name
+  std::map<std::string, BiasEpilogueKernel> epilogues; // by kernel function name
+};
+
+GemmKernelTable findGemmKernels(mlir::ModuleOp kernels);
+
+}  // namespace pt2c
+
+#endif  // PT2C_COMPILER_CODEGEN_CUDA_GEMMKERNELS_H_

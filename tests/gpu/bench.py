@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Benchmarks a prebuilt CUDA model.so against PyTorch on the same GPU, in one process.
+
+The bundle comes from tests/gpu/make_mlp_cuda_bundle.sh (NAME_cuda.so, model.py,
+data/input*.npy and the eager CPU references data/ref*.npy):
+
+    python3 bench.py BUNDLE [--runs 500] [--warmup 50] [--tolerance 1e-4]
+
+First the numerics: pt2c_model_run_device on torch CUDA tensors against the CPU
+references (and torch eager on the GPU against them too, which shows that model.py built
+the same weights here). Then the median time per run, measured with CUDA events around
+each call on the current stream after a warm-up, of:
+  pt2c                      pt2c_model_run_device through ctypes (one CUDA graph launch,
+                            GEMMs through cuBLASLt)
+  pt2c, own kernels         the same .so with PT2C_CUBLASLT=0 (no cuBLASLt)
+  pt2c, no graph            the same .so with PT2C_CUDA_GRAPH=0 (one launch per step)
+  torch eager               model.py's module on the GPU, under torch.no_grad()
+  torch.compile             torch.compile(module)
+  reduce-overhead           torch.compile(module, mode="reduce-overhead") (CUDA graphs)
+fp32 everywhere; TF32 stays off in torch (its default for matmuls) and in pt2c (its
+default; PT2C_CUDA_TF32=1 turns it on). Prints a markdown table; exit status 1 when a
+numerics check fails.
+"""
+import argparse
+import importlib.util
+import os
+import pathlib
+import statistics
+import sys
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from run_mlp_cuda import PT2C_OK, Library, relative_error, tensors  # noqa: E402
+
+
+def load_module(path):
+    spec = importlib.util.spec_from_file_location("bench_model", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def median_ms(fn, runs, warmup):
+    """Median of `runs` CUDA-event timings of fn() on the current stream, in ms."""
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+              for _ in range(runs)]
+    for start, end in events:
+        start.record()
+        fn()
+        end.record()
+    torch.cuda.synchronize()
+    return statistics.median(start.elapsed_time(end) for start, end in events)
+
+
+class Pt2cRunner:
+    """pt2c_model_run_device on fixed torch tensors, on the current torch stream."""
+
+    def __init__(self, so, xs, env):
+        saved = {k: os.environ.get(k) for k in env}
+        os.environ.update(env)  # the runtime reads these at create
+        try:
+            self.lib = Library(so)
+            self.model = self.lib.create()
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+        self.outs = [torch.empty(shape, dtype=torch.from_numpy(np.empty(0, dtype)).dtype,
+                                 device="cuda") for dtype, shape in self.lib.outputs(self.model)]
+        self.ins, self.keep_in = tensors([(x.data_ptr(), np.dtype(str(x.dtype)[6:]),
+                                           tuple(x.shape)) for x in xs])
+        self.outs_t, self.keep_out = tensors([(o.data_ptr(), np.dtype(str(o.dtype)[6:]),
+                                               tuple(o.shape)) for o in self.outs])
+        self.num_inputs = len(xs)
+
+    def __call__(self):
+        status = self.lib.lib.pt2c_model_run_device(
+            self.model, self.ins, self.num_inputs, self.outs_t, len(self.outs),
+            torch.cuda.current_stream().cuda_stream)
+        if status != PT2C_OK:
+            raise RuntimeError(f"pt2c_model_run_device: status {status}: {self.lib.error()}")
+        return self.outs
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("bundle", type=pathlib.Path)
+    parser.add_argument("--so", help="the model in the bundle (default: its only *_cuda.so)")
+    parser.add_argument("--model", help="model.py (default: BUNDLE/model.py)")
+    parser.add_argument("--runs", type=int, default=500)
+    parser.add_argument("--warmup", type=int, default=50)
+    parser.add_argument("--tolerance", type=float, default=1e-4)
+    args = parser.parse_args()
+    bundle = args.bundle.resolve()
+    so = bundle / args.so if args.so else next(iter(sorted(bundle.glob("*_cuda.so"))), None)
+    if so is None or not so.exists():
+        sys.exit(f"no *_cuda.so in {bundle} (or --so)")
+    data = bundle / "data"
+    inputs = sorted(data.glob("input*.npy"), key=lambda p: int(p.stem[5:]))
+    refs = [np.load(p) for p in sorted(data.glob("ref*.npy"), key=lambda p: int(p.stem[3:]))]
+    module = load_module(args.model or bundle / "model.py")
+
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    xs = [torch.from_numpy(np.load(p)).cuda() for p in inputs]
+    net = module.model().cuda().eval()
+    failed = False
+
+    def check(name, outs):
+        nonlocal failed
+        outs = outs if isinstance(outs, (list, tuple)) else [outs]
+        error = max(relative_error(o.detach().cpu().numpy(), r) for o, r in zip(outs, refs))
+        ok = error <= args.tolerance
+        failed |= not ok
+        print(f"{'PASS' if ok else 'FAIL'}  {name}: max|out - ref| / max|ref| = {error:.3g}",
+              flush=True)
+        return error
+
+    variants = {}
+    pt2c = Pt2cRunner(so, xs, {})
+    variants["pt2c"] = (pt2c, check("pt2c (cuBLASLt + CUDA graph)", pt2c()))
+    own = Pt2cRunner(so, xs, {"PT2C_CUBLASLT": "0"})
+    variants["pt2c, own kernels"] = (own, check("pt2c, own kernels (PT2C_CUBLASLT=0)", own()))
+    nograph = Pt2cRunner(so, xs, {"PT2C_CUDA_GRAPH": "0"})
+    variants["pt2c, no graph"] = (nograph,
+                                  check("pt2c, no graph (PT2C_CUDA_GRAPH=0)", nograph()))
+    with torch.no_grad():
+        eager = lambda: net(*xs)  # noqa: E731
+        variants["torch eager"] = (eager, check("torch eager (GPU)", eager()))
+        compiled = torch.compile(net)
+        variants["torch.compile"] = (lambda: compiled(*xs),
+                                     check("torch.compile", compiled(*xs)))
+        overhead = torch.compile(net, mode="reduce-overhead")
+        for _ in range(3):  # cudagraph trees record on the third call
+            overhead(*xs)
+        variants["reduce-overhead"] = (lambda: overhead(*xs),
+                                       check("torch.compile reduce-overhead", overhead(*xs)))
+        times = {name: median_ms(fn, args.runs, args.warmup)
+                 for name, (fn, _) in variants.items()}
+
+    name = so.name[:-len("_cuda.so")]
+    print(f"\nGPU: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
+          f"CUDA {torch.version.cuda}; median of {args.runs} runs after {args.warmup} "
+          f"warm-up runs, CUDA events, ms per run (max rel error vs CPU eager)\n")
+    print("| model | " + " | ".join(variants) + " |")
+    print("|---" * (len(variants) + 1) + "|")
+    print(f"| {name} | " + " | ".join(f"{times[v]:.4f} ({variants[v][1]:.1e})"
+                                      for v in variants) + " |")
+    speedup = times["reduce-overhead"] / times["pt2c"]
+    print(f"\npt2c vs reduce-overhead: {speedup:.2f}x; vs eager: "
+          f"{times['torch eager'] / times['pt2c']:.2f}x")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
