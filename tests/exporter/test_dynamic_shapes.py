@@ -359,3 +359,28 @@ def test_trace_sizes(example, low, high, sizes):
     symbol = Symbol("n", low, high)
     symbol.example = example
     assert trace_sizes(symbol) == sizes
+
+
+def test_bert_dynamic_batch_and_seq(export_source):
+    pytest.importorskip("transformers")
+    graph = graph_of(export_source("""
+        import torch
+        from transformers import BertConfig, BertModel
+
+        torch.manual_seed(0)
+        model = BertModel(BertConfig(vocab_size=100, hidden_size=32, num_hidden_layers=1,
+                                     num_attention_heads=2, intermediate_size=64,
+                                     max_position_embeddings=64))
+        ids = torch.randint(0, 100, (2, 12))
+        mask = torch.ones(2, 12, dtype=torch.long)
+        mask[1, 9:] = 0
+        example_inputs = (ids, mask)
+        dynamic_shapes = {"input_ids": {0: ("batch", 1, 8), 1: ("seq", 2, 64)},
+                          "attention_mask": {0: "batch", 1: "seq"}}
+    """))
+    assert [d.name for d in graph.dynamic_dims] == ["batch", "seq"]
+    (positions,) = [n for n in nodes(graph, "aten::slice")
+                    if n.args[0].tensor == "b_embeddings_position_ids"]
+    assert arg(positions, "end") == "seq"
+    hidden = {o.name: o.value for o in graph.outputs}["last_hidden_state"]
+    assert sizes_of(graph, hidden) == ["batch", "seq", 32]
