@@ -384,3 +384,14 @@ def test_bert_dynamic_batch_and_seq(export_source):
     assert arg(positions, "end") == "seq"
     hidden = {o.name: o.value for o in graph.outputs}["last_hidden_state"]
     assert sizes_of(graph, hidden) == ["batch", "seq", 32]
+
+
+def test_resized_inputs_repeat_the_example_in_its_memory_order():
+    import torch
+    from pt2c_exporter.dynamic_trace import resized_inputs
+    example = torch.arange(6).view(2, 3).t()  # [3, 2], transposed in memory
+    mask = torch.ones(3)
+    (grown, same) = resized_inputs((example, mask), {(0, 0): 5, (0, 1): 3})
+    assert grown.shape == (5, 3) and grown.stride() == (1, 5)
+    assert grown.tolist() == [[0, 3, 0], [1, 4, 1], [2, 5, 2], [0, 3, 0], [1, 4, 1]]
+    assert same is mask

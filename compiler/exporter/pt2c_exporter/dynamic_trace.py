@@ -68,8 +68,8 @@ def resized_inputs(example_inputs, sizes):
         dense = tensor.permute(order).contiguous()
         for position, dim in enumerate(order):
             if dim in dims:
-                index_ = torch.arange(dims[dim], device=tensor.device) % tensor.shape[dim]
-                dense = dense.index_select(position, index_)
+                picks = torch.arange(dims[dim], device=tensor.device) % tensor.shape[dim]
+                dense = dense.index_select(position, picks)
         inverse = sorted(range(len(order)), key=lambda p: order[p])
         result.append(dense.permute(inverse))
     return tuple(result)
