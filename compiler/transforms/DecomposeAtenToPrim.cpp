@@ -50,6 +50,18 @@ struct DecomposeAtenToPrimPass
 
 } // namespace
 
+std::vector<std::string> decomposedAtenOps(mlir::MLIRContext &context) {
+  mlir::RewritePatternSet patterns(&context);
+  decompose::populateAtenToPrimDecompositions(patterns);
+  std::vector<std::string> names;
+  for (const std::unique_ptr<mlir::RewritePattern> &pattern : patterns.getNativePatterns())
+    if (std::optional<mlir::OperationName> root = pattern->getRootKind())
+      names.push_back(root->getStringRef().str());
+  llvm::sort(names);
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
 std::unique_ptr<mlir::Pass> createDecomposeAtenToPrimPass() {
   return std::make_unique<DecomposeAtenToPrimPass>();
 }

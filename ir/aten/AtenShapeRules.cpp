@@ -572,7 +572,7 @@ const llvm::StringMap<Rule> &rules() {
           "aten.abs", "aten.add.Scalar", "aten.sub.Scalar", "aten.rsub.Scalar",
           "aten.mul.Scalar", "aten.div.Scalar", "aten.pow.Tensor_Scalar",
           "aten.clone", "aten.contiguous", "aten.detach", "aten.alias",
-          "aten._to_copy"})
+          "aten._to_copy", "aten.cos", "aten.sin", "aten.cumsum"})
       t[name] = sameAsSelf;
     for (StringRef name : {"aten.add.Tensor", "aten.sub.Tensor", "aten.mul.Tensor",
                            "aten.div.Tensor", "aten.maximum", "aten.minimum"})

@@ -69,6 +69,8 @@ def Prim_SigmoidOp : Prim_UnaryOp<"sigmoid", Prim_FloatTensor> {
 }
 def Prim_SqrtOp : Prim_UnaryOp<"sqrt", Prim_FloatTensor> { let summary = "sqrt x"; }
 def Prim_RsqrtOp : Prim_UnaryOp<"rsqrt", Prim_FloatTensor> { let summary = "1 / sqrt x"; }
+def Prim_CosOp : Prim_UnaryOp<"cos", Prim_FloatTensor> { let summary = "cos x"; }
+def Prim_SinOp : Prim_UnaryOp<"sin", Prim_FloatTensor> { let summary = "sin x"; }
 
 class Prim_BinaryOp<string mnemonic, Type type = Prim_Tensor>
     : Prim_Op<mnemonic, [Elementwise, SameOperandsAndResultType, InferTypeOpInterface]> {

@@ -24,3 +24,12 @@ func.func @computed_dynamic_size(%x: tensor<?x4xf32>) -> tensor<8x?xf32> {
   %0 = "aten.view"(%x) {size = array<i64: 8, -1>} : (tensor<?x4xf32>) -> tensor<8x?xf32>
   return %0 : tensor<8x?xf32>
 }
+
+// -----
+
+// cumsum's window spans the whole dim, so the dim must be static.
+func.func @cumsum_dynamic(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
+  // expected-error @+1 {{failed to legalize operation 'aten.cumsum'}}
+  %0 = "aten.cumsum"(%x) {dim = 1 : i64} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  return %0 : tensor<2x?xf32>
+}

@@ -151,8 +151,11 @@ SmallVector<Value> flashAttentionForCpu(aten::InternalScaledDotProductFlashAtten
                                         PrimBuilder &b) {
   if (op.getDropoutP() && op.getDropoutP()->convertToDouble() != 0.0)
     return {b.fail("attention dropout (the model runs in eval mode: dropout_p must be 0)")};
+  // The CPU kernel takes grouped key/value heads as they are (sdpa with enable_gqa
+  // passes them unrepeated): query head h reads key/value head h / (Hq / Hk).
   AttentionArgs args{op.getQuery(), op.getKey(), op.getValue(), op.getAttnMask(),
-                     op.getIsCausal().value_or(false), false, optionalScale(op.getScale())};
+                     op.getIsCausal().value_or(false), /*enableGqa=*/true,
+                     optionalScale(op.getScale())};
   auto [out, logsumexp] = attention(b, args, accumulationType(b.resultElementType(0)));
   return {b.convert(out, b.resultElementType(0)),
           b.convert(logsumexp, b.resultElementType(1))};

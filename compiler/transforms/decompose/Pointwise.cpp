@@ -130,7 +130,9 @@ void populatePointwiseDecompositions(DecompositionSet &set) {
       .add<aten::ErfOp>(unary<aten::ErfOp, prim::ErfOp>)
       .add<aten::SigmoidOp>(unary<aten::SigmoidOp, prim::SigmoidOp>)
       .add<aten::SqrtOp>(unary<aten::SqrtOp, prim::SqrtOp>)
-      .add<aten::RsqrtOp>(unary<aten::RsqrtOp, prim::RsqrtOp>);
+      .add<aten::RsqrtOp>(unary<aten::RsqrtOp, prim::RsqrtOp>)
+      .add<aten::CosOp>(unary<aten::CosOp, prim::CosOp>)
+      .add<aten::SinOp>(unary<aten::SinOp, prim::SinOp>);
 
   set.add<aten::AddTensorOp>(tensorTensor<aten::AddTensorOp, prim::AddOp>)
       .add<aten::SubTensorOp>(tensorTensor<aten::SubTensorOp, prim::SubOp>)

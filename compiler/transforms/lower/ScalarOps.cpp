@@ -120,6 +120,8 @@ Value buildScalarOp(OpBuilder &b, Location loc, Operation *op, ValueRange args,
       .Case([&](prim::ErfOp) { return b.create<math::ErfOp>(loc, x); })
       .Case([&](prim::SqrtOp) { return b.create<math::SqrtOp>(loc, x); })
       .Case([&](prim::RsqrtOp) { return b.create<math::RsqrtOp>(loc, x); })
+      .Case([&](prim::CosOp) { return b.create<math::CosOp>(loc, x); })
+      .Case([&](prim::SinOp) { return b.create<math::SinOp>(loc, x); })
       .Case([&](prim::SigmoidOp) -> Value { // 1 / (1 + e^-x)
         Value one = b.create<arith::ConstantOp>(loc, b.getFloatAttr(x.getType(), 1.0));
         Value e = b.create<math::ExpOp>(loc, b.create<arith::NegFOp>(loc, x));
