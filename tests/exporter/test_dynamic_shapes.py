@@ -74,7 +74,9 @@ MLP = """
 
 
 def test_mlp_dynamic_batch(export_source):
-    graph = graph_of(export_source(MLP))
+    run = export_source(MLP)
+    graph = graph_of(run)
+    assert " weights (9.4 KiB), dynamic batch [1, 64] in " in run.stderr
     assert dims(graph) == [("batch", 1, 64, [("x", 0)], [8, 9, 17])]
     assert sizes_of(graph, "x") == ["batch", 4, 16]
     # torch 2.x records view(x, [batch, -1]); 1.13 _reshape_alias(x, [batch, 64], [64, 1]).

@@ -112,9 +112,11 @@ def main(argv=None):
             report_summary(summary.report),
             "below" if args.print_report else "details: pt2c report %s" % args.output)
     graphs = "%d graphs, " % summary.graphs if summary.graphs > 1 else ""
-    sys.stderr.write("pt2c: exported %s: %s%d ops, %d weights (%s) in %.2f s%s\n" % (
+    dynamic = "".join(", dynamic %s [%d, %d]" % (d.name, d.min, d.max)
+                      for d in summary.dynamic_dims)
+    sys.stderr.write("pt2c: exported %s: %s%d ops, %d weights (%s)%s in %.2f s%s\n" % (
         args.model, graphs, summary.ops, summary.weights, _size(summary.weight_bytes),
-        time.perf_counter() - start, report))
+        dynamic, time.perf_counter() - start, report))
     if args.print_report and summary.report:
         sys.stderr.write(summary.report_text)
     return 0

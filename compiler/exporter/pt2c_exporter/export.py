@@ -26,6 +26,7 @@ class Summary:
         self.weights = weights
         self.weight_bytes = weight_bytes
         self.report = list(artifact.report)
+        self.dynamic_dims = [d for g in artifact.graphs for d in g.dynamic_dims]
         self.report_text = format_report(artifact.report, artifact.model_path, artifact.producer,
                                          artifact.graphs)
 
