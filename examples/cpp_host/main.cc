@@ -1,10 +1,12 @@
 // cpp_host: runs a pt2c model.so on .npy inputs, the way any C++ host would: through
 // pt2c/pt2c.hpp alone (dlopen), with no link-time dependency on the model.
 //
-//   cpp_host MODEL.so --input x.npy [--input y.npy ...] [--output-dir DIR]
-//            [--reference 0.npy ...] [--tolerance 1e-5] [--runs N]
+//   cpp_host MODEL.so --input x.npy [--input y.npy|none ...] [--method NAME]
+//            [--output-dir DIR] [--reference 0.npy ...] [--tolerance 1e-5] [--runs N]
 //
-// Prints the model's inputs and outputs, runs it, writes one .npy per output into DIR,
+// Prints the model's graphs (when it has several), inputs and outputs, runs the graph
+// of the method (default: the model's default method) that the inputs select (`none`:
+// an absent optional input), writes one .npy per output into DIR,
 // and compares outputs with references (in output order). Exits 1 on any error or when
 // an output's relative difference exceeds the tolerance.
 #include <cstdio>
@@ -22,6 +24,7 @@ namespace {
 struct Options {
   std::string model_path;
   std::vector<std::string> inputs;
+  std::string method;
   std::string output_dir;
   std::vector<std::string> references;
   double tolerance = 1e-5;
@@ -30,9 +33,14 @@ struct Options {
 
 void print_tensors(const char* title, const std::vector<pt2c::TensorInfo>& infos) {
   std::printf("%s:\n", title);
-  for (size_t i = 0; i < infos.size(); ++i)
+  for (size_t i = 0; i < infos.size(); ++i) {
+    if (infos[i].dtype == PT2C_DTYPE_UNDEFINED) {  // a slot the graph was traced with None
+      std::printf("  %zu %s: none (absent)\n", i, infos[i].name.c_str());
+      continue;
+    }
     std::printf("  %zu %s: %s %s\n", i, infos[i].name.c_str(), pt2c::dtype_name(infos[i].dtype),
                 pt2c::shape_string(infos[i].dims).c_str());
+  }
 }
 
 // Prints one line per reference; returns false if any exceeds the tolerance.
@@ -67,6 +75,12 @@ int run(const Options& options) {
   std::vector<pt2c::TensorInfo> input_infos = model.inputs();
   std::vector<pt2c::TensorInfo> output_infos = model.outputs();
   std::printf("model: %s\n", options.model_path.c_str());
+  if (model.num_graphs() > 1) {
+    std::printf("graphs:\n");
+    for (const pt2c::GraphInfo& graph : model.graphs())
+      std::printf("  %s: method %s, %d inputs, %d outputs\n", graph.name.c_str(),
+                  graph.method.c_str(), graph.num_inputs, graph.num_outputs);
+  }
   print_tensors("inputs", input_infos);
   print_tensors("outputs", output_infos);
 
@@ -74,7 +88,7 @@ int run(const Options& options) {
   // last run's outputs are the ones written and compared.
   std::vector<pt2c::npy::Array> outputs;
   for (int i = 0; i < options.runs; ++i)
-    outputs = pt2c::host::run_on_npy_files(model, options.inputs);
+    outputs = pt2c::host::run_on_npy_files(model, options.inputs, options.method, &output_infos);
   if (!options.output_dir.empty()) pt2c::host::write_outputs(options.output_dir, output_infos, outputs, stdout);
   if (!compare_references(options, output_infos, outputs)) {
     std::fprintf(stderr, "error: an output differs from its reference by more than %g\n",
@@ -90,8 +104,11 @@ int main(int argc, char** argv) {
   Options options;
   CLI::App app{"Runs a pt2c model.so on .npy inputs and checks its outputs."};
   app.add_option("model", options.model_path, "the model.so")->required();
-  app.add_option("--input", options.inputs, "an input .npy file, in input order")
+  app.add_option("--input", options.inputs,
+                 "an input .npy file, in input order; `none` for an absent optional input")
       ->allow_extra_args(false);
+  app.add_option("--method", options.method,
+                 "the method (or graph name) to run; default: the model's default method");
   app.add_option("--output-dir", options.output_dir, "write <index>_<name>.npy per output here");
   app.add_option("--runs", options.runs, "run the model this many times (state carries over)")
       ->check(CLI::PositiveNumber);

@@ -8,20 +8,30 @@
 
 namespace pt2c::host {
 
-std::vector<npy::Array> run_on_npy_files(Model& model, const std::vector<std::string>& paths) {
-  std::vector<npy::Array> inputs;
-  for (const std::string& path : paths) inputs.push_back(npy::read(path));
-  std::vector<TensorInfo> infos = model.outputs();
+std::vector<npy::Array> run_on_npy_files(Model& model, const std::vector<std::string>& paths,
+                                         const std::string& method,
+                                         std::vector<TensorInfo>* output_infos) {
+  std::vector<npy::Array> inputs(paths.size());
+  std::vector<pt2c_tensor> input_tensors;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (paths[i] == kAbsentInput) {
+      input_tensors.push_back(absent());
+      continue;
+    }
+    inputs[i] = npy::read(paths[i]);
+    input_tensors.push_back(inputs[i].tensor());
+  }
+  std::vector<TensorInfo> infos = model.graph_outputs(model.find_graph(method, input_tensors));
+  if (output_infos != nullptr) *output_infos = infos;
   std::vector<npy::Array> outputs(infos.size());
   for (size_t i = 0; i < outputs.size(); ++i) {
     outputs[i].dtype = infos[i].dtype;
     outputs[i].shape = infos[i].dims;
     outputs[i].data.resize(infos[i].nbytes());
   }
-  std::vector<pt2c_tensor> input_tensors, output_tensors;
-  for (npy::Array& input : inputs) input_tensors.push_back(input.tensor());
+  std::vector<pt2c_tensor> output_tensors;
   for (npy::Array& output : outputs) output_tensors.push_back(output.tensor());
-  model.run(input_tensors, output_tensors);
+  model.run_method(method, input_tensors, output_tensors);
   return outputs;
 }
 

@@ -12,9 +12,16 @@
 
 namespace pt2c::host {
 
-// Reads the inputs and runs the model; the model itself checks count, dtype and shape,
-// so a mismatch comes back as its own message (a pt2c::Error).
-std::vector<npy::Array> run_on_npy_files(Model& model, const std::vector<std::string>& inputs);
+// The word that stands for an absent input (a None of the method) among input paths.
+constexpr const char* kAbsentInput = "none";
+
+// Reads the inputs ("none": absent) and runs `method` ("": the default method) on the
+// graph they select; the model itself checks count, dtype and shape, so a mismatch
+// comes back as its own message (a pt2c::Error). `output_infos`, if given, receives the
+// selected graph's outputs.
+std::vector<npy::Array> run_on_npy_files(Model& model, const std::vector<std::string>& inputs,
+                                         const std::string& method = "",
+                                         std::vector<TensorInfo>* output_infos = nullptr);
 
 // "<index>_<name>.npy", or "<index>.npy" when the name adds nothing. Characters that are
 // unsafe in file names become '_'.

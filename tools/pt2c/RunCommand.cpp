@@ -8,12 +8,13 @@
 namespace pt2c {
 
 int runModelOnNpyFiles(const std::string& library, const std::vector<std::string>& inputPaths,
-                       const std::string& outputDir) {
+                       const std::string& outputDir, const std::string& method) {
   try {
     Library lib(library);
     Model model = lib.create_model();
-    std::vector<npy::Array> outputs = host::run_on_npy_files(model, inputPaths);
-    host::write_outputs(outputDir, model.outputs(), outputs, stderr);
+    std::vector<TensorInfo> infos;
+    std::vector<npy::Array> outputs = host::run_on_npy_files(model, inputPaths, method, &infos);
+    host::write_outputs(outputDir, infos, outputs, stderr);
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "pt2c: error: " << e.what() << "\n";

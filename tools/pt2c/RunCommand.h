@@ -1,5 +1,6 @@
-// `pt2c run MODEL.so --input x.npy ... --output-dir DIR`: runs a compiled model on .npy
-// inputs and writes one .npy per output, named <index>_<name>.npy (or <index>.npy).
+// `pt2c run MODEL.so --input x.npy ... [--method NAME] --output-dir DIR`: runs a compiled
+// model on .npy inputs (`none`: an absent optional input) and writes one .npy per output
+// of the graph they select, named <index>_<name>.npy (or <index>.npy).
 #ifndef PT2C_TOOLS_PT2C_RUNCOMMAND_H_
 #define PT2C_TOOLS_PT2C_RUNCOMMAND_H_
 
@@ -10,7 +11,7 @@ namespace pt2c {
 
 // Returns the process exit code; errors are printed to stderr.
 int runModelOnNpyFiles(const std::string& library, const std::vector<std::string>& inputs,
-                       const std::string& outputDir);
+                       const std::string& outputDir, const std::string& method = "");
 
 }  // namespace pt2c
 

@@ -109,10 +109,13 @@ int main(int argc, char** argv) {
   addCommonOptions(compileCmd, options);
 
   CLI::App* runCmd = app.add_subcommand("run", "Run a compiled model on .npy inputs");
-  std::string library, outputDir;
+  std::string library, outputDir, method;
   std::vector<std::string> inputs;
   runCmd->add_option("library", library, "model.so")->required()->check(CLI::ExistingFile);
-  runCmd->add_option("-i,--input", inputs, "Input .npy file, one per model input, in order");
+  runCmd->add_option("-i,--input", inputs,
+                     "Input .npy file, one per model input, in order; `none`: absent");
+  runCmd->add_option("--method", method,
+                     "Method (or graph name) of a multi-graph model; default: its default");
   runCmd->add_option("--output-dir", outputDir, "Directory for the output .npy files")
       ->required();
 
@@ -124,7 +127,7 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
 
-  if (*runCmd) return pt2c::runModelOnNpyFiles(library, inputs, outputDir);
+  if (*runCmd) return pt2c::runModelOnNpyFiles(library, inputs, outputDir, method);
   if (*reportCmd) return pt2c::printReport(reportPath, reportJson);
 
   mlir::registerAllPasses();

@@ -9,6 +9,9 @@
 //   for (const pt2c::TensorInfo& info : model.inputs()) ...
 //   model.run(inputs, outputs);  // std::vector<pt2c_tensor>, host memory
 //   model.run_device(inputs, outputs, stream);  // CUDA models: device memory
+//   int32_t g = model.find_graph("encode", inputs);  // multi-graph models: which graph
+//   model.graph_outputs(g) ...; model.run_method("encode", inputs, outputs);
+//   absent optional inputs: pt2c::absent() (a zeroed pt2c_tensor)
 //
 // Every failure throws pt2c::Error, which carries the pt2c_status and the message.
 #ifndef PT2C_PT2C_HPP_
@@ -92,6 +95,17 @@ struct TensorInfo {
   std::size_t nbytes() const { return static_cast<std::size_t>(num_elements()) * dtype_size(dtype); }
 };
 
+// One graph of a model: a signature of model.py, traced from `method`.
+struct GraphInfo {
+  std::string name;
+  std::string method;
+  int32_t num_inputs = 0;   // slots, absent ones included
+  int32_t num_outputs = 0;
+};
+
+// The absent input: what a method's optional argument that was None at export gets.
+inline pt2c_tensor absent() { return pt2c_tensor{nullptr, PT2C_DTYPE_UNDEFINED, 0, nullptr}; }
+
 // A pt2c_tensor over caller memory; `dims` must outlive the returned view.
 inline pt2c_tensor tensor_view(void* data, pt2c_dtype dtype, const std::vector<int64_t>& dims) {
   return pt2c_tensor{data, dtype, static_cast<int32_t>(dims.size()), dims.data()};
@@ -113,6 +127,12 @@ struct Api {
   decltype(&::pt2c_model_run) model_run = nullptr;
   decltype(&::pt2c_model_device) model_device = nullptr;
   decltype(&::pt2c_model_run_device) model_run_device = nullptr;
+  decltype(&::pt2c_model_num_graphs) model_num_graphs = nullptr;
+  decltype(&::pt2c_model_graph_info) model_graph_info = nullptr;
+  decltype(&::pt2c_model_graph_input_info) model_graph_input_info = nullptr;
+  decltype(&::pt2c_model_graph_output_info) model_graph_output_info = nullptr;
+  decltype(&::pt2c_model_find_graph) model_find_graph = nullptr;
+  decltype(&::pt2c_model_run_method) model_run_method = nullptr;
   decltype(&::pt2c_last_error) last_error = nullptr;
 
   Api() = default;
@@ -165,6 +185,12 @@ inline std::shared_ptr<const Api> load(const std::string& path) {
   resolve(*api, path, "pt2c_last_error", &api->last_error);
   resolve(*api, path, "pt2c_model_device", &api->model_device);
   resolve(*api, path, "pt2c_model_run_device", &api->model_run_device);
+  resolve(*api, path, "pt2c_model_num_graphs", &api->model_num_graphs);
+  resolve(*api, path, "pt2c_model_graph_info", &api->model_graph_info);
+  resolve(*api, path, "pt2c_model_graph_input_info", &api->model_graph_input_info);
+  resolve(*api, path, "pt2c_model_graph_output_info", &api->model_graph_output_info);
+  resolve(*api, path, "pt2c_model_find_graph", &api->model_find_graph);
+  resolve(*api, path, "pt2c_model_run_method", &api->model_run_method);
   return api;
 }
 
@@ -223,6 +249,53 @@ class Model {
         static_cast<int32_t>(outputs.size()));
   }
 
+  // Graphs (pt2c.h, "Graphs"): a single-graph model has one, "forward".
+  int32_t num_graphs() const { return api_->model_num_graphs(model_); }
+  GraphInfo graph_info(int32_t graph) const {
+    pt2c_graph_info info;
+    api_->check(api_->model_graph_info(model_, graph, &info));
+    return GraphInfo{info.name ? info.name : "", info.method ? info.method : "",
+                     info.num_inputs, info.num_outputs};
+  }
+  std::vector<GraphInfo> graphs() const {
+    std::vector<GraphInfo> infos;
+    for (int32_t g = 0; g < num_graphs(); ++g) infos.push_back(graph_info(g));
+    return infos;
+  }
+  // A graph's inputs (slots: an absent one has dtype PT2C_DTYPE_UNDEFINED) and outputs.
+  std::vector<TensorInfo> graph_inputs(int32_t graph) const {
+    std::vector<TensorInfo> infos;
+    for (int32_t i = 0; i < graph_info(graph).num_inputs; ++i) {
+      pt2c_tensor_info info;
+      api_->check(api_->model_graph_input_info(model_, graph, i, &info));
+      infos.push_back(to_tensor_info(info));
+    }
+    return infos;
+  }
+  std::vector<TensorInfo> graph_outputs(int32_t graph) const {
+    std::vector<TensorInfo> infos;
+    for (int32_t i = 0; i < graph_info(graph).num_outputs; ++i) {
+      pt2c_tensor_info info;
+      api_->check(api_->model_graph_output_info(model_, graph, i, &info));
+      infos.push_back(to_tensor_info(info));
+    }
+    return infos;
+  }
+  // The graph run_method(method, inputs, ...) runs; method empty: the default method.
+  int32_t find_graph(const std::string& method, const std::vector<pt2c_tensor>& inputs) const {
+    int32_t graph = -1;
+    api_->check(api_->model_find_graph(model_, method.empty() ? nullptr : method.c_str(),
+                                       inputs.data(), static_cast<int32_t>(inputs.size()),
+                                       &graph));
+    return graph;
+  }
+  void run_method(const std::string& method, const std::vector<pt2c_tensor>& inputs,
+                  std::vector<pt2c_tensor>& outputs) {
+    api_->check(api_->model_run_method(model_, method.empty() ? nullptr : method.c_str(),
+                                       inputs.data(), static_cast<int32_t>(inputs.size()),
+                                       outputs.data(), static_cast<int32_t>(outputs.size())));
+  }
+
   // Where the kernels run (PT2C_DEVICE_CPU or PT2C_DEVICE_CUDA).
   pt2c_device device() const { return api_->model_device(model_); }
 
@@ -250,7 +323,7 @@ class Model {
     TensorInfo result;
     result.name = info.name != nullptr ? info.name : "";
     result.dtype = info.dtype;
-    result.dims.assign(info.dims, info.dims + info.rank);
+    if (info.rank > 0) result.dims.assign(info.dims, info.dims + info.rank);
     return result;
   }
   void reset() {
