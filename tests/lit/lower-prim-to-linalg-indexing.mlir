@@ -93,51 +93,23 @@ func.func @slice(%x: tensor<4x10xf32>) -> tensor<2x3xf32> {
 
 // prim.concatenate: one destination, each operand copied into its part at the
 // running offset (computed at run time where a size is dynamic); extract_slice, copy,
-// insert_slice bufferizes to a copy into a view of the destination. The copies run over
-// views [dims before dim, dims from dim on]: along dim 0, 1-D views.
+// insert_slice bufferizes to a copy into a view of the destination.
 // CHECK-LABEL: func.func @concatenate
 // CHECK-SAME: (%[[X:.*]]: tensor<4x?xf32>, %[[Y:.*]]: tensor<?x?xf32>)
-// CHECK: %[[XF:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1]] : tensor<4x?xf32> into tensor<?xf32>
-// CHECK: %[[YF:.*]] = tensor.collapse_shape %[[Y]] {{\[}}[0, 1]] : tensor<?x?xf32> into tensor<?xf32>
-// CHECK: %[[XN:.*]] = tensor.dim %[[XF]], %{{.*}} : tensor<?xf32>
-// CHECK: %[[YN:.*]] = tensor.dim %[[YF]], %{{.*}} : tensor<?xf32>
-// CHECK: %[[XEND:.*]] = arith.addi %{{.*}}, %[[XN]] : index
-// CHECK: %[[N:.*]] = arith.addi %[[XEND]], %[[YN]] : index
-// CHECK: %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?xf32>
-// CHECK: %[[P0:.*]] = tensor.extract_slice %[[E]][0] [%[[XN]]] [1]
-// CHECK: %[[C0:.*]] = linalg.copy ins(%[[XF]] : tensor<?xf32>) outs(%[[P0]] : tensor<?xf32>)
-// CHECK: %[[A:.*]] = tensor.insert_slice %[[C0]] into %[[E]][0] [%[[XN]]] [1]
-// CHECK: %[[P1:.*]] = tensor.extract_slice %[[A]][%[[XEND]]] [%[[YN]]] [1]
-// CHECK: %[[C1:.*]] = linalg.copy ins(%[[YF]] : tensor<?xf32>) outs(%[[P1]] : tensor<?xf32>)
-// CHECK: %[[B:.*]] = tensor.insert_slice %[[C1]] into %[[A]][%[[XEND]]] [%[[YN]]] [1]
 // CHECK: %[[XCOLS:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<4x?xf32>
 // CHECK: %[[YROWS:.*]] = tensor.dim %[[Y]], %{{.*}} : tensor<?x?xf32>
+// CHECK: %[[YCOLS:.*]] = tensor.dim %[[Y]], %{{.*}} : tensor<?x?xf32>
 // CHECK: %[[ROWS:.*]] = arith.addi %{{.*}}, %[[YROWS]] : index
-// CHECK: tensor.expand_shape %[[B]] {{\[}}[0, 1]] output_shape [%[[ROWS]], %[[XCOLS]]] : tensor<?xf32> into tensor<?x?xf32>
+// CHECK: %[[E:.*]] = tensor.empty(%[[ROWS]], %[[XCOLS]]) : tensor<?x?xf32>
+// CHECK: %[[P0:.*]] = tensor.extract_slice %[[E]][0, 0] [4, %[[XCOLS]]] [1, 1]
+// CHECK: %[[C0:.*]] = linalg.copy ins(%[[X]] : tensor<4x?xf32>) outs(%[[P0]] : tensor<4x?xf32>)
+// CHECK: %[[A:.*]] = tensor.insert_slice %[[C0]] into %[[E]][0, 0] [4, %[[XCOLS]]] [1, 1]
+// CHECK: %[[P1:.*]] = tensor.extract_slice %[[A]][4, 0] [%[[YROWS]], %[[YCOLS]]] [1, 1]
+// CHECK: %[[C1:.*]] = linalg.copy ins(%[[Y]] : tensor<?x?xf32>) outs(%[[P1]] : tensor<?x?xf32>)
+// CHECK: tensor.insert_slice %[[C1]] into %[[A]][4, 0] [%[[YROWS]], %[[YCOLS]]] [1, 1]
 func.func @concatenate(%x: tensor<4x?xf32>, %y: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = prim.concatenate %x, %y dim = 0 : (tensor<4x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
-}
-
-// -----
-
-// Along channels (DenseNet's concatenation): per batch index each operand is one
-// contiguous run of C*H*W elements, copied by a 2-D loop.
-// CHECK-LABEL: func.func @concatenate_channels
-// CHECK-SAME: (%[[X:.*]]: tensor<2x3x4x5xf32>, %[[Y:.*]]: tensor<2x6x4x5xf32>)
-// CHECK: %[[XF:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1, 2, 3]] : tensor<2x3x4x5xf32> into tensor<2x60xf32>
-// CHECK: %[[YF:.*]] = tensor.collapse_shape %[[Y]] {{\[}}[0], [1, 2, 3]] : tensor<2x6x4x5xf32> into tensor<2x120xf32>
-// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x180xf32>
-// CHECK: %[[P0:.*]] = tensor.extract_slice %[[E]][0, 0] [2, 60] [1, 1]
-// CHECK: %[[C0:.*]] = linalg.copy ins(%[[XF]] : tensor<2x60xf32>) outs(%[[P0]] : tensor<2x60xf32>)
-// CHECK: %[[A:.*]] = tensor.insert_slice %[[C0]] into %[[E]][0, 0] [2, 60] [1, 1]
-// CHECK: %[[P1:.*]] = tensor.extract_slice %[[A]][0, 60] [2, 120] [1, 1]
-// CHECK: %[[C1:.*]] = linalg.copy ins(%[[YF]] : tensor<2x120xf32>) outs(%[[P1]] : tensor<2x120xf32>)
-// CHECK: %[[B:.*]] = tensor.insert_slice %[[C1]] into %[[A]][0, 60] [2, 120] [1, 1]
-// CHECK: tensor.expand_shape %[[B]] {{\[}}[0], [1, 2, 3]] output_shape [2, 9, 4, 5] : tensor<2x180xf32> into tensor<2x9x4x5xf32>
-func.func @concatenate_channels(%x: tensor<2x3x4x5xf32>, %y: tensor<2x6x4x5xf32>) -> tensor<2x9x4x5xf32> {
-  %0 = prim.concatenate %x, %y dim = 1 : (tensor<2x3x4x5xf32>, tensor<2x6x4x5xf32>) -> tensor<2x9x4x5xf32>
-  return %0 : tensor<2x9x4x5xf32>
 }
 
 // -----

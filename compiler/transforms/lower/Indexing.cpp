@@ -1,7 +1,7 @@
 // Lowering of the prim ops that select, join or generate elements: gather (a
 // linalg.generic over the result that reads the operand with tensor.extract at the
-// gathered position), slice (a copy loop reading a strided view), concatenate (one
-// copy per operand into its part of a single destination, over 2-D views) and iota (a linalg.generic of linalg.index).
+// gathered position), slice (a copy loop reading a strided view), concatenate (one copy per operand into its part of a single destination) and
+// iota (a linalg.generic of linalg.index).
 //
 // Copies are explicit loops rather than tensor.extract_slice / insert_slice of whole
 // operands: those bufferize to memref.copy between strided views, which the CPU
@@ -109,14 +109,6 @@ struct SliceLowering : OpConversionPattern<prim::SliceOp> {
 /// Each operand is copied into its part of one destination (at the running offset
 /// along the concatenated dim): extract_slice of the destination, a copy loop into it,
 /// insert_slice back, which bufferizes in place into a view of the destination.
-///
-/// The copies run over a 2-D view [dims before `dim`, dims from `dim` on] of the
-/// operands and of the destination (collapse_shape, then one expand_shape of the
-/// result; all views): for every index of the outer dims an operand is one contiguous
-/// run of elements and so is its part of the destination. Each operand then costs one
-/// two-deep copy loop (a plain 1-D copy at batch 1) instead of a rank-deep nest, which
-/// matters for models that concatenate hundreds of times (DenseNet: one growing
-/// concatenation per layer).
 struct ConcatenateLowering : OpConversionPattern<prim::ConcatenateOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -124,72 +116,46 @@ struct ConcatenateLowering : OpConversionPattern<prim::ConcatenateOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType out = op.getType();
-    int64_t dim = op.getDimension(), rank = out.getRank();
+    int64_t dim = op.getDimension();
     ValueRange inputs = adaptor.getInputs();
 
-    SmallVector<ReassociationIndices> groups;
-    if (dim > 0)
-      groups.push_back(llvm::to_vector(llvm::seq<int64_t>(0, dim)));
-    groups.push_back(llvm::to_vector(llvm::seq<int64_t>(dim, rank)));
-    int64_t flatDim = dim > 0 ? 1 : 0;
-
-    SmallVector<Value> flatInputs;
-    for (Value v : inputs)
-      flatInputs.push_back(rewriter.create<tensor::CollapseShapeOp>(loc, v, groups));
-    auto flatOut = tensor::CollapseShapeOp::inferCollapsedType(out, groups);
-    Value flat = concatenate(rewriter, loc, flatOut, flatInputs, flatDim);
-
-    // The result's sizes: the first operand's, the concatenated dim summed.
-    SmallVector<OpFoldResult> outSizes = sizesOf(rewriter, loc, inputs[0]);
-    for (Value v : inputs.drop_front())
-      outSizes[dim] = addOfr(rewriter, loc, outSizes[dim], sizesOf(rewriter, loc, v)[dim]);
-    for (int64_t d = 0; d < rank; ++d)
-      if (!out.isDynamicDim(d))
-        outSizes[d] = rewriter.getIndexAttr(out.getDimSize(d));
-    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, out, flat, groups, outSizes);
-    return success();
-  }
-
-  /// `inputs` joined along `dim` into a new tensor of type `out`.
-  static Value concatenate(OpBuilder &b, Location loc, RankedTensorType out,
-                           ArrayRef<Value> inputs, int64_t dim) {
+    // Sizes of every input as OpFoldResults, and the destination's dynamic sizes.
+    auto sizesOf = [&](Value v) {
+      SmallVector<OpFoldResult> sizes;
+      auto type = cast<RankedTensorType>(v.getType());
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        sizes.push_back(type.isDynamicDim(d)
+                            ? OpFoldResult(rewriter.create<tensor::DimOp>(loc, v, d).getResult())
+                            : OpFoldResult(rewriter.getIndexAttr(type.getDimSize(d))));
+      return sizes;
+    };
     SmallVector<SmallVector<OpFoldResult>> inputSizes;
     for (Value v : inputs)
-      inputSizes.push_back(sizesOf(b, loc, v));
-    SmallVector<OpFoldResult> offsets(out.getRank(), b.getIndexAttr(0));
+      inputSizes.push_back(sizesOf(v));
+    SmallVector<OpFoldResult> offsets(out.getRank(), rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> ends; // running offset along `dim` after each input
-    OpFoldResult offset = b.getIndexAttr(0);
+    OpFoldResult offset = rewriter.getIndexAttr(0);
     for (auto &sizes : inputSizes) {
-      offset = addOfr(b, loc, offset, sizes[dim]);
+      offset = addOfr(rewriter, loc, offset, sizes[dim]);
       ends.push_back(offset);
     }
     SmallVector<Value> dynamicSizes;
     for (int64_t d = 0; d < out.getRank(); ++d)
       if (out.isDynamicDim(d))
         dynamicSizes.push_back(getValueOrCreateConstantIndexOp(
-            b, loc, d == dim ? ends.back() : inputSizes[0][d]));
-    Value result = emptyTensor(b, loc, out, dynamicSizes);
-    SmallVector<OpFoldResult> ones(out.getRank(), b.getIndexAttr(1));
+            rewriter, loc, d == dim ? ends.back() : inputSizes[0][d]));
+    Value result = emptyTensor(rewriter, loc, out, dynamicSizes);
+    SmallVector<OpFoldResult> ones(out.getRank(), rewriter.getIndexAttr(1));
     for (auto [i, v] : llvm::enumerate(inputs)) {
-      offsets[dim] = i == 0 ? OpFoldResult(b.getIndexAttr(0)) : ends[i - 1];
-      auto part = b.create<tensor::ExtractSliceOp>(loc, cast<RankedTensorType>(v.getType()),
-                                                   result, offsets, inputSizes[i], ones);
-      Value copied = copyLoop(b, loc, v, part);
-      result = b.create<tensor::InsertSliceOp>(loc, copied, result, offsets, inputSizes[i],
-                                               ones);
+      offsets[dim] = i == 0 ? OpFoldResult(rewriter.getIndexAttr(0)) : ends[i - 1];
+      auto part = rewriter.create<tensor::ExtractSliceOp>(
+          loc, cast<RankedTensorType>(v.getType()), result, offsets, inputSizes[i], ones);
+      Value copied = copyLoop(rewriter, loc, v, part);
+      result = rewriter.create<tensor::InsertSliceOp>(loc, copied, result, offsets,
+                                                      inputSizes[i], ones);
     }
-    return result;
-  }
-
-  /// The sizes of `v` as OpFoldResults: attributes where static, tensor.dim otherwise.
-  static SmallVector<OpFoldResult> sizesOf(OpBuilder &b, Location loc, Value v) {
-    SmallVector<OpFoldResult> sizes;
-    auto type = cast<RankedTensorType>(v.getType());
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      sizes.push_back(type.isDynamicDim(d)
-                          ? OpFoldResult(b.create<tensor::DimOp>(loc, v, d).getResult())
-                          : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
-    return sizes;
+    rewriter.replaceOp(op, result);
+    return success();
   }
 
   static OpFoldResult addOfr(OpBuilder &b, Location loc, OpFoldResult x, OpFoldResult y) {
