@@ -295,3 +295,54 @@ def test_linear_layers_become_gemm_steps_with_fused_epilogues(pt2c, cpp_host, tm
     assert "launch " not in log  # cuBLASLt served both GEMMs: no fallback kernel ran
     y = np.load(out / "0.npy")
     assert np.abs(y - reference).max() / np.abs(reference).max() <= 1e-5
+
+
+BATCHED = """
+import torch
+from torch import nn
+
+class Batched(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(2, 16, 5))
+        self.fc = nn.Linear(16, 8)
+
+    def forward(self, x):
+        return torch.bmm(x, self.w), self.fc(x)  # x: [2, 3, 16]
+
+def model():
+    torch.manual_seed(0)
+    return Batched()
+
+example_inputs = (torch.randn(2, 3, 16),)
+"""
+
+
+def test_bmm_and_linear_on_3d_inputs_become_gemm_steps(pt2c, cpp_host, tmp_path):
+    """bmm is a batched GEMM step (strides per batch); a Linear on [2, 3, 16] is one GEMM
+    over the 6 flattened rows with its bias fused. Both run as fake cuBLASLt calls."""
+    model_py = tmp_path / "batched.py"
+    model_py.write_text(BATCHED)
+    so = tmp_path / "batched_cuda.so"
+    result = run([pt2c, model_py, "--target", "cuda:sm_90", "-o", so])
+    assert result.returncode == 0, result.stderr
+    plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
+    shapes = sorted((g["batch"], g["m"], g["n"], g["k"], g["epilogue"], g["stride_a"],
+                     g["stride_b"], g["stride_d"]) for g in plan["gemms"])
+    assert shapes == [(1, 6, 8, 16, 1, 0, 0, 0), (2, 3, 5, 16, 0, 48, 80, 15)]
+
+    import torch
+    x = np.random.default_rng(6).standard_normal((2, 3, 16)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    namespace = {}
+    exec(BATCHED, namespace)
+    with torch.no_grad():
+        references = [r.numpy() for r in namespace["model"]()(torch.from_numpy(x))]
+    out = tmp_path / "out"
+    env = fake_driver_env(tmp_path, FAKE_CUDA_SM="90", PT2C_LIBCUBLASLT=str(FAKE_CUBLASLT))
+    result = run([cpp_host, so, "--input", tmp_path / "x.npy", "--output-dir", out], env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "launch " not in (tmp_path / "log").read_text()
+    for i, reference in enumerate(references):
+        y = np.load(out / f"{i}.npy")
+        assert np.abs(y - reference).max() / np.abs(reference).max() <= 1e-5

@@ -14,6 +14,7 @@ each call on the current stream after a warm-up, of:
                             GEMMs through cuBLASLt)
   pt2c, own kernels         the same .so with PT2C_CUBLASLT=0 (no cuBLASLt)
   pt2c, no graph            the same .so with PT2C_CUDA_GRAPH=0 (one launch per step)
+  pt2c, TF32                the same .so with PT2C_CUDA_TF32=1 (checked at 1e-2 only)
   torch eager               model.py's module on the GPU, under torch.no_grad()
   torch.compile             torch.compile(module)
   reduce-overhead           torch.compile(module, mode="reduce-overhead") (CUDA graphs)
@@ -22,6 +23,7 @@ default; PT2C_CUDA_TF32=1 turns it on). Prints a markdown table; exit status 1 w
 numerics check fails.
 """
 import argparse
+import copy
 import importlib.util
 import os
 import pathlib
@@ -72,6 +74,11 @@ class Pt2cRunner:
                     os.environ.pop(k, None)
                 else:
                     os.environ[k] = v
+        self.bind(xs)
+
+    def bind(self, xs):
+        """Fresh output tensors (new pointers) for inputs `xs`."""
+        self.xs = xs  # kept alive
         self.outs = [torch.empty(shape, dtype=torch.from_numpy(np.empty(0, dtype)).dtype,
                                  device="cuda") for dtype, shape in self.lib.outputs(self.model)]
         self.ins, self.keep_in = tensors([(x.data_ptr(), np.dtype(str(x.dtype)[6:]),
@@ -79,6 +86,12 @@ class Pt2cRunner:
         self.outs_t, self.keep_out = tensors([(o.data_ptr(), np.dtype(str(o.dtype)[6:]),
                                                tuple(o.shape)) for o in self.outs])
         self.num_inputs = len(xs)
+
+    def rebound(self, xs):
+        """The same model on other tensors."""
+        other = copy.copy(self)
+        other.bind(xs)
+        return other
 
     def __call__(self):
         status = self.lib.lib.pt2c_model_run_device(
@@ -113,11 +126,11 @@ def main():
     net = module.model().cuda().eval()
     failed = False
 
-    def check(name, outs):
+    def check(name, outs, tolerance=args.tolerance):
         nonlocal failed
         outs = outs if isinstance(outs, (list, tuple)) else [outs]
         error = max(relative_error(o.detach().cpu().numpy(), r) for o, r in zip(outs, refs))
-        ok = error <= args.tolerance
+        ok = error <= tolerance
         failed |= not ok
         print(f"{'PASS' if ok else 'FAIL'}  {name}: max|out - ref| / max|ref| = {error:.3g}",
               flush=True)
@@ -126,11 +139,17 @@ def main():
     variants = {}
     pt2c = Pt2cRunner(so, xs, {})
     variants["pt2c"] = (pt2c, check("pt2c (cuBLASLt + CUDA graph)", pt2c()))
+    # The graph bakes in the caller's pointers: new tensors must give a new graph.
+    other = pt2c.rebound([x.clone() for x in xs])
+    check("pt2c, the same model on new input and output tensors", other())
+    check("pt2c, back on the first tensors", pt2c())
     own = Pt2cRunner(so, xs, {"PT2C_CUBLASLT": "0"})
     variants["pt2c, own kernels"] = (own, check("pt2c, own kernels (PT2C_CUBLASLT=0)", own()))
     nograph = Pt2cRunner(so, xs, {"PT2C_CUDA_GRAPH": "0"})
     variants["pt2c, no graph"] = (nograph,
                                   check("pt2c, no graph (PT2C_CUDA_GRAPH=0)", nograph()))
+    tf32 = Pt2cRunner(so, xs, {"PT2C_CUDA_TF32": "1"})
+    variants["pt2c, TF32"] = (tf32, check("pt2c, TF32 (PT2C_CUDA_TF32=1)", tf32(), 1e-2))
     with torch.no_grad():
         eager = lambda: net(*xs)  # noqa: E731
         variants["torch eager"] = (eager, check("torch eager (GPU)", eager()))
