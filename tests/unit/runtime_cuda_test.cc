@@ -434,3 +434,31 @@ TEST_CASE("GEMM steps whose operands leave their buffers or whose fallback is mi
         PT2C_ERROR_CORRUPT_MODEL);
   CHECK_THAT(last_error(), Contains("step 0"));
 }
+
+TEST_CASE("caller tensors misaligned for the picked algorithm run the GEMM's fallback") {
+  ModelPtr model = create_gemm_model();
+  using Alloc = int (*)(unsigned long long*, size_t);
+  using Free = int (*)(unsigned long long);
+  auto alloc = pt2c::testing::fake_cuda_function<Alloc>("cuMemAlloc_v2");
+  auto free_device = pt2c::testing::fake_cuda_function<Free>("cuMemFree_v2");
+  void* context = nullptr;
+  pt2c::testing::fake_cuda_function<int (*)(void**, int)>("cuDevicePrimaryCtxRetain")(&context, 0);
+  pt2c::testing::fake_cuda_function<int (*)(void*)>("cuCtxPushCurrent_v2")(context);
+  unsigned long long x = 0, y = 0;
+  REQUIRE(alloc(&x, 32) == 0);
+  REQUIRE(alloc(&y, 64) == 0);
+  GemmIo io;
+  std::memcpy(reinterpret_cast<void*>(x), io.x.data(), 32);
+  float* misaligned = reinterpret_cast<float*>(y + 4);  // 4-byte aligned only
+  pt2c_tensor input{reinterpret_cast<void*>(x), PT2C_F32, 2, io.x_dims.data()};
+  pt2c_tensor output{misaligned, PT2C_F32, 2, io.y_dims.data()};
+  int before = matmuls();
+  REQUIRE(pt2c_model_run_device(model.get(), &input, 1, &output, 1, nullptr) == PT2C_OK);
+  CHECK(matmuls() == before);
+  for (int i = 0; i < 6; ++i) CHECK(misaligned[i] == 3 * io.x[i]);  // fake_triple ran
+  free_device(x);
+  free_device(y);
+  void* popped = nullptr;
+  pt2c::testing::fake_cuda_function<int (*)(void**)>("cuCtxPopCurrent_v2")(&popped);
+  pt2c::testing::fake_cuda_function<int (*)(int)>("cuDevicePrimaryCtxRelease_v2")(0);
+}
