@@ -199,18 +199,7 @@ def test_graph_that_depends_on_the_size(export_source):
                   "at batch=8, aten::mul.Tensor at model.py:7: `x = x * 2` at batch=9")
 
 
-@pytest.mark.parametrize("declared, parts", [
-    ('{"x": {0: ("batch", 16, 64)}}',
-     ["dynamic_shapes['x'] dim 0", "example input's size 8", "batch's range [16, 64]"]),
-    ('{"y": {0: ("batch", 1, 64)}}', ["dynamic_shapes names input 'y'", "forward() takes x"]),
-    ('{"x": {2: ("batch", 1, 64)}}', ["declares dim 2", "rank 2 (shape [8, 3])"]),
-    ('{"x": {0: ("batch", 64, 1)}}', ["batch has an empty or negative range [64, 1]"]),
-    ('{"x": {0: ("batch", 1, 64), 1: "seq"}}', ["'seq' names no dimension declared"]),
-    ('{"x": {0: ("n", 1, 64), 1: ("n", 1, 64)}}', ["n is 3 here but 8 at x dim 0"]),
-    ('{"x": {0: ("batch", 8, 8)}}', ["holds one size; it is not dynamic"]),
-    ('[{0: ("batch", 1, 64)}, None]', ["dynamic_shapes has 2 entries but example_inputs has 1"]),
-])
-def test_declaration_errors(export_source, declared, parts):
+def test_range_that_excludes_the_example_size(export_source):
     run = export_source("""
         import torch
 
@@ -220,9 +209,53 @@ def test_declaration_errors(export_source, declared, parts):
 
         model = M()
         example_inputs = (torch.randn(8, 3),)
-        dynamic_shapes = %s
-    """ % declared)
-    assert_failed(run, *parts)
+        dynamic_shapes = {"x": {0: ("batch", 16, 64)}}
+    """)
+    assert_failed(run, "model.py: dynamic_shapes['x'] dim 0: the example input's size 8 is "
+                  "outside batch's range [16, 64]")
+
+
+# The declaration is checked before anything is traced: in process, without an export.
+@pytest.mark.parametrize("declared, parts", [
+    ({"y": {0: ("batch", 1, 64)}}, ["dynamic_shapes names input 'y', but forward() takes x"]),
+    ({"x": {2: ("batch", 1, 64)}}, ["declares dim 2, but the input has rank 2 (shape [8, 3])"]),
+    ({"x": {0: ("batch", 64, 1)}}, ["batch has an empty or negative range [64, 1]"]),
+    ({"x": {0: ("batch", 1, 64), 1: "seq"}}, ["'seq' names no dimension declared"]),
+    ({"x": {0: ("n", 1, 64), 1: ("n", 1, 64)}}, ["n is 3 here but 8 at x dim 0"]),
+    ({"x": {0: ("n", 1, 64), 1: ("n", 1, 32)}},
+     ["n is declared with range [1, 32] here and [1, 64] elsewhere"]),
+    ({"x": {0: ("batch", 8, 8)}}, ["holds one size; it is not dynamic"]),
+    ({"x": {0: ("batch", 1.5, 8)}}, ["batch needs integer bounds"]),
+    ({"x": {0: ("2d", 1, 8)}}, ["the dimension's name '2d' must be an identifier"]),
+    ({"x": {0: 64}}, ["64 is no dimension spec"]),
+    ({"x": [("batch", 1, 64)]}, ["dynamic_shapes['x'] has 1 entries but the input has rank 2"]),
+    ([{0: ("batch", 1, 64)}], ["dynamic_shapes has 1 entries but example_inputs has 2"]),
+    ({"mask": {0: ("batch", 1, 64)}}, ["declares dims of 'mask', which example_inputs passes as None"]),
+    ("batch", ["dynamic_shapes is a str; expected a dict"]),
+])
+def test_declaration_errors(declared, parts):
+    import torch
+    from pt2c_exporter.dynamic_shapes import load_dynamic_shapes
+    from pt2c_exporter.user_errors import ExportError
+    inputs = (torch.zeros(8, 3), None)
+    with pytest.raises(ExportError) as error:
+        load_dynamic_shapes(declared, ["x", "mask"], inputs, "model.py")
+    for part in parts:
+        assert part in error.value.message
+
+
+def test_declaration_forms():
+    import torch
+    from pt2c_exporter.dynamic_shapes import load_dynamic_shapes
+    inputs = (torch.zeros(8, 3, 5), torch.zeros(8, 3))
+    forms = [{"x": {0: ("b", 1, 64), -2: {"name": "t", "min": 2, "max": 9}}, "mask": {0: "b", 1: "t"}},
+             [(("b", 1, 64), ("t", 2, 9), None), {0: "b", 1: "t"}],
+             lambda: {"mask": [("b", 1, 64), ("t", 2, 9)], "x": {0: "b", 1: "t"}}]
+    for declared in forms:
+        shapes = load_dynamic_shapes(declared, ["x", "mask"], inputs, "model.py")
+        found = sorted((s.name, s.min, s.max, s.example, sorted(s.places)) for s in shapes.symbols)
+        assert found == [("b", 1, 64, 8, [(0, "x", 0), (1, "mask", 0)]),
+                         ("t", 2, 9, 3, [(0, "x", 1), (1, "mask", 1)])]
 
 
 def test_model_that_raises_at_another_size(export_source):
