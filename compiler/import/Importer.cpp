@@ -276,15 +276,11 @@ mlir::LogicalResult GraphImporter::run(mlir::Location fallbackLoc) {
                                            b.getFunctionType(argTypes, resultTypes));
   mlir::Block* entry = func.addEntryBlock();
   // Module buffers written in place are model state (FormKernels.h); their new values
-  // are results that the plan writes back instead of outputs.
+  // are results that the plan writes back instead of outputs. So are the new values of
+  // user inputs written in place (written back into the caller's input memory).
   llvm::StringSet<> mutated;
-  for (const auto& out : graph.outputs()) {
-    if (out.kind() == artifact::OutputSpec::USER_INPUT_MUTATION)
-      return mlir::emitError(fallbackLoc)
-             << "the model writes its input '" << out.name()
-             << "' in place; compiling input mutation is not supported yet";
+  for (const auto& out : graph.outputs())
     if (out.kind() == artifact::OutputSpec::BUFFER_MUTATION) mutated.insert(out.name());
-  }
   for (auto [i, in] : llvm::enumerate(graph.inputs())) {
     const char* role = in.kind() == artifact::InputSpec::USER_INPUT ? "pt2c.input"
                        : mutated.contains(in.name())                 ? kStateAttr
@@ -293,8 +289,10 @@ mlir::LogicalResult GraphImporter::run(mlir::Location fallbackLoc) {
     values[in.value()] = entry->getArgument(i);
   }
   for (auto [i, out] : llvm::enumerate(graph.outputs())) {
-    bool writeback = out.kind() == artifact::OutputSpec::BUFFER_MUTATION;
-    func.setResultAttr(i, writeback ? kWritebackAttr : "pt2c.output", b.getStringAttr(out.name()));
+    const char* role = out.kind() == artifact::OutputSpec::BUFFER_MUTATION       ? kWritebackAttr
+                       : out.kind() == artifact::OutputSpec::USER_INPUT_MUTATION ? kInputWritebackAttr
+                                                                                 : "pt2c.output";
+    func.setResultAttr(i, role, b.getStringAttr(out.name()));
   }
   for (auto [i, guard] : llvm::enumerate(graph.guards()))
     func.setResultAttr(graph.outputs_size() + i, "pt2c.guard",

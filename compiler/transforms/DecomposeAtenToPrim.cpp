@@ -23,7 +23,7 @@ void decompose::populateAtenToPrimDecompositions(mlir::RewritePatternSet &patter
   populateReductionDecompositions(set);
   populateActivationDecompositions(set);
   populatePaddingDecompositions(set);
-  populateInPlaceOpRewrites(patterns);
+  populateInPlaceFormDecompositions(set);
   populateNormalizationDecompositions(set);
   populateAttentionDecompositions(set);
   populateIndexingDecompositions(set);

@@ -10,6 +10,9 @@
 
 namespace pt2c {
 
+/// pt2c-functionalize: in-place aten ops and writes through views -> value semantics.
+std::unique_ptr<mlir::Pass> createFunctionalizePass();
+
 /// pt2c-decompose-aten-to-prim: aten ops -> prim ops (fails on an op it cannot rewrite).
 std::unique_ptr<mlir::Pass> createDecomposeAtenToPrimPass();
 

@@ -4,6 +4,23 @@
 
 include "mlir/Pass/PassBase.td"
 
+def Functionalize : Pass<"pt2c-functionalize", "::mlir::ModuleOp"> {
+  let summary = "Turn in-place aten ops and writes through views into value semantics";
+  let description = [{
+    Reads every tensor value as a view chain over a root tensor (functionalize/). An
+    in-place op becomes its functional form (aten.add_.Tensor -> aten.add.Tensor;
+    copy_ -> a conversion and broadcast of its source) applied to the written view;
+    the result is scattered back into the root through the inverse of each view op
+    (prim.slice + prim.concatenate for slice/select/split/unbind pieces, prim.reshape
+    and prim.transpose for whole-tensor views), and every later read of any alias of
+    the root replays its view chain on the new root. Writes to function arguments
+    need a write-back result (pt2c.writeback for module state, pt2c.input_writeback
+    for user inputs); writes to weights are errors naming the op.
+  }];
+  let constructor = "::pt2c::createFunctionalizePass()";
+  let dependentDialects = ["::pt2c::prim::PrimDialect"];
+}
+
 def DecomposeAtenToPrim : Pass<"pt2c-decompose-aten-to-prim"> {
   let summary = "Rewrite every aten op into prim ops";
   let description = [{

@@ -41,8 +41,6 @@ def test_transformer_encoder_with_padding_masks(pt2c, cpp_host, tmp_path):
         run_against(cpp_host, so, [x.numpy(), m.numpy()], [ref.numpy()], tmp_path / str(i))
 
 
-@pytest.mark.xfail(strict=True, reason="the KV-cache write (copy_ into a view of a buffer) "
-                   "needs functionalization")
 def test_gpt_block_example(pt2c, cpp_host, python, tmp_path):
     check_against_eager(pt2c, cpp_host, python, GPT_BLOCK, tmp_path)
 

@@ -100,8 +100,8 @@ void populatePoolingDecompositions(DecompositionSet &set);
 void populateReductionDecompositions(DecompositionSet &set);
 void populateActivationDecompositions(DecompositionSet &set);
 void populatePaddingDecompositions(DecompositionSet &set);
-/// In-place ops as their functional forms (InPlaceOps.cpp: until functionalization).
-void populateInPlaceOpRewrites(mlir::RewritePatternSet &patterns);
+/// fill, zero, index_copy: functional forms of in-place ops (functionalize/ makes them).
+void populateInPlaceFormDecompositions(DecompositionSet &set);
 void populateNormalizationDecompositions(DecompositionSet &set);
 void populateAttentionDecompositions(DecompositionSet &set);
 void populateIndexingDecompositions(DecompositionSet &set);

@@ -115,7 +115,15 @@ class KernelOutliner {
   void copyOutputsThatShareBuffers() {
     auto ret = llvm::cast<mlir::func::ReturnOp>(func.getBody().front().getTerminator());
     llvm::SmallPtrSet<mlir::Value, 8> owned;
-    for (mlir::OpOperand& operand : ret->getOpOperands()) {
+    // Write-backs go last: an output copied from a state or input argument must read
+    // it before its new value lands there.
+    llvm::SmallVector<mlir::OpOperand*> operands;
+    for (mlir::OpOperand& operand : ret->getOpOperands())
+      if (!isWriteback(operand.getOperandNumber())) operands.push_back(&operand);
+    for (mlir::OpOperand& operand : ret->getOpOperands())
+      if (isWriteback(operand.getOperandNumber())) operands.push_back(&operand);
+    for (mlir::OpOperand* operandPtr : operands) {
+      mlir::OpOperand& operand = *operandPtr;
       mlir::Value root = operand.get();
       while (root.getDefiningOp() && isAliasOp(root.getDefiningOp()))
         root = root.getDefiningOp()->getOperand(0);
@@ -124,14 +132,29 @@ class KernelOutliner {
       // Guards only read their value after the last step, from whatever buffer holds it.
       unsigned i = operand.getOperandNumber();
       bool guard = func.getResultAttr(i, kGuardAttr) != nullptr;
-      if (func.getResultAttr(i, kWritebackAttr)) {
+      if (isWriteback(i)) {
         // Unchanged state needs no write; changed state is copied in at the very end.
-        if (!llvm::isa<mlir::BlockArgument>(root)) operand.set(copyOf(operand.get(), ret));
+        if (!isOwnArgument(root, i)) operand.set(copyOf(operand.get(), ret));
         continue;
       }
       bool shared = !guard && (llvm::isa<mlir::BlockArgument>(root) || !owned.insert(root).second);
       if (constant || shared) operand.set(copyOf(operand.get(), ret));
     }
+  }
+
+  /// True if `root` is the argument that write-back result `result` writes.
+  bool isOwnArgument(mlir::Value root, unsigned result) {
+    auto arg = llvm::dyn_cast<mlir::BlockArgument>(root);
+    if (!arg) return false;
+    if (auto fqn = func.getResultAttr(result, kWritebackAttr))
+      return func.getArgAttr(arg.getArgNumber(), kStateAttr) == fqn;
+    return func.getArgAttr(arg.getArgNumber(), "pt2c.input") ==
+           func.getResultAttr(result, kInputWritebackAttr);
+  }
+
+  bool isWriteback(unsigned result) {
+    return func.getResultAttr(result, kWritebackAttr) ||
+           func.getResultAttr(result, kInputWritebackAttr);
   }
 
   mlir::Value copyOf(mlir::Value v, mlir::Operation* before) {

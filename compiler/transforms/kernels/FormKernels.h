@@ -28,6 +28,11 @@ constexpr char kGuardAttr[] = "pt2c.guard";
 constexpr char kStateAttr[] = "pt2c.state";
 constexpr char kWritebackAttr[] = "pt2c.writeback";
 
+// Input mutation: the result marked `pt2c.input_writeback = "<input name>"` is the new
+// value of that user input, which a copy kernel at the very end writes into the
+// caller's input memory (as PyTorch leaves the new value in the tensor passed in).
+constexpr char kInputWritebackAttr[] = "pt2c.input_writeback";
+
 // Ops that only reinterpret their operand's buffer (contiguous reshapes).
 bool isAliasOp(mlir::Operation* op);
 

@@ -66,6 +66,20 @@ static pt2c_status copy_outputs_out(pt2c_model* model, pt2c_tensor* outputs) {
   return PT2C_OK;
 }
 
+/* Inputs the model writes in place (PT2C_TENSOR_WRITTEN) go back to the caller's memory. */
+static pt2c_status copy_written_inputs_out(pt2c_model* model, const pt2c_tensor* inputs) {
+  struct pt2c_cuda_model* cuda = model->cuda;
+  for (uint32_t i = 0; i < model->plan.header->num_inputs; ++i) {
+    uint64_t nbytes = tensor_nbytes(&inputs[i]);
+    if (!(model->plan.inputs[i].flags & PT2C_TENSOR_WRITTEN) || nbytes == 0) continue;
+    CUresult result = cuda->cu->MemcpyDtoH(inputs[i].data, cuda->staging[i], (size_t)nbytes);
+    if (result != CUDA_SUCCESS)
+      return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE,
+                            "copying a written input back from the GPU failed");
+  }
+  return PT2C_OK;
+}
+
 static pt2c_status launch_steps(pt2c_model* model, CUstream stream) {
   struct pt2c_cuda_model* cuda = model->cuda;
   const pt2c_plan* plan = &model->plan;
@@ -181,6 +195,7 @@ pt2c_status pt2c_cuda_run(pt2c_model* model, const pt2c_tensor* inputs, pt2c_ten
   pt2c_status status = host_memory ? copy_inputs_in(model, inputs) : PT2C_OK;
   if (status == PT2C_OK) status = run_steps(model, host_memory ? NULL : stream);
   if (status == PT2C_OK && host_memory) status = copy_outputs_out(model, outputs);
+  if (status == PT2C_OK && host_memory) status = copy_written_inputs_out(model, inputs);
   if (status == PT2C_OK) status = check_guards(model, host_memory ? NULL : stream);
   /* A host-memory run is synchronous: report a failure of the last kernels here too. */
   if (status == PT2C_OK && host_memory) {

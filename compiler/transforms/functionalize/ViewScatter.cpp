@@ -1,0 +1,141 @@
+// Writing a view's new value back into the tensor it views, for each kind of aten view:
+// views that cover the whole tensor (reshapes, transposes, aliases) invert exactly;
+// views that pick a range along one dim (slice, select, split and unbind pieces)
+// become the parent's elements before the range, the new piece and the elements after
+// it, concatenated.
+#include "compiler/transforms/functionalize/ViewScatter.h"
+
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+
+namespace pt2c::functionalize {
+namespace {
+
+using decompose::PrimBuilder;
+using decompose::tensorType;
+
+int64_t intAttr(Operation *op, StringRef name, int64_t otherwise) {
+  if (auto attr = op->getAttrOfType<IntegerAttr>(name))
+    return attr.getInt();
+  return otherwise;
+}
+
+/// Elements [start, limit) of dim `dim` of `value`, the other dims whole.
+Value sliceDim(PrimBuilder &b, Value value, int64_t dim, int64_t start, int64_t limit) {
+  RankedTensorType type = tensorType(value);
+  SmallVector<int64_t> starts(type.getRank(), 0), limits(type.getShape()),
+      strides(type.getRank(), 1);
+  starts[dim] = start, limits[dim] = limit;
+  return b.create<prim::SliceOp>(value, starts, limits, strides);
+}
+
+/// `parent` with elements [start, start + piece's size) of dim `dim` replaced by `piece`
+/// (which has parent's sizes elsewhere).
+Value replaceRange(PrimBuilder &b, Value parent, int64_t dim, int64_t start, Value piece) {
+  RankedTensorType type = tensorType(parent);
+  if (!type.hasStaticShape() || !tensorType(piece).hasStaticShape())
+    return b.fail("writing through a view of a tensor with dynamic sizes");
+  int64_t size = type.getDimSize(dim), end = start + tensorType(piece).getDimSize(dim);
+  if (start < 0 || end > size)
+    return b.fail("the written view lies outside the tensor it views");
+  SmallVector<Value> parts;
+  if (start > 0)
+    parts.push_back(sliceDim(b, parent, dim, 0, start));
+  parts.push_back(piece);
+  if (end < size)
+    parts.push_back(sliceDim(b, parent, dim, end, size));
+  if (parts.size() == 1)
+    return piece;
+  return b.create<prim::ConcatenateOp>(parts, dim);
+}
+
+/// `updated` (the view without dim `dim`) reshaped to have it back, with size 1.
+Value withUnitDim(PrimBuilder &b, Value updated, int64_t dim) {
+  RankedTensorType type = tensorType(updated);
+  SmallVector<int64_t> shape(type.getShape());
+  shape.insert(shape.begin() + dim, 1);
+  return b.reshape(updated, RankedTensorType::get(shape, type.getElementType()));
+}
+
+/// The permutation a transposing view applied (result dim i = parent dim perm[i]).
+SmallVector<int64_t> permutationOf(Operation *view, int64_t rank) {
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  StringRef name = view->getName().getStringRef();
+  if (name == "aten.t" && rank == 2) {
+    std::swap(perm[0], perm[1]);
+  } else if (name == "aten.transpose.int" && rank > 0) {
+    std::swap(perm[decompose::normalizeDim(intAttr(view, "dim0", 0), rank)],
+              perm[decompose::normalizeDim(intAttr(view, "dim1", 0), rank)]);
+  } else if (name == "aten.permute") {
+    auto dims = view->getAttrOfType<DenseI64ArrayAttr>("dims");
+    for (auto [i, d] : llvm::enumerate(dims.asArrayRef()))
+      perm[i] = decompose::normalizeDim(d, rank);
+  }
+  return perm;
+}
+
+} // namespace
+
+bool isViewOp(Operation *op) {
+  static const llvm::StringSet<> views = {
+#include "compiler/transforms/functionalize/AtenViewOps.inc"
+  };
+  StringRef name = op->getName().getStringRef();
+  return name != "aten.lift_fresh" && views.contains(name);
+}
+
+Value scatterIntoParent(PrimBuilder &b, Operation *view, unsigned result, Value parent,
+                        Value updated) {
+  static const llvm::StringSet<> sameElements = {"aten.alias", "aten.detach",
+                                                 "aten.contiguous"};
+  static const llvm::StringSet<> reshapes = {
+      "aten.view",         "aten.reshape",      "aten._unsafe_view", "aten.unsqueeze",
+      "aten.squeeze",      "aten.squeeze.dim",  "aten.squeeze.dims", "aten.flatten.using_ints",
+      "aten.unflatten.int", "aten.view_as"};
+  static const llvm::StringSet<> transposes = {"aten.t", "aten.transpose.int", "aten.permute"};
+  StringRef name = view->getName().getStringRef();
+  RankedTensorType parentType = tensorType(parent);
+  int64_t rank = parentType.getRank();
+
+  if (sameElements.contains(name) ||
+      (name == "aten.expand" && tensorType(updated) == parentType))
+    return updated;
+  if (reshapes.contains(name))
+    return b.reshape(updated, parentType);
+  if (transposes.contains(name)) {
+    SmallVector<int64_t> perm = permutationOf(view, rank), inverse(rank);
+    for (int64_t i = 0; i < rank; ++i)
+      inverse[perm[i]] = i;
+    return b.transpose(updated, inverse);
+  }
+  int64_t dim = decompose::normalizeDim(intAttr(view, "dim", 0), rank);
+  if (rank == 0 || dim >= rank)
+    return b.fail("a view along a dim the tensor does not have");
+  int64_t size = parentType.getDimSize(dim);
+  if (name == "aten.slice.Tensor") {
+    int64_t start = intAttr(view, "start", 0);
+    if (start < 0)
+      start += size;
+    start = std::min(std::max<int64_t>(start, 0), size);
+    if (intAttr(view, "step", 1) != 1 && tensorType(updated).getDimSize(dim) > 1)
+      return b.fail("writing through a slice with a step other than 1 is not supported yet");
+    return replaceRange(b, parent, dim, start, updated);
+  }
+  if (name == "aten.select.int") {
+    int64_t index = intAttr(view, "index", 0);
+    return replaceRange(b, parent, dim, index < 0 ? index + size : index,
+                        withUnitDim(b, updated, dim));
+  }
+  if (name == "aten.split.Tensor" || name == "aten.split_with_sizes") {
+    int64_t start = 0;
+    for (unsigned i = 0; i < result; ++i)
+      start += tensorType(view->getResult(i)).getDimSize(dim);
+    return replaceRange(b, parent, dim, start, updated);
+  }
+  if (name == "aten.unbind.int")
+    return replaceRange(b, parent, dim, result, withUnitDim(b, updated, dim));
+  return b.fail("writing through " + name + " (a view) is not supported");
+}
+
+} // namespace pt2c::functionalize
