@@ -430,3 +430,19 @@ def test_resized_inputs_repeat_the_example_in_its_memory_order():
     assert grown.shape == (5, 3) and grown.stride() == (1, 5)
     assert grown.tolist() == [[0, 3, 0], [1, 4, 1], [2, 5, 2], [0, 3, 0], [1, 4, 1]]
     assert same is mask
+
+
+def test_torch_export_dims():
+    import torch
+    export = pytest.importorskip("torch.export")
+    if not hasattr(export, "Dim"):
+        pytest.skip("this torch has no torch.export.Dim")
+    from pt2c_exporter.dynamic_shapes import load_dynamic_shapes
+    from pt2c_exporter.user_errors import ExportError
+    inputs = (torch.zeros(8, 3),)
+    shapes = load_dynamic_shapes({"x": {0: export.Dim("batch", min=1, max=64)}}, ["x"],
+                                 inputs, "model.py")
+    assert [(s.name, s.min, s.max) for s in shapes.symbols] == [("batch", 1, 64)]
+    with pytest.raises(ExportError) as error:  # torch's default max is unbounded
+        load_dynamic_shapes({"x": {0: export.Dim("batch")}}, ["x"], inputs, "model.py")
+    assert "batch needs integer bounds" in error.value.message
