@@ -46,7 +46,9 @@ run_pytest() {  # name python dir...
 }
 export PT2C_PB2_DIR="$PWD/bazel-bin/ir/artifact"
 run_pytest exporter-pypi "$PT2C_VENV/bin/python" tests/exporter
-run_pytest exporter-torch1.13 "$PT2C_OLD_PYTHON" tests/exporter
+# The full torchvision sweep (PT2C_FULL_SWEEP=1, set by .ci/run) runs under torch 2.x only;
+# torch 1.13 exports the sample, which keeps the suite's time in bounds.
+PT2C_FULL_SWEEP=0 run_pytest exporter-torch1.13 "$PT2C_OLD_PYTHON" tests/exporter
 run_pytest e2e "$PT2C_VENV/bin/python" tests/e2e
 
 echo "logs: $LOGS"

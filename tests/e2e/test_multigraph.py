@@ -181,3 +181,30 @@ def test_dtype_selects_the_graph(dtypes_so, python, cpp_host, tmp_path, dtype):
     assert out.dtype == np.dtype(dtype)
     if dtype == "int64":
         assert np.array_equal(out, ref)
+
+
+def test_driver_errors_leave_no_library(pt2c, tmp_path):
+    """Through `pt2c model.py -o model.so`: the exporter's message, exit 1, no .so."""
+    cases = [
+        ('signatures = {"three": (torch.ones(2), None, torch.ones(2))}',
+         "signature 'three' gives 3 inputs, which M.forward(x, mask=None) does not accept"),
+        ('signatures = {"size": {"method": "size_of", "inputs": (torch.ones(2),)}}',
+         "signature 'size': output contains no tensor (size_of() returned int 2)"),
+    ]
+    for declaration, message in cases:
+        model_py = write_model(tmp_path, """
+            import torch
+            class M(torch.nn.Module):
+                def forward(self, x, mask=None):
+                    return x
+                def size_of(self, x):
+                    return x.shape[0]
+            model = M()
+            %s
+        """ % declaration)
+        so = tmp_path / "model.so"
+        result = run([pt2c, model_py, "-o", so])
+        assert result.returncode == 1
+        assert message in result.stderr
+        assert not so.exists()
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["model.py"]

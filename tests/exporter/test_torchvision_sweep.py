@@ -4,8 +4,8 @@ and readable).
 
 Random weights, batch 1, at a small input (64x64 where the model accepts it) so that the
 sweep measures tracing, not convolution time. The full list is slow on a small machine
-(see README.md, "Tests"): by default a fixed sample runs; PT2C_FULL_SWEEP=1 (set by
-tools/test.sh under CI) runs every model. Each model exports in-process through the
+(README.md, Quick start): by default a fixed sample runs; PT2C_FULL_SWEEP=1 (which
+.ci/run sets; tools/test.sh passes it to the torch 2.x run only) runs every model. Each model exports in-process through the
 exporter's own `export()`, into a temporary file that is removed right after the checks
 (the largest models have 2.5 GB of weights).
 

@@ -41,8 +41,9 @@ def export(model_path, output_path, supported_ops=None, strict=False):
     traces = []
     with _state_restored(model) as restore:
         for sig in signatures:
+            single = len(signatures) == 1 and sig.name == "forward"  # example_inputs
             traced = _trace_one(model, sig, model_path, shown, supported_ops, registry,
-                                "signature '%s'" % sig.name if multi else "the model")
+                                "the model" if single else "signature '%s'" % sig.name)
             traces.append((sig, traced))
             restore()
 
