@@ -4,6 +4,7 @@ Run as `python -m pt2c_exporter MODEL.py -o OUT.pt2c` (see ../README.md). Module
   cli            command line, error reporting, progress line
   export         the pipeline: load, trace, check, write
   model_loader   imports model.py and checks its contract (`model`, `example_inputs`)
+  signatures     model.py's `signatures` (or example_inputs) -> the graphs to trace
   dynamic_shapes model.py's dynamic_shapes: dims with names and ranges, validated
   dynamic_trace  traces at other sizes, same-graph check, sizes made symbolic
   symbolic_fit   integer expressions of the dims fitted to the traced values
