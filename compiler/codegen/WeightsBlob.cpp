@@ -2,6 +2,7 @@
 
 #include "compiler/transforms/fold/FoldWeights.h"
 #include "compiler/transforms/kernels/FormKernels.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinDialect.h"
@@ -28,6 +29,11 @@ mlir::FailureOr<WeightsBlob> layoutWeightsBlob(llvm::ArrayRef<mlir::func::FuncOp
   WeightsBlob blob;
   // (artifact offset, size) -> blob offset
   llvm::DenseMap<std::pair<uint64_t, uint64_t>, uint64_t> placed;
+  // hash of a derived weight's bytes -> where they are
+  struct DerivedPiece {
+    uint64_t offset = 0, source = 0, size = 0;  // in the blob, in blob.derived
+  };
+  llvm::DenseMap<llvm::hash_code, DerivedPiece> derivedPlaced;
   auto place = [&](uint64_t size, bool derived, uint64_t source) {
     uint64_t offset = alignUp(blob.size);
     blob.pieces.push_back({offset, size, derived, source});
@@ -48,9 +54,16 @@ mlir::FailureOr<WeightsBlob> layoutWeightsBlob(llvm::ArrayRef<mlir::func::FuncOp
         return func.emitError() << "derived weight '" << fqn.strref()
                                 << "' needs a dense_resource value of " << byteSize(type)
                                 << " bytes";
-      llvm::ArrayRef<char> bytes = data->getData();
-      blob.argumentOffsets[arg] = place(bytes.size(), true, blob.derived.size());
-      blob.derived.append(bytes.data(), bytes.size());
+      // The graphs of a multi-graph artifact fold the same weights into the same bytes.
+      llvm::StringRef bytes(data->getData().data(), data->getData().size());
+      auto [slot, fresh] = derivedPlaced.try_emplace(llvm::hash_value(bytes));
+      DerivedPiece& known = slot->second;
+      if (fresh || llvm::StringRef(blob.derived).substr(known.source, known.size) != bytes) {
+        known = {place(bytes.size(), true, blob.derived.size()), blob.derived.size(),
+                 bytes.size()};
+        blob.derived.append(bytes.data(), bytes.size());
+      }
+      blob.argumentOffsets[arg] = known.offset;
       continue;
     }
     auto it = entries.find(fqn.strref());
