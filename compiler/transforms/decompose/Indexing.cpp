@@ -219,6 +219,9 @@ void populateIndexingDecompositions(DecompositionSet &set) {
       .add<aten::SqueezeDimsOp>(reshapeToResult<aten::SqueezeDimsOp>)
       .add<aten::SplitTensorOp>(split<aten::SplitTensorOp>)
       .add<aten::SplitWithSizesOp>(split<aten::SplitWithSizesOp>)
+      // "unsafe": ATen skips the autograd view tracking; the values are the same.
+      .add<aten::UnsafeSplitTensorOp>(split<aten::UnsafeSplitTensorOp>)
+      .add<aten::UnsafeChunkOp>(split<aten::UnsafeChunkOp>)
       .add<aten::UnbindIntOp>(unbind)
       .add<aten::CatOp>(cat)
       .add<aten::StackOp>(stack)
