@@ -23,7 +23,10 @@ def _tool(rel):
 
 @pytest.fixture(scope="session")
 def pt2c():
-    return _tool("tools/pt2c/pt2c")
+    real = _tool("tools/pt2c/pt2c")
+    if os.environ.get("PT2C_RECORD_OPS"):  # tools/docs/gen_op_coverage.py --record
+        return str(REPO / "tools" / "docs" / "record_ops.py")
+    return real
 
 
 @pytest.fixture(scope="session")

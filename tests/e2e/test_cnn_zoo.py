@@ -25,9 +25,9 @@ MODELS = [
 ]
 
 
-@pytest.mark.parametrize("name", MODELS)
-def test_torchvision_model_matches_eager(name, pt2c, cpp_host, python, tmp_path):
-    model = write_model(tmp_path, f"""
+def torchvision_model_source(name):
+    """The model.py of torchvision model `name` (tools/zoo_report.py reuses it)."""
+    return f"""
         import torch
         import torchvision
 
@@ -45,5 +45,10 @@ def test_torchvision_model_matches_eager(name, pt2c, cpp_host, python, tmp_path)
             return net
 
         example_inputs = lambda: (torch.randn(1, 3, 224, 224),)
-    """)
+    """
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_torchvision_model_matches_eager(name, pt2c, cpp_host, python, tmp_path):
+    model = write_model(tmp_path, torchvision_model_source(name))
     check_against_eager(pt2c, cpp_host, python, model, tmp_path, tolerance=1e-4)

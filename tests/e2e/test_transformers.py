@@ -89,3 +89,101 @@ GPT2 = """
 def test_huggingface_model(pt2c, cpp_host, python, tmp_path, source):
     pytest.importorskip("transformers")
     check_against_eager(pt2c, cpp_host, python, write_model(tmp_path, source), tmp_path)
+
+
+# LLaMA: RMSNorm, rotary embeddings (cos/sin, rotate_half, cat), SiLU MLP and grouped
+# key/value heads (4 query heads share 2). Without a cache: use_cache=False keeps
+# DynamicCache objects out of the trace.
+LLAMA = """
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    def model():
+        torch.manual_seed(0)
+        config = LlamaConfig(vocab_size=256, hidden_size=64, intermediate_size=128,
+                             num_hidden_layers=2, num_attention_heads=4,
+                             num_key_value_heads=2, max_position_embeddings=64,
+                             use_cache=False)
+        return LlamaForCausalLM(config)
+
+    def example_inputs():
+        ids = torch.randint(0, 256, (2, 16), generator=torch.Generator().manual_seed(1))
+        return (ids,%s)
+"""
+# With an attention mask, transformers builds the causal-and-padding mask itself
+# (masking_utils: arange, comparisons, index, bitwise_and, all over the mask).
+LLAMA_PADDING_MASK = " torch.tensor([[1] * 16, [1] * 12 + [0] * 4])"
+
+# t5-small's architecture (its config.json: d_model 512, 8 heads, d_ff 2048, 32
+# relative-position buckets, vocabulary 32128) with 2 + 2 layers instead of 6 + 6 to keep
+# the suite quick (the full model is in docs/ZOO.md). Called with keywords: T5's second
+# positional input is attention_mask.
+T5 = """
+    import torch
+    from transformers import T5Config, T5ForConditionalGeneration
+
+    class Seq2SeqLogits(torch.nn.Module):
+        def __init__(self, t5):
+            super().__init__()
+            self.t5 = t5
+
+        def forward(self, input_ids, decoder_input_ids):
+            return self.t5(input_ids=input_ids, decoder_input_ids=decoder_input_ids).logits
+
+    def model():
+        torch.manual_seed(0)
+        config = T5Config(vocab_size=32128, d_model=512, d_kv=64, d_ff=2048, num_layers=2,
+                          num_decoder_layers=2, num_heads=8,
+                          relative_attention_num_buckets=32,
+                          relative_attention_max_distance=128, layer_norm_epsilon=1e-6,
+                          feed_forward_proj="relu", decoder_start_token_id=0,
+                          pad_token_id=0, eos_token_id=1, use_cache=False)
+        return Seq2SeqLogits(T5ForConditionalGeneration(config).eval())
+
+    def example_inputs():
+        g = torch.Generator().manual_seed(1)
+        return (torch.randint(0, 32128, (1, 16), generator=g),
+                torch.randint(0, 32128, (1, 8), generator=g))
+"""
+
+
+def check_token_model(pt2c, cpp_host, tmp_path, source, vocab, feeds):
+    """Compiles a model whose inputs are token ids (and masks), then compares it with
+    eager on fresh random token ids: `feeds(ids, draw)` gives the inputs for each draw of
+    ids (eager_reference copies integer inputs, so it cannot draw them)."""
+    model_py = write_model(tmp_path, source)
+    so = compile_model(pt2c, model_py, tmp_path)
+    model, examples = load_model_file(model_py)
+    generator = torch.Generator().manual_seed(5)
+    for draw in range(2):
+        ids = [torch.randint(0, vocab, e.shape, generator=generator) for e in examples
+               if e.dtype == torch.long]
+        inputs = feeds(ids, draw)
+        with torch.no_grad():
+            ref = model(*inputs)
+        ref = ref if isinstance(ref, torch.Tensor) else ref.logits
+        run_against(cpp_host, so, [x.numpy() for x in inputs], [ref.numpy()],
+                    tmp_path / f"draw{draw}")
+
+
+def test_llama_causal_lm(pt2c, cpp_host, tmp_path):
+    pytest.importorskip("transformers")
+    check_token_model(pt2c, cpp_host, tmp_path, LLAMA % "", 256, lambda ids, draw: ids)
+
+
+def test_llama_causal_lm_with_padding_mask(pt2c, cpp_host, tmp_path):
+    pytest.importorskip("transformers")
+
+    def with_mask(ids, draw):
+        # Right padding of a different length each draw (every query row still sees a
+        # key); the trace read "the mask has padding" (a guard), so each draw has some.
+        mask = torch.ones(ids[0].shape, dtype=torch.long)
+        mask[1, 12 - 5 * draw:] = 0
+        return [ids[0], mask]
+
+    check_token_model(pt2c, cpp_host, tmp_path, LLAMA % LLAMA_PADDING_MASK, 256, with_mask)
+
+
+def test_t5_small_architecture(pt2c, cpp_host, tmp_path):
+    pytest.importorskip("transformers")
+    check_token_model(pt2c, cpp_host, tmp_path, T5, 32128, lambda ids, draw: ids)

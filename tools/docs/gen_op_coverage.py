@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Generates docs/OP_COVERAGE.md: for every op of the aten dialect, whether it is
+decomposed to prim, whether it has been lowered all the way to a .so, and which tests
+cover it.
+
+    python3 tools/docs/gen_op_coverage.py            rewrite docs/OP_COVERAGE.md
+    python3 tools/docs/gen_op_coverage.py --check    exit 1 if it is stale (a test runs this)
+    ~/.cache/pt2c/venv/bin/python tools/docs/gen_op_coverage.py --record [PYTEST ARGS]
+                                                     rerun the e2e tests, recording the ops
+                                                     of each graph they compile, then rewrite
+
+Sources, none of them parsed out of C++:
+- the op list and its sections: ir/aten/aten_ops.txt (the dialect is generated from it);
+- decomposed: `pt2c-opt --pt2c-list-decompositions` (the root ops of the patterns that
+  pt2c-decompose-aten-to-prim registers). An in-place op `aten.X_` counts as
+  functionalized when `aten.X` is decomposed: pt2c-functionalize rewrites it to `aten.X`;
+- e2e tests: tools/docs/e2e_op_usage.json, written by --record: the e2e tests run with
+  the `pt2c` fixture pointing at tools/docs/record_ops.py, which asks pt2c for the aten
+  ops (`--emit aten`) of every graph a test compiled to a .so. Lowered = some e2e test
+  compiled a graph holding the op, so every prim op of its decomposition went through
+  pt2c-lower-prim-to-linalg and codegen;
+- lit tests: tests/lit/*.mlir files that name the op.
+--check also fails when the usage record names an op the dialect no longer has or a
+test that no longer exists (rerun --record then).
+"""
+import argparse
+import collections
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+ATEN_OPS = REPO / "ir" / "aten" / "aten_ops.txt"
+PT2C_OPT = REPO / "bazel-bin" / "tools" / "pt2c-opt" / "pt2c-opt"
+USAGE = REPO / "tools" / "docs" / "e2e_op_usage.json"
+LIT = REPO / "tests" / "lit"
+E2E = REPO / "tests" / "e2e"
+DOC = REPO / "docs" / "OP_COVERAGE.md"
+
+
+def dialect_ops():
+    """[(section, mlir name, schema)] in file order; section = the last comment line."""
+    ops, section = [], "Core"
+    for line in ATEN_OPS.read_text().splitlines():
+        line = line.strip()
+        if line.startswith("#"):
+            section = line.lstrip("# ").strip()
+        elif line:
+            name = line.split("(", 1)[0].strip()
+            ops.append((section, "aten." + name[len("aten::"):], line))
+    return ops
+
+
+def decomposed_ops():
+    if not PT2C_OPT.exists():
+        sys.exit(f"{PT2C_OPT} is not built: bazel build //tools/pt2c-opt")
+    out = subprocess.run([str(PT2C_OPT), "--pt2c-list-decompositions"], capture_output=True,
+                         text=True, check=True).stdout
+    return set(out.split())
+
+
+def load_usage():
+    return json.loads(USAGE.read_text()) if USAGE.exists() else {"tests": {}}
+
+
+def lit_usage():
+    """op name -> lit files naming it (quoted generic form or custom form)."""
+    found = collections.defaultdict(set)
+    for path in sorted(LIT.glob("*.mlir")):
+        for name in re.findall(r"\b(aten\.[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)?)\b",
+                               path.read_text()):
+            found[name].add(path.name)
+    return found
+
+
+def test_exists(test_id):
+    """Whether `tests/e2e/test_x.py::test_name[param]` still names a test function."""
+    path, _, name = test_id.partition("::")
+    file = REPO / path
+    function = name.split("[")[0]
+    return file.exists() and re.search(rf"^def {re.escape(function)}\(", file.read_text(),
+                                       re.M) is not None
+
+
+def validate(usage, names):
+    problems = []
+    for test, ops in usage["tests"].items():
+        if not test_exists(test):
+            problems.append(f"{USAGE.name} names {test}, which no longer exists")
+        problems += [f"{USAGE.name}: {test} used {op}, which the dialect no longer has"
+                     for op in ops if op not in names]
+    return problems
+
+
+def short_test(test_id):
+    """tests/e2e/test_cnn_zoo.py::test_x[resnet18] -> test_cnn_zoo::test_x[resnet18]."""
+    path, _, name = test_id.partition("::")
+    return f"{pathlib.Path(path).stem}::{name}"
+
+
+def cell(tests, limit=3):
+    tests = sorted(tests)
+    shown = ", ".join(f"`{t}`" for t in tests[:limit])
+    return shown + (f" (+{len(tests) - limit})" if len(tests) > limit else "")
+
+
+def render(ops, decomposed, usage, lit):
+    by_op = collections.defaultdict(set)
+    for test, names in usage["tests"].items():
+        for name in names:
+            by_op[name].add(short_test(test))
+    names = {name for _, name, _ in ops}
+    rows, counts = [], collections.Counter()
+    section = None
+    for sec, name, schema in ops:
+        if sec != section:
+            section = sec
+            rows += ["", f"### {sec}", "",
+                     "| op | decomposed | lowered | e2e tests (graphs using it) | lit tests |",
+                     "|----|------------|---------|-----------------------------|-----------|"]
+        functional = name.split(".")[0][:-1] + name[len(name.split(".")[0]):]
+        if name in decomposed:
+            how = "yes"
+        elif name.split(".")[0].endswith("_") and "(a!)" in schema and functional in decomposed:
+            how = f"functionalized to `{functional}`"
+        else:
+            how = "**no**"
+        tests = by_op.get(name, set())
+        lowered = "yes" if tests else ("not exercised" if how != "**no**" else "no")
+        counts["ops"] += 1
+        counts["decomposed"] += how != "**no**"
+        counts["lowered"] += lowered == "yes"
+        counts["lit"] += bool(lit.get(name))
+        rows.append(f"| `{name}` | {how} | {lowered} | {cell(tests)} | "
+                    f"{cell(lit.get(name, set()), 2)} |")
+    summary = (f"{counts['ops']} ops in the dialect; {counts['decomposed']} decomposed to "
+               f"prim (or functionalized to a decomposed op); {counts['lowered']} compiled "
+               f"to a .so by an e2e test; {counts['lit']} named by a lit test.")
+    recorded = usage.get("recorded", "never")
+    return f"""# aten op coverage
+
+Generated by `tools/docs/gen_op_coverage.py` (its docstring says how); do not edit by
+hand. `tests/e2e/test_generated_docs.py` fails when this file is stale: after adding an
+op to `ir/aten/aten_ops.txt` or a decomposition, run `python3
+tools/docs/gen_op_coverage.py`; after adding e2e tests, rerun the record
+(`--record`, which runs the e2e tests).
+
+- *decomposed*: `pt2c-decompose-aten-to-prim` has a pattern for the op
+  (`pt2c-opt --pt2c-list-decompositions`); an in-place op is functionalized to its
+  out-of-place form.
+- *lowered*: a graph holding the op went through decomposition, prim -> linalg
+  lowering and CPU codegen into a .so in an e2e test (*not exercised*: decomposed, but
+  no e2e graph holds it).
+- *e2e tests*: the e2e tests whose compiled graphs hold the op (`pt2c --emit aten`),
+  recorded {recorded}.
+
+{summary}
+{chr(10).join(rows)}
+"""
+
+
+def record(pytest_args):
+    """Runs the e2e tests with record_ops.py as pt2c; returns the new usage dict."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log = pathlib.Path(tmp) / "ops.jsonl"
+        env = dict(os.environ, PT2C_RECORD_OPS=str(log))
+        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+        cmd += pytest_args or [str(E2E)]
+        subprocess.run(cmd, cwd=REPO, env=env)
+        usage = load_usage() if pytest_args else {"tests": {}}
+        fresh = collections.defaultdict(set)
+        for line in log.read_text().splitlines() if log.exists() else []:
+            entry = json.loads(line)
+            if entry["test"] and not entry["emit_failed"]:
+                fresh[entry["test"]].update(entry["ops"])
+    usage["tests"].update({test: sorted(ops) for test, ops in fresh.items()})
+    usage["tests"] = dict(sorted(usage["tests"].items()))
+    import datetime
+    usage["recorded"] = datetime.date.today().isoformat()
+    return usage
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 if docs/OP_COVERAGE.md is not what this writes")
+    parser.add_argument("--record", nargs=argparse.REMAINDER,
+                        help="run the e2e tests (or these pytest arguments, merged into "
+                        "the existing record) recording each graph's ops, then write")
+    args = parser.parse_args()
+    ops = dialect_ops()
+    if args.record is not None:
+        usage = record(args.record)
+        USAGE.write_text(json.dumps(usage, indent=1) + "\n")
+    usage = load_usage()
+    problems = validate(usage, {name for _, name, _ in ops})
+    text = render(ops, decomposed_ops(), usage, lit_usage())
+    if args.check:
+        if DOC.read_text() != text:
+            problems.append(f"{DOC.relative_to(REPO)} is stale: run "
+                            "python3 tools/docs/gen_op_coverage.py")
+        for p in problems:
+            print(p, file=sys.stderr)
+        return 1 if problems else 0
+    for p in problems:
+        print("warning:", p, file=sys.stderr)
+    DOC.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Compiles and runs the model zoo with pt2c and writes docs/ZOO.md: per model, the
+number of aten ops in its exported graph, export and compile times, the .so size and
+the largest error against PyTorch eager.
+
+    ~/.cache/pt2c/venv/bin/python tools/zoo_report.py [--models mlp,bert] [--output docs/ZOO.md]
+
+The zoo is what the e2e tests compile: examples/*/model.py, the transformers models of
+tests/e2e/test_transformers.py (plus t5-small at full size, which the tests shorten to
+2 + 2 layers) and the torchvision models of tests/e2e/test_cnn_zoo.py; the model
+sources are imported from those test files, not copied. Each model is exported
+(`pt2c export`) and compiled (`pt2c compile`) separately, each timed in wall-clock
+seconds; tools/eager_reference.py writes fresh random inputs (floating inputs drawn
+anew, integer inputs such as token ids copied from the example inputs) and eager's
+outputs; examples/cpp_host runs the .so on them in a process without Python. The error
+is max|diff| / max|ref| over all outputs. A model that fails gets its first error line
+in the table instead of numbers. Needs `bazel build //tools/pt2c //examples/cpp_host`.
+"""
+import argparse
+import datetime
+import pathlib
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+PT2C = REPO / "bazel-bin" / "tools" / "pt2c" / "pt2c"
+CPP_HOST = REPO / "bazel-bin" / "examples" / "cpp_host" / "cpp_host"
+EAGER_REFERENCE = REPO / "tools" / "eager_reference.py"
+TOLERANCE = 1e-4
+
+
+def zoo():
+    """name -> model.py source (text) or path, in table order."""
+    sys.path.insert(0, str(REPO / "tests" / "e2e"))
+    import test_cnn_zoo
+    import test_transformers as tt
+
+    models = {}
+    for path in sorted((REPO / "examples").glob("*/model.py")):
+        models[path.parent.name] = path
+    models["bert"] = tt.BERT
+    models["gpt2"] = tt.GPT2
+    models["llama"] = tt.LLAMA % ""
+    models["llama_padding_mask"] = tt.LLAMA % tt.LLAMA_PADDING_MASK
+    models["t5_small_2+2_layers"] = tt.T5
+    models["t5_small"] = tt.T5.replace("num_layers=2", "num_layers=6").replace(
+        "num_decoder_layers=2", "num_decoder_layers=6")
+    for name in test_cnn_zoo.MODELS:
+        models[name] = test_cnn_zoo.torchvision_model_source(name)
+    return models
+
+
+def run(cmd, **kwargs):
+    return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kwargs)
+
+
+def first_error(result):
+    lines = [l for l in (result.stderr + result.stdout).splitlines() if "error" in l]
+    line = (lines or (result.stderr + result.stdout).strip().splitlines() or ["failed"])[0]
+    return line.replace("|", "\\|")[:160]
+
+
+def measure(name, source, work):
+    """One row: a dict of the measured numbers, or {"error": ...}."""
+    work.mkdir(parents=True)
+    if isinstance(source, pathlib.Path):
+        model_py = source
+    else:
+        model_py = work / "model.py"
+        model_py.write_text(textwrap.dedent(source))
+    row = {}
+    start = time.monotonic()
+    exported = run([PT2C, "export", model_py, "-o", work / "model.pt2c", "-q"])
+    row["export_s"] = time.monotonic() - start
+    if exported.returncode != 0:
+        return {"error": "export: " + first_error(exported)}
+    start = time.monotonic()
+    compiled = run([PT2C, "compile", work / "model.pt2c", "-o", work / "model.so"])
+    row["compile_s"] = time.monotonic() - start
+    ops = re.search(r"import\s+(\d+) aten ops", compiled.stderr)
+    row["aten_ops"] = int(ops.group(1)) if ops else None
+    if compiled.returncode != 0:
+        return {"error": "compile: " + first_error(compiled), "aten_ops": row["aten_ops"]}
+    row["so_bytes"] = (work / "model.so").stat().st_size
+    made = run([sys.executable, EAGER_REFERENCE, model_py, work / "data", "--seed", "7"])
+    if made.returncode != 0:
+        return {"error": "eager reference: " + first_error(made), **row}
+    data = work / "data"
+    cmd = [CPP_HOST, work / "model.so", "--output-dir", work / "out",
+           "--tolerance", str(TOLERANCE)]
+    for p in sorted(data.glob("input*.npy"), key=lambda p: int(p.stem[5:])):
+        cmd += ["--input", p]
+    for p in sorted(data.glob("ref*.npy"), key=lambda p: int(p.stem[3:])):
+        cmd += ["--reference", p]
+    ran = run(cmd, env={"PATH": "/nonexistent"})
+    errors = [float(x) for x in re.findall(r"rel = ([0-9.eE+-]+|nan|inf)", ran.stdout)]
+    if not errors:
+        return {"error": "run: " + first_error(ran), **row}
+    row["max_rel_error"] = max(errors)
+    row["passed"] = ran.returncode == 0
+    return row
+
+
+def size(nbytes):
+    return f"{nbytes / 2**20:.1f} MiB" if nbytes >= 2**20 else f"{nbytes / 2**10:.0f} KiB"
+
+
+def table(rows):
+    lines = ["| model | aten ops | export (s) | compile (s) | .so size | max rel error vs eager |",
+             "|-------|---------:|-----------:|------------:|---------:|------------------------|"]
+    for name, row in rows.items():
+        ops = row.get("aten_ops") or ""
+        if "error" in row:
+            lines.append(f"| {name} | {ops} | | | | fails: {row['error']} |")
+            continue
+        verdict = "" if row["passed"] else f" (above {TOLERANCE:g})"
+        lines.append(f"| {name} | {ops} | {row['export_s']:.1f} | {row['compile_s']:.1f} | "
+                     f"{size(row['so_bytes'])} | {row['max_rel_error']:.2e}{verdict} |")
+    return "\n".join(lines)
+
+
+def document(rows, machine):
+    return f"""# Model zoo report
+
+Generated by `tools/zoo_report.py` (see its docstring; rerun it after changes that
+affect the zoo and check in the result). Each model is compiled for the CPU target
+(x86-64-v2) and run from `examples/cpp_host` on inputs from
+`tools/eager_reference.py` (fresh random floating inputs; integer inputs such as token
+ids are the example inputs; the e2e tests also draw fresh token ids). *aten ops*: ops
+in the imported graph; *export*: `pt2c export` (tracing, including loading torch and
+building the model); *compile*: `pt2c compile` (import to .so); times are wall-clock
+seconds on a shared machine, so they vary from run to run.
+
+Machine: {machine}. Date: {datetime.date.today().isoformat()}.
+
+{table(rows)}
+"""
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", help="comma-separated names (default: all); "
+                        "--list prints them")
+    parser.add_argument("--list", action="store_true", help="print the model names and exit")
+    parser.add_argument("--output", help="the Markdown file to write (default: stdout)")
+    parser.add_argument("--machine", default=f"{platform.machine()} Linux, "
+                        f"{len(__import__('os').sched_getaffinity(0))} cores",
+                        help="how the doc names the machine the numbers come from")
+    args = parser.parse_args()
+    models = zoo()
+    if args.list:
+        print("\n".join(models))
+        return 0
+    names = args.models.split(",") if args.models else list(models)
+    unknown = [n for n in names if n not in models]
+    if unknown:
+        parser.error(f"unknown model(s) {', '.join(unknown)}; --list prints the zoo")
+    for tool in (PT2C, CPP_HOST):
+        if not tool.exists():
+            parser.error(f"{tool} is not built: bazel build //tools/pt2c //examples/cpp_host")
+    rows = {}
+    with tempfile.TemporaryDirectory(prefix="pt2c-zoo-") as tmp:
+        for name in names:
+            rows[name] = measure(name, models[name], pathlib.Path(tmp) / name)
+            print(f"{name}: {rows[name]}", file=sys.stderr, flush=True)
+    text = document(rows, args.machine)
+    if args.output:
+        partial = pathlib.Path(args.output).with_suffix(".partial")
+        partial.write_text(text)
+        partial.replace(args.output)  # never a half-written doc
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
