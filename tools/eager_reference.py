@@ -46,10 +46,10 @@ def main():
     generator = torch.Generator().manual_seed(args.seed)
     inputs = [torch.randn(e.shape, generator=generator, dtype=e.dtype)
               if e.is_floating_point() else e.clone() for e in examples]
+    for i, t in enumerate(inputs):  # before the run: a model may write its inputs
+        np.save(out / f"input{i}.npy", t.numpy())
     with torch.no_grad():
         outputs = flatten(model(*inputs))
-    for i, t in enumerate(inputs):
-        np.save(out / f"input{i}.npy", t.numpy())
     for i, t in enumerate(outputs):
         np.save(out / f"ref{i}.npy", t.numpy())
     print(f"wrote {len(inputs)} inputs and {len(outputs)} references to {out}")
