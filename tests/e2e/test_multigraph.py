@@ -208,3 +208,44 @@ def test_driver_errors_leave_no_library(pt2c, tmp_path):
         assert message in result.stderr
         assert not so.exists()
         assert sorted(p.name for p in tmp_path.iterdir()) == ["model.py"]
+
+
+# A real optional input: nn.TransformerEncoder's key padding mask.
+ENCODER = """
+    import torch
+    from torch import nn
+
+    class Encoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            torch.manual_seed(0)
+            layer = nn.TransformerEncoderLayer(d_model=32, nhead=4, dim_feedforward=64,
+                                               dropout=0.1, batch_first=True)
+            self.encoder = nn.TransformerEncoder(layer, num_layers=2, enable_nested_tensor=False)
+
+        def forward(self, x, padding_mask=None):
+            return self.encoder(x, src_key_padding_mask=padding_mask)
+
+    model = Encoder()
+    mask = torch.zeros(2, 6, dtype=torch.bool)
+    mask[1, 4:] = True
+    signatures = {"padded": (torch.randn(2, 6, 32), mask), "dense": (torch.randn(2, 6, 32), None)}
+"""
+
+
+def test_transformer_encoder_with_and_without_padding_mask(pt2c, python, cpp_host, tmp_path):
+    model_py = write_model(tmp_path, ENCODER)
+    so = compile_model(pt2c, model_py, tmp_path)
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((2, 6, 32)).astype(np.float32)
+    mask = np.zeros((2, 6), dtype=bool)
+    mask[1, 3:] = True  # another padding than at export: the mask is data
+    (tmp_path / "m").mkdir()
+    (tmp_path / "d").mkdir()
+    masked, masked_ref = run_both(python, cpp_host, model_py, so, tmp_path / "m", "forward",
+                                  [x, mask])
+    assert masked.returncode == 0, masked.stdout + masked.stderr
+    dense, dense_ref = run_both(python, cpp_host, model_py, so, tmp_path / "d", "forward",
+                                [x, None])
+    assert dense.returncode == 0, dense.stdout + dense.stderr
+    assert np.abs(masked_ref - dense_ref).max() > 1e-3  # the two graphs compute different things
