@@ -1,7 +1,7 @@
 """Transformer models end to end against PyTorch eager: nn.TransformerEncoder with a
 key padding mask (examples/transformer), a GPT-style decoder block
-(examples/gpt_block), and transformers' BertModel and GPT2LMHeadModel built from small
-configs with random weights."""
+(examples/gpt_block), and transformers' BertModel, GPT2LMHeadModel, LlamaForCausalLM and
+T5ForConditionalGeneration built from small configs with random weights."""
 import numpy as np
 import pytest
 import torch
