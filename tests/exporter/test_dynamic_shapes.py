@@ -228,6 +228,7 @@ def test_range_that_excludes_the_example_size(export_source):
     ({"x": {0: ("batch", 1.5, 8)}}, ["batch needs integer bounds"]),
     ({"x": {0: ("2d", 1, 8)}}, ["the dimension's name '2d' must be an identifier"]),
     ({"x": {0: 64}}, ["64 is no dimension spec"]),
+    ({"x": {0: ("b", 1, 64), -2: ("c", 1, 64)}}, ["dynamic_shapes['x'] declares dim 0 twice"]),
     ({"x": [("batch", 1, 64)]}, ["dynamic_shapes['x'] has 1 entries but the input has rank 2"]),
     ([{0: ("batch", 1, 64)}], ["dynamic_shapes has 1 entries but example_inputs has 2"]),
     ({"mask": {0: ("batch", 1, 64)}}, ["declares dims of 'mask', which example_inputs passes as None"]),

@@ -133,6 +133,9 @@ def _per_dim(dims, name, example, shown):
             raise ExportError("%s: dynamic_shapes[%r] declares dim %r, but the input has rank "
                               "%d (shape %s)" % (shown, name, dim, rank, list(example.shape)))
         if spec is not None:
+            if dim % rank in [d for d, _ in result]:
+                raise ExportError("%s: dynamic_shapes[%r] declares dim %d twice"
+                                  % (shown, name, dim % rank))
             result.append((dim % rank, spec))
     return result
 
