@@ -249,3 +249,26 @@ def test_transformer_encoder_with_and_without_padding_mask(pt2c, python, cpp_hos
                                 [x, None])
     assert dense.returncode == 0, dense.stdout + dense.stderr
     assert np.abs(masked_ref - dense_ref).max() > 1e-3  # the two graphs compute different things
+
+
+def test_example_inputs_with_none_is_one_graph_with_an_absent_input(pt2c, python, cpp_host,
+                                                                     tmp_path):
+    model_py = write_model(tmp_path, """
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x, bias=None, scale=None):
+                return x * 2 if bias is None else x * scale + bias
+
+        model = M()
+        example_inputs = (torch.randn(4), None, None)
+    """)
+    so = compile_model(pt2c, model_py, tmp_path)
+    x = np.random.default_rng(7).standard_normal(4).astype(np.float32)
+    result, ref = run_both(python, cpp_host, model_py, so, tmp_path, "forward", [x, None, None])
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 bias: none (absent)" in result.stdout
+    given = run([cpp_host, so, "--input", tmp_path / "in0.npy", "--input", tmp_path / "in0.npy"],
+                env=env_without_python())
+    assert given.returncode == 1
+    assert "input 1 ('bias') of graph 'forward' was traced as None; pass it absent" in given.stderr
