@@ -252,32 +252,36 @@ from torch import nn
 
 def model():
     torch.manual_seed(0)
-    return nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 8))
+    return nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 24), nn.ReLU(),
+                         nn.Linear(24, 8))
 
 example_inputs = (torch.randn(4, 16),)
 """
 
 
 def test_linear_layers_become_gemm_steps_with_fused_epilogues(pt2c, cpp_host, tmp_path):
-    """Linear + ReLU + Linear: two GEMM steps (the first with bias and relu fused, after the
-    second Linear's fused-in ReLU prologue is split off again), each followed by its
-    fallback launches. Through the fake driver and the fake cuBLASLt (a host f32 matmul)
-    the whole model runs as the two cuBLASLt calls and matches eager."""
+    """Three Linears with ReLUs between: three GEMM steps (bias and ReLU fused into the
+    first two, after the next Linear's fused-in ReLU prologue is split off again; bias into
+    the last), each followed by its fallback launches. Through the fake driver and the fake
+    cuBLASLt (a host f32 matmul) the whole model runs as the three cuBLASLt calls and
+    matches eager."""
     model_py = tmp_path / "relu_mlp.py"
     model_py.write_text(RELU_MLP)
     so = tmp_path / "relu_mlp_cuda.so"
     result = run([pt2c, model_py, "--target", "cuda:sm_90", "-o", so])
     assert result.returncode == 0, result.stderr
-    assert "2 GEMM steps" in result.stderr
+    assert "3 GEMM steps" in result.stderr
     plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
     gemm_steps = [i for i, step in enumerate(plan["steps"]) if step["kind"] == 1]
-    assert gemm_steps[0] == 0
     shapes = [(g["m"], g["n"], g["k"], g["epilogue"], g["transpose_a"], g["transpose_b"])
               for g in plan["gemms"]]
-    assert shapes == [(4, 32, 16, 2, 0, 1), (4, 8, 32, 1, 0, 1)]  # BIAS_RELU, then BIAS
-    first = plan["gemms"][0]["num_fallback_steps"]
-    assert gemm_steps[1] == 1 + first
-    assert gemm_steps[1] + 1 + plan["gemms"][1]["num_fallback_steps"] == len(plan["steps"])
+    # BIAS_RELU, BIAS_RELU, then BIAS
+    assert shapes == [(4, 32, 16, 2, 0, 1), (4, 24, 32, 2, 0, 1), (4, 8, 24, 1, 0, 1)]
+    # Each GEMM step is directly followed by its fallback, then the next GEMM step.
+    assert gemm_steps[0] == 0
+    for i in range(3):
+        end = gemm_steps[i] + 1 + plan["gemms"][i]["num_fallback_steps"]
+        assert end == (gemm_steps[i + 1] if i < 2 else len(plan["steps"]))
 
     import torch
     x = np.random.default_rng(5).standard_normal((4, 16)).astype(np.float32)

@@ -64,10 +64,16 @@ class Expander {
 
  private:
   // Each step of a split kernel function becomes its prologue's step and its GEMM's step,
-  // through an arena buffer after the planned arena that lives between the two (so one
-  // region serves every split).
+  // through an arena buffer after the planned arena that lives between the two. Two
+  // regions there serve all splits in turn: a GEMM fused with the next split's prologue
+  // reads one operand region while writing the other.
   void splitSteps(std::vector<std::string>& stepKernels) {
-    uint64_t operandBase = alignUp(r.arenaSize), operandEnd = 0;
+    uint64_t operandBase = alignUp(r.arenaSize), regionBytes = 0;
+    for (const pt2c_plan_step& step : r.steps) {
+      auto split = splits.find(stepKernels[step.kernel]);
+      if (split != splits.end()) regionBytes = std::max(regionBytes, alignUp(split->second.operandBytes));
+    }
+    unsigned numSplits = 0;
     auto kernelIndex = [&](const std::string& name) {
       auto it = std::find(stepKernels.begin(), stepKernels.end(), name);
       if (it != stepKernels.end()) return static_cast<uint32_t>(it - stepKernels.begin());
@@ -89,9 +95,9 @@ class Expander {
         continue;
       }
       const SplitKernel& s = split->second;
-      r.buffers.push_back({PT2C_BUFFER_ARENA, 0, operandBase, s.operandBytes});
+      uint64_t offset = operandBase + (numSplits++ % 2) * regionBytes;
+      r.buffers.push_back({PT2C_BUFFER_ARENA, 0, offset, s.operandBytes});
       uint32_t operand = r.buffers.size() - 1;
-      operandEnd = std::max(operandEnd, s.operandBytes);
       std::vector<uint32_t> prologue;
       for (unsigned arg : s.prologueArgs) prologue.push_back(buffers[arg]);
       prologue.push_back(operand);
@@ -103,7 +109,7 @@ class Expander {
     }
     r.steps = std::move(newSteps);
     r.stepArgs = std::move(newArgs);
-    if (operandEnd > 0) r.arenaSize = operandBase + alignUp(operandEnd);
+    if (numSplits > 0) r.arenaSize = operandBase + (numSplits > 1 ? 2 : 1) * regionBytes;
   }
 
   std::vector<uint32_t> buffersOf(const pt2c_plan_step& step) const {
