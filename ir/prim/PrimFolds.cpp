@@ -81,9 +81,14 @@ OpFoldResult BroadcastInDimOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
-OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   if (getOperand().getType() == getType())
     return getOperand();
+  // A reshaped constant is a constant (a reshape is an alias op that kernel formation
+  // leaves outside kernels, where a constant has no buffer).
+  if (auto constant = llvm::dyn_cast_if_present<DenseElementsAttr>(adaptor.getOperand()))
+    if (getType().hasStaticShape())
+      return constant.reshape(getType());
   // reshape(reshape(x)) = reshape(x): only the final shape matters.
   if (auto inner = getOperand().getDefiningOp<ReshapeOp>()) {
     getOperandMutable().assign(inner.getOperand());

@@ -168,3 +168,53 @@ def test_input_mutation_writes_the_callers_input(pt2c, cpp_host, python, tmp_pat
     assert np.abs(x_np - x.numpy()).max() <= 1e-5 * np.abs(x.numpy()).max()
     assert np.abs(out - expected_out.numpy()).max() <= 1e-5 * np.abs(expected_out.numpy()).max()
     assert np.array_equal(y_np, y.numpy())  # the input nobody writes is left alone
+
+
+FRESH_CONSTANT = """
+    import torch
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            c = torch.tensor([1.0, 2.0, 3.0])   # captured once, fresh on every call
+            c[1] = 5.0
+            c.mul_(x)
+            return c + x
+
+    def model():
+        return M()
+
+    example_inputs = (torch.randn(3),)
+"""
+
+
+def test_writes_to_a_fresh_constant(pt2c, cpp_host, python, tmp_path):
+    model_py = write_model(tmp_path, FRESH_CONSTANT)
+    check_against_eager(pt2c, cpp_host, python, model_py, tmp_path)
+
+
+PARAMETER_MUTATION = """
+    import torch
+
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = torch.nn.Parameter(torch.ones(3))
+
+        def forward(self, x):
+            self.w.mul_(2.0)
+            return x * self.w
+
+    def model():
+        return M()
+
+    example_inputs = (torch.randn(3),)
+"""
+
+
+def test_parameter_mutation_is_refused(pt2c, tmp_path):
+    model_py = write_model(tmp_path, PARAMETER_MUTATION)
+    result = run([pt2c, model_py, "-o", tmp_path / "model.so"])
+    assert result.returncode != 0
+    assert "model.py:10: error: in-place aten.mul_.Tensor writes weight 'w'" in result.stderr
+    assert "make it a buffer (register_buffer)" in result.stderr
+    assert not (tmp_path / "model.so").exists()

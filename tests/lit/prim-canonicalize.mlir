@@ -92,3 +92,15 @@ func.func @identities(%i: tensor<3xi64>, %f: tensor<3xf32>) -> (tensor<3xi64>, t
   %8 = prim.add %f, %fzero : tensor<3xf32>
   return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<3xi64>, tensor<3xi64>, tensor<3xi64>, tensor<3xi64>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
 }
+
+// -----
+
+// A reshaped constant is a constant (functionalization reshapes a written scalar).
+// CHECK-LABEL: func.func @reshape_of_constant
+// CHECK-NEXT: %[[C:.*]] = prim.constant dense<5.000000e+00> : tensor<1xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @reshape_of_constant() -> tensor<1xf32> {
+  %0 = prim.constant dense<5.0> : tensor<f32>
+  %1 = prim.reshape %0 : tensor<f32> -> tensor<1xf32>
+  return %1 : tensor<1xf32>
+}
