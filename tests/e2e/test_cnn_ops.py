@@ -114,7 +114,8 @@ def test_reductions_activations_padding_cat(pt2c, cpp_host, python, tmp_path):
     check_against_eager(pt2c, cpp_host, python, model, tmp_path)
 
 
-def test_in_place_op_on_a_tensor_read_later_is_an_error(pt2c, tmp_path):
+def test_in_place_op_through_a_view_of_a_tensor_read_later(pt2c, cpp_host, python, tmp_path):
+    # pt2c-functionalize: the relu_ through the view reaches `a`, which is read after it.
     model = write_model(tmp_path, """
         import torch
 
@@ -128,13 +129,7 @@ def test_in_place_op_on_a_tensor_read_later_is_an_error(pt2c, tmp_path):
         model = M()
         example_inputs = (torch.randn(2, 3),)
     """)
-    out = tmp_path / "m.so"
-    result = run([pt2c, model, "-o", out])
-    assert result.returncode != 0
-    assert "in-place aten.relu_ modifies a tensor that aten.add.Tensor reads afterwards" \
-        in result.stderr, result.stderr
-    assert "model.py:8" in result.stderr and "model.py:9" in result.stderr, result.stderr
-    assert not out.exists()
+    check_against_eager(pt2c, cpp_host, python, model, tmp_path)
 
 
 def test_used_max_pool_indices_are_an_error(pt2c, tmp_path):
