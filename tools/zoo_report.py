@@ -114,7 +114,10 @@ def table(rows, names):
     lines = ["| model | aten ops | export (s) | compile (s) | .so size | max rel error vs eager |",
              "|-------|---------:|-----------:|------------:|---------:|------------------------|"]
     for name in names:
-        row = rows.get(name, {"error": "not measured (the run was stopped before it)"})
+        if name not in rows:
+            lines.append(f"| {name} | | | | | not measured: the run was stopped before it |")
+            continue
+        row = rows[name]
         ops = row.get("aten_ops") or ""
         if "error" in row:
             lines.append(f"| {name} | {ops} | | | | fails: {row['error']} |")
