@@ -7,6 +7,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
@@ -47,6 +48,34 @@ llvm::GlobalVariable* addConstant(llvm::Module& m, llvm::Constant* init, const c
                                      llvm::GlobalValue::ExternalLinkage, init, name);
   g->setVisibility(llvm::GlobalValue::HiddenVisibility);
   return g;
+}
+
+// The features the runtime knows how to check (cpu_feature_table.h), by LLVM name.
+constexpr const char* kCheckableCpuFeatures[] = {
+#define PT2C_CPU_FEATURE(name, ...) name,
+#include "runtime/src/cpu_feature_table.h"
+#undef PT2C_CPU_FEATURE
+};
+
+// __pt2c_cpu_features: the checkable features `tm` lets the kernels use (those its CPU
+// implies, not only the explicit feature string), and __pt2c_cpu: the CPU's name. The
+// runtime refuses to create the model on a CPU that lacks one, instead of a SIGILL.
+void addCpuFeatureSymbols(llvm::Module& m, const llvm::TargetMachine& tm,
+                          const std::string& requestedCpu) {
+  const llvm::MCSubtargetInfo& sti = *tm.getMCSubtargetInfo();
+  std::string features;
+  for (const llvm::SubtargetFeatureKV& kv : sti.getAllProcessorFeatures()) {
+    if (!sti.getFeatureBits().test(kv.Value)) continue;
+    if (llvm::none_of(kCheckableCpuFeatures,
+                      [&](const char* name) { return llvm::StringRef(kv.Key) == name; }))
+      continue;
+    features += (features.empty() ? "" : ",") + std::string(kv.Key);
+  }
+  std::string cpu = tm.getTargetCPU().str();
+  if (requestedCpu != cpu) cpu = requestedCpu + " = " + cpu;  // "native = znver4"
+  llvm::LLVMContext& ctx = m.getContext();
+  addConstant(m, llvm::ConstantDataArray::getString(ctx, features), "__pt2c_cpu_features");
+  addConstant(m, llvm::ConstantDataArray::getString(ctx, cpu), "__pt2c_cpu");
 }
 
 // __pt2c_k<i>(void* const* buffers, const int64_t* sym_values) calls kernel i with the
@@ -166,6 +195,7 @@ mlir::LogicalResult emitCpuObject(mlir::ModuleOp kernels, const ExecutionPlan& p
   if (!tm) return mlir::emitError(loc) << "no x86-64 target: " << error;
   m->setTargetTriple(kTriple);
   m->setDataLayout(tm->createDataLayout());
+  addCpuFeatureSymbols(*m, *tm, options.cpu);
   if (llvm::verifyModule(*m, &llvm::errs()))
     return mlir::emitError(loc) << "internal error: generated LLVM IR does not verify";
   if (options.onLLVMIR) {
