@@ -101,6 +101,8 @@ private:
   void recordView(Operation *op) {
     // The parent's reference, before its operand becomes the parent's current value
     // (which may be a new value that only stands for the parent's contents now).
+    if (!refs.count(op->getOperand(0))) // defined outside the body: a tensor of its own
+      addRoot(op->getOperand(0));
     Reference parent = refs.lookup(op->getOperand(0));
     for (OpOperand &operand : op->getOpOperands())
       operand.set(currentValue(operand.get()));
