@@ -1,7 +1,7 @@
 // Decompositions of indexing and of the views that pick parts of a tensor: embedding,
 // index_select and gather become prim.gather; slice, select, split and unbind become
-// prim.slice (under value semantics a view is just the values it shows); cat and
-// stack become prim.concatenate.
+// prim.slice (under value semantics a view is just the values it shows); cat, stack
+// and roll become prim.concatenate (roll: of two slices).
 #include "compiler/transforms/decompose/DecompositionSet.h"
 
 using namespace mlir;
@@ -190,6 +190,46 @@ Value cat(aten::CatOp op, PrimBuilder &b) {
   return b.create<prim::ConcatenateOp>(inputs, dim);
 }
 
+/// `x` rolled by `shift` along `dim`: its last (shift mod n) elements, then the rest.
+Value rollDim(PrimBuilder &b, Value x, int64_t dim, int64_t shift) {
+  if (b.failed())
+    return {};
+  int64_t n = tensorType(x).getDimSize(dim);
+  if (ShapedType::isDynamic(n))
+    return b.fail("rolling a dim of dynamic size");
+  int64_t s = n == 0 ? 0 : ((shift % n) + n) % n;
+  if (s == 0)
+    return x;
+  Value tail = sliceDim(b, x, dim, n - s, n);
+  Value head = sliceDim(b, x, dim, 0, n - s);
+  if (b.failed())
+    return {};
+  return b.create<prim::ConcatenateOp>(SmallVector<Value>{tail, head}, dim);
+}
+
+/// roll (Swin's shifted windows): one rotation per (shift, dim) pair; without dims the
+/// flattened tensor is rolled and reshaped back.
+Value roll(aten::RollOp op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  ArrayRef<int64_t> shifts = op.getShiftsAttr().asArrayRef();
+  ArrayRef<int64_t> dims;
+  if (op.getDimsAttr())
+    dims = op.getDimsAttr().asArrayRef();
+  if (dims.empty()) {
+    if (shifts.size() != 1 || !type.hasStaticShape())
+      return b.fail("roll without dims takes one shift and static sizes");
+    auto flat = RankedTensorType::get({type.getNumElements()}, type.getElementType());
+    Value rolled = rollDim(b, b.reshape(op.getSelf(), flat), 0, shifts[0]);
+    return b.failed() ? Value() : b.reshape(rolled, type);
+  }
+  if (dims.size() != shifts.size())
+    return b.fail("roll takes one shift per dim");
+  Value x = op.getSelf();
+  for (auto [shift, dim] : llvm::zip_equal(shifts, dims))
+    x = rollDim(b, x, normalizeDim(dim, type.getRank()), shift);
+  return x;
+}
+
 /// stack: each operand gets a size-1 dim at `dim`, then they are joined along it.
 Value stack(aten::StackOp op, PrimBuilder &b) {
   RankedTensorType type = b.resultType();
@@ -222,6 +262,7 @@ void populateIndexingDecompositions(DecompositionSet &set) {
       // "unsafe": ATen skips the autograd view tracking; the values are the same.
       .add<aten::UnsafeSplitTensorOp>(split<aten::UnsafeSplitTensorOp>)
       .add<aten::UnsafeChunkOp>(split<aten::UnsafeChunkOp>)
+      .add<aten::RollOp>(roll)
       .add<aten::UnbindIntOp>(unbind)
       .add<aten::CatOp>(cat)
       .add<aten::StackOp>(stack)
