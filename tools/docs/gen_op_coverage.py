@@ -122,11 +122,14 @@ def render(ops, decomposed, usage, lit):
             rows += ["", f"### {sec}", "",
                      "| op | decomposed | lowered | e2e tests (graphs using it) | lit tests |",
                      "|----|------------|---------|-----------------------------|-----------|"]
-        functional = name.split(".")[0][:-1] + name[len(name.split(".")[0]):]
+        base, _, overload = name[len("aten."):].partition(".")
+        functional = "aten." + base[:-1] + ("." + overload if overload else "")
         if name in decomposed:
             how = "yes"
-        elif name.split(".")[0].endswith("_") and "(a!)" in schema and functional in decomposed:
+        elif base.endswith("_") and "(a!)" in schema and functional in decomposed:
             how = f"functionalized to `{functional}`"
+        elif "(a!)" in schema:
+            how = "in-place, no functional form: left to pt2c-functionalize"
         else:
             how = "**no**"
         tests = by_op.get(name, set())
@@ -181,7 +184,8 @@ def record(pytest_args):
             if entry["test"] and not entry["emit_failed"]:
                 fresh[entry["test"]].update(entry["ops"])
     usage["tests"].update({test: sorted(ops) for test, ops in fresh.items()})
-    usage["tests"] = dict(sorted(usage["tests"].items()))
+    # A test renamed or removed since an earlier record is dropped, not kept stale.
+    usage["tests"] = {t: ops for t, ops in sorted(usage["tests"].items()) if test_exists(t)}
     import datetime
     usage["recorded"] = datetime.date.today().isoformat()
     return usage
