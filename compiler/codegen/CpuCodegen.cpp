@@ -167,6 +167,11 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string& cpuN
   if (!target) return nullptr;
   std::string cpu = cpuName == "native" ? llvm::sys::getHostCPUName().str() : cpuName;
   llvm::TargetOptions options;
+  // Loop headers on 64-byte (cache line) boundaries instead of x86's 16, so that how a
+  // hot inner loop meets the fetch blocks does not depend on where the kernel happens to
+  // land. Measured: resnet18 used ~18% less CPU time per run with it (every one of 12
+  // alternating runs, folded weights or not), for ~12 KB of padding.
+  options.LoopAlignment = 64;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
       kTriple, cpu, "", options, llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
 }
