@@ -43,8 +43,7 @@ def zoo():
     models = {}
     for path in sorted((REPO / "examples").glob("*/model.py")):
         models[path.parent.name] = path
-    models["bert"] = tt.BERT
-    models["gpt2"] = tt.GPT2
+    # examples/ holds bert and gpt2 (transformers, small configs) among the others.
     models["llama"] = tt.LLAMA % ""
     models["llama_padding_mask"] = tt.LLAMA % tt.LLAMA_PADDING_MASK
     models["t5_small_2+2_layers"] = tt.T5

@@ -10,6 +10,29 @@ from conftest import REPO, env_without_python, run
 EAGER_REFERENCE = REPO / "tools" / "eager_reference.py"
 
 
+# Fresh batch-norm layers are almost the identity (mean 0, var 1, weight 1, bias 0), which
+# would hide errors in normalization and in folding it into convolutions: model.py
+# sources made by with_random_batch_norm() call random_batch_norm(net) on their module.
+RANDOM_BATCH_NORM = """
+
+def random_batch_norm(net):
+    g = torch.Generator().manual_seed(1)
+    for m in net.modules():
+        if isinstance(m, torch.nn.modules.batchnorm._BatchNorm):
+            n = m.num_features
+            m.running_mean.copy_(torch.rand(n, generator=g) - 0.5)
+            m.running_var.copy_(torch.rand(n, generator=g) + 0.5)
+            m.weight.data.copy_(torch.rand(n, generator=g) + 0.5)
+            m.bias.data.copy_(torch.rand(n, generator=g) - 0.5)
+    return net
+"""
+
+
+def with_random_batch_norm(source):
+    """model.py `source` (indented or not, importing torch) plus random_batch_norm()."""
+    return textwrap.dedent(source) + RANDOM_BATCH_NORM
+
+
 def write_model(tmp_path, source, name="model.py"):
     path = pathlib.Path(tmp_path) / name
     path.write_text(textwrap.dedent(source))

@@ -10,7 +10,7 @@ max_pool2d_with_indices, avg_pool2d, _adaptive_avg_pool2d, mean.dim, cat, view a
 addmm."""
 import pytest
 
-from harness import check_against_eager, write_model
+from harness import check_against_eager, with_random_batch_norm, write_model
 
 MODELS = [
     "resnet18",
@@ -27,25 +27,17 @@ MODELS = [
 
 def torchvision_model_source(name):
     """The model.py of torchvision model `name` (tools/zoo_report.py reuses it)."""
-    return f"""
+    return with_random_batch_norm(f"""
         import torch
         import torchvision
 
         def model():
             torch.manual_seed(0)
             net = torchvision.models.{name}(weights=None).eval()
-            g = torch.Generator().manual_seed(1)
-            for m in net.modules():
-                if isinstance(m, torch.nn.modules.batchnorm._BatchNorm):
-                    n = m.num_features
-                    m.running_mean.copy_(torch.rand(n, generator=g) - 0.5)
-                    m.running_var.copy_(torch.rand(n, generator=g) + 0.5)
-                    m.weight.data.copy_(torch.rand(n, generator=g) + 0.5)
-                    m.bias.data.copy_(torch.rand(n, generator=g) - 0.5)
-            return net
+            return random_batch_norm(net)
 
         example_inputs = lambda: (torch.randn(1, 3, 224, 224),)
-    """
+    """)
 
 
 @pytest.mark.parametrize("name", MODELS)

@@ -6,9 +6,9 @@ parameters are gone, only the folded weights and bias vectors remain)."""
 import re
 
 from conftest import env_without_python, run
-from harness import EAGER_REFERENCE, write_model
+from harness import EAGER_REFERENCE, with_random_batch_norm, write_model
 
-MODEL = """
+MODEL = with_random_batch_norm("""
     import torch
     from torch import nn
 
@@ -30,18 +30,10 @@ MODEL = """
     def model():
         torch.manual_seed(0)
         net = Net().eval()
-        g = torch.Generator().manual_seed(1)
-        for m in net.modules():
-            if isinstance(m, torch.nn.modules.batchnorm._BatchNorm):
-                n = m.num_features
-                m.running_mean.copy_(torch.rand(n, generator=g) - 0.5)
-                m.running_var.copy_(torch.rand(n, generator=g) + 0.5)
-                m.weight.data.copy_(torch.rand(n, generator=g) + 0.5)
-                m.bias.data.copy_(torch.rand(n, generator=g) - 0.5)
-        return net
+        return random_batch_norm(net)
 
     example_inputs = lambda: (torch.randn(2, 3, 6, 6),)
-"""
+""")
 
 
 def compile_and_check(pt2c, cpp_host, artifact, data, so, *flags):

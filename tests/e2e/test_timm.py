@@ -10,30 +10,22 @@ channels-last layout, layer norm over channels, layer scale) and EfficientNet (s
 and excitation, SiLU, depthwise convolutions)."""
 import pytest
 
-from harness import check_against_eager, write_model
+from harness import check_against_eager, with_random_batch_norm, write_model
 
 MODELS = ["vit_small_patch16_224", "convnext_atto", "efficientnet_b0"]
 
 
 @pytest.mark.parametrize("name", MODELS)
 def test_timm_model_matches_eager(name, pt2c, cpp_host, python, tmp_path):
-    model = write_model(tmp_path, f"""
+    model = write_model(tmp_path, with_random_batch_norm(f"""
         import torch
         import timm
 
         def model():
             torch.manual_seed(0)
             net = timm.create_model("{name}", pretrained=False).eval()
-            g = torch.Generator().manual_seed(1)
-            for m in net.modules():
-                if isinstance(m, torch.nn.modules.batchnorm._BatchNorm):
-                    n = m.num_features
-                    m.running_mean.copy_(torch.rand(n, generator=g) - 0.5)
-                    m.running_var.copy_(torch.rand(n, generator=g) + 0.5)
-                    m.weight.data.copy_(torch.rand(n, generator=g) + 0.5)
-                    m.bias.data.copy_(torch.rand(n, generator=g) - 0.5)
-            return net
+            return random_batch_norm(net)
 
         example_inputs = lambda: (torch.randn(1, 3, 224, 224),)
-    """)
+    """))
     check_against_eager(pt2c, cpp_host, python, model, tmp_path, tolerance=1e-4)

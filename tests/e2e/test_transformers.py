@@ -52,43 +52,11 @@ def test_gpt_block_without_kv_cache(pt2c, cpp_host, python, tmp_path):
     check_against_eager(pt2c, cpp_host, python, model, tmp_path)
 
 
-BERT = """
-    import torch
-    from transformers import BertConfig, BertModel
-
-    def model():
-        torch.manual_seed(0)
-        config = BertConfig(vocab_size=100, hidden_size=32, num_hidden_layers=2,
-                            num_attention_heads=4, intermediate_size=64,
-                            max_position_embeddings=16)
-        return BertModel(config)
-
-    def example_inputs():
-        ids = torch.randint(0, 100, (2, 8), generator=torch.Generator().manual_seed(1))
-        mask = torch.ones(2, 8, dtype=torch.long)
-        mask[1, 5:] = 0
-        return (ids, mask)
-"""
-
-GPT2 = """
-    import torch
-    from transformers import GPT2Config, GPT2LMHeadModel
-
-    def model():
-        torch.manual_seed(0)
-        config = GPT2Config(vocab_size=100, n_positions=16, n_embd=32, n_layer=2, n_head=4,
-                            bos_token_id=0, eos_token_id=0)
-        return GPT2LMHeadModel(config)
-
-    def example_inputs():
-        return (torch.randint(0, 100, (2, 8), generator=torch.Generator().manual_seed(1)),)
-"""
-
-
-@pytest.mark.parametrize("source", [BERT, GPT2], ids=["bert", "gpt2"])
-def test_huggingface_model(pt2c, cpp_host, python, tmp_path, source):
+@pytest.mark.parametrize("example", ["bert", "gpt2"])
+def test_huggingface_model(pt2c, cpp_host, python, tmp_path, example):
     pytest.importorskip("transformers")
-    check_against_eager(pt2c, cpp_host, python, write_model(tmp_path, source), tmp_path)
+    check_against_eager(pt2c, cpp_host, python, REPO / "examples" / example / "model.py",
+                        tmp_path)
 
 
 # LLaMA: RMSNorm, rotary embeddings (cos/sin, rotate_half, cat), SiLU MLP and grouped
