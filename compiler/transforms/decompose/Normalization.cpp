@@ -1,4 +1,4 @@
-// Decompositions of softmax, log_softmax and layer norm into prim.reduce plus
+// Decompositions of softmax, log_softmax, layer norm and group norm into prim.reduce plus
 // elementwise ops. Each is the numerically stable textbook form: softmax subtracts
 // the row max before exp; layer norm takes the variance of the centred values (two
 // passes) rather than E[x^2] - E[x]^2.
@@ -79,10 +79,35 @@ Value logSoftmax(OpT op, PrimBuilder &b) {
   return b.convert(result, b.resultElementType());
 }
 
+/// The normalization shared by layer and group norm, over `dims` of `x` (which hold
+/// `count` elements per reduced row):
+///   mean = E[x], rstd = 1 / sqrt(E[(x - mean)^2] + eps), normalized = (x - mean) * rstd;
+/// mean and rstd are left reduced (without the dims).
+struct Normalized {
+  Value normalized, mean, rstd;
+};
+Normalized normalizeOver(PrimBuilder &b, Value x, ArrayRef<int64_t> dims, int64_t count,
+                         double epsilon) {
+  RankedTensorType type = tensorType(x);
+  Value sum = b.reduce(prim::ReduceKind::SUM, x, dims);
+  if (b.failed())
+    return {};
+  RankedTensorType reducedType = tensorType(sum);
+  Value n = b.splat((double)count, reducedType, sum);
+
+  Value mean = b.create<prim::DivOp>(sum, n);
+  Value centred = b.create<prim::SubOp>(x, b.broadcastReduced(mean, type, dims, x));
+  Value squares = b.create<prim::MulOp>(centred, centred);
+  Value variance = b.create<prim::DivOp>(b.reduce(prim::ReduceKind::SUM, squares, dims), n);
+  Value eps = b.splat(epsilon, reducedType, sum);
+  Value rstd = b.create<prim::RsqrtOp>(b.create<prim::AddOp>(variance, eps));
+  Value out = b.create<prim::MulOp>(centred, b.broadcastReduced(rstd, type, dims, x));
+  return {out, mean, rstd};
+}
+
 /// native_layer_norm over the trailing dims named by normalized_shape:
-///   mean = E[x], rstd = 1 / sqrt(E[(x - mean)^2] + eps),
-///   out = (x - mean) * rstd * weight + bias;
-/// mean and rstd keep the normalized dims with size 1, as ATen returns them.
+/// out = normalized * weight + bias; mean and rstd keep the normalized dims with
+/// size 1, as ATen returns them.
 SmallVector<Value> layerNorm(aten::NativeLayerNormOp op, PrimBuilder &b) {
   RankedTensorType type = b.resultType(0);
   type = type.clone(accumulationType(type.getElementType()));
@@ -98,23 +123,47 @@ SmallVector<Value> layerNorm(aten::NativeLayerNormOp op, PrimBuilder &b) {
       return {b.fail("layer norm over a dynamic dim")};
     count *= type.getDimSize(d);
   }
-  Value sum = b.reduce(prim::ReduceKind::SUM, x, dims);
+  auto [out, mean, rstd] = normalizeOver(b, x, dims, count, op.getEps().convertToDouble());
   if (b.failed())
     return {};
-  RankedTensorType reducedType = tensorType(sum);
-  Value n = b.splat((double)count, reducedType, sum);
-
-  Value mean = b.create<prim::DivOp>(sum, n);
-  Value centred = b.create<prim::SubOp>(x, b.broadcastReduced(mean, type, dims, x));
-  Value squares = b.create<prim::MulOp>(centred, centred);
-  Value variance = b.create<prim::DivOp>(b.reduce(prim::ReduceKind::SUM, squares, dims), n);
-  Value eps = b.splat(op.getEps().convertToDouble(), reducedType, sum);
-  Value rstd = b.create<prim::RsqrtOp>(b.create<prim::AddOp>(variance, eps));
-  Value out = b.create<prim::MulOp>(centred, b.broadcastReduced(rstd, type, dims, x));
   if (Value weight = op.getWeight())
     out = b.create<prim::MulOp>(out, b.elementwiseOperand(weight, type, x));
   if (Value bias = op.getBias())
     out = b.create<prim::AddOp>(out, b.elementwiseOperand(bias, type, x));
+  out = b.convert(out, b.resultElementType(0));
+  Value meanResult = b.reshape(b.convert(mean, b.resultElementType(1)), b.resultType(1));
+  Value rstdResult = b.reshape(b.convert(rstd, b.resultElementType(2)), b.resultType(2));
+  return {out, meanResult, rstdResult};
+}
+
+/// native_group_norm of input [N, C, *] in `group` groups of C / group channels: the
+/// input seen as [N, group, C / group * prod(*)] is normalized over its last dim, then
+/// weight and bias (one per channel) apply along dim 1. mean and rstd are [N, group].
+SmallVector<Value> groupNorm(aten::NativeGroupNormOp op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType(0);
+  type = type.clone(accumulationType(type.getElementType()));
+  if (type.getRank() < 2 || !type.hasStaticShape())
+    return {b.fail("group norm needs a static input of rank >= 2")};
+  int64_t batch = type.getDimSize(0), channels = type.getDimSize(1);
+  int64_t groups = op.getGroup();
+  if (groups <= 0 || channels % groups != 0)
+    return {b.fail("group norm: " + llvm::Twine(channels) + " channels in " +
+                   llvm::Twine(groups) + " groups")};
+  int64_t perGroup = type.getNumElements() / (batch * groups);
+  Value x = b.convert(op.getInput(), type.getElementType());
+  auto groupedType = RankedTensorType::get({batch, groups, perGroup}, type.getElementType());
+  auto [grouped, mean, rstd] = normalizeOver(b, b.reshape(x, groupedType), {2}, perGroup,
+                                             op.getEps().convertToDouble());
+  if (b.failed())
+    return {};
+  Value out = b.reshape(grouped, type);
+  auto perChannel = [&](Value v) {
+    return b.broadcastInDim(b.convert(v, type.getElementType()), type, {1});
+  };
+  if (Value weight = op.getWeight())
+    out = b.create<prim::MulOp>(out, perChannel(weight));
+  if (Value bias = op.getBias())
+    out = b.create<prim::AddOp>(out, perChannel(bias));
   out = b.convert(out, b.resultElementType(0));
   Value meanResult = b.reshape(b.convert(mean, b.resultElementType(1)), b.resultType(1));
   Value rstdResult = b.reshape(b.convert(rstd, b.resultElementType(2)), b.resultType(2));
@@ -129,7 +178,8 @@ void populateNormalizationDecompositions(DecompositionSet &set) {
       .add<aten::InternalSafeSoftmaxOp>(safeSoftmax)
       .add<aten::InternalLogSoftmaxOp>(logSoftmax<aten::InternalLogSoftmaxOp>)
       .add<aten::LogSoftmaxIntOp>(logSoftmax<aten::LogSoftmaxIntOp>)
-      .add<aten::NativeLayerNormOp>(layerNorm);
+      .add<aten::NativeLayerNormOp>(layerNorm)
+      .add<aten::NativeGroupNormOp>(groupNorm);
 }
 
 } // namespace pt2c::decompose
