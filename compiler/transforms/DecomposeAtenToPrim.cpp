@@ -29,6 +29,7 @@ void decompose::populateAtenToPrimDecompositions(mlir::RewritePatternSet &patter
   populateIndexingDecompositions(set);
   populateMaskingDecompositions(set);
   populateFactoryDecompositions(set);
+  populateResizeDecompositions(set);
 }
 
 namespace {

@@ -107,6 +107,7 @@ void populateAttentionDecompositions(DecompositionSet &set);
 void populateIndexingDecompositions(DecompositionSet &set);
 void populateMaskingDecompositions(DecompositionSet &set);
 void populateFactoryDecompositions(DecompositionSet &set);
+void populateResizeDecompositions(DecompositionSet &set);
 
 /// All decompositions.
 void populateAtenToPrimDecompositions(mlir::RewritePatternSet &patterns);

@@ -1,0 +1,187 @@
+// Resizing (F.interpolate on NCHW): upsample_nearest2d and upsample_bilinear2d become
+// prim.gathers along H and W. The source positions and bilinear weights depend only on
+// the static sizes and the scale arguments, so they are computed here, at compile
+// time, with the same float arithmetic as ATen's CPU kernels (UpSample.h): the results
+// then pick exactly the pixels eager picks, which recomputing the index arithmetic in
+// the kernel could not promise at rounding boundaries (floor(dst * 1/scale)).
+#include <cmath>
+
+#include "compiler/transforms/decompose/DecompositionSet.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+using namespace mlir;
+
+namespace pt2c::decompose {
+namespace {
+
+/// ATen's compute_scales_value: the source step per output pixel, 1 / scale when the
+/// caller gave a positive scale (F.interpolate's scale_factor), else in / out.
+template <typename T>
+T sourceStep(std::optional<double> scale, int64_t in, int64_t out) {
+  return scale && *scale > 0 ? (T)(1.0 / *scale) : (T)in / (T)out;
+}
+
+/// nearest_idx: the source index of each output index along one dim.
+SmallVector<int64_t> nearestIndices(int64_t in, int64_t out, std::optional<double> scale) {
+  SmallVector<int64_t> indices(out);
+  float step = sourceStep<float>(scale, in, out);
+  for (int64_t i = 0; i < out; ++i) {
+    if (out == in)
+      indices[i] = i;
+    else if (out == 2 * in)
+      indices[i] = i >> 1;
+    else
+      indices[i] = std::min((int64_t)std::floor((float)i * step), in - 1);
+  }
+  return indices;
+}
+
+/// The two source indices and their weights of each output index along one dim
+/// (compute_indices_weights_linear), in ATen's opmath type T.
+struct LinearTaps {
+  SmallVector<int64_t> index0, index1;
+  SmallVector<double> weight0, weight1;
+};
+template <typename T>
+LinearTaps linearTaps(int64_t in, int64_t out, std::optional<double> scale, bool alignCorners) {
+  T step = alignCorners ? (out > 1 ? (T)(in - 1) / (T)(out - 1) : T(0))
+                        : sourceStep<T>(scale, in, out);
+  LinearTaps taps;
+  for (int64_t i = 0; i < out; ++i) {
+    T source = alignCorners ? step * (T)i : step * ((T)i + T(0.5)) - T(0.5);
+    if (source < 0)
+      source = 0;
+    int64_t i0 = std::min((int64_t)std::floor(source), in - 1);
+    T lambda1 = std::min(std::max(source - (T)i0, T(0)), T(1));
+    taps.index0.push_back(i0);
+    taps.index1.push_back(i0 + (i0 < in - 1 ? 1 : 0));
+    taps.weight0.push_back((double)(T(1) - lambda1));
+    taps.weight1.push_back((double)lambda1);
+  }
+  return taps;
+}
+
+/// Whether `indices` are 0, 1, ..., in - 1: a gather at them is no resize (H or W
+/// kept as it is).
+bool isIdentity(ArrayRef<int64_t> indices, int64_t in) {
+  return (int64_t)indices.size() == in && llvm::all_of(llvm::enumerate(indices),
+                      [](auto entry) { return entry.value() == (int64_t)entry.index(); });
+}
+
+/// `value` gathered along `dim` at the constant positions `indices`.
+Value gatherAt(PrimBuilder &b, Value value, int64_t dim, ArrayRef<int64_t> indices) {
+  auto indexType = RankedTensorType::get({(int64_t)indices.size()},
+                                         IntegerType::get(value.getContext(), 64));
+  Value positions = b.create<prim::ConstantOp>(DenseElementsAttr::get(indexType, indices));
+  return b.create<prim::GatherOp>(value, positions, dim, 0);
+}
+
+/// `value` times the constant per-position `weights` along `dim`.
+Value weighAlong(PrimBuilder &b, Value value, int64_t dim, ArrayRef<double> weights) {
+  RankedTensorType type = tensorType(value);
+  auto weightType = RankedTensorType::get({(int64_t)weights.size()}, type.getElementType());
+  SmallVector<Attribute> entries;
+  for (double w : weights)
+    entries.push_back(b.scalarAttr(w, type.getElementType()));
+  Value constant = b.create<prim::ConstantOp>(DenseElementsAttr::get(weightType, entries));
+  return b.create<prim::MulOp>(value, b.broadcastInDim(constant, type, {dim}));
+}
+
+/// The input, its static spatial sizes and the result's, or failure.
+bool spatialSizes(PrimBuilder &b, Value input, int64_t (&in)[2], int64_t (&out)[2]) {
+  RankedTensorType inputType = tensorType(input), resultType = b.resultType();
+  if (inputType.getRank() != 4 || resultType.getRank() != 4) {
+    b.fail("2-D resizing of a tensor that is not NCHW");
+    return false;
+  }
+  for (int i = 0; i < 2; ++i) {
+    if (inputType.isDynamicDim(2 + i) || resultType.isDynamicDim(2 + i)) {
+      b.fail("resizing a dynamic spatial size");
+      return false;
+    }
+    in[i] = inputType.getDimSize(2 + i), out[i] = resultType.getDimSize(2 + i);
+  }
+  return true;
+}
+
+Value nearest2d(PrimBuilder &b, Value input, std::optional<double> scaleH,
+                std::optional<double> scaleW) {
+  int64_t in[2], out[2];
+  if (!spatialSizes(b, input, in, out))
+    return {};
+  std::optional<double> scales[2] = {scaleH, scaleW};
+  Value result = input;
+  for (int i = 0; i < 2; ++i) {
+    SmallVector<int64_t> indices = nearestIndices(in[i], out[i], scales[i]);
+    if (!isIdentity(indices, in[i]))
+      result = gatherAt(b, result, 2 + i, indices);
+  }
+  return result;
+}
+
+Value bilinear2d(PrimBuilder &b, Value input, bool alignCorners, std::optional<double> scaleH,
+                 std::optional<double> scaleW) {
+  int64_t in[2], out[2];
+  if (!spatialSizes(b, input, in, out))
+    return {};
+  Type elementType = accumulationType(b.resultElementType());
+  if (!isa<FloatType>(elementType))
+    return b.fail("bilinear resizing of a non-float tensor");
+  std::optional<double> scales[2] = {scaleH, scaleW};
+  Value result = b.convert(input, elementType);
+  for (int i = 0; i < 2; ++i) {
+    LinearTaps taps = elementType.isF64()
+                          ? linearTaps<double>(in[i], out[i], scales[i], alignCorners)
+                          : linearTaps<float>(in[i], out[i], scales[i], alignCorners);
+    if (isIdentity(taps.index0, in[i]) && llvm::all_of(taps.weight1, [](double w) { return w == 0; }))
+      continue;
+    int64_t dim = 2 + i;
+    Value near = weighAlong(b, gatherAt(b, result, dim, taps.index0), dim, taps.weight0);
+    Value far = weighAlong(b, gatherAt(b, result, dim, taps.index1), dim, taps.weight1);
+    result = b.create<prim::AddOp>(near, far);
+  }
+  return b.convert(result, b.resultElementType());
+}
+
+/// The optional scale of one dim from a .vec form's scale_factors.
+std::optional<double> vecScale(std::optional<ArrayRef<double>> factors, int i) {
+  if (!factors || factors->size() != 2)
+    return std::nullopt;
+  return (*factors)[i];
+}
+
+std::optional<double> toDouble(std::optional<APFloat> value) {
+  if (!value)
+    return std::nullopt;
+  return value->convertToDouble();
+}
+
+Value upsampleNearest2d(aten::UpsampleNearest2dOp op, PrimBuilder &b) {
+  return nearest2d(b, op.getSelf(), toDouble(op.getScalesH()), toDouble(op.getScalesW()));
+}
+
+Value upsampleNearest2dVec(aten::UpsampleNearest2dVecOp op, PrimBuilder &b) {
+  return nearest2d(b, op.getInput(), vecScale(op.getScaleFactors(), 0),
+                   vecScale(op.getScaleFactors(), 1));
+}
+
+Value upsampleBilinear2d(aten::UpsampleBilinear2dOp op, PrimBuilder &b) {
+  return bilinear2d(b, op.getSelf(), op.getAlignCorners(), toDouble(op.getScalesH()),
+                    toDouble(op.getScalesW()));
+}
+
+Value upsampleBilinear2dVec(aten::UpsampleBilinear2dVecOp op, PrimBuilder &b) {
+  return bilinear2d(b, op.getInput(), op.getAlignCorners(), vecScale(op.getScaleFactors(), 0),
+                    vecScale(op.getScaleFactors(), 1));
+}
+
+} // namespace
+
+void populateResizeDecompositions(DecompositionSet &set) {
+  set.add<aten::UpsampleNearest2dOp>(upsampleNearest2d)
+      .add<aten::UpsampleNearest2dVecOp>(upsampleNearest2dVec)
+      .add<aten::UpsampleBilinear2dOp>(upsampleBilinear2d)
+      .add<aten::UpsampleBilinear2dVecOp>(upsampleBilinear2dVec);
+}
+
+} // namespace pt2c::decompose
