@@ -264,22 +264,10 @@ class Model {
   }
   // A graph's inputs (slots: an absent one has dtype PT2C_DTYPE_UNDEFINED) and outputs.
   std::vector<TensorInfo> graph_inputs(int32_t graph) const {
-    std::vector<TensorInfo> infos;
-    for (int32_t i = 0; i < graph_info(graph).num_inputs; ++i) {
-      pt2c_tensor_info info;
-      api_->check(api_->model_graph_input_info(model_, graph, i, &info));
-      infos.push_back(to_tensor_info(info));
-    }
-    return infos;
+    return graph_tensors(graph, graph_info(graph).num_inputs, api_->model_graph_input_info);
   }
   std::vector<TensorInfo> graph_outputs(int32_t graph) const {
-    std::vector<TensorInfo> infos;
-    for (int32_t i = 0; i < graph_info(graph).num_outputs; ++i) {
-      pt2c_tensor_info info;
-      api_->check(api_->model_graph_output_info(model_, graph, i, &info));
-      infos.push_back(to_tensor_info(info));
-    }
-    return infos;
+    return graph_tensors(graph, graph_info(graph).num_outputs, api_->model_graph_output_info);
   }
   // The graph run_method(method, inputs, ...) runs; method empty: the default method.
   int32_t find_graph(const std::string& method, const std::vector<pt2c_tensor>& inputs) const {
@@ -319,6 +307,18 @@ class Model {
   Model(std::shared_ptr<const detail::Api> api, pt2c_model* model)
       : api_(std::move(api)), model_(model) {}
 
+  // The `count` inputs or outputs of a graph, through pt2c_model_graph_{input,output}_info.
+  std::vector<TensorInfo> graph_tensors(
+      int32_t graph, int32_t count,
+      decltype(&::pt2c_model_graph_input_info) query) const {
+    std::vector<TensorInfo> infos;
+    for (int32_t i = 0; i < count; ++i) {
+      pt2c_tensor_info info;
+      api_->check(query(model_, graph, i, &info));
+      infos.push_back(to_tensor_info(info));
+    }
+    return infos;
+  }
   static TensorInfo to_tensor_info(const pt2c_tensor_info& info) {
     TensorInfo result;
     result.name = info.name != nullptr ? info.name : "";
