@@ -229,7 +229,9 @@ API CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t nbytes) {
   if (!has_context()) return kInvalidContext;
   for (int i = 0; i < kMaxAllocations; ++i)
     if (g_allocations[i].base == NULL) {
-      g_allocations[i].base = malloc(nbytes);
+      /* 256-byte aligned, as the real driver gives (the runtime's GEMM steps rely on
+       * it): malloc's 16 would make cuBLASLt use depend on the heap's state. */
+      g_allocations[i].base = aligned_alloc(256, (nbytes + 255) / 256 * 256);
       if (g_allocations[i].base == NULL) return kOutOfMemory;
       memset(g_allocations[i].base, 0xAB, nbytes); /* like real memory: not zeroed */
       g_allocations[i].size = nbytes;
