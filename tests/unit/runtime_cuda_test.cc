@@ -92,6 +92,37 @@ struct Io {
   float expected(int i) const { return (x[i] + 2 * kWeights.w[i]) * 3; }
 };
 
+
+// Device memory for the device-pointer tests: the fake driver allocates only inside a
+// context, as the real one does, so this makes the primary context current first and,
+// at the end, frees what it allocated and restores the caller's context.
+class DeviceMemory {
+ public:
+  DeviceMemory() {
+    fake<int (*)(void**, int)>("cuDevicePrimaryCtxRetain")(&context_, 0);
+    fake<int (*)(void*)>("cuCtxPushCurrent_v2")(context_);
+  }
+  ~DeviceMemory() {
+    for (unsigned long long p : allocations_) fake<int (*)(unsigned long long)>("cuMemFree_v2")(p);
+    void* popped = nullptr;
+    fake<int (*)(void**)>("cuCtxPopCurrent_v2")(&popped);
+    fake<int (*)(int)>("cuDevicePrimaryCtxRelease_v2")(0);
+  }
+  // A device buffer of `bytes`, as a host-dereferenceable pointer (the fake's memory).
+  void* alloc(size_t bytes) {
+    unsigned long long p = 0;
+    REQUIRE(fake<int (*)(unsigned long long*, size_t)>("cuMemAlloc_v2")(&p, bytes) == 0);
+    allocations_.push_back(p);
+    return reinterpret_cast<void*>(p);
+  }
+
+ private:
+  template <class F>
+  static F fake(const char* name) { return pt2c::testing::fake_cuda_function<F>(name); }
+  void* context_ = nullptr;
+  std::vector<unsigned long long> allocations_;
+};
+
 }  // namespace
 
 TEST_CASE("a CUDA plan runs on host memory; weights are uploaded once, at create") {
@@ -116,24 +147,13 @@ TEST_CASE("a CUDA plan runs on host memory; weights are uploaded once, at create
 
 TEST_CASE("a device-memory run uses the caller's pointers and stream") {
   ModelPtr model = create_ok(gpu_builder().build());
-  using Alloc = int (*)(unsigned long long*, size_t);
-  using Free = int (*)(unsigned long long);
-  auto alloc = pt2c::testing::fake_cuda_function<Alloc>("cuMemAlloc_v2");
-  auto free_device = pt2c::testing::fake_cuda_function<Free>("cuMemFree_v2");
-  // The fake allocates only inside a context, as the real driver does.
-  using Push = int (*)(void*);
-  using Pop = int (*)(void**);
-  using Retain = int (*)(void**, int);
-  void* context = nullptr;
-  pt2c::testing::fake_cuda_function<Retain>("cuDevicePrimaryCtxRetain")(&context, 0);
-  pt2c::testing::fake_cuda_function<Push>("cuCtxPushCurrent_v2")(context);
-  unsigned long long x = 0, y = 0;
-  REQUIRE(alloc(&x, kTensorBytes) == 0);
-  REQUIRE(alloc(&y, kTensorBytes) == 0);
+  DeviceMemory device;
+  void* x = device.alloc(kTensorBytes);
+  void* y = device.alloc(kTensorBytes);
   Io io;
-  std::memcpy(reinterpret_cast<void*>(x), io.x.data(), kTensorBytes);
-  pt2c_tensor input{reinterpret_cast<void*>(x), PT2C_F32, 2, io.dims.data()};
-  pt2c_tensor output{reinterpret_cast<void*>(y), PT2C_F32, 2, io.dims.data()};
+  std::memcpy(x, io.x.data(), kTensorBytes);
+  pt2c_tensor input{x, PT2C_F32, 2, io.dims.data()};
+  pt2c_tensor output{y, PT2C_F32, 2, io.dims.data()};
   const auto& stats = fake_cuda_stats();
   int copies = stats.htod_copies + stats.dtoh_copies;
   void* stream = reinterpret_cast<void*>(0x5eed);
@@ -141,17 +161,12 @@ TEST_CASE("a device-memory run uses the caller's pointers and stream") {
   CHECK(stats.last_stream == stream);
   CHECK(stats.htod_copies + stats.dtoh_copies == copies);  // no copies without guards
   CHECK(stats.context_depth == 1);  // the host's own context is current again
-  const float* result = reinterpret_cast<const float*>(y);
+  const float* result = static_cast<const float*>(y);
   for (int i = 0; i < kNumElements; ++i) CHECK(result[i] == io.expected(i));
   // Device runs are checked like host runs.
   pt2c_tensor wrong = input;
   wrong.dtype = PT2C_I32;
   CHECK(pt2c_model_run_device(model.get(), &wrong, 1, &output, 1, stream) == PT2C_ERROR_DTYPE);
-  free_device(x);
-  free_device(y);
-  void* popped = nullptr;
-  pt2c::testing::fake_cuda_function<Pop>("cuCtxPopCurrent_v2")(&popped);
-  pt2c::testing::fake_cuda_function<int (*)(int)>("cuDevicePrimaryCtxRelease_v2")(0);
 }
 
 TEST_CASE("a run is one CUDA graph launch, captured at the first run") {
@@ -171,38 +186,24 @@ TEST_CASE("a run is one CUDA graph launch, captured at the first run") {
 
 TEST_CASE("new caller pointers make a new graph; the same pointers reuse it") {
   ModelPtr model = create_ok(gpu_builder().build());
-  using Alloc = int (*)(unsigned long long*, size_t);
-  using Free = int (*)(unsigned long long);
-  auto alloc = pt2c::testing::fake_cuda_function<Alloc>("cuMemAlloc_v2");
-  auto free_device = pt2c::testing::fake_cuda_function<Free>("cuMemFree_v2");
-  void* context = nullptr;
-  pt2c::testing::fake_cuda_function<int (*)(void**, int)>("cuDevicePrimaryCtxRetain")(&context, 0);
-  pt2c::testing::fake_cuda_function<int (*)(void*)>("cuCtxPushCurrent_v2")(context);
-  unsigned long long x = 0, y[2] = {0, 0};
-  REQUIRE(alloc(&x, kTensorBytes) == 0);
-  REQUIRE(alloc(&y[0], kTensorBytes) == 0);
-  REQUIRE(alloc(&y[1], kTensorBytes) == 0);
+  DeviceMemory device;
+  void* x = device.alloc(kTensorBytes);
+  void* y[2] = {device.alloc(kTensorBytes), device.alloc(kTensorBytes)};
   Io io;
-  std::memcpy(reinterpret_cast<void*>(x), io.x.data(), kTensorBytes);
+  std::memcpy(x, io.x.data(), kTensorBytes);
   const auto& stats = fake_cuda_stats();
   int captures = stats.graph_captures;
   void* stream = reinterpret_cast<void*>(0x5eed);
   for (int run = 0; run < 4; ++run) {  // y[0], y[1], y[0], y[0]
-    unsigned long long out = y[run == 1 ? 1 : 0];
-    std::memset(reinterpret_cast<void*>(out), 0, kTensorBytes);
-    pt2c_tensor input{reinterpret_cast<void*>(x), PT2C_F32, 2, io.dims.data()};
-    pt2c_tensor output{reinterpret_cast<void*>(out), PT2C_F32, 2, io.dims.data()};
+    void* out = y[run == 1 ? 1 : 0];
+    std::memset(out, 0, kTensorBytes);
+    pt2c_tensor input{x, PT2C_F32, 2, io.dims.data()};
+    pt2c_tensor output{out, PT2C_F32, 2, io.dims.data()};
     REQUIRE(pt2c_model_run_device(model.get(), &input, 1, &output, 1, stream) == PT2C_OK);
-    const float* result = reinterpret_cast<const float*>(out);
+    const float* result = static_cast<const float*>(out);
     for (int i = 0; i < kNumElements; ++i) CHECK(result[i] == io.expected(i));
   }
   CHECK(stats.graph_captures == captures + 3);
-  free_device(x);
-  free_device(y[0]);
-  free_device(y[1]);
-  void* popped = nullptr;
-  pt2c::testing::fake_cuda_function<int (*)(void**)>("cuCtxPopCurrent_v2")(&popped);
-  pt2c::testing::fake_cuda_function<int (*)(int)>("cuDevicePrimaryCtxRelease_v2")(0);
 }
 
 TEST_CASE("PT2C_CUDA_GRAPH=0 launches the kernels one by one") {
@@ -437,28 +438,16 @@ TEST_CASE("GEMM steps whose operands leave their buffers or whose fallback is mi
 
 TEST_CASE("caller tensors misaligned for the picked algorithm run the GEMM's fallback") {
   ModelPtr model = create_gemm_model();
-  using Alloc = int (*)(unsigned long long*, size_t);
-  using Free = int (*)(unsigned long long);
-  auto alloc = pt2c::testing::fake_cuda_function<Alloc>("cuMemAlloc_v2");
-  auto free_device = pt2c::testing::fake_cuda_function<Free>("cuMemFree_v2");
-  void* context = nullptr;
-  pt2c::testing::fake_cuda_function<int (*)(void**, int)>("cuDevicePrimaryCtxRetain")(&context, 0);
-  pt2c::testing::fake_cuda_function<int (*)(void*)>("cuCtxPushCurrent_v2")(context);
-  unsigned long long x = 0, y = 0;
-  REQUIRE(alloc(&x, 32) == 0);
-  REQUIRE(alloc(&y, 64) == 0);
+  DeviceMemory device;
+  void* x = device.alloc(32);
+  char* y = static_cast<char*>(device.alloc(64));
   GemmIo io;
-  std::memcpy(reinterpret_cast<void*>(x), io.x.data(), 32);
+  std::memcpy(x, io.x.data(), 32);
   float* misaligned = reinterpret_cast<float*>(y + 4);  // 4-byte aligned only
-  pt2c_tensor input{reinterpret_cast<void*>(x), PT2C_F32, 2, io.x_dims.data()};
+  pt2c_tensor input{x, PT2C_F32, 2, io.x_dims.data()};
   pt2c_tensor output{misaligned, PT2C_F32, 2, io.y_dims.data()};
   int before = matmuls();
   REQUIRE(pt2c_model_run_device(model.get(), &input, 1, &output, 1, nullptr) == PT2C_OK);
   CHECK(matmuls() == before);
   for (int i = 0; i < 6; ++i) CHECK(misaligned[i] == 3 * io.x[i]);  // fake_triple ran
-  free_device(x);
-  free_device(y);
-  void* popped = nullptr;
-  pt2c::testing::fake_cuda_function<int (*)(void**)>("cuCtxPopCurrent_v2")(&popped);
-  pt2c::testing::fake_cuda_function<int (*)(int)>("cuDevicePrimaryCtxRelease_v2")(0);
 }
