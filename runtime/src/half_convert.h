@@ -1,0 +1,38 @@
+/* The f16/bf16 conversion functions LLVM calls on x86-64 when the CPU has no conversion
+ * instructions (no F16C for half, no AVX512-BF16 for bfloat), under compiler-rt's and
+ * libgcc's names. A model.so must not need libgcc_s, so the runtime carries them.
+ * Internal: kernels in the same model.so resolve them at link time (-fvisibility=hidden
+ * and the version script keep them out of the exported symbols).
+ *
+ * LLVM passes and returns half and bfloat in the low 16 bits of an XMM register, as the
+ * x86-64 psABI does for _Float16; GCC 12 has no arithmetic __bf16, so the bf16 functions
+ * are declared with _Float16 too: same register, the bits are bf16's. */
+#ifndef PT2C_RUNTIME_HALF_CONVERT_H_
+#define PT2C_RUNTIME_HALF_CONVERT_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bit-level conversions, round to nearest even; NaN stays NaN (quiet). */
+uint16_t pt2c_f32_to_f16_bits(float value);
+float pt2c_f16_bits_to_f32(uint16_t bits);
+uint16_t pt2c_f32_to_bf16_bits(float value);
+uint16_t pt2c_f64_to_f16_bits(double value);
+uint16_t pt2c_f64_to_bf16_bits(double value);
+
+/* The libcalls (compiler-rt's signatures). */
+float __extendhfsf2(_Float16 value);
+double __extendhfdf2(_Float16 value);
+_Float16 __truncsfhf2(float value);
+_Float16 __truncdfhf2(double value);
+_Float16 __truncsfbf2(float value); /* returns bf16 bits */
+_Float16 __truncdfbf2(double value); /* returns bf16 bits */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PT2C_RUNTIME_HALF_CONVERT_H_ */
