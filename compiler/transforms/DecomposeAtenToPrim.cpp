@@ -30,6 +30,8 @@ void decompose::populateAtenToPrimDecompositions(mlir::RewritePatternSet &patter
   populateMaskingDecompositions(set);
   populateFactoryDecompositions(set);
   populateResizeDecompositions(set);
+  populateArgReduceDecompositions(set);
+  populateTopKDecompositions(set);
 }
 
 namespace {
@@ -43,6 +45,11 @@ struct DecomposeAtenToPrimPass
     target.markUnknownOpDynamicallyLegal([](mlir::Operation *) { return true; });
     mlir::RewritePatternSet patterns(context);
     decompose::populateAtenToPrimDecompositions(patterns);
+    decompose::FailureLog log;
+    mlir::ScopedDiagnosticHandler explain(context, [&](mlir::Diagnostic &diag) {
+      log.explain(diag);
+      return mlir::failure(); // passed on, with the reason appended
+    });
     if (mlir::failed(
             mlir::applyPartialConversion(getOperation(), target, std::move(patterns))))
       signalPassFailure();

@@ -4,6 +4,7 @@
 #ifndef PT2C_COMPILER_TRANSFORMS_DECOMPOSE_DECOMPOSITIONSET_H
 #define PT2C_COMPILER_TRANSFORMS_DECOMPOSE_DECOMPOSITIONSET_H
 
+#include "compiler/transforms/decompose/FailureLog.h"
 #include "compiler/transforms/decompose/PrimBuilder.h"
 #include "ir/aten/AtenDialect.h"
 #include "mlir/IR/PatternMatch.h"
@@ -27,10 +28,10 @@ public:
     PrimBuilder b(rewriter, op);
     mlir::Value result = decompose(op, b);
     if (b.failed() || !result)
-      return rewriter.notifyMatchFailure(op, b.failureReason());
+      return decompositionFailed(rewriter, op, b.failureReason());
     // The trace fixed the result type; a decomposition must reproduce it exactly.
     if (result.getType() != op->getResult(0).getType())
-      return rewriter.notifyMatchFailure(op, "decomposition produced the wrong type");
+      return decompositionFailed(rewriter, op, "decomposition produced the wrong type");
     rewriter.replaceOp(op, result);
     return mlir::success();
   }
@@ -58,10 +59,10 @@ public:
     PrimBuilder b(rewriter, op);
     llvm::SmallVector<mlir::Value> results = decompose(op, b);
     if (b.failed() || results.size() != op->getNumResults())
-      return rewriter.notifyMatchFailure(op, b.failureReason());
+      return decompositionFailed(rewriter, op, b.failureReason());
     for (auto [result, original] : llvm::zip_equal(results, op->getResults()))
       if (!result || result.getType() != original.getType())
-        return rewriter.notifyMatchFailure(op, "decomposition produced the wrong type");
+        return decompositionFailed(rewriter, op, "decomposition produced the wrong type");
     rewriter.replaceOp(op, results);
     return mlir::success();
   }
@@ -108,6 +109,8 @@ void populateIndexingDecompositions(DecompositionSet &set);
 void populateMaskingDecompositions(DecompositionSet &set);
 void populateFactoryDecompositions(DecompositionSet &set);
 void populateResizeDecompositions(DecompositionSet &set);
+void populateArgReduceDecompositions(DecompositionSet &set);
+void populateTopKDecompositions(DecompositionSet &set);
 
 /// All decompositions.
 void populateAtenToPrimDecompositions(mlir::RewritePatternSet &patterns);

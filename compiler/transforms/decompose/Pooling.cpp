@@ -7,6 +7,7 @@
 #include "compiler/transforms/decompose/DecompositionSet.h"
 #include "compiler/transforms/decompose/WindowArgs.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 
@@ -73,11 +74,20 @@ Value reduceWindow(PrimBuilder &b, prim::ReduceKind kind, Value input, Value ini
                                         w.dilations, w.low, w.high);
 }
 
-/// max_pool2d_with_indices: the pooled values. The indices result must be unused (it
+/// True if nothing depends on `value`: every user is free of side effects and has
+/// only such results (F.max_pool1d squeezes the indices of the 2-d pooling it runs,
+/// then drops them).
+bool isDead(Value value) {
+  return llvm::all_of(value.getUsers(), [](Operation *user) {
+    return wouldOpBeTriviallyDead(user) && llvm::all_of(user->getResults(), isDead);
+  });
+}
+
+/// max_pool2d_with_indices: the pooled values. The indices result must be dead (it
 /// would only feed max_unpool or a backward pass); it is replaced by zeros that
 /// canonicalization removes.
 SmallVector<Value> maxPool2dWithIndices(aten::MaxPool2dWithIndicesOp op, PrimBuilder &b) {
-  if (!op->getResult(1).use_empty()) {
+  if (!isDead(op->getResult(1))) {
     op->emitError("the indices of max_pool2d_with_indices are used; pt2c computes only "
                   "the pooled values (return_indices=True and max_unpool are not "
                   "supported)");

@@ -55,6 +55,29 @@ Value toCopy(aten::InternalToCopyOp op, PrimBuilder &b) {
   return b.convert(op.getSelf(), b.resultElementType());
 }
 
+/// Tensor.repeat: the operand (padded with leading 1-dims to the repeats' length)
+/// broadcast to [r0, s0, r1, s1, ...], then each (r_i, s_i) pair merged into one dim:
+/// copy i along a dim comes before copy i + 1, as ATen tiles.
+Value repeat(aten::RepeatOp op, PrimBuilder &b) {
+  RankedTensorType in = tensorType(op.getSelf());
+  ArrayRef<int64_t> repeats = op.getRepeats();
+  int64_t lead = (int64_t)repeats.size() - in.getRank();
+  if (lead < 0)
+    return b.fail("repeat has fewer repeats than the tensor has dims");
+  SmallVector<int64_t> tiled, dims;
+  for (int64_t i = 0; i < (int64_t)repeats.size(); ++i) {
+    tiled.push_back(repeats[i]);
+    tiled.push_back(i < lead ? 1 : in.getDimSize(i - lead));
+    if (i >= lead)
+      dims.push_back(2 * i + 1);
+  }
+  auto tiledType = RankedTensorType::get(tiled, in.getElementType());
+  if (!tiledType.hasStaticShape())
+    return b.fail("repeat of a dynamically shaped tensor");
+  Value broadcast = b.broadcastInDim(op.getSelf(), tiledType, dims);
+  return b.reshape(broadcast, b.resultType());
+}
+
 } // namespace
 
 void populateShapeDecompositions(DecompositionSet &set) {
@@ -62,7 +85,8 @@ void populateShapeDecompositions(DecompositionSet &set) {
       .add<aten::TransposeIntOp>(transposeInt)
       .add<aten::PermuteOp>(permute)
       .add<aten::ExpandOp>(expand)
-      .add<aten::InternalToCopyOp>(toCopy);
+      .add<aten::InternalToCopyOp>(toCopy)
+      .add<aten::RepeatOp>(repeat);
   set.add<aten::ViewOp>(reshapeToResult<aten::ViewOp>)
       .add<aten::ReshapeOp>(reshapeToResult<aten::ReshapeOp>)
       .add<aten::InternalUnsafeViewOp>(reshapeToResult<aten::InternalUnsafeViewOp>)

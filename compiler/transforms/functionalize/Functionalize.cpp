@@ -19,6 +19,7 @@
 #include "ir/aten/AtenDialect.h"
 #include "ir/prim/PrimDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringMap.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace pt2c {
@@ -48,6 +49,30 @@ std::optional<std::string> functionalName(Operation *op) {
   return functional;
 }
 
+/// transpose_, t_, unsqueeze_, squeeze_: in-place only in name, they change the sizes
+/// and strides of the tensor, never its elements. The exporter names the tensor after
+/// the call by the op's result, so the op is its view form (same operands and
+/// attributes); this replaces it by that form and returns it, or returns null.
+Operation *asViewForm(Operation *op, PatternRewriter &rewriter) {
+  static const llvm::StringMap<StringRef> viewForms = {
+      {"aten.transpose_", "aten.transpose.int"}, {"aten.t_", "aten.t"},
+      {"aten.unsqueeze_", "aten.unsqueeze"},     {"aten.squeeze_", "aten.squeeze"},
+      {"aten.squeeze_.dim", "aten.squeeze.dim"}, {"aten.squeeze_.dims", "aten.squeeze.dims"}};
+  auto it = viewForms.find(op->getName().getStringRef());
+  if (it == viewForms.end())
+    return nullptr;
+  auto name = RegisteredOperationName::lookup(it->second, op->getContext());
+  if (!name)
+    return nullptr;
+  OperationState state(op->getLoc(), *name);
+  state.addOperands(op->getOperands());
+  state.addAttributes(op->getAttrs());
+  state.addTypes(op->getResultTypes());
+  Operation *view = rewriter.create(state);
+  rewriter.replaceOp(op, view->getResults());
+  return view;
+}
+
 /// A value seen as `root` through view ops: result `result` of each op, in order.
 struct ViewStep {
   Operation *op;
@@ -70,7 +95,9 @@ public:
     for (Operation &op : llvm::make_early_inc_range(body)) {
       rewriter.setInsertionPoint(&op);
       LogicalResult done = success();
-      if (std::optional<std::string> functional = functionalName(&op))
+      if (Operation *view = asViewForm(&op, rewriter))
+        recordView(view);
+      else if (std::optional<std::string> functional = functionalName(&op))
         done = rewriteInPlace(&op, *functional);
       else if (functionalize::isViewOp(&op))
         recordView(&op);
