@@ -7,6 +7,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -15,15 +17,11 @@
 namespace pt2c {
 namespace {
 
-// After kBufferizeKernelsPipeline (no deallocations: the host code is never run; its
-// allocations become arena buffers of the plan): parallel loops to map onto the GPU.
-constexpr const char* kBuffersToParallelLoops =
-    "func.func(convert-linalg-to-parallel-loops),"
-    "canonicalize";
-
 // The kernels to the LLVM dialect with NVVM intrinsics. Memref parameters become bare
 // pointers (shapes are static), so that a launch's parameters are device addresses; math
-// ops become libdevice calls (__nv_erff, ...), linked in by PtxCompiler.
+// ops on floats become libdevice calls (__nv_erff, ...), linked in by PtxCompiler; the
+// math ops convert-gpu-to-nvvm leaves (math.absi of T5's position buckets) become LLVM
+// intrinsics, which the NVPTX backend selects.
 constexpr const char* kKernelsToNvvm =
     "gpu.module("
     "expand-strided-metadata,"
@@ -31,6 +29,7 @@ constexpr const char* kKernelsToNvvm =
     "arith-expand,"
     "convert-scf-to-cf,"
     "convert-gpu-to-nvvm{index-bitwidth=64 use-bare-ptr-memref-call-conv=1},"
+    "convert-math-to-llvm,"
     "canonicalize,"
     "cse,"
     "reconcile-unrealized-casts)";
@@ -39,11 +38,17 @@ mlir::LogicalResult runPipeline(mlir::ModuleOp module, llvm::StringRef pipeline)
   return runPassPipeline(module, pipeline, "GPU lowering");
 }
 
-// Loops to launches, one per top-level loop nest, and launches to outlined kernels. No
-// canonicalization between the mapping and convert-parallel-loops-to-gpu: it would merge
-// the block and thread loops and drop their mapping.
+// After kBufferizeKernelsPipeline (no deallocations: the host code is never run; its
+// allocations become arena buffers of the plan): reductions over many elements to
+// launches of their own, the rest to parallel loops, one launch per top-level loop nest;
+// then the launches to outlined kernels. No canonicalization between the loop mapping
+// and convert-parallel-loops-to-gpu: it would merge the block and thread loops and drop
+// their mapping.
 mlir::LogicalResult outlineLaunches(mlir::ModuleOp module) {
   mlir::PassManager pm(module->getName());
+  pm.addNestedPass<mlir::func::FuncOp>(createMapRowReductionsToGpuPass());
+  pm.addNestedPass<mlir::func::FuncOp>(mlir::createConvertLinalgToParallelLoopsPass());
+  pm.addPass(mlir::createCanonicalizerPass());
   pm.addNestedPass<mlir::func::FuncOp>(createMapParallelLoopsToGpuPass());
   pm.addNestedPass<mlir::func::FuncOp>(mlir::createParallelLoopToGpuPass());
   pm.addNestedPass<mlir::func::FuncOp>(createSinkIntoGpuLaunchesPass());
@@ -77,9 +82,19 @@ mlir::LogicalResult mergeGpuModules(mlir::ModuleOp module) {
       renamed[oldRef] = mlir::SymbolRefAttr::get(
           merged.getNameAttr(), {mlir::FlatSymbolRefAttr::get(kernel.getNameAttr())});
     }
-    if (!gpuModule.getBody()->without_terminator().empty())
-      return gpuModule.emitError() << "internal error: outlined GPU module holds more than "
-                                      "kernels";
+    // Outlining also copies the globals a kernel reads (a constant the kernel copies
+    // into its output): symbols of the host module, so one name is one global, kept once.
+    mlir::Block* rest = gpuModule.getBody();
+    for (mlir::Operation& op : llvm::make_early_inc_range(rest->without_terminator())) {
+      auto global = llvm::dyn_cast<mlir::memref::GlobalOp>(op);
+      if (!global)
+        return op.emitError() << "internal error: outlined GPU module holds more than "
+                                 "kernels and globals: "
+                              << op.getName();
+      if (mergedSymbols.lookup(global.getSymName())) continue;
+      global->remove();
+      mergedSymbols.insert(global, merged.getBody()->getTerminator()->getIterator());
+    }
     gpuModule.erase();
   }
   mlir::LogicalResult result = mlir::success();
@@ -97,8 +112,7 @@ mlir::LogicalResult mergeGpuModules(mlir::ModuleOp module) {
 }  // namespace
 
 mlir::LogicalResult lowerKernelsToGpu(mlir::ModuleOp kernels) {
-  if (mlir::failed(runPipeline(kernels, std::string(kBufferizeKernelsPipeline) + "," +
-                                           kBuffersToParallelLoops)) ||
+  if (mlir::failed(runPipeline(kernels, kBufferizeKernelsPipeline)) ||
       mlir::failed(outlineLaunches(kernels)) ||
       mlir::failed(mergeGpuModules(kernels)))
     return mlir::failure();

@@ -20,13 +20,22 @@ namespace pt2c {
 // memref.copy becomes a parallel loop first.
 std::unique_ptr<mlir::Pass> createMapParallelLoopsToGpuPass(int64_t blockSize = 256);
 
+// pt2c-map-row-reductions-to-gpu (on func.func, on bufferized linalg, before
+// convert-linalg-to-parallel-loops): a reduction linalg.generic over at least 32
+// elements per output (softmax, layer norm, a mean over a dimension, a full sum), whose
+// payload combines the output with one associative op, becomes a gpu.launch with one
+// block per output element: its threads stride over the reduced elements and
+// gpu.all_reduce combines their partial results. Contractions (an operand shared by
+// several outputs, as in a GEMM fallback) are left to the loop mapping.
+std::unique_ptr<mlir::Pass> createMapRowReductionsToGpuPass();
+
 // pt2c-sink-into-gpu-launches (after convert-parallel-loops-to-gpu): clones into each
 // gpu.launch the side-effect-free ops it uses from above (constants, index arithmetic,
 // memref views), so that after outlining a kernel's parameters are buffers only: the
 // function's own memref arguments and its allocations.
 std::unique_ptr<mlir::Pass> createSinkIntoGpuLaunchesPass();
 
-// Registers both for pt2c-opt and textual pipelines.
+// Registers them for pt2c-opt and textual pipelines.
 void registerGpuPasses();
 
 }  // namespace pt2c

@@ -1,7 +1,8 @@
 // pt2c-map-parallel-loops-to-gpu: see GpuPasses.h. The mapping is deliberately simple
 // (correctness first): one flat index space per loop nest, a fixed block size, reductions
-// sequential inside a thread. Better schedules (2-D tiles, shared memory, split
-// reductions) replace it per kernel kind later without changing what surrounds it.
+// sequential inside a thread. Better schedules replace it per kernel kind without
+// changing what surrounds it: reductions over many elements per output arrive here as
+// launches already (pt2c-map-row-reductions-to-gpu).
 #include "compiler/codegen/cuda/GpuPasses.h"
 
 #include <numeric>
@@ -117,10 +118,11 @@ class Mapper {
   // Whether `op` is top-level code that must run on the GPU in the current run: anything
   // that touches memory or holds regions, and pure ops computing on what the run made.
   // Allocations, constants and other pure ops stay on the host side of the launch (the
-  // sink pass copies what a launch needs into it).
+  // sink pass copies what a launch needs into it); a gpu.launch
+  // (pt2c-map-row-reductions-to-gpu's) is a launch of its own.
   static bool joinsRun(mlir::Operation* op, llvm::ArrayRef<mlir::Operation*> run) {
-    if (llvm::isa<mlir::scf::ParallelOp, mlir::memref::AllocOp, mlir::memref::DeallocOp,
-                  mlir::func::ReturnOp>(op))
+    if (llvm::isa<mlir::scf::ParallelOp, mlir::gpu::LaunchOp, mlir::memref::AllocOp,
+                  mlir::memref::DeallocOp, mlir::func::ReturnOp>(op))
       return false;
     if (!mlir::isMemoryEffectFree(op) || op->getNumRegions() > 0) return true;
     return llvm::any_of(op->getOperands(), [&](mlir::Value v) {

@@ -59,9 +59,11 @@ std::unique_ptr<mlir::Pass> createSinkIntoGpuLaunchesPass() {
 }
 
 void registerMapParallelLoopsToGpuPass();
+void registerMapRowReductionsToGpuPass();
 
 void registerGpuPasses() {
   registerMapParallelLoopsToGpuPass();
+  registerMapRowReductionsToGpuPass();
   mlir::PassRegistration<SinkIntoGpuLaunchesPass>();
 }
 

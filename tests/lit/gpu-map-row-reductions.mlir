@@ -1,0 +1,180 @@
+// pt2c-map-row-reductions-to-gpu (compiler/codegen/cuda): a reduction over many elements
+// per output becomes a gpu.launch with one block per output element; the threads stride
+// over the reduced elements, gpu.all_reduce combines their partial results and thread 0
+// folds the total into the output. Then the rest of the CUDA target's lowering: the
+// launch is outlined like the mapped loop nests, and the all-reduce becomes warp
+// shuffles, barriers and shared memory in the NVVM kernel.
+// RUN: pt2c-opt %s --pass-pipeline='builtin.module(func.func(pt2c-map-row-reductions-to-gpu))' | FileCheck %s --check-prefix=MAP
+// RUN: pt2c-opt %s --pass-pipeline='builtin.module(func.func(pt2c-map-row-reductions-to-gpu,convert-linalg-to-parallel-loops),canonicalize,func.func(pt2c-map-parallel-loops-to-gpu,convert-parallel-loops-to-gpu,pt2c-sink-into-gpu-launches),gpu-kernel-outlining,canonicalize)' | FileCheck %s --check-prefix=LAUNCH
+// RUN: pt2c-opt %s --pass-pipeline='builtin.module(func.func(pt2c-map-row-reductions-to-gpu,convert-linalg-to-parallel-loops),canonicalize,func.func(pt2c-map-parallel-loops-to-gpu,convert-parallel-loops-to-gpu,pt2c-sink-into-gpu-launches),gpu-kernel-outlining,canonicalize,gpu.module(expand-strided-metadata,lower-affine,arith-expand,convert-scf-to-cf,convert-gpu-to-nvvm{index-bitwidth=64 use-bare-ptr-memref-call-conv=1},convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts))' | FileCheck %s --check-prefix=NVVM
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+
+// Softmax's row maximum over 6 rows of 1000: 6 blocks of 256 threads, each thread
+// reading columns t, t + 256, ... (neighbouring threads, neighbouring columns).
+// MAP-LABEL: func.func @row_max
+// MAP-NOT:     linalg.generic
+// MAP-DAG:     %[[C6:.*]] = arith.constant 6 : index
+// MAP-DAG:     %[[C256:.*]] = arith.constant 256 : index
+// MAP:         gpu.launch blocks(%[[ROW:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C6]], {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C256]],
+// MAP:           %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
+// MAP:           %[[PART:.*]] = scf.for %[[COL:.*]] = %[[T]] to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[NEG_INF]]) -> (f32) {
+// MAP:             %[[X:.*]] = memref.load %arg0[%[[ROW]], %[[COL]]] : memref<6x1000xf32>
+// MAP:             %[[M:.*]] = arith.maximumf %[[ACC]], %[[X]] : f32
+// MAP:             scf.yield %[[M]] : f32
+// MAP:           %[[ALL:.*]] = gpu.all_reduce maximumf %[[PART]] uniform {
+// MAP:           %[[FIRST:.*]] = arith.cmpi eq, %[[T]], %{{.*}} : index
+// MAP:           scf.if %[[FIRST]] {
+// MAP:             %[[OLD:.*]] = memref.load %arg1[%[[ROW]]] : memref<6xf32>
+// MAP:             %[[NEW:.*]] = arith.maximumf %[[OLD]], %[[ALL]] : f32
+// MAP:             memref.store %[[NEW]], %arg1[%[[ROW]]] : memref<6xf32>
+// MAP:           gpu.terminator
+// LAUNCH-LABEL: func.func @row_max
+// LAUNCH:         gpu.launch_func @row_max_kernel::@row_max_kernel blocks in (%c6, %c1, %c1) threads in (%c256, %c1, %c1) args(%arg0 : memref<6x1000xf32>, %arg1 : memref<6xf32>)
+// NVVM:         gpu.module @row_max_kernel
+// NVVM:           llvm.mlir.global internal @__wg_row_max_kernel_0() {addr_space = 3 : i32} : !llvm.array<32 x f32>
+// NVVM:           llvm.func @row_max_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {gpu.kernel, {{.*}}nvvm.kernel
+// NVVM:             nvvm.shfl.sync  bfly
+// NVVM:             nvvm.barrier0
+func.func @row_max(%x: memref<6x1000xf32>, %m: memref<6xf32>) {
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<6x1000xf32>) outs(%m : memref<6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.maximumf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// Softmax's sum of exp(x - max): the per-row operand is read in the loop, the payload
+// before the combining op is cloned into it. 48 columns: 64 threads.
+// MAP-LABEL: func.func @row_sum_of_exp
+// MAP:         gpu.launch
+// MAP-SAME:      threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c64,
+// MAP:           %[[ZERO:.*]] = arith.constant -0.000000e+00 : f32
+// MAP:           scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
+// MAP:             %[[X:.*]] = memref.load %arg0
+// MAP:             %[[M:.*]] = memref.load %arg1
+// MAP:             %[[D:.*]] = arith.subf %[[X]], %[[M]] : f32
+// MAP:             %[[E:.*]] = math.exp %[[D]] : f32
+// MAP:             %[[S:.*]] = arith.addf %[[ACC]], %[[E]] : f32
+// MAP:           gpu.all_reduce add
+// LAUNCH-LABEL: func.func @row_sum_of_exp
+// LAUNCH:         gpu.launch_func {{.*}} blocks in (%c8, %c1, %c1) threads in (%c64, %c1, %c1)
+func.func @row_sum_of_exp(%x: memref<8x48xf32>, %m: memref<8xf32>, %s: memref<8xf32>) {
+  linalg.generic {indexing_maps = [#id, #rows, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %m : memref<8x48xf32>, memref<8xf32>) outs(%s : memref<8xf32>) {
+  ^bb0(%in: f32, %max: f32, %out: f32):
+    %0 = arith.subf %in, %max : f32
+    %1 = math.exp %0 : f32
+    %2 = arith.addf %1, %out : f32
+    linalg.yield %2 : f32
+  }
+  return
+}
+
+// A mean over H x W (global average pooling): the reduced dimensions are delinearized
+// from the thread's flat index, the output's from the block index.
+// MAP-LABEL: func.func @spatial_sums
+// MAP:         gpu.launch blocks(%[[B:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c32,
+// MAP-DAG:       arith.remui %[[B]], %c16
+// MAP-DAG:       arith.divui %[[B]], %c16
+// MAP:           scf.for %[[R:.*]] = {{.*}} to %c49 step %c64
+// MAP-DAG:         arith.remui %[[R]], %c7
+// MAP-DAG:         arith.divui %[[R]], %c7
+#x4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#y2 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+func.func @spatial_sums(%x: memref<2x16x7x7xf32>, %y: memref<2x16xf32>) {
+  linalg.generic {indexing_maps = [#x4, #y2], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x : memref<2x16x7x7xf32>) outs(%y : memref<2x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// Every dimension reduced (a rank-0 result): one block; an i64 sum.
+// MAP-LABEL: func.func @full_sum_i64
+// MAP:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, {{.*}} threads({{.*}}) in (%{{.*}} = %c256,
+// MAP:           gpu.all_reduce add %{{.*}} uniform {
+// MAP-NEXT:      } : (i64) -> i64
+// MAP:             memref.load %arg1[] : memref<i64>
+// NVVM:         gpu.module @full_sum_i64_kernel
+// NVVM:           llvm.mlir.global internal @__wg_full_sum_i64_kernel_0() {addr_space = 3 : i32} : !llvm.array<32 x i64>
+#all = affine_map<(d0, d1) -> ()>
+func.func @full_sum_i64(%x: memref<40x30xi64>, %y: memref<i64>) {
+  linalg.generic {indexing_maps = [#id, #all], iterator_types = ["reduction", "reduction"]}
+      ins(%x : memref<40x30xi64>) outs(%y : memref<i64>) {
+  ^bb0(%in: i64, %out: i64):
+    %0 = arith.addi %out, %in : i64
+    linalg.yield %0 : i64
+  }
+  return
+}
+
+// A reduction between parallel dimensions: a block per (outer, inner) output.
+// MAP-LABEL: func.func @middle_sums
+// MAP:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c64,
+// LAUNCH-LABEL: func.func @middle_sums
+// LAUNCH:         gpu.launch_func {{.*}} blocks in (%c64, %c1, %c1) threads in (%c64, %c1, %c1)
+#x3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#mid = affine_map<(d0, d1, d2) -> (d0, d2)>
+func.func @middle_sums(%x: memref<4x40x16xf32>, %y: memref<4x16xf32>) {
+  linalg.generic {indexing_maps = [#x3, #mid], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : memref<4x40x16xf32>) outs(%y : memref<4x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// Left to the loop mapping: too few reduced elements, a contraction (each row of %a is
+// read by every column of the product), a payload that is not combine(out, value), and
+// two outputs (an arg-max's value and index).
+// MAP-LABEL: func.func @not_row_reductions
+// MAP-NOT:     gpu.launch
+// MAP-COUNT-4: linalg.generic
+// MAP-NOT:     gpu.launch
+// MAP:         return
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @not_row_reductions(%x: memref<6x16xf32>, %y: memref<6xf32>, %a: memref<8x64xf32>,
+                              %b: memref<64x32xf32>, %c: memref<8x32xf32>,
+                              %z: memref<6x100xf32>, %w: memref<6xf32>, %i: memref<6xi64>) {
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<6x16xf32>) outs(%y : memref<6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x64xf32>, memref<64x32xf32>) outs(%c : memref<8x32xf32>) {
+  ^bb0(%l: f32, %r: f32, %out: f32):
+    %0 = arith.mulf %l, %r : f32
+    %1 = arith.addf %out, %0 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%z : memref<6x100xf32>) outs(%y : memref<6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %half = arith.constant 0.5 : f32
+    %0 = arith.mulf %out, %half : f32
+    %1 = arith.addf %0, %in : f32
+    linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [#id, #rows, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%z : memref<6x100xf32>) outs(%w, %i : memref<6xf32>, memref<6xi64>) {
+  ^bb0(%in: f32, %best: f32, %at: i64):
+    %j = linalg.index 1 : index
+    %j64 = arith.index_cast %j : index to i64
+    %gt = arith.cmpf ogt, %in, %best : f32
+    %v = arith.select %gt, %in, %best : f32
+    %k = arith.select %gt, %j64, %at : i64
+    linalg.yield %v, %k : f32, i64
+  }
+  return
+}
