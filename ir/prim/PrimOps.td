@@ -47,6 +47,19 @@ def Prim_DimSizeOp : Prim_Op<"dim_size", [DeclareOpInterfaceMethods<InferTypeOpI
   let hasVerifier = 1;
 }
 
+def Prim_SymbolOp : Prim_Op<"symbol"> {
+  let summary = "the value of a dynamic dimension of the graph (model.py's dynamic_shapes)";
+  let description = [{
+    `index` is the symbol's position in the model function's `pt2c.symbols` list;
+    `name` is model.py's name for it. Size computations of dynamic graphs are index
+    arithmetic (arith) on symbols, so every kernel can recompute them from the symbol
+    values the runtime passes it.
+  }];
+  let arguments = (ins StrAttr:$name, I64Attr:$index);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$name `,` $index attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise ops: operands and result have one and the same type.
 //===----------------------------------------------------------------------===//
@@ -283,12 +296,20 @@ def Prim_IotaOp : Prim_Op<"iota"> {
   let summary = "result[i] = i[iota_dimension], converted to the element type";
   let description = [{
     Counts 0, 1, 2, ... along `iota_dimension` (StableHLO's iota), constant along the
-    other dims; the result type is the op's parameter and must be static. arange is
-    an iota scaled and shifted; tril/triu masks compare two iotas.
+    other dims; the result type is the op's parameter; `dynamic_sizes` holds one index
+    per dynamic result dim. arange is an iota scaled and shifted; tril/triu masks
+    compare two iotas.
   }];
-  let arguments = (ins I64Attr:$iota_dimension);
+  let arguments = (ins I64Attr:$iota_dimension, Variadic<Index>:$dynamic_sizes);
   let results = (outs Prim_Tensor:$result);
-  let assemblyFormat = "$iota_dimension attr-dict `:` type($result)";
+  let assemblyFormat = [{
+    $iota_dimension (`sizes` `(` $dynamic_sizes^ `)`)? attr-dict `:` type($result)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$result, "int64_t":$iota_dimension), [{
+      build($_builder, $_state, result, iota_dimension, ::mlir::ValueRange{});
+    }]>
+  ];
   let hasVerifier = 1;
 }
 

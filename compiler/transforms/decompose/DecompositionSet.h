@@ -16,6 +16,12 @@ namespace pt2c::decompose {
 template <typename OpT>
 using Decomposition = mlir::Value (*)(OpT op, PrimBuilder &b);
 
+/// Why an op whose argument `arg` follows a dynamic dimension did not decompose.
+inline std::string symbolicArgumentMessage(const std::string &arg) {
+  return "argument '" + arg + "' follows a dynamic dimension (model.py's dynamic_shapes), "
+         "which this op does not support yet";
+}
+
 /// Runs one Decomposition as a rewrite pattern.
 template <typename OpT>
 class DecompositionPattern : public mlir::OpRewritePattern<OpT> {
@@ -29,6 +35,8 @@ public:
     mlir::Value result = decompose(op, b);
     if (b.failed() || !result)
       return decompositionFailed(rewriter, op, b.failureReason());
+    if (std::string arg = b.unhandledSymbolicArgument(); !arg.empty())
+      return decompositionFailed(rewriter, op, symbolicArgumentMessage(arg));
     // The trace fixed the result type; a decomposition must reproduce it exactly.
     if (result.getType() != op->getResult(0).getType())
       return decompositionFailed(rewriter, op, "decomposition produced the wrong type");
@@ -60,6 +68,8 @@ public:
     llvm::SmallVector<mlir::Value> results = decompose(op, b);
     if (b.failed() || results.size() != op->getNumResults())
       return decompositionFailed(rewriter, op, b.failureReason());
+    if (std::string arg = b.unhandledSymbolicArgument(); !arg.empty())
+      return decompositionFailed(rewriter, op, symbolicArgumentMessage(arg));
     for (auto [result, original] : llvm::zip_equal(results, op->getResults()))
       if (!result || result.getType() != original.getType())
         return decompositionFailed(rewriter, op, "decomposition produced the wrong type");
@@ -111,6 +121,10 @@ void populateFactoryDecompositions(DecompositionSet &set);
 void populateResizeDecompositions(DecompositionSet &set);
 void populateArgReduceDecompositions(DecompositionSet &set);
 void populateTopKDecompositions(DecompositionSet &set);
+
+/// f16/bf16 ops rebuilt in f32 (LowPrecision.cpp); not a DecompositionSet entry: it
+/// matches any aten op, before the op's own decomposition.
+void populateLowPrecisionDecompositions(mlir::RewritePatternSet &patterns);
 
 /// All decompositions.
 void populateAtenToPrimDecompositions(mlir::RewritePatternSet &patterns);

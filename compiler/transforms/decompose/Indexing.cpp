@@ -36,25 +36,20 @@ Value indexSelect(aten::IndexSelectOp op, PrimBuilder &b) {
   return b.reshape(gathered, b.resultType());
 }
 
-/// self[i_0, ..., i_{k-1}] with k integer index tensors (advanced indexing, no None):
-/// the indices broadcast together, negative ones wrap, and their row-major position
-/// in self's first k dims, sum(i_j * stride_j), gathers from self reshaped to
-/// [size_0 * ... * size_{k-1}, rest...].
-Value indexTensor(aten::IndexTensorOp op, PrimBuilder &b) {
-  Value self = op.getSelf();
-  RankedTensorType selfType = tensorType(self), type = b.resultType();
-  int64_t k = op.getIndices().size();
-  if (k == 0)
-    return b.fail("index.Tensor without index tensors");
+/// self[i_0, ..., i_{k-1}] with k integer index tensors on self's first k dims: the
+/// indices broadcast together (to `indexShape`), negative ones wrap, and their
+/// row-major position in self's first k dims, sum(i_j * stride_j), gathers from self
+/// reshaped to [size_0 * ... * size_{k-1}, rest...]. The result is indexShape ++ rest.
+Value gatherAtIndices(PrimBuilder &b, Value self, ValueRange indices,
+                      ArrayRef<int64_t> indexShape) {
+  RankedTensorType selfType = tensorType(self);
+  int64_t k = indices.size();
   ArrayRef<int64_t> indexed = selfType.getShape().take_front(k);
-  if (!selfType.hasStaticShape())
-    return b.fail("advanced indexing of a tensor with dynamic sizes");
-  auto positionType = RankedTensorType::get(type.getShape().drop_back(selfType.getRank() - k),
-                                            IntegerType::get(op.getContext(), 64));
+  auto positionType = RankedTensorType::get(indexShape, IntegerType::get(b.loc().getContext(), 64));
   Value position;
   int64_t stride = 1;
   for (int64_t j = k - 1; j >= 0; --j) {
-    Value index = op.getIndices()[j];
+    Value index = indices[j];
     if (tensorType(index).getElementType().isInteger(1))
       return b.fail("indexing with a bool mask (its result size depends on the data)");
     index = b.elementwiseOperand(index, positionType);
@@ -72,6 +67,45 @@ Value indexTensor(aten::IndexTensorOp op, PrimBuilder &b) {
   llvm::append_range(flatShape, selfType.getShape().drop_front(k));
   Value flat = b.reshape(self, selfType.clone(flatShape));
   return b.create<prim::GatherOp>(flat, position, 0, 0);
+}
+
+/// self[indices] (advanced indexing). Index tensors on dims other than the first k
+/// (x[:, idx]: the importer leaves the Nones out and lists the indexed dims in
+/// pt2c.present_indices) are moved first by a transpose. As in NumPy, the broadcast
+/// index dims then replace the indexed dims where those are adjacent, and lead the
+/// result where a slice separates them.
+Value indexTensor(aten::IndexTensorOp op, PrimBuilder &b) {
+  Value self = op.getSelf();
+  RankedTensorType selfType = tensorType(self), type = b.resultType();
+  int64_t k = op.getIndices().size(), rank = selfType.getRank();
+  if (k == 0)
+    return b.fail("index.Tensor without index tensors");
+  if (!selfType.hasStaticShape())
+    return b.fail("advanced indexing of a tensor with dynamic sizes");
+  SmallVector<int64_t> dims = llvm::to_vector(llvm::seq<int64_t>(0, k));
+  if (auto present = op->getAttrOfType<DenseI64ArrayAttr>("pt2c.present_indices"))
+    dims.assign(present.asArrayRef().begin(), present.asArrayRef().end());
+  if ((int64_t)dims.size() != k || dims.back() >= rank)
+    return b.fail("pt2c.present_indices does not match the index tensors");
+  bool adjacent = dims.back() - dims.front() == k - 1;
+  int64_t first = adjacent ? dims.front() : 0; // where the index dims are in the result
+  int64_t indexRank = type.getRank() - (rank - k);
+  ArrayRef<int64_t> indexShape = type.getShape().slice(first, indexRank);
+
+  SmallVector<int64_t> toFront(dims);
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(dims, d))
+      toFront.push_back(d);
+  Value gathered = gatherAtIndices(b, b.transpose(self, toFront), op.getIndices(), indexShape);
+  // [index dims, rest...] -> [rest[:first], index dims, rest[first:]]
+  SmallVector<int64_t> back;
+  for (int64_t d = 0; d < first; ++d)
+    back.push_back(indexRank + d);
+  for (int64_t d = 0; d < indexRank; ++d)
+    back.push_back(d);
+  for (int64_t d = indexRank + first; d < type.getRank(); ++d)
+    back.push_back(d);
+  return b.transpose(gathered, back);
 }
 
 /// torch.gather: out[p] = self[p with p[dim] replaced by index[p]]. The other dims of
@@ -102,6 +136,28 @@ Value gatherAlongDim(aten::GatherOp op, PrimBuilder &b) {
   return b.transpose(gathered, back);
 }
 
+/// A slice whose bounds or dim follow dynamic dimensions (x[:, :seq], mask[:T, :T]):
+/// a gather at start, start + step, ... with as many positions as the trace's result
+/// has (its size expression), from a static non-negative start.
+Value sliceByGather(aten::SliceTensorOp op, PrimBuilder &b, int64_t dim, bool symbolicStart) {
+  int64_t start = op.getStartAttr() ? op.getStartAttr().getInt() : 0;
+  int64_t step = op.getStepAttr() ? op.getStepAttr().getInt() : 1;
+  if (symbolicStart || start < 0)
+    return b.fail("a slice of a dynamic size must start at a fixed non-negative index");
+  int64_t length = b.resultType().getDimSize(dim);
+  auto i64 = IntegerType::get(op.getContext(), 64);
+  auto positionsType = RankedTensorType::get({length}, i64);
+  SmallVector<Value> sizes;
+  if (ShapedType::isDynamic(length))
+    sizes.push_back(b.tracedResultSize(0, dim));
+  Value positions = b.create<prim::IotaOp>(positionsType, 0, sizes);
+  if (step != 1)
+    positions = b.create<prim::MulOp>(positions, b.splat((double)step, positionsType, positions));
+  if (start != 0)
+    positions = b.create<prim::AddOp>(positions, b.splat((double)start, positionsType, positions));
+  return b.create<prim::GatherOp>(op.getSelf(), positions, dim, 0);
+}
+
 /// slice.Tensor: Python slicing self[start:end:step] along dim, with negative and
 /// out-of-range bounds clamped as Python does.
 Value sliceTensor(aten::SliceTensorOp op, PrimBuilder &b) {
@@ -109,8 +165,10 @@ Value sliceTensor(aten::SliceTensorOp op, PrimBuilder &b) {
   int64_t rank = tensorType(self).getRank();
   int64_t dim = normalizeDim(op.getDimAttr() ? op.getDimAttr().getInt() : 0, rank);
   int64_t size = tensorType(self).getDimSize(dim);
-  if (ShapedType::isDynamic(size))
-    return b.fail("slicing a dynamic dim");
+  bool symbolicStart = b.symbolicIntExpr("start").has_value();
+  bool symbolicEnd = b.symbolicIntExpr("end").has_value();
+  if (ShapedType::isDynamic(size) || symbolicStart || symbolicEnd)
+    return sliceByGather(op, b, dim, symbolicStart);
   auto clamp = [&](int64_t i) {
     if (i < 0)
       i += size;

@@ -17,6 +17,8 @@ Value identity(OpT op, PrimBuilder &) {
 /// Ops whose result is the operand's elements in row-major order, reshaped.
 template <typename OpT>
 Value reshapeToResult(OpT op, PrimBuilder &b) {
+  b.sizesFollowResultType("size");
+  b.sizesFollowResultType("shape");
   return b.reshape(op.getSelf(), b.resultType());
 }
 
@@ -48,6 +50,7 @@ Value permute(aten::PermuteOp op, PrimBuilder &b) {
 }
 
 Value expand(aten::ExpandOp op, PrimBuilder &b) {
+  b.sizesFollowResultType("size");
   return b.broadcastTo(op.getSelf(), b.resultType());
 }
 
