@@ -203,15 +203,28 @@ mlir::LogicalResult GraphImporter::importNode(const artifact::Node& node) {
         state.operands.push_back(*v);
         count = 1;
       } else if (arg.kind_case() == Argument::kTensors) {
-        for (const std::string& name : arg.tensors().values()) {
-          if (name.empty())
-            return mlir::emitError(loc) << torchName << ": a None inside tensor list '"
-                                        << arg.name() << "' is not supported yet";
+        // A None inside a Tensor?[] (x[:, idx] indexes with [None, idx]) is left out;
+        // pt2c.present_<arg> then lists the positions of the tensors that are there.
+        llvm::SmallVector<int64_t> present;
+        for (int i = 0; i < arg.tensors().values_size(); ++i) {
+          const std::string& name = arg.tensors().values(i);
+          if (name.empty()) {
+            bool optional = llvm::any_of(schemaArgs, [&](const SchemaArg& s) {
+              return s.name == arg.name() && llvm::StringRef(s.type).starts_with("Tensor?[");
+            });
+            if (!optional)
+              return mlir::emitError(loc) << torchName << ": a None inside tensor list '"
+                                          << arg.name() << "'";
+            continue;
+          }
+          present.push_back(i);
           auto v = lookup(name);
           if (mlir::failed(v)) return mlir::failure();
           state.operands.push_back(*v);
           ++count;
         }
+        if (count != arg.tensors().values_size())
+          state.addAttribute("pt2c.present_" + arg.name(), b.getDenseI64ArrayAttr(present));
       }
       segments.push_back(count);
       continue;

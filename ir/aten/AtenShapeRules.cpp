@@ -394,16 +394,32 @@ LogicalResult scalarShape(ShapeQuery &, Shape &out) {
 }
 
 /// index.Tensor(self, indices...): the index tensors broadcast together, then the
-/// dims of self they do not index.
+/// dims of self they do not index. With pt2c.present_indices (x[:, idx]: the dims
+/// indexed, the Nones left out), the index dims take the place of the indexed dims
+/// where those are adjacent, else they lead.
 LogicalResult indexTensor(ShapeQuery &q, Shape &out) {
   unsigned numIndices = q.numOperands() - 1;
   if (numIndices > (unsigned)q.rank(0))
     return q.fail("too many indices for a tensor of rank " + Twine(q.rank(0)));
-  out.clear();
+  Shape indexShape;
   for (unsigned i = 1; i <= numIndices; ++i)
-    if (failed(broadcastInto(q, q.shape(i), out)))
+    if (failed(broadcastInto(q, q.shape(i), indexShape)))
       return failure();
-  out.append(q.shape(0).begin() + numIndices, q.shape(0).end());
+  SmallVector<int64_t> dims = llvm::to_vector(llvm::seq<int64_t>(0, numIndices));
+  if (std::optional<ArrayRef<int64_t>> present = q.arrayAttr("pt2c.present_indices"))
+    dims.assign(present->begin(), present->end());
+  if (dims.size() != numIndices || !llvm::is_sorted(dims) ||
+      (!dims.empty() && dims.back() >= q.rank(0)))
+    return q.fail("pt2c.present_indices does not match the index tensors");
+  bool adjacent = dims.empty() || dims.back() - dims.front() == (int64_t)numIndices - 1;
+  int64_t first = adjacent && !dims.empty() ? dims.front() : 0;
+  out.clear();
+  for (int64_t d = 0; d < q.rank(0); ++d) {
+    if (d == first)
+      out.append(indexShape.begin(), indexShape.end());
+    if (!llvm::is_contained(dims, d))
+      out.push_back(q.shape(0)[d]);
+  }
   return success();
 }
 

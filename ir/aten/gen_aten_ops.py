@@ -79,7 +79,8 @@ def parse_type(text):
     if m:
         is_list = True
         # Tensor?[] (index.Tensor's indices) is a Variadic of the tensors present; the
-        # importer rejects a None inside it. Other lists of optionals have no use yet.
+        # importer lists their positions in pt2c.present_<name> when some are None.
+        # Other lists of optionals have no use yet.
         if m.group(2) and m.group(1) != "Tensor":
             raise SchemaError("lists of optionals (%s) are not supported" % text)
         text = m.group(1)

@@ -1,4 +1,5 @@
-"""Index reductions, top-k and sort, 1-d pooling, repeat, in-place view ops and a
+"""Index reductions, top-k and sort, 1-d pooling, repeat, advanced indexing after
+slices (x[:, idx]), in-place view ops and a
 bidirectional batch-first GRU, compiled by pt2c against PyTorch eager on fresh random
 inputs (max|diff| / max|ref| <= 1e-4; an index one off fails that by far).
 
@@ -132,7 +133,7 @@ def test_one_d_pooling(pt2c, cpp_host, python, tmp_path):
     check_against_eager(pt2c, cpp_host, python, model, tmp_path, tolerance=1e-4)
 
 
-def test_repeat_and_advanced_indexing(pt2c, cpp_host, python, tmp_path):
+def test_repeat(pt2c, cpp_host, python, tmp_path):
     model = write_model(tmp_path, """
         import torch
 
@@ -142,6 +143,28 @@ def test_repeat_and_advanced_indexing(pt2c, cpp_host, python, tmp_path):
 
         model = M()
         example_inputs = (torch.randn(2, 3, 4),)
+    """)
+    check_against_eager(pt2c, cpp_host, python, model, tmp_path, tolerance=1e-4)
+
+
+def test_advanced_indexing_after_slices(pt2c, cpp_host, python, tmp_path):
+    # x[:, idx] indexes with [None, idx] (levit's attention biases take
+    # biases[:, idxs] with a 2-d idxs); index dims separated by a slice lead the result.
+    model = write_model(tmp_path, """
+        import torch
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("idx", torch.tensor([2, 0, -1, 2]))
+                self.register_buffer("grid", torch.tensor([[0, 1, 4], [3, 3, 2]]))
+
+            def forward(self, x):
+                return (x[:, self.idx], x[:, :, self.grid], x[:, self.idx, self.idx],
+                        x[self.idx, :, self.idx], x[self.grid])
+
+        model = M()
+        example_inputs = (torch.randn(5, 6, 5, 3),)
     """)
     check_against_eager(pt2c, cpp_host, python, model, tmp_path, tolerance=1e-4)
 
