@@ -16,8 +16,20 @@ Value sliceDim(PrimBuilder &b, Value value, int64_t dim, int64_t start, int64_t 
   if (b.failed())
     return {};
   RankedTensorType type = tensorType(value);
-  if (!type.hasStaticShape())
-    return b.fail("slicing a tensor with dynamic sizes");
+  if (!type.hasStaticShape()) {
+    // prim.slice has static bounds: with other dims dynamic, gather the static
+    // positions along `dim` instead (split along features of a [batch, seq, C] tensor).
+    if (type.isDynamicDim(dim))
+      return b.fail("slicing a dynamic dim at fixed bounds");
+    SmallVector<int64_t> positions;
+    for (int64_t i = start; i < limit; i += stride)
+      positions.push_back(i);
+    auto positionsType = RankedTensorType::get({(int64_t)positions.size()},
+                                               IntegerType::get(value.getContext(), 64));
+    Value constant = b.create<prim::ConstantOp>(
+        DenseElementsAttr::get(positionsType, ArrayRef<int64_t>(positions)));
+    return b.create<prim::GatherOp>(value, constant, dim, 0);
+  }
   SmallVector<int64_t> starts(type.getRank(), 0), limits(type.getShape()),
       strides(type.getRank(), 1);
   starts[dim] = start, limits[dim] = limit, strides[dim] = stride;
