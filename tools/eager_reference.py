@@ -5,7 +5,8 @@
 
 Inputs have the shapes and dtypes of the model's example_inputs (floating inputs are
 drawn from a normal distribution, integer inputs copied), so they differ from the
-examples the model was traced with.
+examples the model was traced with. bf16 inputs are written as their bits (uint16, which
+pt2c reads as bf16), bf16 references widened to f32.
 """
 import argparse
 import importlib.util
@@ -34,6 +35,14 @@ def flatten(value):
     return []
 
 
+def npy_array(tensor):
+    """The tensor as a NumPy array; NumPy has no bfloat16, so bf16 becomes its bit patterns
+    as uint16, which pt2c's .npy reader takes as bf16 (tools/host/npy.h)."""
+    if tensor.dtype == torch.bfloat16:
+        return tensor.contiguous().view(torch.int16).numpy().view(np.uint16)
+    return tensor.numpy()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("model")
@@ -47,11 +56,11 @@ def main():
     inputs = [torch.randn(e.shape, generator=generator, dtype=e.dtype)
               if e.is_floating_point() else e.clone() for e in examples]
     for i, t in enumerate(inputs):  # before the run: a model may write its inputs
-        np.save(out / f"input{i}.npy", t.numpy())
+        np.save(out / f"input{i}.npy", npy_array(t))
     with torch.no_grad():
         outputs = flatten(model(*inputs))
-    for i, t in enumerate(outputs):
-        np.save(out / f"ref{i}.npy", t.numpy())
+    for i, t in enumerate(outputs):  # bf16 references widened to f32 (exact)
+        np.save(out / f"ref{i}.npy", (t.float() if t.dtype == torch.bfloat16 else t).numpy())
     print(f"wrote {len(inputs)} inputs and {len(outputs)} references to {out}")
 
 

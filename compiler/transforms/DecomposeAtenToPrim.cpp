@@ -13,6 +13,7 @@ namespace pt2c {
 #include "compiler/transforms/Passes.h.inc"
 
 void decompose::populateAtenToPrimDecompositions(mlir::RewritePatternSet &patterns) {
+  populateLowPrecisionDecompositions(patterns);
   DecompositionSet set(patterns);
   populatePointwiseDecompositions(set);
   populateLinearAlgebraDecompositions(set);

@@ -199,3 +199,31 @@ func.func @generic_products(%a: tensor<?x3xf32>, %b: tensor<3x5xf32>, %e: tensor
   %1 = prim.dot_general %e, %e, batch = [1] x [1], contract = [0] x [0] : (tensor<3x2xi32>, tensor<3x2xi32>) -> tensor<2xi32>
   return %0, %1 : tensor<5x?xf32>, tensor<2xi32>
 }
+
+// -----
+
+// f16/bf16 products accumulate in f32 (lower/LowPrecision.h) and are rounded once.
+// CHECK-LABEL: func.func @dot_general_f16_accumulates_in_f32
+// CHECK-DAG: %[[E:.*]] = tensor.empty() : tensor<2x3xf32>
+// CHECK-DAG: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[F:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E]] : tensor<2x3xf32>)
+// CHECK: %[[P:.*]] = linalg.matmul_transpose_b ins(%{{.*}}, %{{.*}} : tensor<2x4xf16>, tensor<3x4xf16>) outs(%[[F]] : tensor<2x3xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[P]] : tensor<2x3xf32>) outs(%{{.*}} : tensor<2x3xf16>)
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+func.func @dot_general_f16_accumulates_in_f32(%a: tensor<2x4xf16>, %b: tensor<3x4xf16>) -> tensor<2x3xf16> {
+  %0 = prim.dot_general %a, %b, batch = [] x [], contract = [1] x [1] : (tensor<2x4xf16>, tensor<3x4xf16>) -> tensor<2x3xf16>
+  return %0 : tensor<2x3xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @convolution_bf16_accumulates_in_f32
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x3x3xf32>)
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+func.func @convolution_bf16_accumulates_in_f32(%x: tensor<1x3x5x5xbf16>, %w: tensor<2x3x3x3xbf16>) -> tensor<1x2x3x3xbf16> {
+  %0 = prim.convolution %x, %w, strides = [1, 1], low = [0, 0], high = [0, 0], dilations = [1, 1], groups = 1 : (tensor<1x3x5x5xbf16>, tensor<2x3x3x3xbf16>) -> tensor<1x2x3x3xbf16>
+  return %0 : tensor<1x2x3x3xbf16>
+}

@@ -13,7 +13,10 @@ constexpr char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicSize = 6;
 constexpr size_t kHeaderAlignment = 64;  // what NumPy itself writes
 
-// NumPy type codes (without the byte-order character) and their pt2c dtypes.
+// NumPy type codes (without the byte-order character) and their pt2c dtypes. NumPy has
+// no bfloat16: bf16 arrays are stored as their raw bit patterns with descr '<u2'
+// (`t.view(torch.int16).numpy().view(numpy.uint16)`); pt2c has no uint16 dtype, so '<u2'
+// is unambiguous.
 struct DtypeCode {
   const char* code;
   pt2c_dtype dtype;
@@ -23,6 +26,7 @@ constexpr DtypeCode kDtypeCodes[] = {
     {"f4", PT2C_F32, 4}, {"f8", PT2C_F64, 8}, {"f2", PT2C_F16, 2},
     {"i8", PT2C_I64, 8}, {"i4", PT2C_I32, 4}, {"i2", PT2C_I16, 2},
     {"i1", PT2C_I8, 1},  {"u1", PT2C_U8, 1},  {"b1", PT2C_BOOL, 1},
+    {"u2", PT2C_BF16, 2},
 };
 
 const DtypeCode* find_code(pt2c_dtype dtype) {
@@ -146,7 +150,7 @@ const DtypeCode& dtype_from_descr(const std::string& descr, const std::string& s
     }
   }
   throw Error(source + ": unsupported dtype '" + descr +
-              "' (supported: <f4 <f8 <f2 <i8 <i4 <i2 |i1 |u1 |b1)");
+              "' (supported: <f4 <f8 <f2 <i8 <i4 <i2 |i1 |u1 |b1, and <u2 for bf16 bits)");
 }
 
 uint32_t read_le(const std::string& bytes, size_t offset, size_t size) {
@@ -225,9 +229,7 @@ Array parse(const std::string& bytes, const std::string& source) {
 std::string serialize(const Array& array) {
   const DtypeCode* code = find_code(array.dtype);
   if (code == nullptr)
-    throw Error(std::string("cannot write dtype ") +
-                (array.dtype == PT2C_BF16 ? "bf16: .npy has no bfloat16 type"
-                                          : std::to_string(array.dtype) + " to .npy"));
+    throw Error(std::string("cannot write dtype ") + std::to_string(array.dtype) + " to .npy");
   if (array.data.size() != byte_size(array.shape, code->size, "array"))
     throw Error("cannot write .npy: the data size does not match the shape");
 

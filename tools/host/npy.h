@@ -1,8 +1,8 @@
 // Reading and writing NumPy .npy files (format versions 1.0, 2.0 and 3.0; little endian,
 // C order) as pt2c tensors. Shared by examples/cpp_host and `pt2c run`.
 //
-// Supported dtypes: <f4 <f8 <f2 <i8 <i4 <i2 |i1 |u1 |b1. bf16 has no .npy spelling, so
-// writing a PT2C_BF16 array fails.
+// Supported dtypes: <f4 <f8 <f2 <i8 <i4 <i2 |i1 |u1 |b1, and <u2 for bf16: NumPy has no
+// bfloat16, so bf16 arrays are their raw 16-bit patterns as uint16 (pt2c has no uint16).
 #ifndef PT2C_TOOLS_HOST_NPY_H_
 #define PT2C_TOOLS_HOST_NPY_H_
 

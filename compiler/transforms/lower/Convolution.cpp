@@ -15,6 +15,7 @@
 // the flattened spatial dims: it first becomes a 1-D convolution over [N, C, H*W], so
 // that the innermost loop runs H*W times rather than W (7 in ResNet's last stage).
 #include "compiler/transforms/lower/LoweringPatterns.h"
+#include "compiler/transforms/lower/LowPrecision.h"
 #include "compiler/transforms/lower/Padding.h"
 #include "ir/prim/PrimDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -96,7 +97,8 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
       accShape.push_back(outType.getDimSize(1));
     }
     llvm::append_range(accShape, outType.getShape().drop_front(2));
-    auto accType = RankedTensorType::get(accShape, elementType);
+    Type accElementType = accumulatorType(elementType);
+    auto accType = RankedTensorType::get(accShape, accElementType);
     SmallVector<Value> dynamicSizes;
     if (outType.isDynamicDim(0))
       dynamicSizes.push_back(rewriter.create<tensor::DimOp>(loc, adaptor.getLhs(), 0));
@@ -107,14 +109,17 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
                                             rhsType.getDimSize(2 + i), strides[i],
                                             dilations[i]));
     Value empty = emptyTensor(rewriter, loc, accType, dynamicSizes);
+    Value accZero =
+        rewriter.create<arith::ConstantOp>(loc, rewriter.getZeroAttr(accElementType));
     Value acc =
-        rewriter.create<linalg::FillOp>(loc, ValueRange{zero}, ValueRange{empty})->getResult(0);
+        rewriter.create<linalg::FillOp>(loc, ValueRange{accZero}, ValueRange{empty})->getResult(0);
     auto generic = rewriter.create<linalg::GenericOp>(
         loc, TypeRange{accType}, ValueRange{lhs, rhs}, ValueRange{acc}, maps, iterators,
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value sum;
           if (isa<FloatType>(elementType)) {
-            Value product = b.create<arith::MulFOp>(l, args[0], args[1]);
+            Value product = b.create<arith::MulFOp>(l, extendTo(b, l, args[0], accElementType),
+                                                    extendTo(b, l, args[1], accElementType));
             sum = b.create<arith::AddFOp>(l, args[2], product);
           } else {
             Value product = b.create<arith::MulIOp>(l, args[0], args[1]);
@@ -127,9 +132,10 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
       SmallVector<ReassociationIndices> groupsOfDims = {{0}, {1, 2}};
       for (int64_t i = 0; i < spatial; ++i)
         groupsOfDims.push_back({3 + i});
-      result = rewriter.create<tensor::CollapseShapeOp>(loc, outType, result, groupsOfDims);
+      result = rewriter.create<tensor::CollapseShapeOp>(loc, outType.clone(accElementType),
+                                                        result, groupsOfDims);
     }
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, roundAccumulator(rewriter, loc, result, outType));
     return success();
   }
 

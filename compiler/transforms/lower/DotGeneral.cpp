@@ -3,6 +3,7 @@
 // expects (named ops are what vendor-library dispatch and tiling recognise), else a
 // linalg.generic with one reduction loop per contracting dim.
 #include "compiler/transforms/lower/LoweringPatterns.h"
+#include "compiler/transforms/lower/LowPrecision.h"
 #include "ir/prim/PrimDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -114,10 +115,12 @@ struct DotGeneralLowering : OpConversionPattern<prim::DotGeneralOp> {
       return rewriter.notifyMatchFailure(op, "unsupported element type");
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
     LoopNest loops(op);
+    Type accElementType = accumulatorType(elementType);
+    RankedTensorType accType = type.clone(accElementType);
     Value empty = emptyTensor(
-        rewriter, loc, type,
+        rewriter, loc, accType,
         dynamicSizesFrom(rewriter, loc, type, loops.resultSizeSources(lhs, rhs)));
-    Value zero = rewriter.create<arith::ConstantOp>(loc, rewriter.getZeroAttr(elementType));
+    Value zero = rewriter.create<arith::ConstantOp>(loc, rewriter.getZeroAttr(accElementType));
     Value init =
         rewriter.create<linalg::FillOp>(loc, ValueRange{zero}, ValueRange{empty})->getResult(0);
 
@@ -133,12 +136,17 @@ struct DotGeneralLowering : OpConversionPattern<prim::DotGeneralOp> {
                                                  utils::IteratorType::parallel);
       iterators.resize(loops.numLoops(), utils::IteratorType::reduction);
       result = rewriter.create<linalg::GenericOp>(
-          loc, TypeRange{type}, ValueRange{lhs, rhs}, ValueRange{init}, maps, iterators,
+          loc, TypeRange{accType}, ValueRange{lhs, rhs}, ValueRange{init}, maps, iterators,
           [&](OpBuilder &b, Location l, ValueRange args) {
-            b.create<linalg::YieldOp>(l, multiplyAdd(b, l, args[0], args[1], args[2]));
+            Value x = args[0], y = args[1];
+            if (isa<FloatType>(x.getType())) {
+              x = extendTo(b, l, x, accElementType);
+              y = extendTo(b, l, y, accElementType);
+            }
+            b.create<linalg::YieldOp>(l, multiplyAdd(b, l, x, y, args[2]));
           });
     }
-    rewriter.replaceOp(op, result->getResults());
+    rewriter.replaceOp(op, roundAccumulator(rewriter, loc, result->getResult(0), type));
     return success();
   }
 
