@@ -214,3 +214,24 @@ def test_bidirectional_batch_first_gru(pt2c, cpp_host, python, tmp_path):
         example_inputs = lambda: (torch.randn(2, 6, 16),)
     """)
     check_against_eager(pt2c, cpp_host, python, model, tmp_path, tolerance=1e-4)
+
+
+def test_failed_decomposition_names_op_line_and_reason(pt2c, tmp_path):
+    model = write_model(tmp_path, """
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                y = x * 2
+                return torch.topk(y, 100).indices
+
+        model = M()
+        example_inputs = (torch.randn(2, 1000),)
+    """)
+    so = tmp_path / "model.so"
+    result = run([pt2c, model, "-o", so])
+    assert result.returncode != 0
+    assert not so.exists()
+    assert ("model.py:7: error: failed to legalize operation 'aten.topk' that was "
+            "explicitly marked illegal: topk/sort selects one element per step, at most "
+            "64 (asked for 100)") in result.stderr, result.stderr

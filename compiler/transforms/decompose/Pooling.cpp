@@ -87,12 +87,10 @@ bool isDead(Value value) {
 /// would only feed max_unpool or a backward pass); it is replaced by zeros that
 /// canonicalization removes.
 SmallVector<Value> maxPool2dWithIndices(aten::MaxPool2dWithIndicesOp op, PrimBuilder &b) {
-  if (!isDead(op->getResult(1))) {
-    op->emitError("the indices of max_pool2d_with_indices are used; pt2c computes only "
-                  "the pooled values (return_indices=True and max_unpool are not "
-                  "supported)");
-    return {b.fail("indices are used")};
-  }
+  if (!isDead(op->getResult(1)))
+    return {b.fail("the indices of max_pool2d_with_indices are used; pt2c computes only "
+                   "the pooled values (return_indices=True and max_unpool are not "
+                   "supported)")};
   RankedTensorType type = b.resultType(0);
   Value input = op.getSelf();
   std::optional<Window2d> w = window2d(b, tensorType(input), type, op.getKernelSize(),
