@@ -1,12 +1,17 @@
 """Reading what a CUDA model.so carries, without CUDA: the bytes of an embedded symbol
 (a tiny ELF64 reader) and the table of contents of a fatbin (the layout of
-runtime/src/cuda/cuda_fatbin.c), plus cuobjdump when one is installed."""
+runtime/src/cuda/cuda_fatbin.c), plus cuobjdump when one is installed; and running a
+model.so through the fake driver (tests/unit/testdata/fake_cuda.c), checking that it
+launches exactly the kernels of its plan with the parameters its cubins expect."""
 import os
 import pathlib
 import shutil
 import struct
 
+from conftest import BIN, run
+
 PTX, CUBIN = 1, 2
+FAKE_DRIVER = BIN / "tests" / "unit" / "libfake_cuda.so"
 
 
 def embedded_symbol(so_path, name):
@@ -162,3 +167,53 @@ def read_plan(blob):
         "gpu_kernels": [{"name": name(k[0]), "shared": k[1], "grid": tuple(k[2:5]),
                          "block": tuple(k[5:8])} for k in gpu_kernels],
     }
+
+
+def fatbin_of(so):
+    """The fatbin a CUDA model.so embeds (checked against its recorded size)."""
+    fatbin, address = embedded_symbol(so, "__pt2c_cuda_fatbin")
+    size_bytes, _ = embedded_symbol(so, "__pt2c_cuda_fatbin_size")
+    assert struct.unpack("<Q", size_bytes)[0] == len(fatbin)
+    assert address % 8 == 0
+    return fatbin
+
+
+def fake_driver_env(tmp_path, **extra):
+    # No cuBLASLt unless a test asks for the fake one: GEMM steps run their fallback.
+    env = dict(os.environ, PT2C_LIBCUDA=str(FAKE_DRIVER), FAKE_CUDA_LOG=str(tmp_path / "log"),
+               PT2C_LIBCUBLASLT="/nonexistent/libcublasLt.so")
+    env.update(extra)
+    return env
+
+
+def run_on_fake_driver(cpp_host, so, inputs, tmp_path, sm="80"):
+    """Runs `so` through the fake driver and checks what it launched against the plan:
+    every plan step is one launch of its kernel, configured as the plan says, passing one
+    8-byte device pointer per parameter the cubins declare. Returns (plan, log lines)."""
+    assert FAKE_DRIVER.exists(), "run `bazel build //tests/unit:libfake_cuda.so`"
+    command = [cpp_host, so, "--output-dir", tmp_path]
+    for path in inputs:
+        command += ["--input", path]
+    result = run(command, env=fake_driver_env(tmp_path, FAKE_CUDA_SM=sm))
+    assert result.returncode == 0, result.stdout + result.stderr
+    log = (tmp_path / "log").read_text().splitlines()
+    plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
+    assert plan["device"] == 1
+
+    launches = [line.split() for line in log if line.startswith("launch ")]
+    kernel_steps = [step for step in plan["steps"] if step["kind"] == 0]  # not GEMM steps
+    assert len(launches) == len(kernel_steps) > 0
+    for launch, step in zip(launches, kernel_steps):
+        kernel = plan["gpu_kernels"][step["kernel"]]
+        assert launch[1] == kernel["name"]
+        assert tuple(map(int, launch[2:5])) == kernel["grid"]
+        assert tuple(map(int, launch[5:8])) == kernel["block"]
+
+    for kind, sm, payload in fatbin_payloads(fatbin_of(so)):
+        if kind != CUBIN:
+            continue
+        param_bytes = cubin_param_bytes(payload)
+        for step in kernel_steps:
+            name = plan["gpu_kernels"][step["kernel"]]["name"]
+            assert param_bytes[name] == 8 * len(step["args"]), (sm, name)
+    return plan, log

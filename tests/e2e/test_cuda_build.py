@@ -4,15 +4,15 @@ time, fails with a clear message where there is no driver, and, through a fake d
 (tests/unit/testdata/fake_cuda.c), launches exactly the kernels of its plan with the
 parameters its cubins expect. Numbers on a real GPU: tests/gpu/run_mlp_cuda.py."""
 import ctypes
-import struct
 import subprocess
 
 import numpy as np
 import pytest
 
 from conftest import BIN, REPO, run
-from cuda_artifacts import (CUBIN, PTX, cubin_param_bytes, embedded_symbol, fatbin_images,
-                            fatbin_payloads, find_cuda_toolkit, find_cuobjdump, read_plan)
+from cuda_artifacts import (PTX, CUBIN, embedded_symbol, fake_driver_env, fatbin_images,
+                            fatbin_of, find_cuda_toolkit, find_cuobjdump, read_plan,
+                            run_on_fake_driver)
 
 MLP = REPO / "examples" / "mlp" / "model.py"
 
@@ -20,7 +20,6 @@ MLP = REPO / "examples" / "mlp" / "model.py"
 # does not install it (DESIGN.md: the build machines have it).
 if not find_cuda_toolkit():
     pytest.skip("no CUDA toolkit (ptxas, fatbinary): set PT2C_CUDA_HOME", allow_module_level=True)
-FAKE_DRIVER = BIN / "tests" / "unit" / "libfake_cuda.so"
 FAKE_CUBLASLT = BIN / "tests" / "unit" / "libfake_cublaslt.so"
 NO_DRIVER = "/nonexistent/libcuda.so.1"
 
@@ -47,14 +46,6 @@ def x_npy(tmp_path_factory):
     path = tmp_path_factory.mktemp("inputs") / "x.npy"
     np.save(path, np.random.default_rng(3).standard_normal((8, 64)).astype(np.float32))
     return path
-
-
-def fatbin_of(so):
-    fatbin, address = embedded_symbol(so, "__pt2c_cuda_fatbin")
-    size_bytes, _ = embedded_symbol(so, "__pt2c_cuda_fatbin_size")
-    assert struct.unpack("<Q", size_bytes)[0] == len(fatbin)
-    assert address % 8 == 0
-    return fatbin
 
 
 def test_mlp_for_cuda_carries_sm80_sm90_cubins_and_ptx(mlp_cuda, tmp_path):
@@ -140,48 +131,6 @@ def test_without_a_driver_loading_fails_clearly(pt2c, cpp_host, mlp_cuda, x_npy,
         assert "this model needs an NVIDIA GPU" in message, message
         assert (extra.get("PT2C_LIBCUDA") or "libcuda.so.1") + " could not be loaded" in message
         assert not (tmp_path / "0.npy").exists()
-
-
-def fake_driver_env(tmp_path, **extra):
-    import os
-    # No cuBLASLt unless a test asks for the fake one: GEMM steps run their fallback.
-    env = dict(os.environ, PT2C_LIBCUDA=str(FAKE_DRIVER), FAKE_CUDA_LOG=str(tmp_path / "log"),
-               PT2C_LIBCUBLASLT="/nonexistent/libcublasLt.so")
-    env.update(extra)
-    return env
-
-
-def run_on_fake_driver(cpp_host, so, inputs, tmp_path, sm="80"):
-    """Runs `so` through the fake driver and checks what it launched against the plan:
-    every plan step is one launch of its kernel, configured as the plan says, passing one
-    8-byte device pointer per parameter the cubins declare. Returns (plan, log lines)."""
-    assert FAKE_DRIVER.exists(), "run `bazel build //tests/unit:libfake_cuda.so`"
-    command = [cpp_host, so, "--output-dir", tmp_path]
-    for path in inputs:
-        command += ["--input", path]
-    result = run(command, env=fake_driver_env(tmp_path, FAKE_CUDA_SM=sm))
-    assert result.returncode == 0, result.stdout + result.stderr
-    log = (tmp_path / "log").read_text().splitlines()
-    plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
-    assert plan["device"] == 1
-
-    launches = [line.split() for line in log if line.startswith("launch ")]
-    kernel_steps = [step for step in plan["steps"] if step["kind"] == 0]  # not GEMM steps
-    assert len(launches) == len(kernel_steps) > 0
-    for launch, step in zip(launches, kernel_steps):
-        kernel = plan["gpu_kernels"][step["kernel"]]
-        assert launch[1] == kernel["name"]
-        assert tuple(map(int, launch[2:5])) == kernel["grid"]
-        assert tuple(map(int, launch[5:8])) == kernel["block"]
-
-    for kind, sm, payload in fatbin_payloads(fatbin_of(so)):
-        if kind != CUBIN:
-            continue
-        param_bytes = cubin_param_bytes(payload)
-        for step in kernel_steps:
-            name = plan["gpu_kernels"][step["kernel"]]["name"]
-            assert param_bytes[name] == 8 * len(step["args"]), (sm, name)
-    return plan, log
 
 
 def test_fake_driver_sees_the_plans_launches(cpp_host, mlp_cuda, x_npy, tmp_path):

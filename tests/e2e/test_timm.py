@@ -15,9 +15,9 @@ from harness import check_against_eager, with_random_batch_norm, write_model
 MODELS = ["vit_small_patch16_224", "convnext_atto", "efficientnet_b0"]
 
 
-@pytest.mark.parametrize("name", MODELS)
-def test_timm_model_matches_eager(name, pt2c, cpp_host, python, tmp_path):
-    model = write_model(tmp_path, with_random_batch_norm(f"""
+def timm_model_source(name):
+    """The model.py of timm model `name` (tests/e2e/test_cuda_zoo.py reuses it)."""
+    return with_random_batch_norm(f"""
         import torch
         import timm
 
@@ -27,5 +27,10 @@ def test_timm_model_matches_eager(name, pt2c, cpp_host, python, tmp_path):
             return random_batch_norm(net)
 
         example_inputs = lambda: (torch.randn(1, 3, 224, 224),)
-    """))
+    """)
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_timm_model_matches_eager(name, pt2c, cpp_host, python, tmp_path):
+    model = write_model(tmp_path, timm_model_source(name))
     check_against_eager(pt2c, cpp_host, python, model, tmp_path, tolerance=1e-4)

@@ -11,8 +11,8 @@ layer norm, attention (linear, scaled_dot_product_attention) and a GELU MLP."""
 from harness import check_against_eager, write_model
 
 
-def test_vit_b_16_matches_eager(pt2c, cpp_host, python, tmp_path):
-    model = write_model(tmp_path, """
+# The model.py (tests/e2e/test_cuda_zoo.py compiles it for CUDA too).
+VIT_B_16 = """
         import torch
         import torchvision
 
@@ -24,5 +24,9 @@ def test_vit_b_16_matches_eager(pt2c, cpp_host, python, tmp_path):
             return net
 
         example_inputs = lambda: (torch.randn(1, 3, 224, 224),)
-    """)
+"""
+
+
+def test_vit_b_16_matches_eager(pt2c, cpp_host, python, tmp_path):
+    model = write_model(tmp_path, VIT_B_16)
     check_against_eager(pt2c, cpp_host, python, model, tmp_path, tolerance=1e-4)
