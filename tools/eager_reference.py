@@ -5,10 +5,13 @@
 
 Inputs have the shapes and dtypes of the model's example_inputs (floating inputs are
 drawn from a normal distribution, integer inputs copied), so they differ from the
-examples the model was traced with. bf16 inputs are written as their bits (uint16, which
+examples the model was traced with. `--shapes` draws inputs of other sizes for a model
+with dynamic_shapes: floating inputs as above, integer inputs uniformly from the range
+of the example's values (token ids stay ids, 0/1 masks stay masks). bf16 inputs are written as their bits (uint16, which
 pt2c reads as bf16), bf16 references widened to f32.
 """
 import argparse
+import json
 import importlib.util
 import pathlib
 
@@ -35,6 +38,15 @@ def flatten(value):
     return []
 
 
+def fresh_input(example, shape, generator):
+    if example.is_floating_point():
+        return torch.randn(shape, generator=generator, dtype=example.dtype)
+    if list(shape) == list(example.shape):
+        return example.clone()
+    low, high = int(example.min()), int(example.max())
+    return torch.randint(low, high + 1, shape, generator=generator, dtype=example.dtype)
+
+
 def npy_array(tensor):
     """The tensor as a NumPy array; NumPy has no bfloat16, so bf16 becomes its bit patterns
     as uint16, which pt2c's .npy reader takes as bf16 (tools/host/npy.h)."""
@@ -48,13 +60,15 @@ def main():
     parser.add_argument("model")
     parser.add_argument("out_dir")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--shapes", type=json.loads, default=None,
+                        help='each input\'s shape, as JSON: "[[3, 5, 16], [3, 5]]"')
     args = parser.parse_args()
     out = pathlib.Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     model, examples = load(args.model)
     generator = torch.Generator().manual_seed(args.seed)
-    inputs = [torch.randn(e.shape, generator=generator, dtype=e.dtype)
-              if e.is_floating_point() else e.clone() for e in examples]
+    shapes = args.shapes or [list(e.shape) for e in examples]
+    inputs = [fresh_input(e, shape, generator) for e, shape in zip(examples, shapes)]
     for i, t in enumerate(inputs):  # before the run: a model may write its inputs
         np.save(out / f"input{i}.npy", npy_array(t))
     with torch.no_grad():

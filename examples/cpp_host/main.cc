@@ -83,6 +83,10 @@ int run(const Options& options) {
   }
   print_tensors("inputs", input_infos);
   print_tensors("outputs", output_infos);
+  // -1 in a shape above: a dynamic dimension, any size in its range.
+  for (const auto& dim : model.dynamic_dims())
+    std::printf("dynamic %s: [%lld, %lld]\n", dim.name.c_str(), static_cast<long long>(dim.min),
+                static_cast<long long>(dim.max));
 
   // Models with state (buffers written in place) give different outputs on each run; the
   // last run's outputs are the ones written and compared.

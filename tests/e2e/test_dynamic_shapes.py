@@ -1,0 +1,136 @@
+"""Dynamic dimensions compiled (README, model.py's dynamic_shapes): one .so runs every
+size in the declared ranges, checked against PyTorch eager at sizes other than the
+traced ones, with the C++ host (no Python in its process); out-of-range and mismatched
+sizes are run-time errors, not wrong answers.
+
+    python -m pytest tests/e2e/test_dynamic_shapes.py
+"""
+import json
+
+import numpy as np
+import pytest
+
+from conftest import env_without_python, run
+from harness import EAGER_REFERENCE, compile_model, write_model
+
+MLP = """
+    import torch
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU(), torch.nn.Linear(32, 4))
+    example_inputs = (torch.randn(8, 16),)
+    dynamic_shapes = {"input": {0: ("batch", 1, 64)}}
+"""
+
+# A causal attention block: the view shapes, the causal mask's slice of a fixed buffer,
+# the padding mask's view, arange and expand all follow batch and seq.
+ATTENTION = """
+    import torch
+    torch.manual_seed(0)
+
+    class Attention(torch.nn.Module):
+        def __init__(self, c=16, heads=2):
+            super().__init__()
+            self.heads = heads
+            self.norm = torch.nn.LayerNorm(c)
+            self.qkv = torch.nn.Linear(c, 3 * c)
+            self.register_buffer("causal", torch.tril(torch.ones(32, 32)).view(1, 1, 32, 32))
+
+        def forward(self, x, keep):
+            B, T, C = x.shape
+            q, k, v = self.qkv(self.norm(x)).split(C, dim=2)
+            q = q.view(B, T, self.heads, C // self.heads).transpose(1, 2)
+            k = k.view(B, T, self.heads, C // self.heads).transpose(1, 2)
+            v = v.view(B, T, self.heads, C // self.heads).transpose(1, 2)
+            att = (q @ k.transpose(-2, -1)) * 0.25
+            att = att.masked_fill(self.causal[:, :, :T, :T] == 0, float("-inf"))
+            att = att.masked_fill(keep.view(B, 1, 1, T) == 0, -1e4).softmax(-1)
+            y = (att @ v).transpose(1, 2).reshape(B * T, C)
+            positions = torch.arange(T).expand(B, T)
+            return y, positions
+
+    model = Attention()
+    keep = torch.ones(2, 8, dtype=torch.long)
+    keep[1, 6:] = 0
+    example_inputs = (torch.randn(2, 8, 16), keep)
+    dynamic_shapes = {"x": {0: ("batch", 1, 16), 1: ("seq", 2, 32)},
+                      "keep": {0: "batch", 1: "seq"}}
+"""
+
+
+@pytest.fixture(scope="module")
+def attention_so(pt2c, tmp_path_factory):
+    work = tmp_path_factory.mktemp("attention")
+    model_py = write_model(work, ATTENTION)
+    return model_py, compile_model(pt2c, model_py, work)
+
+
+def check_at(cpp_host, python, model_py, so, work, shapes, seed):
+    """Runs the .so on fresh inputs of `shapes` and compares with eager (1e-4 relative)."""
+    data = work / f"data{seed}"
+    made = run([python, EAGER_REFERENCE, model_py, data, "--seed", str(seed),
+                "--shapes", json.dumps(shapes)])
+    assert made.returncode == 0, made.stderr
+    inputs = sorted(data.glob("input*.npy"), key=lambda p: int(p.stem[5:]))
+    refs = sorted(data.glob("ref*.npy"), key=lambda p: int(p.stem[3:]))
+    cmd = [cpp_host, so, "--output-dir", work / f"out{seed}", "--tolerance", "1e-4"]
+    for p in inputs:
+        cmd += ["--input", p]
+    for p in refs:
+        cmd += ["--reference", p]
+    result = run(cmd, env=env_without_python())
+    assert result.returncode == 0, result.stdout + result.stderr
+    outputs = sorted((work / f"out{seed}").glob("*.npy"))
+    return result.stdout, [np.load(p).shape for p in outputs]
+
+
+@pytest.mark.parametrize("batch", [1, 5, 8, 64])
+def test_mlp_runs_every_batch_size(pt2c, cpp_host, python, tmp_path, batch):
+    model_py = write_model(tmp_path, MLP)
+    so = compile_model(pt2c, model_py, tmp_path)
+    stdout, shapes = check_at(cpp_host, python, model_py, so, tmp_path, [[batch, 16]], seed=batch)
+    assert shapes == [(batch, 4)]
+    assert "0 input: f32 [-1, 16]" in stdout and "dynamic batch: [1, 64]" in stdout
+
+
+@pytest.mark.parametrize("batch, seq", [(1, 2), (3, 5), (7, 19), (16, 32)])
+def test_attention_runs_other_batch_and_sequence_sizes(cpp_host, python, attention_so, tmp_path,
+                                                       batch, seq):
+    model_py, so = attention_so
+    stdout, shapes = check_at(cpp_host, python, model_py, so, tmp_path,
+                              [[batch, seq, 16], [batch, seq]], seed=batch * 100 + seq)
+    # y is [batch*seq, 16]; positions [batch, seq] (sorted file names: 0_y, 1_positions... )
+    assert sorted(shapes) == sorted([(batch * seq, 16), (batch, seq)])
+
+
+def run_with(cpp_host, so, tmp_path, *arrays):
+    cmd = [cpp_host, so]
+    for i, a in enumerate(arrays):
+        np.save(tmp_path / f"in{i}.npy", a)
+        cmd += ["--input", tmp_path / f"in{i}.npy"]
+    return run(cmd, env=env_without_python())
+
+
+def test_a_size_outside_the_range_is_refused(cpp_host, attention_so, tmp_path):
+    _, so = attention_so
+    result = run_with(cpp_host, so, tmp_path, np.zeros((2, 33, 16), np.float32),
+                      np.ones((2, 33), np.int64))
+    assert result.returncode != 0
+    assert "input 0 ('x') dim 1 is 33: dynamic dimension 'seq' must lie in [2, 32]" in result.stderr
+
+
+def test_inputs_that_disagree_on_a_dimension_are_refused(cpp_host, attention_so, tmp_path):
+    _, so = attention_so
+    result = run_with(cpp_host, so, tmp_path, np.zeros((2, 8, 16), np.float32),
+                      np.ones((2, 9), np.int64))
+    assert result.returncode != 0
+    assert "input 1 ('keep'): expected shape [2, 8], got [2, 9]" in result.stderr
+
+
+def test_cuda_refuses_dynamic_dimensions(pt2c, tmp_path):
+    model_py = write_model(tmp_path, MLP)
+    artifact = tmp_path / "mlp.pt2c"
+    assert run([pt2c, "export", model_py, "-o", artifact]).returncode == 0
+    result = run([pt2c, "compile", artifact, "--target", "cuda", "-o", tmp_path / "mlp.so"])
+    assert result.returncode != 0
+    assert "dynamic dimensions (model.py's dynamic_shapes), which the CUDA backend" in result.stderr
+    assert not (tmp_path / "mlp.so").exists()
