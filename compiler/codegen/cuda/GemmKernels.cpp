@@ -13,11 +13,24 @@ int argumentIndex(mlir::func::FuncOp func, mlir::Value value) {
   return arg && arg.getOwner() == &func.getBody().front() ? arg.getArgNumber() : -1;
 }
 
-// A statically shaped f32 tensor's shape.
-std::optional<llvm::ArrayRef<int64_t>> f32Shape(mlir::Value value) {
+// The GEMM dtype of an element type: f32, or f16/bf16 (which cuBLASLt multiplies with
+// f32 accumulation, as the fallback kernels' lowering does).
+std::optional<uint32_t> gemmDtype(mlir::Type elementType) {
+  if (elementType.isF32()) return PT2C_F32;
+  if (elementType.isF16()) return PT2C_F16;
+  if (elementType.isBF16()) return PT2C_BF16;
+  return std::nullopt;
+}
+
+// A statically shaped tensor's shape, if its elements have a GEMM dtype.
+std::optional<llvm::ArrayRef<int64_t>> gemmShape(mlir::Value value) {
   auto type = mlir::dyn_cast<mlir::RankedTensorType>(value.getType());
-  if (!type || !type.hasStaticShape() || !type.getElementType().isF32()) return std::nullopt;
+  if (!type || !type.hasStaticShape() || !gemmDtype(type.getElementType())) return std::nullopt;
   return type.getShape();
+}
+
+mlir::Type elementType(mlir::Value value) {
+  return mlir::cast<mlir::ShapedType>(value.getType()).getElementType();
 }
 
 llvm::ArrayRef<int64_t> i64Array(mlir::Operation* op, llvm::StringRef name) {
@@ -51,9 +64,12 @@ std::optional<GemmKernel> matchGemm(mlir::func::FuncOp func) {
     return std::nullopt;
   int lhsArg = argumentIndex(func, dot->getOperand(0));
   int rhsArg = argumentIndex(func, dot->getOperand(1));
-  auto lhs = f32Shape(dot->getOperand(0)), rhs = f32Shape(dot->getOperand(1));
-  auto result = f32Shape(dot->getResult(0));
+  auto lhs = gemmShape(dot->getOperand(0)), rhs = gemmShape(dot->getOperand(1));
+  auto result = gemmShape(dot->getResult(0));
   if (lhsArg < 0 || rhsArg < 0 || !lhs || !rhs || !result) return std::nullopt;
+  mlir::Type dtype = elementType(dot->getResult(0));
+  if (elementType(dot->getOperand(0)) != dtype || elementType(dot->getOperand(1)) != dtype)
+    return std::nullopt;
   auto lhsBatch = i64Array(dot, "lhs_batching_dimensions");
   auto rhsBatch = i64Array(dot, "rhs_batching_dimensions");
   auto lhsContract = i64Array(dot, "lhs_contracting_dimensions");
@@ -69,7 +85,7 @@ std::optional<GemmKernel> matchGemm(mlir::func::FuncOp func) {
   if (lhsRank == nb + 1 && nb > 0) return std::nullopt;
 
   pt2c_plan_gemm g{};
-  g.dtype = PT2C_F32;
+  g.dtype = *gemmDtype(dtype);
   g.epilogue = PT2C_GEMM_EPILOGUE_NONE;
   g.batch = product(lhs->take_front(nb));
   // lhs: [.., K] (rows flattened into M) or, for plain matrices, [K, M].
@@ -113,7 +129,7 @@ bool isZeroSplat(mlir::Value value) {
   mlir::Operation* op = value.getDefiningOp();
   if (!op || op->getName().getStringRef() != "prim.constant") return false;
   auto attr = op->getAttrOfType<mlir::DenseElementsAttr>("value");
-  return attr && attr.isSplat() && attr.getElementType().isF32() &&
+  return attr && attr.isSplat() && gemmDtype(attr.getElementType()) &&
          attr.getSplatValue<llvm::APFloat>().isPosZero();
 }
 
@@ -143,7 +159,7 @@ std::optional<BiasEpilogueKernel> matchBiasEpilogue(mlir::func::FuncOp func) {
   auto isBroadcastBias = [&](mlir::Value v) {
     mlir::Operation* op = v.getDefiningOp();
     if (!op || op->getName().getStringRef() != "prim.broadcast_in_dim") return false;
-    auto bias = f32Shape(op->getOperand(0)), to = f32Shape(v);
+    auto bias = gemmShape(op->getOperand(0)), to = gemmShape(v);
     auto dims = i64Array(op, "broadcast_dimensions");
     return bias && to && bias->size() == 1 && !to->empty() && (*bias)[0] == to->back() &&
            dims.size() == 1 && dims[0] == static_cast<int64_t>(to->size()) - 1 &&
@@ -154,7 +170,7 @@ std::optional<BiasEpilogueKernel> matchBiasEpilogue(mlir::func::FuncOp func) {
   mlir::Value bcast = add->getOperand(0) == x ? add->getOperand(1) : add->getOperand(0);
   int input = argumentIndex(func, x);
   int bias = argumentIndex(func, bcast.getDefiningOp()->getOperand(0));
-  auto shape = f32Shape(x);
+  auto shape = gemmShape(x);
   // Every op is part of the pattern (the zero constant, the broadcast, add, max).
   size_t expectedOps = epilogue.epilogue == PT2C_GEMM_EPILOGUE_BIAS_RELU ? 4 : 2;
   if (input < 0 || bias < 0 || input == bias || !shape || x.getType() != b->second.getType() ||

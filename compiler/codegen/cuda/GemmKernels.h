@@ -1,6 +1,7 @@
 // Which kernel functions are matrix products a vendor library can serve, read off the
 // prim-level kernel functions pt2c-form-kernels outlined (before GPU lowering):
-//   - a GEMM kernel is exactly one f32 prim.dot_general of two of its arguments, laid out
+//   - a GEMM kernel is exactly one prim.dot_general of two of its arguments, all f32, f16
+//     or bf16 (half types accumulate in f32 on both paths), laid out
 //     as a (batched) row-major matrix product (see pt2c_plan_gemm in plan_format.h);
 //   - a bias epilogue kernel computes x + broadcast(bias) over the last dimension,
 //     optionally followed by max(., 0) (relu), from two arguments x and bias.

@@ -21,7 +21,9 @@ mlir::Operation* splittableDot(mlir::func::FuncOp func, unsigned& computed) {
   if (lhsArg == rhsArg) return nullptr;  // nothing to split off, or two prologues
   computed = lhsArg ? 1 : 0;
   auto type = mlir::dyn_cast<mlir::RankedTensorType>(dot->getOperand(computed).getType());
-  if (!type || !type.hasStaticShape() || !type.getElementType().isF32()) return nullptr;
+  mlir::Type element = type ? type.getElementType() : mlir::Type();
+  if (!type || !type.hasStaticShape() || !(element.isF32() || element.isF16() || element.isBF16()))
+    return nullptr;
   // The dot must be the only user of the computed operand (else it is not a prologue).
   return dot->getOperand(computed).hasOneUse() ? dot : nullptr;
 }
