@@ -1,0 +1,56 @@
+// RUN: pt2c-opt %s -split-input-file -pt2c-symbolic-shapes -verify-diagnostics | FileCheck %s
+// RUN: pt2c-opt %s -split-input-file -pt2c-symbolic-shapes -pt2c-form-kernels -verify-diagnostics | FileCheck %s --check-prefix=KERNELS
+
+// Sizes of [batch, seq, 16] flow through elementwise ops, a reshape whose size is
+// index arithmetic on prim.dim_size, a transpose, a dot_general and a reduce; every
+// dynamic result is annotated, and prim.dim_size becomes arithmetic on prim.symbol.
+// CHECK-LABEL: func.func @attention_sizes(
+// CHECK-NOT: prim.dim_size
+// CHECK-DAG: %[[B:.*]] = prim.symbol "batch", 0
+// CHECK-DAG: %[[S:.*]] = prim.symbol "seq", 1
+// CHECK: %[[N:.*]] = arith.muli %[[B]], %[[S]] : index
+// CHECK: prim.reshape %{{.*}} sizes(%[[N]]) {pt2c.result_dims = {{\[}}["batch*seq", "16"]]}
+// CHECK: prim.transpose {{.*}}pt2c.result_dims = {{\[}}["16", "batch*seq"]]
+// CHECK: prim.dot_general {{.*}}pt2c.result_dims = {{\[}}["batch*seq", "batch*seq"]]
+// CHECK: prim.reduce {{.*}}pt2c.result_dims = {{\[}}["batch*seq"]]
+// KERNELS-LABEL: func.func private @attention_sizes_kernel_{{[0-9]+}}(
+// KERNELS-SAME: pt2c.kernel_dims = {{\[}}
+// KERNELS-SAME: pt2c.symbol_names = ["batch", "seq"]
+func.func @attention_sizes(%x: tensor<?x?x16xf32> {pt2c.input = "x", pt2c.dims = ["batch", "seq", "16"]})
+    -> tensor<?xf32> attributes {pt2c.symbols = [
+      {name = "batch", min = 1 : i64, max = 8 : i64, input = 0 : i64, dim = 0 : i64},
+      {name = "seq", min = 2 : i64, max = 32 : i64, input = 0 : i64, dim = 1 : i64}]} {
+  %e = prim.exp %x : tensor<?x?x16xf32>
+  %b = prim.dim_size %e, 0 : tensor<?x?x16xf32>
+  %s = prim.dim_size %e, 1 : tensor<?x?x16xf32>
+  %n = arith.muli %b, %s : index
+  %flat = prim.reshape %e sizes(%n) : tensor<?x?x16xf32> -> tensor<?x16xf32>
+  %t = prim.transpose %flat, permutation = [1, 0] : tensor<?x16xf32> -> tensor<16x?xf32>
+  %scores = prim.dot_general %flat, %t, batch = [] x [], contract = [1] x [0] : (tensor<?x16xf32>, tensor<16x?xf32>) -> tensor<?x?xf32>
+  %zero = prim.constant dense<0.0> : tensor<f32>
+  %sum = prim.reduce SUM, %scores, %zero, dims = [1] : tensor<?x?xf32>, tensor<f32> -> tensor<?xf32>
+  return %sum : tensor<?xf32>
+}
+
+// -----
+
+// A size that shrinks as a dimension grows cannot be planned at the maxima.
+func.func @shrinking(%x: tensor<?xf32> {pt2c.input = "x", pt2c.dims = ["n"]}) -> tensor<?xf32>
+    attributes {pt2c.symbols = [{name = "n", min = 1 : i64, max = 8 : i64, input = 0 : i64, dim = 0 : i64}]} {
+  %c10 = arith.constant 10 : index
+  %n = prim.dim_size %x, 0 : tensor<?xf32>
+  %left = arith.subi %c10, %n : index
+  %zero = prim.constant dense<0.0> : tensor<f32>
+  // expected-error @+1 {{result dim 0 has size 10 - n, which may shrink as a dynamic dimension grows}}
+  %y = prim.broadcast_in_dim %zero, dims = [] sizes(%left) : tensor<f32> -> tensor<?xf32>
+  return %y : tensor<?xf32>
+}
+
+// -----
+
+// A dynamic input without pt2c.dims cannot be sized.
+// expected-error @+1 {{argument 0 has dynamic dims but no pt2c.dims naming them}}
+func.func @unnamed(%x: tensor<?xf32> {pt2c.input = "x"}) -> tensor<?xf32>
+    attributes {pt2c.symbols = [{name = "n", min = 1 : i64, max = 8 : i64, input = 0 : i64, dim = 0 : i64}]} {
+  return %x : tensor<?xf32>
+}
