@@ -79,6 +79,31 @@ class PlanBuilder {
     gemms_.push_back(gemm);
   }
 
+  // CUDA plans: a convolution step on (x, w, [bias,] [z,] y); the next
+  // `conv.num_fallback_steps` steps are its fallback.
+  void add_conv_step(const pt2c_plan_conv& conv, const std::vector<uint32_t>& buffer_ids) {
+    steps_.push_back({static_cast<uint32_t>(convs_.size()),
+                      static_cast<uint32_t>(buffer_ids.size()),
+                      static_cast<uint32_t>(step_args_.size()), PT2C_STEP_CONV});
+    step_args_.insert(step_args_.end(), buffer_ids.begin(), buffer_ids.end());
+    convs_.push_back(conv);
+  }
+
+  // Dynamic dimensions: symbol i is dim `dim` of input `input`, in [min, max].
+  void add_sym(const std::string& name, uint32_t input, uint32_t dim, int64_t min, int64_t max) {
+    pt2c_plan_sym sym{};
+    sym.name = add_string(name);
+    sym.input = input, sym.dim = dim, sym.min = min, sym.max = max;
+    syms_.push_back(sym);
+  }
+  // A size expression from (opcode, operand) pairs; returns the dims[] entry naming it.
+  int64_t add_size_code(const std::vector<int64_t>& pairs) {
+    int64_t at = static_cast<int64_t>(sym_code_.size());
+    sym_code_.push_back(static_cast<int64_t>(pairs.size() / 2));
+    sym_code_.insert(sym_code_.end(), pairs.begin(), pairs.end());
+    return -(1 + at);
+  }
+
   // A guard on the first element of `buffer`, expected to equal `expected`.
   void add_guard(uint32_t buffer, pt2c_dtype dtype, double expected, const std::string& message) {
     pt2c_plan_guard guard{};
@@ -107,6 +132,9 @@ class PlanBuilder {
     header.arena_size = arena_size.value_or(buffer_end(PT2C_BUFFER_ARENA));
     header.weights_size = weights_size.value_or(buffer_end(PT2C_BUFFER_WEIGHT));
     header.num_gemms = static_cast<uint32_t>(gemms_.size());
+    header.num_convs = static_cast<uint32_t>(convs_.size());
+    header.num_syms = static_cast<uint32_t>(syms_.size());
+    header.num_sym_words = static_cast<uint32_t>(sym_code_.size());
 
     std::vector<unsigned char> blob;
     append(&blob, &header, sizeof(header));
@@ -118,8 +146,11 @@ class PlanBuilder {
     if (device == PT2C_DEVICE_CUDA)
       append(&blob, gpu_kernels_.data(), gpu_kernels_.size() * sizeof(pt2c_plan_gpu_kernel));
     append(&blob, gemms_.data(), gemms_.size() * sizeof(pt2c_plan_gemm));
+    append(&blob, convs_.data(), convs_.size() * sizeof(pt2c_plan_conv));
+    append(&blob, syms_.data(), syms_.size() * sizeof(pt2c_plan_sym));
     append(&blob, step_args_.data(), step_args_.size() * sizeof(uint32_t));
     append(&blob, dims_.data(), dims_.size() * sizeof(int64_t));
+    append(&blob, sym_code_.data(), sym_code_.size() * sizeof(int64_t));
     blob.insert(blob.end(), strings_.begin(), strings_.end());
     return blob;
   }
@@ -135,7 +166,7 @@ class PlanBuilder {
                       const std::vector<int64_t>& dims) {
     uint32_t number = static_cast<uint32_t>(tensors->size());
     uint64_t nbytes = pt2c::dtype_size(dtype);
-    for (int64_t dim : dims) nbytes *= static_cast<uint64_t>(dim);
+    for (int64_t dim : dims) nbytes *= dim < 0 ? 0 : static_cast<uint64_t>(dim);  // < 0: symbolic
     uint32_t buffer = add_buffer({static_cast<uint32_t>(kind), number, 0, nbytes});
     pt2c_plan_tensor tensor{};
     tensor.name = add_string(name);
@@ -181,6 +212,9 @@ class PlanBuilder {
   std::vector<pt2c_plan_guard> guards_;
   std::vector<pt2c_plan_gpu_kernel> gpu_kernels_;
   std::vector<pt2c_plan_gemm> gemms_;
+  std::vector<pt2c_plan_conv> convs_;
+  std::vector<pt2c_plan_sym> syms_;
+  std::vector<int64_t> sym_code_;
   std::vector<uint32_t> step_args_;
   std::vector<int64_t> dims_;
   std::vector<char> strings_;
