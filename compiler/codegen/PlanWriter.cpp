@@ -39,6 +39,7 @@ std::string serializePlan(const PlanRecords& r) {
   h.arena_size = r.arenaSize;
   h.weights_size = r.weightsSize;
   h.num_gemms = r.gemms.size();
+  h.num_convs = r.convs.size();
 
   std::string out(reinterpret_cast<const char*>(&h), sizeof(h));
   append(out, r.inputs);
@@ -48,6 +49,7 @@ std::string serializePlan(const PlanRecords& r) {
   append(out, r.guards);
   if (r.device == PT2C_DEVICE_CUDA) append(out, r.gpuKernels);
   append(out, r.gemms);
+  append(out, r.convs);
   append(out, r.stepArgs);
   append(out, r.dims);
   out.append(r.strings);

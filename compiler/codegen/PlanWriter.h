@@ -17,6 +17,7 @@ struct PlanRecords {
   uint32_t device = PT2C_DEVICE_CPU;
   std::vector<pt2c_plan_gpu_kernel> gpuKernels;  // the kernel table of a CUDA plan
   std::vector<pt2c_plan_gemm> gemms;             // the GEMM table of a CUDA plan
+  std::vector<pt2c_plan_conv> convs;             // the convolution table of a CUDA plan
   std::vector<uint32_t> stepArgs;
   std::vector<int64_t> dims;
   std::string strings;

@@ -21,6 +21,7 @@ _Static_assert(sizeof(pt2c_plan_buffer) == 24, "pt2c_plan_buffer layout");
 _Static_assert(sizeof(pt2c_plan_step) == 16, "pt2c_plan_step layout");
 _Static_assert(sizeof(pt2c_plan_gpu_kernel) == 32, "pt2c_plan_gpu_kernel layout");
 _Static_assert(sizeof(pt2c_plan_gemm) == 104, "pt2c_plan_gemm layout");
+_Static_assert(sizeof(pt2c_plan_conv) == 192, "pt2c_plan_conv layout");
 
 #define CORRUPT(...) pt2c_fail(PT2C_ERROR_CORRUPT_MODEL, "corrupt plan: " __VA_ARGS__)
 
@@ -53,6 +54,8 @@ static pt2c_status locate_sections(const unsigned char* base, uint64_t size,
     offset += (uint64_t)header->num_kernels * sizeof(pt2c_plan_gpu_kernel);
   plan->gemms = (const pt2c_plan_gemm*)(base + offset);
   offset += (uint64_t)header->num_gemms * sizeof(pt2c_plan_gemm);
+  plan->convs = (const pt2c_plan_conv*)(base + offset);
+  offset += (uint64_t)header->num_convs * sizeof(pt2c_plan_conv);
   plan->step_args = (const uint32_t*)(base + offset);
   offset += round_up_8((uint64_t)header->num_step_args * sizeof(uint32_t));
   plan->dims = (const int64_t*)(base + offset);
@@ -140,6 +143,10 @@ static pt2c_status check_step(const pt2c_plan* plan, uint32_t number,
     if (step->kernel >= header->num_gemms)
       return CORRUPT("step %u: GEMM %u is outside the %u-entry GEMM table", number,
                      step->kernel, header->num_gemms);
+  } else if (step->kind == PT2C_STEP_CONV) {
+    if (step->kernel >= header->num_convs)
+      return CORRUPT("step %u: convolution %u is outside the %u-entry convolution table",
+                     number, step->kernel, header->num_convs);
   } else if (step->kind != PT2C_STEP_KERNEL) {
     return CORRUPT("step %u: unknown kind %u", number, step->kind);
   } else if (step->kernel >= header->num_kernels)
@@ -203,6 +210,72 @@ static pt2c_status check_gemm_step(const pt2c_plan* plan, uint32_t number,
   return PT2C_OK;
 }
 
+/* Whether `buffer` holds the product of `factors` elements of `size` bytes. */
+static int holds(const pt2c_plan* plan, uint32_t buffer, uint64_t size, const uint64_t* factors,
+                 int num_factors) {
+  uint64_t nbytes = size;
+  for (int i = 0; i < num_factors; ++i)
+    if (__builtin_mul_overflow(nbytes, factors[i], &nbytes)) return 0;
+  return nbytes <= plan->buffers[buffer].nbytes;
+}
+
+/* A convolution step and its record: sizes that agree (the output size of each spatial
+ * dim, groups dividing the channels, every count within cuDNN's int), operands that fit
+ * their buffers, and fallback steps that exist. */
+static pt2c_status check_conv_step(const pt2c_plan* plan, uint32_t number,
+                                   const pt2c_plan_step* step) {
+  const pt2c_plan_conv* c = &plan->convs[step->kernel];
+  if (plan->header->device != PT2C_DEVICE_CUDA)
+    return CORRUPT("step %u: a convolution step in a plan that does not run on CUDA", number);
+  if (c->dtype != PT2C_F32 && c->dtype != PT2C_F16 && c->dtype != PT2C_BF16)
+    return CORRUPT("step %u: convolution dtype %u is not f32, f16 or bf16", number, c->dtype);
+  if (c->epilogue > PT2C_CONV_EPILOGUE_BIAS_ADD_RELU)
+    return CORRUPT("step %u: unknown convolution epilogue %u", number, c->epilogue);
+  uint32_t expected_args = c->epilogue == PT2C_CONV_EPILOGUE_NONE             ? 3
+                           : c->epilogue == PT2C_CONV_EPILOGUE_BIAS_ADD_RELU ? 5
+                                                                              : 4;
+  if (step->num_args != expected_args)
+    return CORRUPT("step %u: a convolution with this epilogue takes %u buffers, not %u", number,
+                   expected_args, step->num_args);
+  if (c->num_fallback_steps > plan->header->num_steps - 1 - number)
+    return CORRUPT("step %u: %u fallback steps run past the plan's end", number,
+                   c->num_fallback_steps);
+  int ok = c->spatial_rank >= 1 && c->spatial_rank <= PT2C_CONV_MAX_SPATIAL && c->groups >= 1 &&
+           c->batch >= 1 && c->in_channels >= 1 && c->out_channels >= 1 &&
+           c->batch <= INT32_MAX && c->in_channels <= INT32_MAX && c->out_channels <= INT32_MAX &&
+           c->in_channels % c->groups == 0 && c->out_channels % c->groups == 0;
+  for (uint32_t d = 0; ok && d < PT2C_CONV_MAX_SPATIAL; ++d) {
+    uint64_t span = 0, padded = 0;
+    if (d >= c->spatial_rank) {
+      ok = c->input[d] == 1 && c->kernel[d] == 1 && c->output[d] == 1 && c->stride[d] == 1 &&
+           c->dilation[d] == 1 && c->padding[d] == 0;
+      continue;
+    }
+    ok = c->input[d] >= 1 && c->kernel[d] >= 1 && c->stride[d] >= 1 && c->dilation[d] >= 1 &&
+         c->input[d] <= INT32_MAX && c->kernel[d] <= INT32_MAX && c->stride[d] <= INT32_MAX &&
+         c->dilation[d] <= INT32_MAX && c->padding[d] <= INT32_MAX &&
+         !__builtin_mul_overflow(c->dilation[d], c->kernel[d] - 1, &span) &&
+         (padded = c->input[d] + 2 * c->padding[d]) > span &&
+         c->output[d] == (padded - span - 1) / c->stride[d] + 1;
+  }
+  if (!ok)
+    return CORRUPT("step %u: convolution %u has sizes that do not agree", number, step->kernel);
+  uint64_t size = pt2c_dtype_element_size((pt2c_dtype)c->dtype);
+  const uint32_t* args = plan->step_args + step->first_arg;
+  /* Unused spatial entries are 1. */
+  uint64_t x[] = {c->batch, c->in_channels, c->input[0], c->input[1], c->input[2]};
+  uint64_t w[] = {c->out_channels, c->in_channels / c->groups, c->kernel[0], c->kernel[1],
+                  c->kernel[2]};
+  uint64_t y[] = {c->batch, c->out_channels, c->output[0], c->output[1], c->output[2]};
+  int fits = holds(plan, args[0], size, x, 5) && holds(plan, args[1], size, w, 5) &&
+             holds(plan, args[expected_args - 1], size, y, 5) &&
+             (expected_args < 4 || holds(plan, args[2], size, &c->out_channels, 1)) &&
+             (expected_args < 5 || holds(plan, args[3], size, y, 5));
+  if (!fits)
+    return CORRUPT("step %u: a convolution operand is larger than its buffer", number);
+  return PT2C_OK;
+}
+
 static pt2c_status check_guard(const pt2c_plan* plan, uint32_t number,
                                const pt2c_plan_guard* guard) {
   const pt2c_plan_header* header = plan->header;
@@ -262,6 +335,8 @@ static pt2c_status check_records(pt2c_plan* plan) {
   }
   for (uint32_t i = 0; i < header->num_steps && status == PT2C_OK; ++i)
     if (plan->steps[i].kind == PT2C_STEP_GEMM) status = check_gemm_step(plan, i, &plan->steps[i]);
+    else if (plan->steps[i].kind == PT2C_STEP_CONV)
+      status = check_conv_step(plan, i, &plan->steps[i]);
   for (uint32_t i = 0; i < header->num_guards && status == PT2C_OK; ++i)
     status = check_guard(plan, i, &plan->guards[i]);
   if (header->device == PT2C_DEVICE_CUDA)

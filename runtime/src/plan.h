@@ -21,6 +21,7 @@ typedef struct pt2c_plan {
   const pt2c_plan_guard* guards;
   const pt2c_plan_gpu_kernel* gpu_kernels; /* num_kernels entries in CUDA plans, else none */
   const pt2c_plan_gemm* gemms;             /* num_gemms entries */
+  const pt2c_plan_conv* convs;             /* num_convs entries */
   const uint32_t* step_args;
   const int64_t* dims;
   const char* strings;

@@ -128,14 +128,14 @@ def cubin_param_bytes(cubin):
 
 
 def read_plan(blob):
-    """The parts of an execution plan (runtime/include/pt2c/plan_format.h, version 4)
+    """The parts of an execution plan (runtime/include/pt2c/plan_format.h, version 5)
     the CUDA tests look at."""
     fields = struct.unpack_from("<8s10I3Q2I", blob, 0)
     magic, version = fields[0], fields[1]
     (num_inputs, num_outputs, num_buffers, num_steps, num_step_args, num_dims, num_kernels,
      num_guards, device) = fields[2:11]
-    strings_size, arena_size, weights_size, num_gemms = fields[11:15]
-    assert magic == b"PT2CPLN1" and version == 4, (magic, version)
+    strings_size, arena_size, weights_size, num_gemms, num_convs = fields[11:16]
+    assert magic == b"PT2CPLN1" and version == 5, (magic, version)
     pad = lambda n: (n + 7) // 8 * 8  # noqa: E731
     offset = 80 + 24 * (num_inputs + num_outputs)
     buffers = [struct.unpack_from("<IIQQ", blob, offset + 24 * i) for i in range(num_buffers)]
@@ -152,6 +152,15 @@ def read_plan(blob):
     gemms = [dict(zip(gemm_fields, struct.unpack_from("<4I10QI", blob, offset + 104 * i)))
              for i in range(num_gemms)]
     offset += 104 * num_gemms
+    conv_fields = ("dtype", "epilogue", "spatial_rank", "groups", "batch", "in_channels",
+                   "out_channels", "input", "kernel", "output", "stride", "padding",
+                   "dilation", "num_fallback_steps")
+    convs = []
+    for i in range(num_convs):
+        values = struct.unpack_from("<4I21QI", blob, offset + 192 * i)
+        arrays = [tuple(values[7 + 3 * a:10 + 3 * a]) for a in range(6)]
+        convs.append(dict(zip(conv_fields, values[:7] + tuple(arrays) + values[25:26])))
+    offset += 192 * num_convs
     step_args = struct.unpack_from(f"<{num_step_args}I", blob, offset)
     offset += pad(4 * num_step_args) + 8 * num_dims
     strings = blob[offset:offset + strings_size]
@@ -164,6 +173,7 @@ def read_plan(blob):
         "steps": [{"kernel": k, "kind": kind, "args": step_args[first:first + n]}
                   for k, n, first, kind in steps],
         "gemms": gemms,
+        "convs": convs,
         "gpu_kernels": [{"name": name(k[0]), "shared": k[1], "grid": tuple(k[2:5]),
                          "block": tuple(k[5:8])} for k in gpu_kernels],
     }

@@ -12,7 +12,8 @@ the same weights here). Then the median time per run, measured with CUDA events 
 each call on the current stream after a warm-up, of:
   pt2c                      pt2c_model_run_device through ctypes (one CUDA graph launch,
                             GEMMs through cuBLASLt)
-  pt2c, own kernels         the same .so with PT2C_CUBLASLT=0 (no cuBLASLt)
+  pt2c, own kernels         the same .so with PT2C_CUBLASLT=0 PT2C_CUDNN=0 (no cuBLASLt,
+                            no cuDNN)
   pt2c, no graph            the same .so with PT2C_CUDA_GRAPH=0 (one launch per step)
   pt2c, TF32                the same .so with PT2C_CUDA_TF32=1 (checked at 1e-2 only)
   torch eager               model.py's module on the GPU, under torch.no_grad()
@@ -42,6 +43,19 @@ def load_module(path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def use_torchs_cudnn():
+    """Points the runtime (PT2C_LIBCUDNN) at the libcudnn.so.9 torch loads, which need not
+    be on the loader path (pip's nvidia-cudnn wheel), unless the caller chose one."""
+    if os.environ.get("PT2C_LIBCUDNN") or not torch.backends.cudnn.is_available():
+        return
+    torch.backends.cudnn.version()  # loads it
+    with open("/proc/self/maps") as maps:
+        paths = {line.split()[-1] for line in maps if "libcudnn.so" in line}
+    if paths:
+        os.environ["PT2C_LIBCUDNN"] = sorted(paths)[0]
+        print(f"cuDNN: {sorted(paths)[0]} (version {torch.backends.cudnn.version()})")
 
 
 def median_ms(fn, runs, warmup):
@@ -122,6 +136,7 @@ def main():
 
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
+    use_torchs_cudnn()
     xs = [torch.from_numpy(np.load(p)).cuda() for p in inputs]
     net = module.model().cuda().eval()
     failed = False
@@ -143,8 +158,9 @@ def main():
     other = pt2c.rebound([x.clone() for x in xs])
     check("pt2c, the same model on new input and output tensors", other())
     check("pt2c, back on the first tensors", pt2c())
-    own = Pt2cRunner(so, xs, {"PT2C_CUBLASLT": "0"})
-    variants["pt2c, own kernels"] = (own, check("pt2c, own kernels (PT2C_CUBLASLT=0)", own()))
+    own = Pt2cRunner(so, xs, {"PT2C_CUBLASLT": "0", "PT2C_CUDNN": "0"})
+    variants["pt2c, own kernels"] = (own, check("pt2c, own kernels (PT2C_CUBLASLT=0 "
+                                                "PT2C_CUDNN=0)", own()))
     nograph = Pt2cRunner(so, xs, {"PT2C_CUDA_GRAPH": "0"})
     variants["pt2c, no graph"] = (nograph,
                                   check("pt2c, no graph (PT2C_CUDA_GRAPH=0)", nograph()))

@@ -51,6 +51,12 @@ inline int fake_cublaslt_int(const char* getter) {
   return get();
 }
 
+// The fake cuDNN (PT2C_LIBCUDNN), loaded like the fake cuBLASLt.
+inline void use_fake_cudnn() {
+  std::string path = fake_cuda_path().substr(0, fake_cuda_path().rfind('/')) + "/libfake_cudnn.so";
+  setenv("PT2C_LIBCUDNN", path.c_str(), 1);
+}
+
 // Makes the runtime load the fake driver (it reads PT2C_LIBCUDA at its first CUDA create).
 inline void use_fake_cuda() { setenv("PT2C_LIBCUDA", fake_cuda_path().c_str(), 1); }
 

@@ -24,6 +24,8 @@ std::string describe(const CudaCodegenSummary& summary, const std::vector<unsign
           std::to_string(summary.gpuKernels) + " GPU kernels, ";
   if (summary.gemms > 0)
     text += std::to_string(summary.gemms) + " GEMM steps (cuBLASLt, those launches as fallback), ";
+  if (summary.convs > 0)
+    text += std::to_string(summary.convs) + " convolution steps (cuDNN, those launches as fallback), ";
   return text + "fatbin " +
          std::to_string((summary.fatbinBytes + 1023) / 1024) + " KiB";
 }
@@ -38,10 +40,11 @@ llvm::Expected<CudaCodegenSummary> emitCudaObject(mlir::ModuleOp kernels,
   // Read at the prim level, before the lowering rewrites the kernel functions.
   std::map<std::string, SplitKernel> splits = splitGemmPrologues(kernels);
   GemmKernelTable gemmKernels = findGemmKernels(kernels);
+  ConvKernelTable convKernels = findConvKernels(kernels);
   if (mlir::failed(lowerKernelsToGpu(kernels))) return fail("lowering the kernels to GPU failed");
   auto launches = readLaunchTable(kernels);
   if (mlir::failed(launches)) return fail("reading the GPU launches failed");
-  auto cudaPlan = expandPlanForCuda(plan, *launches, gemmKernels, splits);
+  auto cudaPlan = expandPlanForCuda(plan, *launches, gemmKernels, convKernels, splits);
   if (!cudaPlan) return cudaPlan.takeError();
 
   auto gpuModule = kernels.lookupSymbol<mlir::gpu::GPUModuleOp>(kGpuModuleName);
@@ -72,7 +75,8 @@ llvm::Expected<CudaCodegenSummary> emitCudaObject(mlir::ModuleOp kernels,
   summary.gpuKernels = cudaPlan->kernels.size();
   if (auto records = readPlanRecords(cudaPlan->bytes)) {
     summary.gemms = records->gemms.size();
-    summary.launches = records->steps.size() - summary.gemms;
+    summary.convs = records->convs.size();
+    summary.launches = records->steps.size() - summary.gemms - summary.convs;
   } else {
     return records.takeError();
   }

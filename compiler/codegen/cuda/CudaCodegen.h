@@ -26,7 +26,7 @@ struct CudaCodegenOptions {
 };
 
 struct CudaCodegenSummary {
-  size_t gpuKernels = 0, launches = 0, gemms = 0;
+  size_t gpuKernels = 0, launches = 0, gemms = 0, convs = 0;
   uint64_t fatbinBytes = 0, arenaBytes = 0;
 };
 

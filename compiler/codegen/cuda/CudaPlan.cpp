@@ -22,8 +22,9 @@ uint64_t alignUp(uint64_t value) {
 class Expander {
  public:
   Expander(PlanRecords& r, const LaunchTable& launches, const GemmKernelTable& gemmKernels,
-           const std::map<std::string, SplitKernel>& splits)
-      : r(r), launches(launches), gemmKernels(gemmKernels), splits(splits) {}
+           const ConvKernelTable& convKernels, const std::map<std::string, SplitKernel>& splits)
+      : r(r), launches(launches), gemmKernels(gemmKernels), convKernels(convKernels),
+        splits(splits) {}
 
   llvm::Error run(std::vector<std::string> stepKernels) {
     for (const pt2c_plan_step& step : r.steps)
@@ -33,22 +34,28 @@ class Expander {
     for (size_t i = 0; i < r.steps.size(); ++i) {
       const std::string& name = stepKernels[r.steps[i].kernel];
       auto gemm = gemmKernels.gemms.find(name);
+      auto conv = convKernels.convs.find(name);
+      if (conv != convKernels.convs.end()) {
+        pt2c_plan_conv c = conv->second.conv;
+        std::vector<uint32_t> args = convArgs(i, stepKernels, conv->second, c);
+        bool fused = c.epilogue != PT2C_CONV_EPILOGUE_NONE;
+        auto fallback = libraryStep(PT2C_STEP_CONV, r.convs.size(), args, i, fused, stepKernels);
+        if (!fallback) return fallback.takeError();
+        c.num_fallback_steps = *fallback;
+        r.convs.push_back(c);
+        if (fused) ++i;
+        continue;
+      }
       if (gemm == gemmKernels.gemms.end()) {
         if (auto err = expand(r.steps[i], name)) return err;
         continue;
       }
-      // The GEMM step, then its fallback: the launches of the kernel function(s) it
-      // replaces.
-      size_t gemmStep = steps.size();
       pt2c_plan_gemm g = gemm->second.gemm;
       std::vector<uint32_t> args = gemmArgs(i, stepKernels, gemm->second, g);
-      steps.push_back({static_cast<uint32_t>(r.gemms.size()), static_cast<uint32_t>(args.size()),
-                       static_cast<uint32_t>(stepArgs.size()), PT2C_STEP_GEMM});
-      stepArgs.insert(stepArgs.end(), args.begin(), args.end());
       bool fused = g.epilogue != PT2C_GEMM_EPILOGUE_NONE;
-      for (size_t j = i; j <= i + (fused ? 1 : 0); ++j)
-        if (auto err = expand(r.steps[j], stepKernels[r.steps[j].kernel])) return err;
-      g.num_fallback_steps = steps.size() - gemmStep - 1;
+      auto fallback = libraryStep(PT2C_STEP_GEMM, r.gemms.size(), args, i, fused, stepKernels);
+      if (!fallback) return fallback.takeError();
+      g.num_fallback_steps = *fallback;
       r.gemms.push_back(g);
       if (fused) ++i;
     }
@@ -139,6 +146,64 @@ class Expander {
     return llvm::Error::success();
   }
 
+  // A library step (record `record` of the GEMM or convolution table) on `args`, then its
+  // fallback: the launches of the kernel function(s) it replaces, kernel step i (and i + 1
+  // when its epilogue joined). Returns how many fallback steps that made.
+  llvm::Expected<uint32_t> libraryStep(pt2c_plan_step_kind kind, size_t record,
+                                       const std::vector<uint32_t>& args, size_t i, bool fused,
+                                       const std::vector<std::string>& stepKernels) {
+    size_t first = steps.size();
+    steps.push_back({static_cast<uint32_t>(record), static_cast<uint32_t>(args.size()),
+                     static_cast<uint32_t>(stepArgs.size()), static_cast<uint32_t>(kind)});
+    stepArgs.insert(stepArgs.end(), args.begin(), args.end());
+    for (size_t j = i; j <= i + (fused ? 1 : 0); ++j)
+      if (auto err = expand(r.steps[j], stepKernels[r.steps[j].kernel])) return std::move(err);
+    return static_cast<uint32_t>(steps.size() - first - 1);
+  }
+
+  // Whether kernel step i + 1 (an epilogue reading `product`, step i's result, and writing
+  // `out`) may join step i's library call: it is the product's only reader (so the product
+  // need not exist), and writing `out` early cannot clobber an operand.
+  bool epilogueMayJoin(size_t i, uint32_t product, uint32_t out,
+                       const std::vector<uint32_t>& operands) const {
+    if (r.buffers[product].kind != PT2C_BUFFER_ARENA) return false;
+    for (size_t s = 0; s < r.steps.size(); ++s)
+      if (s != i && s != i + 1)
+        for (uint32_t b : buffersOf(r.steps[s]))
+          if (b == product) return false;
+    for (const pt2c_plan_guard& guard : r.guards)
+      if (guard.buffer == product) return false;
+    for (uint32_t operand : operands)
+      if (overlap(operand, out)) return false;
+    return true;
+  }
+
+  // The convolution step's buffers (x, w, [bias,] [z,] y) for kernel step `i`; takes in the
+  // epilogue of step i + 1 (setting c.epilogue) when it may join (epilogueMayJoin).
+  std::vector<uint32_t> convArgs(size_t i, const std::vector<std::string>& stepKernels,
+                                 const ConvKernel& conv, pt2c_plan_conv& c) const {
+    std::vector<uint32_t> buffers = buffersOf(r.steps[i]);
+    uint32_t product = buffers.back();  // the kernel function's one result
+    std::vector<uint32_t> plain = {buffers[conv.input], buffers[conv.weight], product};
+    if (i + 1 >= r.steps.size()) return plain;
+    auto epilogue = convKernels.epilogues.find(stepKernels[r.steps[i + 1].kernel]);
+    if (epilogue == convKernels.epilogues.end()) return plain;
+    const ConvEpilogueKernel& e = epilogue->second;
+    std::vector<int64_t> shape = {static_cast<int64_t>(c.batch),
+                                  static_cast<int64_t>(c.out_channels)};
+    for (uint32_t d = 0; d < c.spatial_rank; ++d) shape.push_back(c.output[d]);
+    std::vector<uint32_t> next = buffersOf(r.steps[i + 1]);
+    if (next.size() != (e.residual < 0 ? 3u : 4u) || next[e.input] != product ||
+        e.dtype != c.dtype || e.shape != shape)
+      return plain;
+    std::vector<uint32_t> operands = {plain[0], plain[1], next[e.bias]};
+    if (e.residual >= 0) operands.push_back(next[e.residual]);
+    if (!epilogueMayJoin(i, product, next.back(), operands)) return plain;
+    c.epilogue = e.epilogue;
+    operands.push_back(next.back());
+    return operands;
+  }
+
   // The GEMM step's buffers (A, B, [bias,] D) for kernel step `i`; takes in the bias
   // epilogue of step i + 1 (setting g.epilogue) when that step is the only reader of the
   // product and writing its output early cannot clobber an operand.
@@ -152,18 +217,10 @@ class Expander {
     if (epilogue == gemmKernels.epilogues.end()) return plain;
     const BiasEpilogueKernel& e = epilogue->second;
     std::vector<uint32_t> next = buffersOf(r.steps[i + 1]);
-    if (next.size() != 3 || next[e.input] != product || e.n != static_cast<int64_t>(g.n) ||
-        r.buffers[product].kind != PT2C_BUFFER_ARENA)
+    if (next.size() != 3 || next[e.input] != product || e.n != static_cast<int64_t>(g.n))
       return plain;
-    for (size_t s = 0; s < r.steps.size(); ++s)
-      if (s != i && s != i + 1)
-        for (uint32_t b : buffersOf(r.steps[s]))
-          if (b == product) return plain;
-    for (const pt2c_plan_guard& guard : r.guards)
-      if (guard.buffer == product) return plain;
     uint32_t bias = next[e.bias], out = next[2];
-    for (uint32_t operand : {plain[0], plain[1], bias})
-      if (overlap(operand, out)) return plain;
+    if (!epilogueMayJoin(i, product, out, {plain[0], plain[1], bias})) return plain;
     g.epilogue = e.epilogue;
     return {plain[0], plain[1], bias, out};
   }
@@ -206,6 +263,7 @@ class Expander {
   PlanRecords& r;
   const LaunchTable& launches;
   const GemmKernelTable& gemmKernels;
+  const ConvKernelTable& convKernels;
   const std::map<std::string, SplitKernel>& splits;
   std::vector<pt2c_plan_step> steps;
   std::vector<uint32_t> stepArgs;
@@ -219,11 +277,12 @@ class Expander {
 llvm::Expected<ExecutionPlan> expandPlanForCuda(const ExecutionPlan& plan,
                                                 const LaunchTable& launches,
                                                 const GemmKernelTable& gemmKernels,
+                                                const ConvKernelTable& convKernels,
                                                 const std::map<std::string, SplitKernel>& splits) {
   auto records = readPlanRecords(plan.bytes);
   if (!records) return records.takeError();
   if (records->device != PT2C_DEVICE_CPU) return fail("the plan is not a kernel-function plan");
-  Expander expander(*records, launches, gemmKernels, splits);
+  Expander expander(*records, launches, gemmKernels, convKernels, splits);
   if (auto err = expander.run(plan.kernels)) return std::move(err);
   ExecutionPlan result;
   result.kernels = expander.kernelNames();

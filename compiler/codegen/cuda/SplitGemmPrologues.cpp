@@ -10,16 +10,19 @@ namespace pt2c {
 namespace {
 
 // The dot_general `func` returns when one operand is computed in `func` and the other is
-// an argument; `computed` is 0 (lhs) or 1 (rhs).
+// an argument; `computed` is 0 (lhs) or 1 (rhs). Likewise a convolution whose input (not
+// filter) is computed: the previous layer's bias and ReLU (ConvKernels.h).
 mlir::Operation* splittableDot(mlir::func::FuncOp func, unsigned& computed) {
   if (func.isExternal() || func.getNumResults() != 1) return nullptr;
   auto ret = llvm::dyn_cast<mlir::func::ReturnOp>(func.getBody().front().getTerminator());
   mlir::Operation* dot = ret ? ret.getOperand(0).getDefiningOp() : nullptr;
-  if (!dot || dot->getName().getStringRef() != "prim.dot_general") return nullptr;
+  bool isConv = dot && dot->getName().getStringRef() == "prim.convolution";
+  if (!dot || (!isConv && dot->getName().getStringRef() != "prim.dot_general")) return nullptr;
   bool lhsArg = mlir::isa<mlir::BlockArgument>(dot->getOperand(0));
   bool rhsArg = mlir::isa<mlir::BlockArgument>(dot->getOperand(1));
   if (lhsArg == rhsArg) return nullptr;  // nothing to split off, or two prologues
   computed = lhsArg ? 1 : 0;
+  if (isConv && computed != 0) return nullptr;
   auto type = mlir::dyn_cast<mlir::RankedTensorType>(dot->getOperand(computed).getType());
   mlir::Type element = type ? type.getElementType() : mlir::Type();
   if (!type || !type.hasStaticShape() || !(element.isF32() || element.isF16() || element.isBF16()))
@@ -65,7 +68,8 @@ std::map<std::string, SplitKernel> splitGemmPrologues(mlir::ModuleOp kernels) {
 
     // The GEMM: dot_general of its two arguments.
     mlir::Type lhsType = dot->getOperand(0).getType(), rhsType = dot->getOperand(1).getType();
-    split.gemm = (func.getName() + "_gemm").str();
+    bool isConv = dot->getName().getStringRef() == "prim.convolution";
+    split.gemm = (func.getName() + (isConv ? "_conv" : "_gemm")).str();
     auto gemm = b.create<mlir::func::FuncOp>(
         func.getLoc(), split.gemm, b.getFunctionType({lhsType, rhsType}, func.getResultTypes()));
     gemm.setPrivate();

@@ -3,7 +3,9 @@
 // next Linear's matmul) become two kernel functions for CUDA: the prologue, writing the
 // operand to a buffer, and a plain GEMM kernel (GemmKernels.h) that cuBLASLt can serve.
 // The prologue is then a bias epilogue of the previous GEMM where it has that form, so
-// MLP layers end up as one fused cuBLASLt call each.
+// MLP layers end up as one fused cuBLASLt call each. Convolutions whose input is computed
+// (a CNN's bias + ReLU between two convolutions) are split the same way, into a prologue
+// and a plain convolution kernel (ConvKernels.h) that cuDNN can serve.
 #ifndef PT2C_COMPILER_CODEGEN_CUDA_SPLITGEMMPROLOGUES_H_
 #define PT2C_COMPILER_CODEGEN_CUDA_SPLITGEMMPROLOGUES_H_
 
@@ -18,7 +20,8 @@ namespace pt2c {
 struct SplitKernel {
   std::string prologue;  // takes the original arguments `prologueArgs`, returns the operand
   std::vector<unsigned> prologueArgs;
-  std::string gemm;      // takes (operand, other) in dot_general operand order
+  std::string gemm;      // the GEMM (or convolution) kernel: (operand, other) in the
+                         // dot_general's (convolution's) operand order
   // Per argument of `gemm`: -1 for the prologue's result, else the original argument.
   std::vector<int> gemmArgs;
   uint64_t operandBytes = 0;  // the buffer the prologue writes

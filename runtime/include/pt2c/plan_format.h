@@ -13,6 +13,7 @@
  *   pt2c_plan_guard    guards[num_guards]
  *   pt2c_plan_gpu_kernel gpu_kernels[num_kernels] (CUDA plans only: the kernel table)
  *   pt2c_plan_gemm     gemms[num_gemms]           (CUDA plans only; see PT2C_STEP_GEMM)
+ *   pt2c_plan_conv     convs[num_convs]           (CUDA plans only; see PT2C_STEP_CONV)
  *   uint32_t           step_args[num_step_args]   (buffer ids, padded to 8 bytes)
  *   int64_t            dims[num_dims]
  *   char               strings[strings_size]      (NUL-terminated names)
@@ -49,8 +50,9 @@
 
 #define PT2C_PLAN_MAGIC "PT2CPLN1" /* 8 bytes, no NUL stored */
 /* 3: header.device (was reserved) and the CUDA kernel table.
- * 4: step kinds (step.kind, was reserved), header.num_gemms and the GEMM table. */
-#define PT2C_PLAN_VERSION 4u
+ * 4: step kinds (step.kind, was reserved), header.num_gemms and the GEMM table.
+ * 5: convolution steps: header.num_convs (was reserved) and the convolution table. */
+#define PT2C_PLAN_VERSION 5u
 
 typedef struct pt2c_plan_header {
   char magic[8];
@@ -68,7 +70,7 @@ typedef struct pt2c_plan_header {
   uint64_t arena_size;    /* bytes of scratch memory for intermediate buffers */
   uint64_t weights_size;  /* bytes of the weights blob the plan expects */
   uint32_t num_gemms;     /* entries in the GEMM table (CUDA plans; 0 otherwise) */
-  uint32_t reserved;
+  uint32_t num_convs;     /* entries in the convolution table (CUDA plans; 0 otherwise) */
 } pt2c_plan_header;
 
 /* An input or output of the model. */
@@ -124,6 +126,11 @@ typedef enum pt2c_plan_step_kind {
    * The next gemm.num_fallback_steps steps compute the same D with the model's own
    * kernels: the runtime runs either the library call or those steps, never both. */
   PT2C_STEP_GEMM = 1,
+  /* CUDA plans: a convolution that a vendor library (cuDNN) may serve. `kernel` indexes
+   * convs[]; the args are x, w, then the bias when the epilogue has one, then z (the
+   * residual) for BIAS_ADD_RELU, then y. As for GEMM steps, the next
+   * conv.num_fallback_steps steps compute the same y with the model's own kernels. */
+  PT2C_STEP_CONV = 2,
 } pt2c_plan_step_kind;
 
 /* One step of the plan. */
@@ -163,6 +170,37 @@ typedef struct pt2c_plan_gemm {
   uint32_t num_fallback_steps; /* the steps after this one that compute D without it */
   uint32_t reserved;
 } pt2c_plan_gemm;
+
+typedef enum pt2c_conv_epilogue {
+  PT2C_CONV_EPILOGUE_NONE = 0,          /* y = conv(x, w) */
+  PT2C_CONV_EPILOGUE_BIAS = 1,          /* y = conv(x, w) + bias[k], over every channel k */
+  PT2C_CONV_EPILOGUE_BIAS_RELU = 2,     /* y = max(conv(x, w) + bias[k], 0) */
+  PT2C_CONV_EPILOGUE_BIAS_ADD_RELU = 3, /* y = max(conv(x, w) + bias[k] + z, 0) (residual) */
+} pt2c_conv_epilogue;
+
+#define PT2C_CONV_MAX_SPATIAL 3
+
+/* y[n, k, o...] = sum_{c, r...} x_padded[n, g * C/G + c, o * stride + r * dilation]
+ *                               * w[k, c, r...]   with g = k / (K / G)
+ * (prim.convolution: torch's convolution with groups, a cross-correlation). x is
+ * [N, C, input...], w [K, C/G, kernel...], y and z [N, K, output...], bias [K], all
+ * contiguous (NCHW); padding is the same on both sides of each spatial dim. Entries of the
+ * spatial arrays past spatial_rank are 1 (sizes, strides, dilations) and 0 (padding). */
+typedef struct pt2c_plan_conv {
+  uint32_t dtype;        /* pt2c_dtype of x, w, bias, z and y: f32, f16 or bf16 */
+  uint32_t epilogue;     /* pt2c_conv_epilogue */
+  uint32_t spatial_rank; /* 1 to PT2C_CONV_MAX_SPATIAL */
+  uint32_t groups;       /* G >= 1, dividing C and K */
+  uint64_t batch, in_channels, out_channels; /* N, C, K */
+  uint64_t input[PT2C_CONV_MAX_SPATIAL];
+  uint64_t kernel[PT2C_CONV_MAX_SPATIAL];
+  uint64_t output[PT2C_CONV_MAX_SPATIAL];
+  uint64_t stride[PT2C_CONV_MAX_SPATIAL];
+  uint64_t padding[PT2C_CONV_MAX_SPATIAL];
+  uint64_t dilation[PT2C_CONV_MAX_SPATIAL];
+  uint32_t num_fallback_steps; /* the steps after this one that compute y without it */
+  uint32_t reserved;
+} pt2c_plan_conv;
 
 /* Every generated CPU kernel has this signature: buffer base pointers in the step's order,
  * and the values of the model's symbolic dimensions (unused while shapes are static). */

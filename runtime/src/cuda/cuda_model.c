@@ -240,6 +240,7 @@ pt2c_status pt2c_cuda_model_create(pt2c_model* model, const pt2c_model_source* s
   if (status == PT2C_OK) status = allocate_device_memory(cuda, &model->plan, source->weights);
   if (status == PT2C_OK)
     status = pt2c_cuda_gemms_create(cuda->cu, &model->plan, cuda->buffer_address, &cuda->gemms);
+  if (status == PT2C_OK) status = pt2c_cuda_convs_create(cuda->cu, &model->plan, &cuda->convs);
   if (status == PT2C_OK) status = create_capture_stream(cuda);
   CUcontext popped;
   cuda->cu->CtxPopCurrent(&popped);
@@ -259,6 +260,7 @@ void pt2c_cuda_model_destroy(struct pt2c_cuda_model* cuda) {
     if (cuda->state) cu->MemFree(cuda->state);
     if (cuda->graph) cu->GraphExecDestroy(cuda->graph);
     pt2c_cuda_gemms_destroy(cu, cuda->gemms);
+    pt2c_cuda_convs_destroy(cu, cuda->convs);
     if (cuda->capture_stream) cu->StreamDestroy(cuda->capture_stream);
     if (cuda->module) cu->ModuleUnload(cuda->module);
     CUcontext popped;

@@ -98,6 +98,16 @@ static pt2c_status launch_steps(pt2c_model* model, CUstream stream) {
       }
       continue;
     }
+    if (step->kind == PT2C_STEP_CONV) {
+      /* cuDNN, and then not the fallback steps; or the fallback steps. */
+      if (pt2c_cuda_conv_usable(cuda->convs, step->kernel, cuda->arg_values, step->num_args)) {
+        pt2c_status status =
+            pt2c_cuda_conv_run(cuda->convs, step->kernel, cuda->arg_values, stream);
+        if (status != PT2C_OK) return status;
+        s += plan->convs[step->kernel].num_fallback_steps;
+      }
+      continue;
+    }
     const pt2c_plan_gpu_kernel* kernel = &plan->gpu_kernels[step->kernel];
     /* The driver copies the parameter values at launch, so the next step may reuse
      * arg_values at once. */
@@ -150,10 +160,18 @@ static pt2c_status capture_graph(pt2c_model* model) {
  * whenever a buffer address differs from the capture's. */
 static pt2c_status run_steps(pt2c_model* model, CUstream stream) {
   struct pt2c_cuda_model* cuda = model->cuda;
-  if (!cuda->use_graph) return launch_steps(model, stream);
+  int with_cudnn = pt2c_cuda_convs_served(cuda->convs) > 0;
+  if (!cuda->use_graph || (with_cudnn && !cuda->warmed_up)) {
+    cuda->warmed_up = 1;
+    return launch_steps(model, stream);
+  }
   size_t table_bytes = model->plan.header->num_buffers * sizeof(CUdeviceptr);
   if (cuda->graph == NULL || memcmp(cuda->graph_buffers, cuda->buffer_address, table_bytes) != 0) {
     pt2c_status status = capture_graph(model);
+    if (status != PT2C_OK && with_cudnn) {
+      cuda->use_graph = 0; /* see warmed_up */
+      return launch_steps(model, stream);
+    }
     if (status != PT2C_OK) return status;
   }
   CUresult result = cuda->cu->GraphLaunch(cuda->graph, stream);

@@ -12,6 +12,8 @@
  * Streams and graphs: launches on a stream that is capturing (cuStreamBeginCapture_v2 on
  * a stream from cuStreamCreate) are recorded, not run; cuGraphLaunch runs the recorded
  * launches in order, as launches on its stream (the log and stats show them then).
+ * cuLaunchHostFunc calls its function at once, or records it the same way while the stream
+ * captures (fake_cudnn.c queues its host-computed convolutions so).
  *
  * Environment: FAKE_CUDA_SM (compute capability as 80, 90; default 80),
  * FAKE_CUDA_INIT_ERROR (cuInit's result), FAKE_CUDA_LAUNCH_ERROR (cuLaunchKernel's),
@@ -61,7 +63,9 @@ enum { kMaxParams = 8 };
 
 /* One recorded launch. */
 typedef struct fake_node {
-  const char* function;
+  const char* function; /* NULL: a host function node */
+  void (*host_fn)(void*);
+  void* host_data;
   unsigned grid[3], block[3], shared;
   int num_params;
   CUdeviceptr params[kMaxParams];
@@ -344,6 +348,20 @@ API CUresult cuLaunchKernel(void* function, unsigned gx, unsigned gy, unsigned g
   return execute(function, grid, block, shared, stream, params);
 }
 
+API CUresult cuLaunchHostFunc(void* stream, void (*fn)(void*), void* data) {
+  if (!has_context() || fn == NULL) return kInvalidContext;
+  fake_stream* s = stream;
+  if (s == NULL || (uintptr_t)s <= 0xffff || s->capture == NULL) return fn(data), kSuccess;
+  fake_graph* graph = s->capture;
+  fake_node* nodes = realloc(graph->nodes, (size_t)(graph->num_nodes + 1) * sizeof(fake_node));
+  if (nodes == NULL) return kOutOfMemory;
+  graph->nodes = nodes;
+  memset(&nodes[graph->num_nodes], 0, sizeof(fake_node));
+  nodes[graph->num_nodes].host_fn = fn;
+  nodes[graph->num_nodes++].host_data = data;
+  return kSuccess;
+}
+
 API CUresult cuStreamCreate(void** stream, unsigned int flags) {
   if (!has_context()) return kInvalidContext;
   fake_stream* s = calloc(1, sizeof(fake_stream));
@@ -399,6 +417,10 @@ API CUresult cuGraphLaunch(void* exec, void* stream) {
   ++g_stats.graph_launches;
   for (int n = 0; n < graph->num_nodes; ++n) {
     const fake_node* node = &graph->nodes[n];
+    if (node->host_fn != NULL) {
+      node->host_fn(node->host_data);
+      continue;
+    }
     void* params[kMaxParams];
     for (int p = 0; p < node->num_params; ++p) params[p] = (void*)&node->params[p];
     CUresult result = execute(node->function, node->grid, node->block, node->shared, stream,

@@ -1,0 +1,190 @@
+#include "compiler/codegen/cuda/ConvKernels.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace pt2c {
+namespace {
+
+// The index of `value` among `func`'s arguments, or -1.
+int argumentIndex(mlir::func::FuncOp func, mlir::Value value) {
+  auto arg = mlir::dyn_cast<mlir::BlockArgument>(value);
+  return arg && arg.getOwner() == &func.getBody().front() ? arg.getArgNumber() : -1;
+}
+
+// The pt2c_dtype of a statically shaped f32/f16/bf16 tensor, or 0.
+uint32_t floatDtype(mlir::Value value) {
+  auto type = mlir::dyn_cast<mlir::RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape()) return 0;
+  mlir::Type element = type.getElementType();
+  return element.isF32() ? PT2C_F32 : element.isF16() ? PT2C_F16 : element.isBF16() ? PT2C_BF16 : 0;
+}
+
+llvm::ArrayRef<int64_t> shapeOf(mlir::Value value) {
+  return mlir::cast<mlir::RankedTensorType>(value.getType()).getShape();
+}
+
+llvm::ArrayRef<int64_t> i64Array(mlir::Operation* op, llvm::StringRef name) {
+  auto attr = op->getAttrOfType<mlir::DenseI64ArrayAttr>(name);
+  return attr ? attr.asArrayRef() : llvm::ArrayRef<int64_t>();
+}
+
+bool is(mlir::Operation* op, llvm::StringRef name) {
+  return op && op->getName().getStringRef() == name;
+}
+
+// The function's one block without its return, and the one returned value.
+std::optional<std::pair<llvm::SmallVector<mlir::Operation*>, mlir::Value>> body(
+    mlir::func::FuncOp func) {
+  if (func.getBody().getBlocks().size() != 1 || func.getNumResults() != 1) return std::nullopt;
+  auto ret = mlir::dyn_cast<mlir::func::ReturnOp>(func.getBody().front().getTerminator());
+  if (!ret || ret.getNumOperands() != 1) return std::nullopt;
+  llvm::SmallVector<mlir::Operation*> ops;
+  for (mlir::Operation& op : func.getBody().front().without_terminator()) ops.push_back(&op);
+  return std::make_pair(ops, ret.getOperand(0));
+}
+
+// A kernel that is one convolution of two arguments, with the layout cuDNN takes.
+std::optional<ConvKernel> matchConv(mlir::func::FuncOp func) {
+  auto b = body(func);
+  if (!b || b->first.size() != 1) return std::nullopt;
+  mlir::Operation* conv = b->first.front();
+  if (!is(conv, "prim.convolution") || conv->getResult(0) != b->second) return std::nullopt;
+  int x = argumentIndex(func, conv->getOperand(0)), w = argumentIndex(func, conv->getOperand(1));
+  uint32_t dtype = floatDtype(conv->getResult(0));
+  if (x < 0 || w < 0 || x == w || dtype == 0 || floatDtype(conv->getOperand(0)) != dtype ||
+      floatDtype(conv->getOperand(1)) != dtype)
+    return std::nullopt;
+  auto in = shapeOf(conv->getOperand(0)), filter = shapeOf(conv->getOperand(1));
+  auto out = shapeOf(conv->getResult(0));
+  size_t spatial = in.size() - 2;
+  auto strides = i64Array(conv, "window_strides"), low = i64Array(conv, "padding_low");
+  auto high = i64Array(conv, "padding_high"), dilations = i64Array(conv, "rhs_dilation");
+  auto groupsAttr = conv->getAttrOfType<mlir::IntegerAttr>("feature_group_count");
+  if (in.size() < 3 || in.size() > 2 + PT2C_CONV_MAX_SPATIAL || filter.size() != in.size() ||
+      out.size() != in.size() || strides.size() != spatial || low != high ||
+      low.size() != spatial || dilations.size() != spatial || !groupsAttr)
+    return std::nullopt;
+  pt2c_plan_conv c{};
+  c.dtype = dtype;
+  c.epilogue = PT2C_CONV_EPILOGUE_NONE;
+  c.spatial_rank = spatial;
+  int64_t groups = groupsAttr.getInt();
+  c.batch = in[0];
+  c.in_channels = in[1];
+  c.out_channels = filter[0];
+  if (groups < 1 || in[1] % groups != 0 || filter[0] % groups != 0 ||
+      filter[1] * groups != in[1] || out[0] != in[0] || out[1] != filter[0])
+    return std::nullopt;
+  c.groups = groups;
+  for (size_t d = 0; d < PT2C_CONV_MAX_SPATIAL; ++d) {
+    bool used = d < spatial;
+    c.input[d] = used ? in[2 + d] : 1;
+    c.kernel[d] = used ? filter[2 + d] : 1;
+    c.output[d] = used ? out[2 + d] : 1;
+    c.stride[d] = used ? strides[d] : 1;
+    c.padding[d] = used ? low[d] : 0;
+    c.dilation[d] = used ? dilations[d] : 1;
+    if (used && (in[2 + d] < 1 || filter[2 + d] < 1 || out[2 + d] < 1 || strides[d] < 1 ||
+                 low[d] < 0 || dilations[d] < 1))
+      return std::nullopt;
+  }
+  // cuDNN takes sizes and strides as int: every tensor's element count must fit.
+  for (mlir::Value v : {conv->getOperand(0), conv->getOperand(1), mlir::Value(conv->getResult(0))})
+    if (mlir::cast<mlir::RankedTensorType>(v.getType()).getNumElements() > INT32_MAX)
+      return std::nullopt;
+  ConvKernel kernel;
+  kernel.conv = c;
+  kernel.input = x;
+  kernel.weight = w;
+  return kernel;
+}
+
+bool isZeroSplat(mlir::Value value) {
+  mlir::Operation* op = value.getDefiningOp();
+  if (!is(op, "prim.constant")) return false;
+  auto attr = op->getAttrOfType<mlir::DenseElementsAttr>("value");
+  return attr && attr.isSplat() && mlir::isa<mlir::FloatType>(attr.getElementType()) &&
+         attr.getSplatValue<llvm::APFloat>().isPosZero();
+}
+
+// The operands of a binary op as (the one satisfying `pred`, the other), either order.
+template <typename Predicate>
+std::optional<std::pair<mlir::Value, mlir::Value>> split(mlir::Operation* op, Predicate pred) {
+  if (!op || op->getNumOperands() != 2) return std::nullopt;
+  if (pred(op->getOperand(0))) return std::make_pair(op->getOperand(0), op->getOperand(1));
+  if (pred(op->getOperand(1))) return std::make_pair(op->getOperand(1), op->getOperand(0));
+  return std::nullopt;
+}
+
+// max(x + broadcast(bias) [+ z], 0) or x + broadcast(bias), every operand an argument.
+std::optional<ConvEpilogueKernel> matchEpilogue(mlir::func::FuncOp func) {
+  auto b = body(func);
+  if (!b) return std::nullopt;
+  ConvEpilogueKernel e;
+  e.dtype = floatDtype(b->second);
+  if (e.dtype == 0) return std::nullopt;
+  mlir::Type type = b->second.getType();
+  auto shape = shapeOf(b->second);
+  if (shape.size() < 3 || shape.size() > 2 + PT2C_CONV_MAX_SPATIAL) return std::nullopt;
+  auto isArgument = [&](mlir::Value v) { return argumentIndex(func, v) >= 0 && v.getType() == type; };
+  auto isBroadcastBias = [&](mlir::Value v) {
+    mlir::Operation* op = v.getDefiningOp();
+    if (!is(op, "prim.broadcast_in_dim") || argumentIndex(func, op->getOperand(0)) < 0)
+      return false;
+    auto bias = mlir::dyn_cast<mlir::RankedTensorType>(op->getOperand(0).getType());
+    auto dims = i64Array(op, "broadcast_dimensions");
+    return bias && bias.getRank() == 1 && bias.getDimSize(0) == shape[1] &&
+           bias.getElementType() == mlir::cast<mlir::RankedTensorType>(type).getElementType() &&
+           dims.size() == 1 && dims[0] == 1;
+  };
+  auto isBiasAdd = [&](mlir::Value v) {
+    return is(v.getDefiningOp(), "prim.add") && v.getType() == type &&
+           split(v.getDefiningOp(), isBroadcastBias) && split(v.getDefiningOp(), isArgument);
+  };
+  mlir::Value sum = b->second;
+  size_t expectedOps = 2;  // the broadcast and the add
+  if (is(sum.getDefiningOp(), "prim.max")) {
+    auto relu = split(sum.getDefiningOp(), isZeroSplat);
+    if (!relu) return std::nullopt;
+    sum = relu->second;
+    e.epilogue = PT2C_CONV_EPILOGUE_BIAS_RELU;
+    expectedOps += 2;  // the zero constant and the max
+    if (!isBiasAdd(sum)) {  // (x + bias) + z
+      auto residual = is(sum.getDefiningOp(), "prim.add") ? split(sum.getDefiningOp(), isBiasAdd)
+                                                         : std::nullopt;
+      if (!residual || !isArgument(residual->second)) return std::nullopt;
+      e.epilogue = PT2C_CONV_EPILOGUE_BIAS_ADD_RELU;
+      e.residual = argumentIndex(func, residual->second);
+      sum = residual->first;
+      expectedOps += 1;
+    }
+  }
+  if (!isBiasAdd(sum) || b->first.size() != expectedOps) return std::nullopt;
+  mlir::Operation* add = sum.getDefiningOp();
+  auto [bcast, x] = *split(add, isBroadcastBias);
+  if (!isArgument(x)) return std::nullopt;
+  e.input = argumentIndex(func, x);
+  e.bias = argumentIndex(func, bcast.getDefiningOp()->getOperand(0));
+  if (e.input == e.bias || static_cast<int>(e.input) == e.residual ||
+      static_cast<int>(e.bias) == e.residual || func.getNumArguments() != (e.residual < 0 ? 2u : 3u))
+    return std::nullopt;
+  e.shape.assign(shape.begin(), shape.end());
+  return e;
+}
+
+}  // namespace
+
+ConvKernelTable findConvKernels(mlir::ModuleOp kernels) {
+  ConvKernelTable table;
+  kernels.walk([&](mlir::func::FuncOp func) {
+    if (func.isExternal()) return;
+    if (auto conv = matchConv(func)) table.convs[func.getName().str()] = *conv;
+    else if (auto epilogue = matchEpilogue(func))
+      table.epilogues[func.getName().str()] = *epilogue;
+  });
+  return table;
+}
+
+}  // namespace pt2c

@@ -1,0 +1,52 @@
+// Which kernel functions are convolutions a vendor library (cuDNN) can serve, read off the
+// prim-level kernel functions pt2c-form-kernels outlined (before GPU lowering):
+//   - a convolution kernel is exactly one prim.convolution of two of its arguments (x and
+//     w), f32, f16 or bf16, 1 to 3 spatial dims, padded the same on both sides of each
+//     spatial dim (see pt2c_plan_conv in plan_format.h);
+//   - a convolution epilogue kernel computes, from its arguments x (a [N, K, ...] product),
+//     bias ([K]) and optionally z (x's shape):
+//       x + broadcast(bias) over dim 1                      (BIAS: a conv's bias, or a
+//                                                            batch norm folded into one)
+//       max(x + broadcast(bias), 0)                          (BIAS_RELU)
+//       max(x + broadcast(bias) + z, 0)                      (BIAS_ADD_RELU: a ResNet
+//                                                            block's residual)
+// The CUDA plan (CudaPlan.cpp) turns a convolution kernel's step into a convolution step,
+// fused with the epilogue kernel that follows it when that kernel is the product's only
+// reader. A kernel that computes the convolution's input first (the previous layer's bias
+// and ReLU, fused in by form-kernels) is split into a prologue and a plain convolution
+// kernel first (SplitGemmPrologues.h), as for GEMMs.
+#ifndef PT2C_COMPILER_CODEGEN_CUDA_CONVKERNELS_H_
+#define PT2C_COMPILER_CODEGEN_CUDA_CONVKERNELS_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "mlir/IR/BuiltinOps.h"
+#include "pt2c/plan_format.h"
+
+namespace pt2c {
+
+struct ConvKernel {
+  pt2c_plan_conv conv{};  // epilogue NONE, num_fallback_steps 0
+  unsigned input = 0, weight = 1;  // which kernel arguments are x and w
+};
+
+struct ConvEpilogueKernel {
+  pt2c_conv_epilogue epilogue = PT2C_CONV_EPILOGUE_BIAS;
+  unsigned input = 0, bias = 1;  // which kernel arguments are the product and the bias
+  int residual = -1;             // the argument z of BIAS_ADD_RELU, else -1
+  uint32_t dtype = 0;            // pt2c_dtype of every operand
+  std::vector<int64_t> shape;    // the product's shape, [N, K, spatial...]
+};
+
+struct ConvKernelTable {
+  std::map<std::string, ConvKernel> convs;              // by kernel function name
+  std::map<std::string, ConvEpilogueKernel> epilogues;  // by kernel function name
+};
+
+ConvKernelTable findConvKernels(mlir::ModuleOp kernels);
+
+}  // namespace pt2c
+
+#endif  // PT2C_COMPILER_CODEGEN_CUDA_CONVKERNELS_H_

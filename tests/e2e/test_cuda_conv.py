@@ -1,0 +1,193 @@
+"""Convolutions under --target cuda become convolution steps that cuDNN serves (with the
+model's own kernels as the fallback), checked without a GPU: the plan's convolution
+records, and through the fake driver and a fake cuDNN (tests/unit/testdata/fake_cudnn.c,
+which checks the descriptors the runtime sets and computes the convolutions on the host)
+the calls the runtime makes, their results against eager, and the fallback. Numbers on a
+real GPU: docs/BENCHMARKS.md (resnet18)."""
+import os
+
+import numpy as np
+import pytest
+
+from conftest import BIN, run
+from cuda_artifacts import embedded_symbol, find_cuda_toolkit, read_plan
+
+if not find_cuda_toolkit():
+    pytest.skip("no CUDA toolkit (ptxas, fatbinary): set PT2C_CUDA_HOME", allow_module_level=True)
+FAKE_DRIVER = BIN / "tests" / "unit" / "libfake_cuda.so"
+FAKE_CUDNN = BIN / "tests" / "unit" / "libfake_cudnn.so"
+STEP_KERNEL, STEP_CONV = 0, 2
+NONE, BIAS, BIAS_RELU, BIAS_ADD_RELU = range(4)
+
+# A stem (conv + folded batch norm + ReLU), a ResNet basic block (conv-BN-ReLU-conv-BN,
+# + the identity, ReLU), a depthwise conv with stride 2, dilation 2 and a bias, and a
+# grouped 1x1 conv without one: every op is part of a convolution step, so the fake cuDNN
+# computes the whole model (the fake driver runs none of pt2c's own kernels).
+CNN = """
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 8, 3, padding=1, bias=False)
+        self.bn = nn.BatchNorm2d(8)
+        self.conv1 = nn.Conv2d(8, 8, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(8)
+        self.conv2 = nn.Conv2d(8, 8, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(8)
+        self.depthwise = nn.Conv2d(8, 8, 3, stride=2, padding=2, dilation=2, groups=8)
+        self.grouped = nn.Conv2d(8, 4, 1, groups=2, bias=False)
+
+    def forward(self, x):
+        x = torch.relu(self.bn(self.stem(x)))
+        y = torch.relu(self.bn1(self.conv1(x)))
+        x = torch.relu(self.bn2(self.conv2(y)) + x)
+        return self.grouped(self.depthwise(x))
+
+
+def model():
+    torch.manual_seed(0)
+    net = Net().eval()
+    g = torch.Generator().manual_seed(1)
+    for m in net.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.running_mean.copy_(torch.rand(8, generator=g) - 0.5)
+            m.running_var.copy_(torch.rand(8, generator=g) + 0.5)
+            m.weight.data.copy_(torch.rand(8, generator=g) + 0.5)
+            m.bias.data.copy_(torch.rand(8, generator=g) - 0.5)
+    return net
+
+
+example_inputs = (torch.randn(2, 3, 16, 16),)
+"""
+
+# (epilogue, groups, C, K, input, kernel, output, stride, padding, dilation) per conv.
+EXPECTED_CONVS = [
+    (BIAS_RELU, 1, 3, 8, (16, 16), (3, 3), (16, 16), (1, 1), (1, 1), (1, 1)),
+    (BIAS_RELU, 1, 8, 8, (16, 16), (3, 3), (16, 16), (1, 1), (1, 1), (1, 1)),
+    (BIAS_ADD_RELU, 1, 8, 8, (16, 16), (3, 3), (16, 16), (1, 1), (1, 1), (1, 1)),
+    (BIAS, 8, 8, 8, (16, 16), (3, 3), (8, 8), (2, 2), (2, 2), (2, 2)),
+    (NONE, 2, 8, 4, (8, 8), (1, 1), (8, 8), (1, 1), (0, 0), (1, 1)),
+]
+
+
+@pytest.fixture(scope="module")
+def cnn(pt2c, tmp_path_factory):
+    """(the model.so, its plan, input path, eager output)."""
+    import torch
+    work = tmp_path_factory.mktemp("cnn")
+    (work / "cnn.py").write_text(CNN)
+    so = work / "cnn_cuda.so"
+    result = run([pt2c, work / "cnn.py", "--target", "cuda:sm_90", "-o", so])
+    assert result.returncode == 0, result.stderr
+    assert "5 convolution steps (cuDNN" in result.stderr, result.stderr
+    x = np.random.default_rng(4).standard_normal((2, 3, 16, 16)).astype(np.float32)
+    np.save(work / "x.npy", x)
+    namespace = {}
+    exec(CNN, namespace)
+    with torch.no_grad():
+        reference = namespace["model"]()(torch.from_numpy(x)).numpy()
+    return so, read_plan(embedded_symbol(so, "__pt2c_plan")[0]), work / "x.npy", reference
+
+
+def run_fake(cpp_host, so, x, tmp_path, runs=1, **env):
+    """Runs `so` on the fake driver and fake cuDNN; returns (output, log lines)."""
+    assert FAKE_CUDNN.exists(), "run `bazel build //tests/unit:libfake_cudnn.so`"
+    log = tmp_path / "log"
+    environment = dict(os.environ, PT2C_LIBCUDA=str(FAKE_DRIVER), FAKE_CUDA_LOG=str(log),
+                       FAKE_CUDA_SM="90", PT2C_LIBCUBLASLT="/nonexistent/libcublasLt.so",
+                       PT2C_LIBCUDNN=str(FAKE_CUDNN))
+    environment.update(env)
+    out = tmp_path / "out"
+    result = run([cpp_host, so, "--input", x, "--output-dir", out, "--runs", str(runs)],
+                 env=environment)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return np.load(out / "0.npy"), log.read_text().splitlines()
+
+
+def launched_kernels(plan, cudnn_serves):
+    """The kernel names a run launches: every kernel step, but not the fallback steps of
+    convolution steps cuDNN serves."""
+    names, skip = [], 0
+    for step in plan["steps"]:
+        if skip:
+            skip -= 1
+            continue
+        if step["kind"] == STEP_CONV:
+            if cudnn_serves:
+                skip = plan["convs"][step["kernel"]]["num_fallback_steps"]
+            continue
+        names.append(plan["gpu_kernels"][step["kernel"]]["name"])
+    return names
+
+
+def find_line(conv, math=3):
+    """The fake's log line for cudnnFind on `conv` (a plan record)."""
+    rank = conv["spatial_rank"]
+    join = lambda values: ",".join(str(v) for v in values)  # noqa: E731
+    x = (conv["batch"], conv["in_channels"]) + conv["input"][:rank]
+    w = (conv["out_channels"], conv["in_channels"] // conv["groups"]) + conv["kernel"][:rank]
+    return (f"cudnn find x={join(x)} w={join(w)} pad={join(conv['padding'][:rank])} "
+            f"stride={join(conv['stride'][:rank])} dilation={join(conv['dilation'][:rank])} "
+            f"groups={conv['groups']} math={math}")
+
+
+def test_convolutions_become_conv_steps_with_fused_epilogues(cnn):
+    _, plan, _, _ = cnn
+    records = [(c["epilogue"], c["groups"], c["in_channels"], c["out_channels"],
+                c["input"][:2], c["kernel"][:2], c["output"][:2], c["stride"][:2],
+                c["padding"][:2], c["dilation"][:2]) for c in plan["convs"]]
+    assert records == EXPECTED_CONVS
+    assert all(c["dtype"] == 1 and c["spatial_rank"] == 2 and c["batch"] == 2
+               and c["input"][2] == c["kernel"][2] == c["output"][2] == 1
+               for c in plan["convs"])
+    steps = plan["steps"]
+    conv_steps = [i for i, s in enumerate(steps) if s["kind"] == STEP_CONV]
+    assert [steps[i]["kernel"] for i in conv_steps] == list(range(5))
+    for i, conv in zip(conv_steps, plan["convs"]):
+        # x, w, [bias,] [z,] y; then its fallback: kernel steps only, the conv itself (and
+        # the epilogue it took in) as pt2c's own launches.
+        assert len(steps[i]["args"]) == {NONE: 3, BIAS: 4, BIAS_RELU: 4, BIAS_ADD_RELU: 5}[
+            conv["epilogue"]]
+        fallback = steps[i + 1:i + 1 + conv["num_fallback_steps"]]
+        assert fallback and all(s["kind"] == STEP_KERNEL for s in fallback)
+        # The step writes what its fallback's last launch writes.
+        assert steps[i]["args"][-1] == fallback[-1]["args"][-1]
+
+
+def test_cudnn_serves_every_convolution_and_matches_eager(cnn, cpp_host, tmp_path):
+    """Three runs: the first launches the steps directly, the second captures the CUDA
+    graph (the fake cuDNN queues its work on the captured stream), the third launches
+    the graph; every run computes every convolution through cuDNN, none through the
+    fallback kernels."""
+    so, plan, x, reference = cnn
+    y, log = run_fake(cpp_host, so, x, tmp_path, runs=3)
+    assert np.abs(y - reference).max() / np.abs(reference).max() <= 1e-5
+    finds = [line for line in log if line.startswith("cudnn find")]
+    assert finds == [find_line(c) for c in plan["convs"]]  # FMA math: no TF32
+    calls = [line.split()[1] + (" " + line.split()[-1] if "bias_act" in line else "")
+             for line in log if line.startswith("cudnn ") and "find" not in line]
+    one_run = ["bias_act relu", "bias_act relu", "bias_act residual", "forward", "add_tensor",
+               "forward"]
+    assert calls == one_run * 3
+    assert launched_kernels(plan, cudnn_serves=True) == []
+    assert not [line for line in log if line.startswith("launch ")]
+
+
+def test_tf32_lets_cudnn_use_tensor_op_math(cnn, cpp_host, tmp_path):
+    so, plan, x, reference = cnn
+    _, log = run_fake(cpp_host, so, x, tmp_path, PT2C_CUDA_TF32="1")
+    assert [line for line in log if line.startswith("cudnn find")] == [
+        find_line(c, math=0) for c in plan["convs"]]
+
+
+@pytest.mark.parametrize("env", [{"PT2C_CUDNN": "0"}, {"FAKE_CUDNN_NO_ALGO": "1"},
+                                 {"PT2C_LIBCUDNN": "/nonexistent/libcudnn.so.9"}])
+def test_without_cudnn_the_fallback_kernels_run(cnn, cpp_host, tmp_path, env):
+    so, plan, x, _ = cnn
+    _, log = run_fake(cpp_host, so, x, tmp_path, **env)
+    assert not [line for line in log if line.startswith("cudnn ") and "find" not in line]
+    launches = [line.split()[1] for line in log if line.startswith("launch ")]
+    assert launches == launched_kernels(plan, cudnn_serves=False)

@@ -1,0 +1,320 @@
+/* A stand-in for libcudnn.so.9 (PT2C_LIBCUDNN=libfake_cudnn.so) for the runtime's
+ * convolution steps without a GPU: "device memory" is host memory (as in fake_cuda.c), and
+ * the convolution calls check the descriptors the runtime set (shapes that agree, packed
+ * strides, the workspace the picked algorithm needs) and compute f32 NCHW / NCDHW
+ * convolutions with groups, strides, padding and dilation, bias, residual and ReLU on the
+ * host. They do not compute at once: they queue the work with the fake driver's
+ * cuLaunchHostFunc on the handle's stream, so that a CUDA graph capture records it and
+ * each graph launch runs it again, as on a GPU.
+ *
+ * Environment: FAKE_CUDNN_NO_ALGO=1 (cudnnFind finds no algorithm), FAKE_CUDA_LOG (the
+ * fake driver's log, which gets "cudnn find ..." per algorithm search and one line per
+ * convolution, bias add or fused convolution when it runs). */
+#define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define API __attribute__((visibility("default")))
+
+enum { kSuccess = 0, kBadParam = 2000, kNotSupported = 3000, kExecutionFailed = 5000 };
+enum { kMaxDims = 5, kWorkspaceBytes = 1024 };
+
+typedef struct tensor {
+  int type, rank, dims[kMaxDims], strides[kMaxDims];
+} tensor;
+typedef struct filter {
+  int type, format, rank, dims[kMaxDims];
+} filter;
+typedef struct convolution {
+  int spatial, padding[3], stride[3], dilation[3], mode, compute, groups, math;
+} convolution;
+typedef struct activation {
+  int mode, nan;
+} activation;
+typedef struct handle {
+  void* stream;
+  struct job* jobs; /* freed with the handle (a captured graph may run them again) */
+} handle;
+
+/* One queued call: copies of its descriptors and its pointers. */
+typedef struct job {
+  struct job* next;
+  const char* kind; /* "forward", "add_tensor", "bias_act" */
+  tensor x, y, bias;
+  filter w;
+  convolution conv;
+  int algo;
+  float alpha, beta;
+  const float *px, *pw, *pz, *pbias;
+  float* py;
+} job;
+
+static void log_line(const char* format, ...) __attribute__((format(printf, 1, 2)));
+static void log_line(const char* format, ...) {
+  const char* path = getenv("FAKE_CUDA_LOG");
+  if (path == NULL || path[0] == '\0') return;
+  FILE* file = fopen(path, "a");
+  if (file == NULL) return;
+  va_list args;
+  va_start(args, format);
+  vfprintf(file, format, args);
+  va_end(args);
+  fclose(file);
+}
+
+API size_t cudnnGetVersion(void) { return 91900; }
+API int cudnnCreate(handle** out) { *out = calloc(1, sizeof(handle)); return kSuccess; }
+API int cudnnDestroy(handle* h) {
+  for (job* j = h->jobs; j != NULL;) {
+    job* next = j->next;
+    free(j);
+    j = next;
+  }
+  free(h);
+  return kSuccess;
+}
+API int cudnnSetStream(handle* h, void* stream) { h->stream = stream; return kSuccess; }
+
+#define CREATE_DESTROY(type, create, destroy)                        \
+  API int create(type** out) { *out = calloc(1, sizeof(type)); return kSuccess; } \
+  API int destroy(type* d) { free(d); return kSuccess; }
+CREATE_DESTROY(tensor, cudnnCreateTensorDescriptor, cudnnDestroyTensorDescriptor)
+CREATE_DESTROY(filter, cudnnCreateFilterDescriptor, cudnnDestroyFilterDescriptor)
+CREATE_DESTROY(convolution, cudnnCreateConvolutionDescriptor, cudnnDestroyConvolutionDescriptor)
+CREATE_DESTROY(activation, cudnnCreateActivationDescriptor, cudnnDestroyActivationDescriptor)
+#undef CREATE_DESTROY
+
+API int cudnnSetTensorNdDescriptor(tensor* t, int type, int rank, const int dims[],
+                                   const int strides[]) {
+  if (rank < 4 || rank > kMaxDims) return kBadParam;
+  t->type = type;
+  t->rank = rank;
+  memcpy(t->dims, dims, sizeof(int) * rank);
+  memcpy(t->strides, strides, sizeof(int) * rank);
+  return kSuccess;
+}
+API int cudnnSetFilterNdDescriptor(filter* f, int type, int format, int rank, const int dims[]) {
+  if (rank < 4 || rank > kMaxDims) return kBadParam;
+  f->type = type;
+  f->format = format;
+  f->rank = rank;
+  memcpy(f->dims, dims, sizeof(int) * rank);
+  return kSuccess;
+}
+API int cudnnSetConvolutionNdDescriptor(convolution* c, int length, const int padding[],
+                                        const int stride[], const int dilation[], int mode,
+                                        int compute) {
+  if (length < 2 || length > 3) return kBadParam;
+  c->spatial = length;
+  for (int d = 0; d < length; ++d) {
+    if (padding[d] < 0 || stride[d] < 1 || dilation[d] < 1) return kBadParam;
+    c->padding[d] = padding[d], c->stride[d] = stride[d], c->dilation[d] = dilation[d];
+  }
+  c->mode = mode;
+  c->compute = compute;
+  c->groups = 1;
+  return kSuccess;
+}
+API int cudnnSetConvolutionGroupCount(convolution* c, int groups) {
+  if (groups < 1) return kBadParam;
+  c->groups = groups;
+  return kSuccess;
+}
+API int cudnnSetConvolutionMathType(convolution* c, int math) { c->math = math; return kSuccess; }
+API int cudnnSetActivationDescriptor(activation* a, int mode, int nan, double coefficient) {
+  a->mode = mode;
+  a->nan = nan;
+  return kSuccess;
+}
+
+static int packed(const tensor* t) {
+  int stride = 1;
+  for (int d = t->rank - 1; d >= 0; --d) {
+    if (t->strides[d] != stride) return 0;
+    stride *= t->dims[d];
+  }
+  return 1;
+}
+
+/* What a real cuDNN checks: f32 here (the fake computes f32 only), NCHW, packed, and the
+ * output shape of the convolution. */
+static int shapes_ok(const tensor* x, const filter* w, const convolution* c, const tensor* y) {
+  if (x->type != 0 || w->type != 0 || y->type != 0 || w->format != 0 || c->mode != 1 ||
+      c->compute != 0 || x->rank != w->rank || y->rank != x->rank ||
+      c->spatial != x->rank - 2 || !packed(x) || !packed(y))
+    return 0;
+  if (x->dims[1] != w->dims[1] * c->groups || w->dims[0] % c->groups != 0 ||
+      y->dims[0] != x->dims[0] || y->dims[1] != w->dims[0])
+    return 0;
+  for (int d = 0; d < c->spatial; ++d) {
+    int span = c->dilation[d] * (w->dims[2 + d] - 1) + 1;
+    if ((x->dims[2 + d] + 2 * c->padding[d] - span) / c->stride[d] + 1 != y->dims[2 + d])
+      return 0;
+  }
+  return 1;
+}
+
+static void log_dims(char* out, size_t size, const int* dims, int rank) {
+  size_t at = 0;
+  for (int d = 0; d < rank && at < size; ++d)
+    at += (size_t)snprintf(out + at, size - at, d ? ",%d" : "%d", dims[d]);
+}
+
+/* "x=1,3,16,16 w=8,3,3,3 pad=1,1 stride=1,1 dilation=1,1 groups=1 math=3" */
+static void describe(char* out, size_t size, const tensor* x, const filter* w,
+                     const convolution* c) {
+  char xs[48], ws[48], pad[24], stride[24], dilation[24];
+  log_dims(xs, sizeof(xs), x->dims, x->rank);
+  log_dims(ws, sizeof(ws), w->dims, w->rank);
+  log_dims(pad, sizeof(pad), c->padding, c->spatial);
+  log_dims(stride, sizeof(stride), c->stride, c->spatial);
+  log_dims(dilation, sizeof(dilation), c->dilation, c->spatial);
+  snprintf(out, size, "x=%s w=%s pad=%s stride=%s dilation=%s groups=%d math=%d", xs, ws, pad,
+           stride, dilation, c->groups, c->math);
+}
+
+typedef struct {
+  int algo, status;
+  float time;
+  size_t memory;
+  int determinism, math, reserved[3];
+} perf;
+
+API int cudnnFindConvolutionForwardAlgorithm(handle* h, const tensor* x, const filter* w,
+                                             const convolution* c, const tensor* y,
+                                             int requested, int* returned, perf* results) {
+  if (!shapes_ok(x, w, c, y) || requested < 2) return kBadParam;
+  char text[256];
+  describe(text, sizeof(text), x, w, c);
+  log_line("cudnn find %s\n", text);
+  const char* no_algo = getenv("FAKE_CUDNN_NO_ALGO");
+  int status = no_algo != NULL && strcmp(no_algo, "1") == 0 ? kNotSupported : kSuccess;
+  /* The fastest first: algorithm 1 (implicit precomputed GEMM) with a workspace, then
+   * algorithm 0 without; both in the descriptor's math type, as cuDNN 8+ reports. */
+  memset(results, 0, 2 * sizeof(perf));
+  results[0] = (perf){1, status, 0.1f, kWorkspaceBytes, 1, c->math, {0}};
+  results[1] = (perf){0, status, 0.2f, 0, 1, c->math, {0}};
+  *returned = 2;
+  return kSuccess;
+}
+
+static float at(const float* p, const int* strides, int rank, const int* index) {
+  size_t offset = 0;
+  for (int d = 0; d < rank; ++d) offset += (size_t)index[d] * (size_t)strides[d];
+  return p[offset];
+}
+
+/* y[n, k, o] = sum_{c, r} x[n, g * C/G + c, o * stride + r * dilation - pad] * w[k, c, r]. */
+static float convolve(const job* j, const int* yi) {
+  const tensor* x = &j->x;
+  const filter* w = &j->w;
+  int spatial = x->rank - 2, per_group = w->dims[1];
+  int group = yi[1] / (w->dims[0] / j->conv.groups);
+  int wstrides[kMaxDims] = {0};
+  wstrides[w->rank - 1] = 1;
+  for (int d = w->rank - 2; d >= 0; --d) wstrides[d] = wstrides[d + 1] * w->dims[d + 1];
+  int taps = 1;
+  for (int d = 0; d < spatial; ++d) taps *= w->dims[2 + d];
+  float sum = 0;
+  for (int c = 0; c < per_group; ++c)
+    for (int t = 0; t < taps; ++t) {
+      int xi[kMaxDims] = {yi[0], group * per_group + c}, wi[kMaxDims] = {yi[1], c}, rest = t;
+      int inside = 1;
+      for (int d = spatial - 1; d >= 0; --d) {
+        wi[2 + d] = rest % w->dims[2 + d];
+        rest /= w->dims[2 + d];
+        xi[2 + d] = yi[2 + d] * j->conv.stride[d] + wi[2 + d] * j->conv.dilation[d] -
+                    j->conv.padding[d];
+        inside &= xi[2 + d] >= 0 && xi[2 + d] < x->dims[2 + d];
+      }
+      if (inside) sum += at(j->px, x->strides, x->rank, xi) * at(j->pw, wstrides, w->rank, wi);
+    }
+  return sum;
+}
+
+static void run_job(void* data) {
+  const job* j = data;
+  const tensor* y = &j->y;
+  size_t count = 1;
+  for (int d = 0; d < y->rank; ++d) count *= (size_t)y->dims[d];
+  for (size_t i = 0; i < count; ++i) {
+    int yi[kMaxDims];
+    size_t rest = i;
+    for (int d = y->rank - 1; d >= 0; --d) yi[d] = (int)(rest % (size_t)y->dims[d]), rest /= (size_t)y->dims[d];
+    float bias = j->pbias != NULL ? j->pbias[yi[1]] : 0.0f;
+    if (strcmp(j->kind, "add_tensor") == 0) {
+      j->py[i] = j->alpha * bias + j->beta * j->py[i];
+      continue;
+    }
+    float value = j->alpha * convolve(j, yi);
+    if (strcmp(j->kind, "bias_act") == 0) {
+      value += (j->beta != 0 ? j->beta * j->pz[i] : 0.0f) + bias; /* z unread when 0 */
+      if (value < 0) value = 0;
+    }
+    j->py[i] = value;
+  }
+  char text[256];
+  describe(text, sizeof(text), &j->x, &j->w, &j->conv);
+  if (strcmp(j->kind, "add_tensor") == 0) log_line("cudnn add_tensor\n");
+  else log_line("cudnn %s algo=%d %s%s\n", j->kind, j->algo, text,
+                strcmp(j->kind, "bias_act") == 0 ? (j->beta != 0 ? " residual" : " relu") : "");
+}
+
+/* Queues `j` on the handle's stream through the fake driver (PT2C_LIBCUDA). */
+static int enqueue(handle* h, const job* from) {
+  const char* driver = getenv("PT2C_LIBCUDA");
+  void* library = driver != NULL ? dlopen(driver, RTLD_NOW | RTLD_NOLOAD) : NULL;
+  if (library == NULL) return kExecutionFailed;
+  int (*launch)(void*, void (*)(void*), void*) =
+      (int (*)(void*, void (*)(void*), void*))dlsym(library, "cuLaunchHostFunc");
+  dlclose(library);
+  job* j = malloc(sizeof(job));
+  if (launch == NULL || j == NULL) return free(j), kExecutionFailed;
+  *j = *from;
+  j->next = h->jobs;
+  h->jobs = j;
+  return launch(h->stream, run_job, j) == 0 ? kSuccess : kExecutionFailed;
+}
+
+/* bias [1, K, 1...] for y. */
+static int bias_ok(const tensor* bias, const tensor* y) {
+  if (bias->rank != y->rank || bias->dims[1] != y->dims[1] || bias->type != 0 || !packed(bias))
+    return 0;
+  for (int d = 0; d < bias->rank; ++d)
+    if (d != 1 && bias->dims[d] != 1) return 0;
+  return 1;
+}
+
+API int cudnnConvolutionForward(handle* h, const float* alpha, const tensor* xd, const float* x,
+                                const filter* wd, const float* w, const convolution* c,
+                                int algo, void* workspace, size_t workspace_bytes,
+                                const float* beta, const tensor* yd, float* y) {
+  if (!shapes_ok(xd, wd, c, yd) || (algo != 0 && algo != 1) || *beta != 0.0f) return kBadParam;
+  if (algo == 1 && (workspace == NULL || workspace_bytes < kWorkspaceBytes)) return kBadParam;
+  job j = {NULL, "forward", *xd, *yd, {0}, *wd, *c, algo, *alpha, 0, x, w, NULL, NULL, y};
+  return enqueue(h, &j);
+}
+
+API int cudnnAddTensor(handle* h, const float* alpha, const tensor* bd, const float* bias,
+                       const float* beta, const tensor* yd, float* y) {
+  if (!bias_ok(bd, yd)) return kBadParam;
+  job j = {NULL, "add_tensor", {0}, *yd, *bd, {0}, {0}, 0, *alpha, *beta, NULL, NULL, NULL, bias, y};
+  return enqueue(h, &j);
+}
+
+API int cudnnConvolutionBiasActivationForward(
+    handle* h, const float* alpha1, const tensor* xd, const float* x, const filter* wd,
+    const float* w, const convolution* c, int algo, void* workspace, size_t workspace_bytes,
+    const float* alpha2, const tensor* zd, const float* z, const tensor* bd, const float* bias,
+    const activation* act, const tensor* yd, float* y) {
+  if (!shapes_ok(xd, wd, c, yd) || !bias_ok(bd, yd) || act->mode != 1 ||
+      memcmp(zd, yd, sizeof(tensor)) != 0 || (algo != 0 && algo != 1))
+    return kBadParam;
+  if (algo == 1 && (workspace == NULL || workspace_bytes < kWorkspaceBytes)) return kBadParam;
+  job j = {NULL, "bias_act", *xd, *yd, *bd, *wd, *c, algo, *alpha1, *alpha2, x, w, z, bias, y};
+  return enqueue(h, &j);
+}
