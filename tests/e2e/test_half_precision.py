@@ -123,3 +123,50 @@ def test_half_precision_model_matches_eager(pt2c, cpp_host, python, tmp_path, na
         print(f"{name} {dtype} {got_path.name}: vs {dtype} eager {relative(got, rh):.2e}, "
               f"vs fp32 eager {ours:.2e} (eager {dtype} vs fp32: {eager:.2e})")
         assert ours <= 2 * eager + 1e-3, (ours, eager)
+
+
+RELU_MLP = """
+import torch
+from torch import nn
+
+def model():
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 24), nn.ReLU(),
+                         nn.Linear(24, 8)).to(torch.{dtype})
+
+def example_inputs():
+    return (torch.randn(4, 16).to(torch.{dtype}),)
+"""
+
+PT2C_DTYPE = {"f16": 3, "bf16": 4}  # pt2c_dtype (runtime/include/pt2c/pt2c.h)
+
+
+@pytest.mark.parametrize("dtype", sorted(DTYPES))
+def test_half_precision_linears_become_cublaslt_gemm_steps(pt2c, cpp_host, python, tmp_path,
+                                                           dtype):
+    """--target cuda: a half ReLU MLP's three Linears are GEMM steps of that dtype (bias
+    and ReLU fused, the ReLU prologues split off again), as for f32. Through the fake
+    driver and the fake cuBLASLt (host matmuls with f32 sums) the whole model runs as the
+    three cuBLASLt calls and matches eager in the same dtype."""
+    from cuda_artifacts import FAKE_DRIVER, embedded_symbol, fake_driver_env, read_plan
+    fake_cublaslt = FAKE_DRIVER.parent / "libfake_cublaslt.so"
+    assert fake_cublaslt.exists(), "run `bazel build //tests/unit:libfake_cublaslt.so`"
+    model_py = write_model(tmp_path, RELU_MLP.format(dtype=DTYPES[dtype]), f"relu_{dtype}.py")
+    so = tmp_path / f"relu_{dtype}_cuda.so"
+    result = run([pt2c, model_py, "--target", "cuda:sm_90", "-o", so])
+    assert result.returncode == 0, result.stderr
+    assert "3 GEMM steps" in result.stderr, result.stderr
+    plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
+    assert [(g["dtype"], g["m"], g["n"], g["k"], g["epilogue"]) for g in plan["gemms"]] == [
+        (PT2C_DTYPE[dtype], 4, 32, 16, 2), (PT2C_DTYPE[dtype], 4, 24, 32, 2),
+        (PT2C_DTYPE[dtype], 4, 8, 24, 1)]
+
+    data = tmp_path / "data"
+    made = run([python, EAGER_REFERENCE, model_py, data, "--seed", "7"])
+    assert made.returncode == 0, made.stderr
+    env = fake_driver_env(tmp_path, FAKE_CUDA_SM="90", PT2C_LIBCUBLASLT=str(fake_cublaslt))
+    result = run([cpp_host, so, "--input", data / "input0.npy", "--reference",
+                  data / "ref0.npy", "--tolerance", "1e-2"], env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "launch " not in (tmp_path / "log").read_text()  # no fallback kernel ran
+    print(result.stdout.strip().splitlines()[-1])

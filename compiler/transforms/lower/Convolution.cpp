@@ -110,7 +110,9 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
                                             dilations[i]));
     Value empty = emptyTensor(rewriter, loc, accType, dynamicSizes);
     Value accZero =
-        rewriter.create<arith::ConstantOp>(loc, rewriter.getZeroAttr(accElementType));
+        accElementType == elementType
+            ? zero
+            : rewriter.create<arith::ConstantOp>(loc, rewriter.getZeroAttr(accElementType));
     Value acc =
         rewriter.create<linalg::FillOp>(loc, ValueRange{accZero}, ValueRange{empty})->getResult(0);
     auto generic = rewriter.create<linalg::GenericOp>(

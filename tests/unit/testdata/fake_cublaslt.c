@@ -1,7 +1,8 @@
 /* A stand-in for libcublasLt.so (PT2C_LIBCUBLASLT=libfake_cublaslt.so) for the runtime's
  * GEMM steps without a GPU: "device memory" is host memory (as in fake_cuda.c), and
- * cublasLtMatmul computes f32 D = op(A) op(B) (+ bias, relu) column-major on the host,
- * so the runtime's row-major-to-column-major mapping is checked for real.
+ * cublasLtMatmul computes D = op(A) op(B) (+ bias, relu) column-major on the host, in
+ * f32 for f32, f16 and bf16 data (one type per matmul; bias of D's type), so the
+ * runtime's row-major-to-column-major mapping is checked for real.
  *
  * Environment: FAKE_CUBLASLT_NO_ALGO=1 (the heuristic finds no algorithm). Tests read
  * fake_cublaslt_matmuls() and fake_cublaslt_last_compute() (the compute type of the
@@ -14,16 +15,52 @@
 
 enum { kSuccess = 0, kInvalidValue = 7, kNotSupported = 15 };
 
+enum { kR32F = 0, kR16F = 2, kR16BF = 14 }; /* cudaDataType */
+
 typedef struct desc {
   int compute, trans_a, trans_b;
   uint32_t epilogue;
-  const float* bias;
+  const void* bias;
 } desc;
 typedef struct layout {
+  int type;
   uint64_t rows, cols;
   int64_t ld, stride;
   int32_t batch;
 } layout;
+
+static size_t type_size(int type) { return type == kR32F ? 4 : 2; }
+
+static float load(const void* data, int type, uint64_t index) {
+  if (type == kR32F) return ((const float*)data)[index];
+  uint16_t bits = ((const uint16_t*)data)[index];
+  if (type == kR16BF) {
+    uint32_t wide = (uint32_t)bits << 16;
+    float value;
+    memcpy(&value, &wide, 4);
+    return value;
+  }
+  _Float16 half;
+  memcpy(&half, &bits, 2);
+  return (float)half;
+}
+
+static void store(void* data, int type, uint64_t index, float value) {
+  if (type == kR32F) {
+    ((float*)data)[index] = value;
+    return;
+  }
+  uint16_t bits;
+  if (type == kR16BF) { /* round to nearest even (no NaNs in these tests) */
+    uint32_t wide;
+    memcpy(&wide, &value, 4);
+    bits = (uint16_t)((wide + 0x7fffu + ((wide >> 16) & 1u)) >> 16);
+  } else {
+    _Float16 half = (_Float16)value;
+    memcpy(&bits, &half, 2);
+  }
+  ((uint16_t*)data)[index] = bits;
+}
 typedef struct {
   uint64_t data[8];
 } algo;
@@ -63,9 +100,10 @@ API int cublasLtMatmulDescSetAttribute(desc* d, int attribute, const void* value
 
 API int cublasLtMatrixLayoutCreate(layout** out, int type, uint64_t rows, uint64_t cols,
                                    int64_t ld) {
-  if (type != 0 || ld < (int64_t)rows) return kInvalidValue; /* f32, column-major */
+  if ((type != kR32F && type != kR16F && type != kR16BF) || ld < (int64_t)rows)
+    return kInvalidValue; /* column-major */
   *out = calloc(1, sizeof(layout));
-  **out = (layout){rows, cols, ld, 0, 1};
+  **out = (layout){type, rows, cols, ld, 0, 1};
   return kSuccess;
 }
 API int cublasLtMatrixLayoutDestroy(layout* l) { free(l); return kSuccess; }
@@ -84,8 +122,8 @@ API int cublasLtMatmulPreferenceSetAttribute(void* preference, int attribute, co
 }
 
 /* op(X) element (row r, column c) of a column-major matrix. */
-static float element(const float* x, const layout* l, int transposed, uint64_t r, uint64_t c) {
-  return transposed ? x[c + r * l->ld] : x[r + c * l->ld];
+static float element(const void* x, const layout* l, int transposed, uint64_t r, uint64_t c) {
+  return load(x, l->type, transposed ? c + r * l->ld : r + c * l->ld);
 }
 
 /* Checks that the shapes agree, as the real heuristic does. */
@@ -93,7 +131,7 @@ static int shapes_ok(const desc* d, const layout* a, const layout* b, const layo
   uint64_t m = d->trans_a ? a->cols : a->rows, k = d->trans_a ? a->rows : a->cols;
   uint64_t kb = d->trans_b ? b->cols : b->rows, n = d->trans_b ? b->rows : b->cols;
   return k == kb && out->rows == m && out->cols == n && a->batch == out->batch &&
-         b->batch == out->batch;
+         b->batch == out->batch && a->type == out->type && b->type == out->type;
 }
 
 API int cublasLtMatmulAlgoGetHeuristic(void* handle, desc* d, layout* a, layout* b, layout* c,
@@ -109,9 +147,9 @@ API int cublasLtMatmulAlgoGetHeuristic(void* handle, desc* d, layout* a, layout*
   return kSuccess;
 }
 
-API int cublasLtMatmul(void* handle, desc* d, const float* alpha, const float* a, layout* la,
-                       const float* b, layout* lb, const float* beta, const float* c, layout* lc,
-                       float* out, layout* lo, const algo* algorithm, void* workspace,
+API int cublasLtMatmul(void* handle, desc* d, const float* alpha, const void* a, layout* la,
+                       const void* b, layout* lb, const float* beta, const void* c, layout* lc,
+                       void* out, layout* lo, const algo* algorithm, void* workspace,
                        size_t workspace_size, void* stream) {
   if (!shapes_ok(d, la, lb, lo) || workspace == NULL || workspace_size < 4096) return kInvalidValue;
   uint64_t k = d->trans_a ? la->rows : la->cols;
@@ -120,12 +158,14 @@ API int cublasLtMatmul(void* handle, desc* d, const float* alpha, const float* a
       for (uint64_t row = 0; row < lo->rows; ++row) {
         float sum = 0;
         for (uint64_t i = 0; i < k; ++i)
-          sum += element(a + batch * la->stride, la, d->trans_a, row, i) *
-                 element(b + batch * lb->stride, lb, d->trans_b, i, col);
+          sum += element((const char*)a + batch * la->stride * type_size(la->type), la,
+                         d->trans_a, row, i) *
+                 element((const char*)b + batch * lb->stride * type_size(lb->type), lb,
+                         d->trans_b, i, col);
         sum = *alpha * sum;
-        if (d->epilogue & 4) sum += d->bias[row];
+        if (d->epilogue & 4) sum += load(d->bias, lo->type, row);
         if ((d->epilogue & 2) && sum < 0) sum = 0;
-        out[batch * lo->stride + row + col * lo->ld] = sum;
+        store(out, lo->type, batch * lo->stride + row + col * lo->ld, sum);
       }
   ++g_matmuls;
   g_last_compute = d->compute;
