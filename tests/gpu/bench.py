@@ -177,8 +177,10 @@ def main():
             overhead(*xs)
         variants["reduce-overhead"] = (lambda: overhead(*xs),
                                        check("torch.compile reduce-overhead", overhead(*xs)))
-        times = {name: median_ms(fn, args.runs, args.warmup)
-                 for name, (fn, _) in variants.items()}
+        times = {}
+        for name, (fn, _) in variants.items():  # printed as they come: big models are slow
+            times[name] = median_ms(fn, args.runs, args.warmup)
+            print(f"{name}: {times[name]:.4f} ms", flush=True)
 
     name = so.name[:-len("_cuda.so")]
     print(f"\nGPU: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
