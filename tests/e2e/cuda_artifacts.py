@@ -128,16 +128,18 @@ def cubin_param_bytes(cubin):
 
 
 def read_plan(blob):
-    """The parts of an execution plan (runtime/include/pt2c/plan_format.h, version 5)
-    the CUDA tests look at."""
-    fields = struct.unpack_from("<8s10I3Q2I", blob, 0)
-    magic, version = fields[0], fields[1]
+    """The parts of an execution plan (runtime/include/pt2c/plan_format.h, version 6,
+    or 5: the same without the sym table and its two header counts) the CUDA tests
+    look at."""
+    magic, version = struct.unpack_from("<8sI", blob, 0)
+    assert magic == b"PT2CPLN1" and version in (5, 6), (magic, version)
+    fields = struct.unpack_from("<8s10I3Q4I" if version == 6 else "<8s10I3Q2I", blob, 0)
     (num_inputs, num_outputs, num_buffers, num_steps, num_step_args, num_dims, num_kernels,
      num_guards, device) = fields[2:11]
-    strings_size, arena_size, weights_size, num_gemms, num_convs = fields[11:16]
-    assert magic == b"PT2CPLN1" and version == 5, (magic, version)
+    strings_size, arena_size, weights_size, num_gemms = fields[11:15]
+    num_syms, num_sym_words, num_convs = fields[15:18] if version == 6 else (0, 0, fields[15])
     pad = lambda n: (n + 7) // 8 * 8  # noqa: E731
-    offset = 80 + 24 * (num_inputs + num_outputs)
+    offset = (88 if version == 6 else 80) + 24 * (num_inputs + num_outputs)
     buffers = [struct.unpack_from("<IIQQ", blob, offset + 24 * i) for i in range(num_buffers)]
     offset += 24 * num_buffers
     steps = [struct.unpack_from("<IIII", blob, offset + 16 * i) for i in range(num_steps)]
@@ -160,9 +162,9 @@ def read_plan(blob):
         values = struct.unpack_from("<4I21QI", blob, offset + 192 * i)
         arrays = [tuple(values[7 + 3 * a:10 + 3 * a]) for a in range(6)]
         convs.append(dict(zip(conv_fields, values[:7] + tuple(arrays) + values[25:26])))
-    offset += 192 * num_convs
+    offset += 192 * num_convs + 32 * num_syms
     step_args = struct.unpack_from(f"<{num_step_args}I", blob, offset)
-    offset += pad(4 * num_step_args) + 8 * num_dims
+    offset += pad(4 * num_step_args) + 8 * num_dims + 8 * num_sym_words
     strings = blob[offset:offset + strings_size]
     name = lambda at: strings[at:strings.index(b"\0", at)].decode()  # noqa: E731
     return {
