@@ -191,9 +191,11 @@ def fatbin_of(so):
 
 
 def fake_driver_env(tmp_path, **extra):
-    # No cuBLASLt unless a test asks for the fake one: GEMM steps run their fallback.
+    # No cuBLASLt or cuDNN unless a test asks for the fake ones: GEMM and convolution
+    # steps run their fallback.
     env = dict(os.environ, PT2C_LIBCUDA=str(FAKE_DRIVER), FAKE_CUDA_LOG=str(tmp_path / "log"),
-               PT2C_LIBCUBLASLT="/nonexistent/libcublasLt.so")
+               PT2C_LIBCUBLASLT="/nonexistent/libcublasLt.so",
+               PT2C_LIBCUDNN="/nonexistent/libcudnn.so.9")
     env.update(extra)
     return env
 

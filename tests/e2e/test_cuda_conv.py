@@ -4,17 +4,15 @@ records, and through the fake driver and a fake cuDNN (tests/unit/testdata/fake_
 which checks the descriptors the runtime sets and computes the convolutions on the host)
 the calls the runtime makes, their results against eager, and the fallback. Numbers on a
 real GPU: docs/BENCHMARKS.md (resnet18)."""
-import os
 
 import numpy as np
 import pytest
 
 from conftest import BIN, run
-from cuda_artifacts import embedded_symbol, find_cuda_toolkit, read_plan
+from cuda_artifacts import embedded_symbol, fake_driver_env, find_cuda_toolkit, read_plan
 
 if not find_cuda_toolkit():
     pytest.skip("no CUDA toolkit (ptxas, fatbinary): set PT2C_CUDA_HOME", allow_module_level=True)
-FAKE_DRIVER = BIN / "tests" / "unit" / "libfake_cuda.so"
 FAKE_CUDNN = BIN / "tests" / "unit" / "libfake_cudnn.so"
 STEP_KERNEL, STEP_CONV = 0, 2
 NONE, BIAS, BIAS_RELU, BIAS_ADD_RELU = range(4)
@@ -95,16 +93,13 @@ def cnn(pt2c, tmp_path_factory):
 def run_fake(cpp_host, so, x, tmp_path, runs=1, **env):
     """Runs `so` on the fake driver and fake cuDNN; returns (output, log lines)."""
     assert FAKE_CUDNN.exists(), "run `bazel build //tests/unit:libfake_cudnn.so`"
-    log = tmp_path / "log"
-    environment = dict(os.environ, PT2C_LIBCUDA=str(FAKE_DRIVER), FAKE_CUDA_LOG=str(log),
-                       FAKE_CUDA_SM="90", PT2C_LIBCUBLASLT="/nonexistent/libcublasLt.so",
-                       PT2C_LIBCUDNN=str(FAKE_CUDNN))
+    environment = fake_driver_env(tmp_path, FAKE_CUDA_SM="90", PT2C_LIBCUDNN=str(FAKE_CUDNN))
     environment.update(env)
     out = tmp_path / "out"
     result = run([cpp_host, so, "--input", x, "--output-dir", out, "--runs", str(runs)],
                  env=environment)
     assert result.returncode == 0, result.stdout + result.stderr
-    return np.load(out / "0.npy"), log.read_text().splitlines()
+    return np.load(out / "0.npy"), (tmp_path / "log").read_text().splitlines()
 
 
 def launched_kernels(plan, cudnn_serves):
