@@ -19,6 +19,9 @@ template <typename OpT>
 Value reshapeToResult(OpT op, PrimBuilder &b) {
   b.sizesFollowResultType("size");
   b.sizesFollowResultType("shape");
+  // _reshape_alias (torch 1.13's view-compatible reshape): its strides are the view's
+  // layout, which value semantics does not need.
+  b.sizesFollowResultType("stride");
   return b.reshape(op.getSelf(), b.resultType());
 }
 
@@ -93,6 +96,7 @@ void populateShapeDecompositions(DecompositionSet &set) {
   set.add<aten::ViewOp>(reshapeToResult<aten::ViewOp>)
       .add<aten::ReshapeOp>(reshapeToResult<aten::ReshapeOp>)
       .add<aten::InternalUnsafeViewOp>(reshapeToResult<aten::InternalUnsafeViewOp>)
+      .add<aten::InternalReshapeAliasOp>(reshapeToResult<aten::InternalReshapeAliasOp>)
       .add<aten::UnsqueezeOp>(reshapeToResult<aten::UnsqueezeOp>)
       .add<aten::SqueezeDimOp>(reshapeToResult<aten::SqueezeDimOp>);
   set.add<aten::CloneOp>(identity<aten::CloneOp>)
