@@ -186,3 +186,65 @@ def test_without_cudnn_the_fallback_kernels_run(cnn, cpp_host, tmp_path, env):
     assert not [line for line in log if line.startswith("cudnn ") and "find" not in line]
     launches = [line.split()[1] for line in log if line.startswith("launch ")]
     assert launches == launched_kernels(plan, cudnn_serves=False)
+
+
+# 1-d convolutions run as 2-d ones of height 1 (cuDNN takes 4 or 5 dims); 3-d ones as 5-d
+# tensors. Each has its bias (+ ReLU) fused.
+CONV_1D_3D = """
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1d = nn.Conv1d(4, 6, 3, stride=2, padding=1)
+        self.conv3d = nn.Conv3d(2, 3, 3, padding=(1, 1, 1), dilation=(1, 1, 1))
+
+    def forward(self, x, v):
+        return torch.relu(self.conv1d(x)), self.conv3d(v)
+
+
+def model():
+    torch.manual_seed(0)
+    return Net().eval()
+
+
+example_inputs = (torch.randn(2, 4, 9), torch.randn(1, 2, 4, 5, 6))
+"""
+
+
+def test_1d_and_3d_convolutions_run_through_cudnn(pt2c, cpp_host, tmp_path):
+    import torch
+    (tmp_path / "net.py").write_text(CONV_1D_3D)
+    so = tmp_path / "net_cuda.so"
+    result = run([pt2c, tmp_path / "net.py", "--target", "cuda:sm_90", "-o", so])
+    assert result.returncode == 0, result.stderr
+    plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
+    shapes = [(c["spatial_rank"], c["epilogue"], c["input"], c["kernel"], c["output"],
+               c["stride"], c["padding"]) for c in plan["convs"]]
+    assert sorted(shapes) == [(1, BIAS_RELU, (9, 1, 1), (3, 1, 1), (5, 1, 1), (2, 1, 1),
+                               (1, 0, 0)),
+                              (3, BIAS, (4, 5, 6), (3, 3, 3), (4, 5, 6), (1, 1, 1), (1, 1, 1))]
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((2, 4, 9)).astype(np.float32)
+    v = rng.standard_normal((1, 2, 4, 5, 6)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "v.npy", v)
+    namespace = {}
+    exec(CONV_1D_3D, namespace)
+    with torch.no_grad():
+        references = [r.numpy() for r in namespace["model"]()(torch.from_numpy(x),
+                                                              torch.from_numpy(v))]
+    env = fake_driver_env(tmp_path, FAKE_CUDA_SM="90", PT2C_LIBCUDNN=str(FAKE_CUDNN))
+    out = tmp_path / "out"
+    result = run([cpp_host, so, "--input", tmp_path / "x.npy", "--input", tmp_path / "v.npy",
+                  "--output-dir", out], env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    log = (tmp_path / "log").read_text()
+    assert "cudnn find x=2,4,1,9 w=6,4,1,3 pad=0,1 stride=1,2 dilation=1,1" in log
+    assert "cudnn find x=1,2,4,5,6 w=3,2,3,3,3 pad=1,1,1 stride=1,1,1" in log
+    assert "launch " not in log
+    for i, reference in enumerate(references):
+        y = np.load(out / f"{i}.npy")
+        assert np.abs(y - reference).max() / np.abs(reference).max() <= 1e-5
