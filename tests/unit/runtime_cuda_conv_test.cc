@@ -137,6 +137,28 @@ TEST_CASE("convolution steps run through cuDNN with their epilogue, also in a CU
   CHECK(std::count(io.y.begin(), io.y.end(), 0.0f) > 0);  // the relu mattered
 }
 
+TEST_CASE("a capture that cuDNN's calls break turns the model's CUDA graph off") {
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  REQUIRE(create(conv_plan(), &model) == PT2C_OK);
+  const auto& stats = fake_cuda_stats();
+  int captures = stats.graph_captures, graph_launches = stats.graph_launches;
+  setenv("FAKE_CUDA_CAPTURE_HOST_FUNC_ERROR", "1", 1);
+  ConvIo io;
+  for (int run = 0; run < 3; ++run) {
+    std::fill(io.y.begin(), io.y.end(), -7.0f);
+    io.x[run] -= 2;
+    pt2c_status status = io.run(model.get());
+    CHECK(status == PT2C_OK);
+    for (int k = 0; k < 2; ++k)
+      for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j) CHECK(io.y[k * 4 + i * 2 + j] == io.expected(k, i, j));
+  }
+  unsetenv("FAKE_CUDA_CAPTURE_HOST_FUNC_ERROR");
+  CHECK(stats.graph_captures == captures + 1);  // tried once (the second run), not again
+  CHECK(stats.graph_launches == graph_launches);
+  CHECK(stats.live_graphs == 0);
+}
+
 TEST_CASE("convolutions cuDNN does not serve run their fallback steps") {
   const char* variable = GENERATE("PT2C_CUDNN", "FAKE_CUDNN_NO_ALGO");
   setenv(variable, std::string(variable) == "PT2C_CUDNN" ? "0" : "1", 1);

@@ -13,7 +13,9 @@
  * a stream from cuStreamCreate) are recorded, not run; cuGraphLaunch runs the recorded
  * launches in order, as launches on its stream (the log and stats show them then).
  * cuLaunchHostFunc calls its function at once, or records it the same way while the stream
- * captures (fake_cudnn.c queues its host-computed convolutions so).
+ * captures (fake_cudnn.c queues its host-computed convolutions so);
+ * FAKE_CUDA_CAPTURE_HOST_FUNC_ERROR=1 refuses it while capturing, as a real driver refuses
+ * work a capture does not allow.
  *
  * Environment: FAKE_CUDA_SM (compute capability as 80, 90; default 80),
  * FAKE_CUDA_INIT_ERROR (cuInit's result), FAKE_CUDA_LAUNCH_ERROR (cuLaunchKernel's),
@@ -352,6 +354,7 @@ API CUresult cuLaunchHostFunc(void* stream, void (*fn)(void*), void* data) {
   if (!has_context() || fn == NULL) return kInvalidContext;
   fake_stream* s = stream;
   if (s == NULL || (uintptr_t)s <= 0xffff || s->capture == NULL) return fn(data), kSuccess;
+  if (env_int("FAKE_CUDA_CAPTURE_HOST_FUNC_ERROR", 0)) return 900; /* capture unsupported */
   fake_graph* graph = s->capture;
   fake_node* nodes = realloc(graph->nodes, (size_t)(graph->num_nodes + 1) * sizeof(fake_node));
   if (nodes == NULL) return kOutOfMemory;
