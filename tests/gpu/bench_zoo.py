@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Runs bench.py over every model of a zoo bundle (tests/gpu/make_zoo_cuda_bundle.sh) and
+prints one table: per model, pt2c's numerics against the CPU eager fp32 references (max
+|out - ref| / max|ref|, bound --tolerance) and the median ms per run of pt2c, torch
+eager, torch.compile and reduce-overhead (bench.py's variants, same GPU, one process per
+model).
+
+    python3 bench_zoo.py BUNDLE [NAME...] [--runs 200] [--warmup 20] [--tolerance 1e-3]
+                         [--timeout 400]
+
+Each model runs in its own process (BUNDLE/NAME/bench.py BUNDLE/NAME), so a crash or a
+hang (--timeout seconds) fails that model only. Ends with `N passed, N failed`; exit
+status 1 on any failure.
+"""
+import argparse
+import pathlib
+import subprocess
+import sys
+import time
+
+
+def models_of(bundle, names):
+    found = sorted(p.parent.name for p in bundle.glob("*/*_cuda.so"))
+    missing = [n for n in names if n not in found]
+    if missing:
+        sys.exit(f"not in {bundle}: {', '.join(missing)} (it has {', '.join(found)})")
+    return names or found
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("bundle", type=pathlib.Path)
+    parser.add_argument("names", nargs="*")
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--warmup", type=int, default=20)
+    parser.add_argument("--tolerance", type=float, default=1e-3)
+    parser.add_argument("--timeout", type=float, default=400)
+    args = parser.parse_args()
+    bundle = args.bundle.resolve()
+    header, rows, failed = None, [], []
+    for name in models_of(bundle, args.names):
+        folder = bundle / name
+        command = [sys.executable, str(folder / "bench.py"), str(folder), "--runs",
+                   str(args.runs), "--warmup", str(args.warmup), "--tolerance",
+                   str(args.tolerance)]
+        print(f"== {name}", flush=True)
+        start = time.monotonic()
+        try:
+            result = subprocess.run(command, capture_output=True, text=True,
+                                    timeout=args.timeout)
+            output, status = result.stdout + result.stderr, result.returncode
+        except subprocess.TimeoutExpired as e:
+            output = (e.stdout or b"").decode(errors="replace") if isinstance(
+                e.stdout, bytes) else (e.stdout or "")
+            status = f"timeout after {args.timeout:.0f} s"
+        lines = output.splitlines()
+        for line in lines:
+            if line.startswith(("PASS", "FAIL", "cuDNN", "pt2c vs")):
+                print("   " + line)
+        table = [line for line in lines if line.startswith("| ")]
+        if len(table) >= 2:
+            header = header or table[0]
+            rows.append(table[1])
+        if status != 0:
+            failed.append(name)
+            print(f"   FAILED ({status}); the last lines:")
+            print("\n".join("   | " + line for line in lines[-15:]))
+        print(f"   {time.monotonic() - start:.0f} s", flush=True)
+
+    if header:
+        print(f"\nms per run, median of {args.runs} after {args.warmup} warm-up runs "
+              f"(max rel error vs CPU eager fp32)\n")
+        print(header)
+        print("|---" * (header.count("|") - 1) + "|")
+        print("\n".join(rows))
+    total = len(models_of(bundle, args.names))
+    print(f"\n{total - len(failed)} passed, {len(failed)} failed"
+          + (f": {', '.join(failed)}" if failed else ""))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
