@@ -116,13 +116,16 @@ def test_one_d_pooling(pt2c, cpp_host, python, tmp_path):
                 self.max = torch.nn.MaxPool1d(3, stride=2, padding=1)
                 self.avg = torch.nn.AvgPool1d(3, stride=2, padding=1, count_include_pad=False)
                 self.adaptive = torch.nn.AdaptiveAvgPool1d(5)
+                self.adaptive_max = torch.nn.AdaptiveMaxPool1d(4)
+                self.adaptive_max2d = torch.nn.AdaptiveMaxPool2d((3, 1))
 
             def forward(self, x):
                 y = torch.relu(self.conv(x))
                 return (self.max(y), self.avg(y), self.adaptive(y),
                         F.max_pool1d(y, 2, ceil_mode=True),
                         F.max_pool1d(y, 3, stride=1, dilation=2),
-                        F.avg_pool1d(y, 4, ceil_mode=True))
+                        F.avg_pool1d(y, 4, ceil_mode=True), self.adaptive_max(y),
+                        self.adaptive_max2d(y.unsqueeze(1)), F.adaptive_max_pool1d(y, 17))
 
         def model():
             torch.manual_seed(0)

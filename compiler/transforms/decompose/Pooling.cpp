@@ -3,7 +3,8 @@
 // the position (count_include_pad, ceil_mode windows that hang over the edge) and is
 // computed here, at compile time, as a constant. Adaptive average pooling is a
 // regular pooling when the sizes divide, else a product with two constant averaging
-// matrices (one per spatial dim), so any output size works.
+// matrices (one per spatial dim), so any output size works; adaptive max pooling
+// reduces one slice per output position, rows then columns.
 #include "compiler/transforms/decompose/DecompositionSet.h"
 #include "compiler/transforms/decompose/WindowArgs.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -213,12 +214,55 @@ Value adaptiveAvgPool2d(aten::InternalAdaptiveAvgPool2dOp op, PrimBuilder &b) {
   return b.transpose(both, swapLast);
 }
 
+/// The max over ATen's adaptive windows along `dim`: output i takes the max of
+/// [floor(i * in / out), ceil((i + 1) * in / out)), one slice and reduction each.
+Value adaptiveMaxAlong(PrimBuilder &b, Value input, int64_t dim, int64_t out) {
+  RankedTensorType type = tensorType(input);
+  int64_t rank = type.getRank(), in = type.getDimSize(dim);
+  if (in == out)
+    return input;
+  SmallVector<int64_t> keptShape(type.getShape());
+  keptShape[dim] = 1;
+  auto keptType = type.clone(keptShape);
+  SmallVector<Value> pieces;
+  for (int64_t i = 0; i < out && !b.failed(); ++i) {
+    SmallVector<int64_t> start(rank, 0), limit(type.getShape()), unit(rank, 1);
+    start[dim] = i * in / out;
+    limit[dim] = ((i + 1) * in + out - 1) / out;
+    Value window = b.create<prim::SliceOp>(input, start, limit, unit);
+    pieces.push_back(b.reshape(b.reduce(prim::ReduceKind::MAX, window, {dim}), keptType));
+  }
+  if (b.failed())
+    return {};
+  return pieces.size() == 1 ? pieces[0] : b.create<prim::ConcatenateOp>(pieces, dim);
+}
+
+/// adaptive_max_pool2d (nn.AdaptiveMaxPool1d/2d): max is separable, so the rows'
+/// windows, then the columns'. As for max_pool2d_with_indices, the indices must be
+/// dead.
+SmallVector<Value> adaptiveMaxPool2d(aten::AdaptiveMaxPool2dOp op, PrimBuilder &b) {
+  if (!isDead(op->getResult(1)))
+    return {b.fail("the indices of adaptive_max_pool2d are used; pt2c computes only "
+                   "the pooled values (return_indices=True is not supported)")};
+  Value input = op.getSelf();
+  RankedTensorType inType = tensorType(input), type = b.resultType(0);
+  int64_t rank = type.getRank();
+  for (int64_t d : {rank - 2, rank - 1})
+    if (inType.isDynamicDim(d) || type.isDynamicDim(d) || !inType.getDimSize(d))
+      return {b.fail("adaptive pooling over a dynamic or empty spatial size")};
+  Value byCols = adaptiveMaxAlong(b, input, rank - 1, type.getDimSize(rank - 1));
+  Value values = adaptiveMaxAlong(b, byCols, rank - 2, type.getDimSize(rank - 2));
+  Value indices = b.splat(0.0, b.resultType(1));
+  return {values, indices};
+}
+
 } // namespace
 
 void populatePoolingDecompositions(DecompositionSet &set) {
   set.add<aten::MaxPool2dWithIndicesOp>(maxPool2dWithIndices)
       .add<aten::AvgPool2dOp>(avgPool2d)
-      .add<aten::InternalAdaptiveAvgPool2dOp>(adaptiveAvgPool2d);
+      .add<aten::InternalAdaptiveAvgPool2dOp>(adaptiveAvgPool2d)
+      .add<aten::AdaptiveMaxPool2dOp>(adaptiveMaxPool2d);
 }
 
 } // namespace pt2c::decompose
