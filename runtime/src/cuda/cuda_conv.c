@@ -287,6 +287,12 @@ int pt2c_cuda_conv_usable(const pt2c_cuda_convs* convs, uint32_t index,
   return 1;
 }
 
+void pt2c_cuda_conv_refuse(pt2c_cuda_convs* convs, uint32_t index) {
+  if (convs == NULL || !convs->entries[index].served) return;
+  convs->entries[index].served = 0;
+  --convs->served;
+}
+
 pt2c_status pt2c_cuda_conv_run(const pt2c_cuda_convs* convs, uint32_t index,
                                const CUdeviceptr* buffers, CUstream stream) {
   const pt2c_plan_conv* c = &convs->records[index];

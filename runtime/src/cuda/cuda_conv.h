@@ -39,6 +39,9 @@ uint32_t pt2c_cuda_convs_served(const pt2c_cuda_convs* convs);
 int pt2c_cuda_conv_usable(const pt2c_cuda_convs* convs, uint32_t index,
                           const CUdeviceptr* buffers, uint32_t num_buffers);
 
+/* Convolution `index` is not served from now on (cuDNN refused to run it). */
+void pt2c_cuda_conv_refuse(pt2c_cuda_convs* convs, uint32_t index);
+
 /* Queues convolution `index` on `stream` with the buffers' device addresses. */
 pt2c_status pt2c_cuda_conv_run(const pt2c_cuda_convs* convs, uint32_t index,
                                const CUdeviceptr* buffers, CUstream stream);

@@ -80,7 +80,8 @@ static pt2c_status copy_written_inputs_out(pt2c_model* model, const pt2c_tensor*
   return PT2C_OK;
 }
 
-static pt2c_status launch_steps(pt2c_model* model, CUstream stream) {
+/* `capturing`: the steps go into a CUDA graph capture. */
+static pt2c_status launch_steps(pt2c_model* model, CUstream stream, int capturing) {
   struct pt2c_cuda_model* cuda = model->cuda;
   const pt2c_plan* plan = &model->plan;
   for (uint32_t s = 0; s < plan->header->num_steps; ++s) {
@@ -103,8 +104,14 @@ static pt2c_status launch_steps(pt2c_model* model, CUstream stream) {
       if (pt2c_cuda_conv_usable(cuda->convs, step->kernel, cuda->arg_values, step->num_args)) {
         pt2c_status status =
             pt2c_cuda_conv_run(cuda->convs, step->kernel, cuda->arg_values, stream);
-        if (status != PT2C_OK) return status;
-        s += plan->convs[step->kernel].num_fallback_steps;
+        if (status == PT2C_OK) {
+          s += plan->convs[step->kernel].num_fallback_steps;
+          continue;
+        }
+        /* Failing inside a capture fails the capture (see warmed_up). Outside one, cuDNN
+         * refused the call and queued nothing: the fallback steps run, now and later. */
+        if (capturing) return status;
+        pt2c_cuda_conv_refuse(cuda->convs, step->kernel);
       }
       continue;
     }
@@ -135,7 +142,7 @@ static pt2c_status capture_graph(pt2c_model* model) {
                                            CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
   if (result != CUDA_SUCCESS)
     return pt2c_cuda_fail(cu, result, PT2C_ERROR_DEVICE, "starting a CUDA graph capture failed");
-  pt2c_status status = launch_steps(model, cuda->capture_stream);
+  pt2c_status status = launch_steps(model, cuda->capture_stream, 1);
   /* The capture always ends, also after a failed launch, so the stream is usable again. */
   CUgraph graph = NULL;
   result = cu->StreamEndCapture(cuda->capture_stream, &graph);
@@ -163,14 +170,14 @@ static pt2c_status run_steps(pt2c_model* model, CUstream stream) {
   int with_cudnn = pt2c_cuda_convs_served(cuda->convs) > 0;
   if (!cuda->use_graph || (with_cudnn && !cuda->warmed_up)) {
     cuda->warmed_up = 1;
-    return launch_steps(model, stream);
+    return launch_steps(model, stream, 0);
   }
   size_t table_bytes = model->plan.header->num_buffers * sizeof(CUdeviceptr);
   if (cuda->graph == NULL || memcmp(cuda->graph_buffers, cuda->buffer_address, table_bytes) != 0) {
     pt2c_status status = capture_graph(model);
     if (status != PT2C_OK && with_cudnn) {
       cuda->use_graph = 0; /* see warmed_up */
-      return launch_steps(model, stream);
+      return launch_steps(model, stream, 0);
     }
     if (status != PT2C_OK) return status;
   }

@@ -7,7 +7,8 @@
  * cuLaunchHostFunc on the handle's stream, so that a CUDA graph capture records it and
  * each graph launch runs it again, as on a GPU.
  *
- * Environment: FAKE_CUDNN_NO_ALGO=1 (cudnnFind finds no algorithm), FAKE_CUDA_LOG (the
+ * Environment: FAKE_CUDNN_NO_ALGO=1 (cudnnFind finds no algorithm), FAKE_CUDNN_NO_FUSED=1
+ * (cudnnConvolutionBiasActivationForward refuses every call), FAKE_CUDA_LOG (the
  * fake driver's log, which gets "cudnn find ..." per algorithm search and one line per
  * convolution, bias add or fused convolution when it runs). */
 #define _POSIX_C_SOURCE 200809L
@@ -311,6 +312,8 @@ API int cudnnConvolutionBiasActivationForward(
     const float* w, const convolution* c, int algo, void* workspace, size_t workspace_bytes,
     const float* alpha2, const tensor* zd, const float* z, const tensor* bd, const float* bias,
     const activation* act, const tensor* yd, float* y) {
+  const char* refuse = getenv("FAKE_CUDNN_NO_FUSED");
+  if (refuse != NULL && strcmp(refuse, "1") == 0) return kNotSupported;
   if (!shapes_ok(xd, wd, c, yd) || !bias_ok(bd, yd) || act->mode != 1 ||
       memcmp(zd, yd, sizeof(tensor)) != 0 || (algo != 0 && algo != 1))
     return kBadParam;
