@@ -4,9 +4,9 @@
  * At create every convolution gets its cuDNN descriptors and one algorithm, the fastest
  * that cudnnFindConvolutionForwardAlgorithm measures on this GPU within the workspace
  * limit; the workspace (the largest any picked algorithm needs) is allocated once. A
- * convolution cuDNN cannot serve (the library is missing or refuses the shape) runs the
- * plan's fallback steps instead (our own kernels), so a model never fails for want of
- * cuDNN. A run queues cudnnConvolutionForward (bias: + cudnnAddTensor) or, with a ReLU,
+ * convolution cuDNN cannot serve (the library is missing, finds no algorithm at create, or
+ * refuses a call outside a graph capture) runs the plan's fallback steps instead (our own
+ * kernels), so a model never fails for want of cuDNN. A run queues cudnnConvolutionForward (bias: + cudnnAddTensor) or, with a ReLU,
  * the fused cudnnConvolutionBiasActivationForward on the caller's stream.
  *
  * Environment, read at create: PT2C_LIBCUDNN (the library to load), PT2C_CUDNN=0 (never
