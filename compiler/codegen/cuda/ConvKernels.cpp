@@ -128,7 +128,9 @@ std::optional<ConvEpilogueKernel> matchEpilogue(mlir::func::FuncOp func) {
   mlir::Type type = b->second.getType();
   auto shape = shapeOf(b->second);
   if (shape.size() < 3 || shape.size() > 2 + PT2C_CONV_MAX_SPATIAL) return std::nullopt;
-  auto isArgument = [&](mlir::Value v) { return argumentIndex(func, v) >= 0 && v.getType() == type; };
+  auto isArgument = [&](mlir::Value v) {
+    return argumentIndex(func, v) >= 0 && v.getType() == type;
+  };
   auto isBroadcastBias = [&](mlir::Value v) {
     mlir::Operation* op = v.getDefiningOp();
     if (!is(op, "prim.broadcast_in_dim") || argumentIndex(func, op->getOperand(0)) < 0)
@@ -168,7 +170,8 @@ std::optional<ConvEpilogueKernel> matchEpilogue(mlir::func::FuncOp func) {
   e.input = argumentIndex(func, x);
   e.bias = argumentIndex(func, bcast.getDefiningOp()->getOperand(0));
   if (e.input == e.bias || static_cast<int>(e.input) == e.residual ||
-      static_cast<int>(e.bias) == e.residual || func.getNumArguments() != (e.residual < 0 ? 2u : 3u))
+      static_cast<int>(e.bias) == e.residual ||
+      func.getNumArguments() != (e.residual < 0 ? 2u : 3u))
     return std::nullopt;
   e.shape.assign(shape.begin(), shape.end());
   return e;

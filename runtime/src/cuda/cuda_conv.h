@@ -6,8 +6,9 @@
  * limit; the workspace (the largest any picked algorithm needs) is allocated once. A
  * convolution cuDNN cannot serve (the library is missing, finds no algorithm at create, or
  * refuses a call outside a graph capture) runs the plan's fallback steps instead (our own
- * kernels), so a model never fails for want of cuDNN. A run queues cudnnConvolutionForward (bias: + cudnnAddTensor) or, with a ReLU,
- * the fused cudnnConvolutionBiasActivationForward on the caller's stream.
+ * kernels), so a model never fails for want of cuDNN. A run queues cudnnConvolutionForward
+ * (bias: + cudnnAddTensor) or, with a ReLU, the fused cudnnConvolutionBiasActivationForward
+ * on the caller's stream.
  *
  * Environment, read at create: PT2C_LIBCUDNN (the library to load), PT2C_CUDNN=0 (never
  * use it: every convolution runs its fallback kernels), PT2C_CUDA_TF32=1 (f32

@@ -245,7 +245,10 @@ static void run_job(void* data) {
   for (size_t i = 0; i < count; ++i) {
     int yi[kMaxDims];
     size_t rest = i;
-    for (int d = y->rank - 1; d >= 0; --d) yi[d] = (int)(rest % (size_t)y->dims[d]), rest /= (size_t)y->dims[d];
+    for (int d = y->rank - 1; d >= 0; --d) {
+      yi[d] = (int)(rest % (size_t)y->dims[d]);
+      rest /= (size_t)y->dims[d];
+    }
     float bias = j->pbias != NULL ? j->pbias[yi[1]] : 0.0f;
     if (strcmp(j->kind, "add_tensor") == 0) {
       j->py[i] = j->alpha * bias + j->beta * j->py[i];
@@ -303,7 +306,8 @@ API int cudnnConvolutionForward(handle* h, const float* alpha, const tensor* xd,
 API int cudnnAddTensor(handle* h, const float* alpha, const tensor* bd, const float* bias,
                        const float* beta, const tensor* yd, float* y) {
   if (!bias_ok(bd, yd)) return kBadParam;
-  job j = {NULL, "add_tensor", {0}, *yd, *bd, {0}, {0}, 0, *alpha, *beta, NULL, NULL, NULL, bias, y};
+  job j = {NULL, "add_tensor", {0}, *yd, *bd, {0}, {0}, 0, *alpha, *beta,
+           NULL, NULL, NULL, bias, y};
   return enqueue(h, &j);
 }
 
