@@ -130,7 +130,12 @@ def find_line(conv, math=3):
 
 
 def test_convolutions_become_conv_steps_with_fused_epilogues(cnn):
-    _, plan, _, _ = cnn
+    so, plan, _, _ = cnn
+    # cuDNN is loaded at run time: the .so needs no CUDA library.
+    dynamic = run(["readelf", "-d", so]).stdout
+    needed = {line.split("[")[1].rstrip("]") for line in dynamic.splitlines()
+              if "(NEEDED)" in line}
+    assert needed and needed <= {"libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0"}
     records = [(c["epilogue"], c["groups"], c["in_channels"], c["out_channels"],
                 c["input"][:2], c["kernel"][:2], c["output"][:2], c["stride"][:2],
                 c["padding"][:2], c["dilation"][:2]) for c in plan["convs"]]
