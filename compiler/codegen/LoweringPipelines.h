@@ -14,6 +14,7 @@ constexpr const char kBufferizeKernelsPipeline[] =
     "pt2c-lower-prim-to-linalg,"
     "func.func(linalg-fuse-elementwise-ops),"
     "canonicalize,"
+    "pt2c-copy-returned-arguments,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{hoist-static-allocs},"

@@ -134,3 +134,28 @@ def test_cuda_refuses_dynamic_dimensions(pt2c, tmp_path):
     assert result.returncode != 0
     assert "dynamic dimensions (model.py's dynamic_shapes), which the CUDA backend" in result.stderr
     assert not (tmp_path / "mlp.so").exists()
+
+
+# transformers' BertModel (examples/bert) with dynamic batch and sequence: its mask code
+# indexes the padding mask with index tensors (advanced indexing of a dynamic tensor),
+# the pooler takes token 0 of a dynamic dim.
+BERT = """
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bert", {path!r})
+    bert = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bert)
+    model, example_inputs = bert.model, bert.example_inputs
+    dynamic_shapes = {{"input_ids": {{0: ("batch", 1, 8), 1: ("seq", 2, 16)}},
+                      "attention_mask": {{0: "batch", 1: "seq"}}}}
+"""
+
+
+def test_bert_runs_other_batch_and_sequence_sizes(pt2c, cpp_host, python, tmp_path):
+    pytest.importorskip("transformers")
+    from conftest import REPO
+    model_py = write_model(tmp_path, BERT.format(path=str(REPO / "examples" / "bert" / "model.py")))
+    so = compile_model(pt2c, model_py, tmp_path)
+    for seed, (batch, seq) in enumerate([(1, 3), (5, 12), (8, 16)]):
+        _, shapes = check_at(cpp_host, python, model_py, so, tmp_path,
+                             [[batch, seq], [batch, seq]], seed=seed)
+        assert sorted(shapes) == sorted([(batch, seq, 32), (batch, 32)])

@@ -3,6 +3,7 @@
 // prim.slice (under value semantics a view is just the values it shows); cat, stack
 // and roll become prim.concatenate (roll: of two slices).
 #include "compiler/transforms/decompose/DecompositionSet.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 
@@ -53,31 +54,71 @@ Value indexSelect(aten::IndexSelectOp op, PrimBuilder &b) {
 /// row-major position in self's first k dims, sum(i_j * stride_j), gathers from self
 /// reshaped to [size_0 * ... * size_{k-1}, rest...]. The result is indexShape ++ rest.
 Value gatherAtIndices(PrimBuilder &b, Value self, ValueRange indices,
-                      ArrayRef<int64_t> indexShape) {
+                      ArrayRef<int64_t> indexShape, ValueRange indexSizes) {
   RankedTensorType selfType = tensorType(self);
   int64_t k = indices.size();
   ArrayRef<int64_t> indexed = selfType.getShape().take_front(k);
-  auto positionType = RankedTensorType::get(indexShape, IntegerType::get(b.loc().getContext(), 64));
-  Value position;
-  int64_t stride = 1;
+  Type i64 = IntegerType::get(b.loc().getContext(), 64);
+  auto positionType = RankedTensorType::get(indexShape, i64);
+  // A tensor of positionType's shape: broadcast with the index shape's dynamic sizes.
+  auto spread = [&](Value v) -> Value {
+    RankedTensorType t = tensorType(v);
+    if (b.failed() || t.getShape() == positionType.getShape())
+      return v;
+    SmallVector<int64_t> dims;
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      dims.push_back(positionType.getRank() - t.getRank() + d);
+    return b.create<prim::BroadcastInDimOp>(positionType, v, dims, indexSizes);
+  };
+  // The size of dim j as an i64 tensor: a constant, or (dynamic) the sum of that many
+  // ones, since prim has no index -> tensor conversion.
+  auto sizeOf = [&](int64_t j) -> Value {
+    if (!ShapedType::isDynamic(indexed[j]))
+      return spread(b.splat((double)indexed[j], RankedTensorType::get({}, i64)));
+    Value n = b.create<prim::DimSizeOp>(self, j);
+    Value one = b.splat(1.0, RankedTensorType::get({}, i64));
+    Value ones = b.create<prim::BroadcastInDimOp>(RankedTensorType::get({ShapedType::kDynamic}, i64),
+                                                  one, ArrayRef<int64_t>{}, ValueRange{n});
+    return spread(b.reduce(prim::ReduceKind::SUM, ones, {0}));
+  };
+  Value position, stride;  // stride: an i64 tensor of positionType (null: 1)
+  bool dynamicFlat = false;
+  int64_t staticStride = 1;
   for (int64_t j = k - 1; j >= 0; --j) {
     Value index = indices[j];
     if (tensorType(index).getElementType().isInteger(1))
       return b.fail("indexing with a bool mask (its result size depends on the data)");
-    index = b.elementwiseOperand(index, positionType);
-    Value size = b.splat((double)indexed[j], positionType, index);
+    index = spread(b.convert(index, i64));
+    Value size = sizeOf(j);
     Value zero = b.splat(0.0, positionType, index);
     Value negative = b.create<prim::CompareOp>(prim::CompareDirection::LT, index, zero);
     Value wrapped = b.create<prim::AddOp>(index, size);
     index = b.create<prim::SelectOp>(negative, wrapped, index);
-    if (stride != 1)
-      index = b.create<prim::MulOp>(index, b.splat((double)stride, positionType, index));
+    if (stride)
+      index = b.create<prim::MulOp>(index, stride);
     position = position ? b.create<prim::AddOp>(position, index) : index;
-    stride *= indexed[j];
+    stride = stride ? b.create<prim::MulOp>(stride, size) : size;
+    dynamicFlat |= ShapedType::isDynamic(indexed[j]);
+    if (!dynamicFlat)
+      staticStride *= indexed[j];
   }
-  SmallVector<int64_t> flatShape = {stride};
+  // self as [size_0 * ... * size_{k-1}, rest...]
+  SmallVector<int64_t> flatShape = {dynamicFlat ? ShapedType::kDynamic : staticStride};
   llvm::append_range(flatShape, selfType.getShape().drop_front(k));
-  Value flat = b.reshape(self, selfType.clone(flatShape));
+  SmallVector<Value> flatSizes;
+  if (dynamicFlat) {
+    Value count = b.create<prim::DimSizeOp>(self, 0);
+    for (int64_t j = 1; j < k && !b.failed(); ++j) {
+      Value next = b.create<prim::DimSizeOp>(self, j);
+      count = b.failed() ? Value() : b.create<arith::MulIOp>(count, next);
+    }
+    flatSizes.push_back(count);
+  }
+  for (int64_t d = k; d < selfType.getRank(); ++d)
+    if (selfType.isDynamicDim(d))
+      flatSizes.push_back(b.create<prim::DimSizeOp>(self, d));
+  Value flat = b.failed() ? Value()
+                          : b.create<prim::ReshapeOp>(selfType.clone(flatShape), self, flatSizes);
   return b.create<prim::GatherOp>(flat, position, 0, 0);
 }
 
@@ -92,8 +133,6 @@ Value indexTensor(aten::IndexTensorOp op, PrimBuilder &b) {
   int64_t k = op.getIndices().size(), rank = selfType.getRank();
   if (k == 0)
     return b.fail("index.Tensor without index tensors");
-  if (!selfType.hasStaticShape())
-    return b.fail("advanced indexing of a tensor with dynamic sizes");
   SmallVector<int64_t> dims = llvm::to_vector(llvm::seq<int64_t>(0, k));
   if (auto present = op->getAttrOfType<DenseI64ArrayAttr>("pt2c.present_indices"))
     dims.assign(present.asArrayRef().begin(), present.asArrayRef().end());
@@ -103,12 +142,18 @@ Value indexTensor(aten::IndexTensorOp op, PrimBuilder &b) {
   int64_t first = adjacent ? dims.front() : 0; // where the index dims are in the result
   int64_t indexRank = type.getRank() - (rank - k);
   ArrayRef<int64_t> indexShape = type.getShape().slice(first, indexRank);
+  // The broadcast index shape's dynamic sizes, as the trace recorded the result's.
+  SmallVector<Value> indexSizes;
+  for (int64_t d = 0; d < indexRank; ++d)
+    if (ShapedType::isDynamic(indexShape[d]))
+      indexSizes.push_back(b.tracedResultSize(0, first + d));
 
   SmallVector<int64_t> toFront(dims);
   for (int64_t d = 0; d < rank; ++d)
     if (!llvm::is_contained(dims, d))
       toFront.push_back(d);
-  Value gathered = gatherAtIndices(b, b.transpose(self, toFront), op.getIndices(), indexShape);
+  Value gathered =
+      gatherAtIndices(b, b.transpose(self, toFront), op.getIndices(), indexShape, indexSizes);
   // [index dims, rest...] -> [rest[:first], index dims, rest[first:]]
   SmallVector<int64_t> back;
   for (int64_t d = 0; d < first; ++d)
@@ -198,6 +243,18 @@ Value selectInt(aten::SelectIntOp op, PrimBuilder &b) {
   int64_t dim = normalizeDim(op.getDimAttr().getInt(), tensorType(self).getRank());
   int64_t size = tensorType(self).getDimSize(dim);
   int64_t index = op.getIndexAttr().getInt();
+  if (b.symbolicIntExpr("index"))
+    return b.fail("select at an index that follows a dynamic dimension");
+  if (ShapedType::isDynamic(size)) {
+    // x[:, 0] of a dynamic dim: the first element exists at every size; another index
+    // might not at the smaller sizes of the range, and gathering would clamp it.
+    if (index != 0)
+      return b.fail("select of a dynamic dim at an index other than 0");
+    auto positionType = RankedTensorType::get({1}, IntegerType::get(op.getContext(), 64));
+    Value position = b.create<prim::ConstantOp>(
+        DenseElementsAttr::get(positionType, ArrayRef<int64_t>{0}));
+    return b.reshape(b.create<prim::GatherOp>(self, position, dim, 0), b.resultType());
+  }
   if (index < 0)
     index += size;
   if (index < 0 || index >= size)

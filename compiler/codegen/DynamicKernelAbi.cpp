@@ -1,0 +1,201 @@
+#include "compiler/codegen/DynamicKernelAbi.h"
+
+#include <functional>
+
+#include "ir/prim/PrimDialect.h"
+#include "ir/symbolic/SymbolicIR.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace pt2c {
+namespace {
+
+// The kernels of dynamic models: those pt2c-form-kernels gave symbol names.
+llvm::SmallVector<mlir::func::FuncOp> dynamicKernels(mlir::ModuleOp module) {
+  llvm::SmallVector<mlir::func::FuncOp> kernels;
+  for (auto f : module.getOps<mlir::func::FuncOp>())
+    if (f->hasAttr(sym::kSymbolNamesAttr) && !f.isExternal()) kernels.push_back(f);
+  return kernels;
+}
+
+struct BindKernelSymbolsPass
+    : public mlir::PassWrapper<BindKernelSymbolsPass, mlir::OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(BindKernelSymbolsPass)
+  llvm::StringRef getArgument() const override { return "pt2c-bind-kernel-symbols"; }
+  llvm::StringRef getDescription() const override {
+    return "Pass dynamic kernels their symbol values as a first memref argument";
+  }
+  void getDependentDialects(mlir::DialectRegistry& registry) const override {
+    registry.insert<mlir::arith::ArithDialect, mlir::memref::MemRefDialect>();
+  }
+  void runOnOperation() override {
+    for (mlir::func::FuncOp kernel : dynamicKernels(getOperation())) {
+      int64_t count = std::max<size_t>(sym::symbolNames(kernel).size(), 1);
+      mlir::MLIRContext* ctx = kernel.getContext();
+      auto type = mlir::MemRefType::get({count}, mlir::IntegerType::get(ctx, 64));
+      kernel.insertArgument(0, type, {}, kernel.getLoc());
+      mlir::Value values = kernel.getArgument(0);
+      kernel.walk([&](prim::SymbolOp op) {
+        mlir::OpBuilder b(op);
+        mlir::Value position = b.create<mlir::arith::ConstantIndexOp>(op.getLoc(), op.getIndex());
+        mlir::Value value = b.create<mlir::memref::LoadOp>(op.getLoc(), values, position);
+        op.replaceAllUsesWith(
+            b.create<mlir::arith::IndexCastOp>(op.getLoc(), b.getIndexType(), value).getResult());
+        op.erase();
+      });
+    }
+  }
+};
+
+struct DynamicKernelAbiPass
+    : public mlir::PassWrapper<DynamicKernelAbiPass, mlir::OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DynamicKernelAbiPass)
+  llvm::StringRef getArgument() const override { return "pt2c-dynamic-kernel-abi"; }
+  llvm::StringRef getDescription() const override {
+    return "Pass dynamically sized memrefs of dynamic kernels as bare pointers";
+  }
+  void getDependentDialects(mlir::DialectRegistry& registry) const override {
+    registry.insert<mlir::arith::ArithDialect, mlir::memref::MemRefDialect,
+                    mlir::LLVM::LLVMDialect>();
+  }
+  void runOnOperation() override {
+    for (mlir::func::FuncOp kernel : dynamicKernels(getOperation()))
+      if (mlir::failed(rewrite(kernel))) return signalPassFailure();
+  }
+
+  mlir::LogicalResult rewrite(mlir::func::FuncOp kernel) {
+    auto all = kernel->getAttrOfType<mlir::ArrayAttr>(sym::kKernelDimsAttr);
+    std::vector<std::string> names = sym::symbolNames(kernel);
+    // Argument 0 is the symbol values; then the kernel's arguments and its results
+    // (out-params since bufferization), in pt2c.kernel_dims order.
+    if (!all || kernel.getNumArguments() != all.size() + 1)
+      return kernel.emitError() << "dynamic kernel has " << kernel.getNumArguments()
+                                << " arguments after bufferization, pt2c.kernel_dims describes "
+                                << (all ? all.size() : 0) << " plus the symbol values";
+    mlir::Block& entry = kernel.getBody().front();
+    mlir::OpBuilder b(&entry, entry.begin());
+    mlir::Location loc = kernel.getLoc();
+    mlir::Value symbolValues = kernel.getArgument(0);
+    auto ptrType = mlir::LLVM::LLVMPointerType::get(kernel.getContext());
+    for (unsigned i = 1; i < kernel.getNumArguments(); ++i) {
+      auto type = llvm::dyn_cast<mlir::MemRefType>(kernel.getArgument(i).getType());
+      if (!type || type.hasStaticShape()) continue;
+      auto dims = sym::parseDims(llvm::cast<mlir::ArrayAttr>(all[i - 1]), names);
+      if (!dims || dims->size() != static_cast<size_t>(type.getRank()))
+        return kernel.emitError() << "argument " << i << " has dynamic sizes that "
+                                  << "pt2c.kernel_dims does not give";
+      mlir::BlockArgument arg = kernel.getArgument(i);
+      llvm::SmallVector<mlir::OpOperand*> uses;
+      for (mlir::OpOperand& use : arg.getUses()) uses.push_back(&use);
+      arg.setType(ptrType);
+      mlir::Value memref = rebuild(b, loc, arg, type, *dims, symbolValues);
+      for (mlir::OpOperand* use : uses) use->set(memref);
+    }
+    llvm::SmallVector<mlir::Type> inputs(entry.getArgumentTypes());
+    kernel.setType(mlir::FunctionType::get(kernel.getContext(), inputs,
+                                           kernel.getFunctionType().getResults()));
+    return mlir::success();
+  }
+
+  // A memref descriptor around a bare pointer argument: offset 0, the sizes from
+  // the symbols, row-major strides.
+  static mlir::Value rebuild(mlir::OpBuilder& b, mlir::Location loc, mlir::Value pointer,
+                             mlir::MemRefType type, const std::vector<sym::Expr>& dims,
+                             mlir::Value symbolValues) {
+    mlir::MLIRContext* ctx = b.getContext();
+    mlir::Type ptrType = pointer.getType();
+    auto i64 = b.getI64Type();
+    int64_t rank = type.getRank();
+    auto array = mlir::LLVM::LLVMArrayType::get(i64, rank);
+    auto descriptorType =
+        mlir::LLVM::LLVMStructType::getLiteral(ctx, {ptrType, ptrType, i64, array, array});
+    auto toI64 = [&](mlir::Value index) {
+      return b.create<mlir::arith::IndexCastOp>(loc, i64, index).getResult();
+    };
+    // Sizes from the symbols (prim.symbol is gone by now: read the values directly).
+    std::function<mlir::Value(const sym::Expr&)> emit = [&](const sym::Expr& e) -> mlir::Value {
+      switch (e->kind) {
+        case sym::Kind::Constant: return b.create<mlir::arith::ConstantIndexOp>(loc, e->value);
+        case sym::Kind::Symbol: {
+          mlir::Value at = b.create<mlir::arith::ConstantIndexOp>(loc, e->value);
+          mlir::Value v = b.create<mlir::memref::LoadOp>(loc, symbolValues, at);
+          return b.create<mlir::arith::IndexCastOp>(loc, b.getIndexType(), v);
+        }
+        default: break;
+      }
+      mlir::Value l = emit(e->lhs), r = emit(e->rhs);
+      switch (e->kind) {
+        case sym::Kind::Add: return b.create<mlir::arith::AddIOp>(loc, l, r);
+        case sym::Kind::Sub: return b.create<mlir::arith::SubIOp>(loc, l, r);
+        case sym::Kind::Mul: return b.create<mlir::arith::MulIOp>(loc, l, r);
+        case sym::Kind::FloorDiv: return b.create<mlir::arith::FloorDivSIOp>(loc, l, r);
+        default: return b.create<mlir::arith::CeilDivSIOp>(loc, l, r);
+      }
+    };
+    llvm::SmallVector<mlir::Value> sizes;
+    for (int64_t k = 0; k < rank; ++k)
+      sizes.push_back(type.isDynamicDim(k) ? toI64(emit(dims[k]))
+                                           : b.create<mlir::arith::ConstantIntOp>(loc, type.getDimSize(k), 64).getResult());
+    mlir::Value d = b.create<mlir::LLVM::UndefOp>(loc, descriptorType);
+    d = b.create<mlir::LLVM::InsertValueOp>(loc, d, pointer, llvm::ArrayRef<int64_t>{0});
+    d = b.create<mlir::LLVM::InsertValueOp>(loc, d, pointer, llvm::ArrayRef<int64_t>{1});
+    d = b.create<mlir::LLVM::InsertValueOp>(loc, d, b.create<mlir::arith::ConstantIntOp>(loc, 0, 64),
+                                            llvm::ArrayRef<int64_t>{2});
+    mlir::Value stride = b.create<mlir::arith::ConstantIntOp>(loc, 1, 64);
+    for (int64_t k = rank - 1; k >= 0; --k) {
+      d = b.create<mlir::LLVM::InsertValueOp>(loc, d, sizes[k], llvm::ArrayRef<int64_t>{3, k});
+      d = b.create<mlir::LLVM::InsertValueOp>(loc, d, stride, llvm::ArrayRef<int64_t>{4, k});
+      if (k > 0) stride = b.create<mlir::arith::MulIOp>(loc, stride, sizes[k]);
+    }
+    return b.create<mlir::UnrealizedConversionCastOp>(loc, type, d).getResult(0);
+  }
+};
+
+// A kernel that returns one of its arguments unchanged (a broadcast or convert that
+// canonicalization found to be the identity, frequent with dynamic shapes) returns a
+// copy instead: buffer-results-to-out-params needs every result to be a new buffer (it
+// crashes on a returned argument), and the plan gave the result its own buffer anyway.
+struct CopyReturnedArgumentsPass
+    : public mlir::PassWrapper<CopyReturnedArgumentsPass, mlir::OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CopyReturnedArgumentsPass)
+  llvm::StringRef getArgument() const override { return "pt2c-copy-returned-arguments"; }
+  llvm::StringRef getDescription() const override {
+    return "Return copies of kernel arguments a kernel returns unchanged";
+  }
+  void getDependentDialects(mlir::DialectRegistry& registry) const override {
+    registry.insert<mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect>();
+  }
+  void runOnOperation() override {
+    getOperation().walk([](mlir::func::ReturnOp ret) {
+      for (mlir::OpOperand& operand : ret->getOpOperands()) {
+        auto arg = llvm::dyn_cast<mlir::BlockArgument>(operand.get());
+        auto type = arg ? llvm::dyn_cast<mlir::RankedTensorType>(arg.getType()) : nullptr;
+        if (!type) continue;
+        mlir::OpBuilder b(ret);
+        llvm::SmallVector<mlir::Value> sizes;
+        for (int64_t k = 0; k < type.getRank(); ++k)
+          if (type.isDynamicDim(k)) sizes.push_back(b.create<mlir::tensor::DimOp>(ret.getLoc(), arg, k));
+        mlir::Value empty = b.create<mlir::tensor::EmptyOp>(ret.getLoc(), type.getShape(),
+                                                            type.getElementType(), sizes);
+        operand.set(b.create<mlir::linalg::CopyOp>(ret.getLoc(), arg, empty).getResult(0));
+      }
+    });
+  }
+};
+
+}  // namespace
+
+void registerDynamicKernelAbiPasses() {
+  mlir::PassRegistration<BindKernelSymbolsPass>();
+  mlir::PassRegistration<DynamicKernelAbiPass>();
+  mlir::PassRegistration<CopyReturnedArgumentsPass>();
+}
+
+}  // namespace pt2c
