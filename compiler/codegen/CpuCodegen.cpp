@@ -31,6 +31,7 @@ constexpr const char* kTriple = "x86_64-unknown-linux-gnu";
 constexpr const char* kBuffersToLLVM =
     "buffer-deallocation-pipeline,"
     "convert-bufferization-to-memref,"
+    "pt2c-dynamic-kernel-abi,"
     "func.func(convert-linalg-to-loops),"
     "lower-affine,"
     "expand-strided-metadata,"
@@ -79,8 +80,10 @@ void addCpuFeatureSymbols(llvm::Module& m, const llvm::TargetMachine& tm,
 }
 
 // __pt2c_k<i>(void* const* buffers, const int64_t* sym_values) calls kernel i with the
-// buffers unpacked: the uniform signature the runtime's plan interpreter calls.
-llvm::Function* addKernelWrapper(llvm::Module& m, llvm::Function* kernel, size_t index) {
+// buffers unpacked: the uniform signature the runtime's plan interpreter calls. Kernels
+// of a dynamic model take the symbol values first (DynamicKernelAbi.h).
+llvm::Function* addKernelWrapper(llvm::Module& m, llvm::Function* kernel, size_t index,
+                                 bool withSymbols) {
   llvm::LLVMContext& ctx = m.getContext();
   auto* ptr = llvm::PointerType::getUnqual(ctx);
   auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, ptr}, false);
@@ -88,8 +91,9 @@ llvm::Function* addKernelWrapper(llvm::Module& m, llvm::Function* kernel, size_t
                                          "__pt2c_k" + std::to_string(index), m);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", wrapper));
   llvm::SmallVector<llvm::Value*> args;
-  for (unsigned i = 0; i < kernel->arg_size(); ++i) {
-    llvm::Value* slot = b.CreateConstGEP1_64(ptr, wrapper->getArg(0), i);
+  if (withSymbols) args.push_back(wrapper->getArg(1));
+  for (unsigned i = args.size(); i < kernel->arg_size(); ++i) {
+    llvm::Value* slot = b.CreateConstGEP1_64(ptr, wrapper->getArg(0), i - (withSymbols ? 1 : 0));
     args.push_back(b.CreateLoad(ptr, slot));
   }
   b.CreateCall(kernel, args);
@@ -108,7 +112,7 @@ mlir::LogicalResult addEmbeddedSymbols(llvm::Module& m, const ExecutionPlan& pla
       if (!t->isPointerTy())
         return mlir::emitError(loc) << "kernel " << name
                                     << " has a non-pointer parameter after lowering";
-    table.push_back(addKernelWrapper(m, kernel, i));
+    table.push_back(addKernelWrapper(m, kernel, i, plan.dynamic));
   }
   auto* ptr = llvm::PointerType::getUnqual(ctx);
   addConstant(m, llvm::ConstantArray::get(llvm::ArrayType::get(ptr, table.size()), table),
@@ -180,7 +184,9 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string& cpuN
 }  // namespace
 
 mlir::LogicalResult lowerKernelsToLLVMDialect(mlir::ModuleOp kernels) {
-  return runPassPipeline(kernels, std::string(kBufferizeKernelsPipeline) + "," + kBuffersToLLVM,
+  return runPassPipeline(kernels,
+                         std::string("pt2c-bind-kernel-symbols,") + kBufferizeKernelsPipeline + "," +
+                             kBuffersToLLVM,
                          "CPU lowering");
 }
 

@@ -4,6 +4,7 @@
 #include "compiler/codegen/PlanWriter.h"
 #include "compiler/import/DTypes.h"
 #include "compiler/transforms/kernels/FormKernels.h"
+#include "ir/symbolic/SymbolicIR.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -14,6 +15,12 @@ namespace {
 mlir::Value bufferRoot(mlir::Value v) {
   while (v.getDefiningOp() && isAliasOp(v.getDefiningOp())) v = v.getDefiningOp()->getOperand(0);
   return v;
+}
+
+// Size arithmetic left beside the alias ops (their dynamic sizes); kernels have their
+// own copies (pt2c-form-kernels).
+bool isSizeOp(mlir::Operation* op) {
+  return op->getNumResults() == 1 && op->getResult(0).getType().isIndex();
 }
 
 class PlanBuilder {
@@ -31,11 +38,13 @@ class PlanBuilder {
       weights = std::move(*blob);
     }
     r.weightsSize = weights.size;
+    if (mlir::failed(addSymbols())) return mlir::failure();
     if (mlir::failed(addArguments()) || mlir::failed(addOutputs()) || mlir::failed(addSteps()) ||
         mlir::failed(addGuards()))
       return mlir::failure();
     ExecutionPlan plan;
     plan.kernels = kernels;
+    plan.dynamic = !r.syms.empty();
     r.numKernels = kernels.size();
     r.arenaSize = arena.size();
     plan.arenaSize = r.arenaSize;
@@ -45,18 +54,70 @@ class PlanBuilder {
   }
 
  private:
+  // The tensor type of a plan value; dynamic dims need the sizes pt2c-symbolic-shapes
+  // gave them (dimsOf).
   mlir::FailureOr<mlir::RankedTensorType> staticType(mlir::Value v) {
     auto type = llvm::dyn_cast<mlir::RankedTensorType>(v.getType());
-    if (!type || !type.hasStaticShape() || !dtypeForElementType(type.getElementType()))
-      return mlir::emitError(v.getLoc()) << "the execution plan needs a static tensor of a "
-                                            "supported dtype here, got "
+    if (!type || !dtypeForElementType(type.getElementType()) ||
+        (!type.hasStaticShape() && !sym::dimsAttrOf(v)))
+      return mlir::emitError(v.getLoc()) << "the execution plan needs a tensor of a supported "
+                                            "dtype with known sizes here, got "
                                          << v.getType();
     return type;
   }
 
-  uint64_t byteSize(mlir::RankedTensorType t) {
-    unsigned bits = t.getElementType().getIntOrFloatBitWidth();
-    return t.getNumElements() * (bits == 1 ? 1 : bits / 8);
+  // A value's sizes as expressions (constants where static).
+  std::vector<sym::Expr> dimsOf(mlir::Value v) {
+    auto type = llvm::cast<mlir::RankedTensorType>(v.getType());
+    std::vector<sym::Expr> dims;
+    for (int64_t s : type.getShape()) dims.push_back(sym::constant(s));
+    if (mlir::ArrayAttr attr = sym::dimsAttrOf(v))
+      if (auto parsed = sym::parseDims(attr, symbolNames)) dims = *parsed;
+    return dims;
+  }
+
+  // Bytes of the value at the dynamic dimensions' maxima (sizes grow with them:
+  // pt2c-symbolic-shapes checked), which bounds every run.
+  uint64_t byteSize(mlir::Value v) {
+    auto type = llvm::cast<mlir::RankedTensorType>(v.getType());
+    unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+    uint64_t n = bits == 1 ? 1 : bits / 8;
+    for (const sym::Expr& d : dimsOf(v)) n *= std::max<int64_t>(sym::evaluate(d, symbolMaxima), 0);
+    return n;
+  }
+
+  // A dims[] entry: the size, or -(1 + offset) of its expression's code.
+  int64_t dimEntry(const sym::Expr& d) {
+    if (auto c = sym::constantValue(d)) return *c;
+    std::vector<int64_t> code;
+    sym::encode(d, code);
+    int64_t at = r.symCode.size();
+    r.symCode.push_back(code.size() / 2);
+    r.symCode.insert(r.symCode.end(), code.begin(), code.end());
+    return -(1 + at);
+  }
+
+  mlir::LogicalResult addSymbols() {
+    auto symbols = func->getAttrOfType<mlir::ArrayAttr>(sym::kSymbolsAttr);
+    if (!symbols) return mlir::success();
+    symbolNames = sym::symbolNames(func);
+    for (mlir::Attribute a : symbols) {
+      auto d = llvm::cast<mlir::DictionaryAttr>(a);
+      auto get = [&](const char* key) { return d.getAs<mlir::IntegerAttr>(key).getInt(); };
+      // The plan's inputs are the function's pt2c.input arguments, in order.
+      int64_t arg = get("input"), input = 0;
+      for (int64_t i = 0; i < arg; ++i)
+        if (func.getArgAttr(i, "pt2c.input")) ++input;
+      pt2c_plan_sym s{};
+      s.name = r.addString(d.getAs<mlir::StringAttr>("name").str());
+      s.input = input;
+      s.dim = get("dim");
+      s.min = get("min");
+      s.max = get("max");
+      r.syms.push_back(s);
+      symbolMaxima.push_back(s.max);
+    }
+    return mlir::success();
   }
 
   uint32_t addBuffer(uint32_t kind, uint32_t index, uint64_t offset, uint64_t nbytes) {
@@ -64,14 +125,17 @@ class PlanBuilder {
     return r.buffers.size() - 1;
   }
 
-  pt2c_plan_tensor describe(const std::string& name, mlir::RankedTensorType t, uint32_t buffer) {
+  pt2c_plan_tensor describe(const std::string& name, mlir::Value v, uint32_t buffer) {
+    auto t = llvm::cast<mlir::RankedTensorType>(v.getType());
     pt2c_plan_tensor d{};
     d.name = r.addString(name);
     d.dtype = *dtypeForElementType(t.getElementType());
     d.rank = t.getRank();
-    d.dims = r.dims.size();
     d.buffer = buffer;
-    for (int64_t dim : t.getShape()) r.dims.push_back(dim);
+    std::vector<int64_t> entries;
+    for (const sym::Expr& dim : dimsOf(v)) entries.push_back(dimEntry(dim));
+    d.dims = r.dims.size();
+    r.dims.insert(r.dims.end(), entries.begin(), entries.end());
     return d;
   }
 
@@ -81,14 +145,14 @@ class PlanBuilder {
       if (mlir::failed(type)) return mlir::failure();
       unsigned i = arg.getArgNumber();
       if (auto name = func.getArgAttrOfType<mlir::StringAttr>(i, "pt2c.input")) {
-        uint32_t id = addBuffer(PT2C_BUFFER_INPUT, r.inputs.size(), 0, byteSize(*type));
+        uint32_t id = addBuffer(PT2C_BUFFER_INPUT, r.inputs.size(), 0, byteSize(arg));
         inputNumbers[name.strref()] = r.inputs.size();
-        r.inputs.push_back(describe(name.str(), *type, id));
+        r.inputs.push_back(describe(name.str(), arg, id));
         buffers[arg] = id;
       } else if (auto fqn = weightName(i)) {
         bool state = func.getArgAttr(i, kStateAttr) != nullptr;
         buffers[arg] = addBuffer(state ? PT2C_BUFFER_STATE : PT2C_BUFFER_WEIGHT, 0,
-                                 weights.argumentOffsets.at(arg), byteSize(*type));
+                                 weights.argumentOffsets.at(arg), byteSize(arg));
         if (state) stateBuffers[fqn.strref()] = buffers[arg];
       } else {
         return func.emitError() << "argument " << i << " is neither an input nor a weight";
@@ -133,10 +197,10 @@ class PlanBuilder {
       if (buffers.count(root))
         return func.emitError() << "output " << i << " shares its buffer with another value; "
                                    "pt2c-form-kernels should have copied it";
-      uint32_t id = addBuffer(PT2C_BUFFER_OUTPUT, r.outputs.size(), 0, byteSize(*rootType));
+      uint32_t id = addBuffer(PT2C_BUFFER_OUTPUT, r.outputs.size(), 0, byteSize(root));
       buffers[root] = id;
       auto name = func.getResultAttrOfType<mlir::StringAttr>(i, "pt2c.output");
-      r.outputs.push_back(describe(name ? name.str() : std::to_string(r.outputs.size()), *type, id));
+      r.outputs.push_back(describe(name ? name.str() : std::to_string(r.outputs.size()), v, id));
     }
     return mlir::success();
   }
@@ -145,7 +209,7 @@ class PlanBuilder {
     llvm::SmallVector<mlir::func::CallOp> calls;
     for (mlir::Operation& op : func.getBody().front().without_terminator()) {
       if (auto call = llvm::dyn_cast<mlir::func::CallOp>(op)) calls.push_back(call);
-      else if (!isAliasOp(&op))
+      else if (!isAliasOp(&op) && !isSizeOp(&op))
         return op.emitError() << "op left outside any kernel: " << op.getName();
     }
     // The last step reading each buffer root decides how long its arena memory lives;
@@ -167,8 +231,8 @@ class PlanBuilder {
         if (!buffers.count(v)) {
           auto it = lastUse.find(v);
           int64_t last = it == lastUse.end() ? step : it->second;
-          uint64_t offset = arena.place(byteSize(*type), step, last);
-          buffers[v] = addBuffer(PT2C_BUFFER_ARENA, 0, offset, byteSize(*type));
+          uint64_t offset = arena.place(byteSize(v), step, last);
+          buffers[v] = addBuffer(PT2C_BUFFER_ARENA, 0, offset, byteSize(v));
         }
         r.stepArgs.push_back(buffers[v]);
       }
@@ -223,6 +287,8 @@ class PlanBuilder {
   llvm::StringMap<uint32_t> stateBuffers;
   llvm::StringMap<uint32_t> inputNumbers;
   std::vector<std::string> kernels;
+  std::vector<std::string> symbolNames;  // the dynamic dimensions, in sym order
+  std::vector<int64_t> symbolMaxima;
 };
 
 }  // namespace

@@ -40,6 +40,8 @@ std::string serializePlan(const PlanRecords& r) {
   h.weights_size = r.weightsSize;
   h.num_gemms = r.gemms.size();
   h.num_convs = r.convs.size();
+  h.num_syms = r.syms.size();
+  h.num_sym_words = r.symCode.size();
 
   std::string out(reinterpret_cast<const char*>(&h), sizeof(h));
   append(out, r.inputs);
@@ -50,8 +52,10 @@ std::string serializePlan(const PlanRecords& r) {
   if (r.device == PT2C_DEVICE_CUDA) append(out, r.gpuKernels);
   append(out, r.gemms);
   append(out, r.convs);
+  append(out, r.syms);
   append(out, r.stepArgs);
   append(out, r.dims);
+  append(out, r.symCode);
   out.append(r.strings);
   return out;
 }

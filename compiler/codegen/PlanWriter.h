@@ -18,6 +18,8 @@ struct PlanRecords {
   std::vector<pt2c_plan_gpu_kernel> gpuKernels;  // the kernel table of a CUDA plan
   std::vector<pt2c_plan_gemm> gemms;             // the GEMM table of a CUDA plan
   std::vector<pt2c_plan_conv> convs;             // the convolution table of a CUDA plan
+  std::vector<pt2c_plan_sym> syms;               // dynamic dimensions
+  std::vector<int64_t> symCode;                  // their size expressions
   std::vector<uint32_t> stepArgs;
   std::vector<int64_t> dims;
   std::string strings;

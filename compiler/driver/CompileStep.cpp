@@ -14,7 +14,9 @@
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/fold/FoldWeights.h"
 #include "compiler/transforms/kernels/FormKernels.h"
+#include "compiler/transforms/symbolic/SymbolicShapes.h"
 #include "ir/Dialects.h"
+#include "ir/symbolic/SymbolicIR.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
@@ -144,7 +146,14 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
     return llvm::Error::success();
   }
 
+  bool dynamic = false;
+  for (auto f : module->getOps<mlir::func::FuncOp>()) dynamic |= f->hasAttr(sym::kSymbolsAttr);
+  if (dynamic && !cudaSms.empty())
+    return fail("--target cuda: " + artifactPath + " has dynamic dimensions (model.py's "
+                "dynamic_shapes), which the CUDA backend does not support yet: compile for "
+                "the CPU, or export without dynamic_shapes");
   mlir::PassManager partition(&context);
+  partition.addPass(createSymbolicShapesPass());
   partition.addPass(createFormKernelsPass());
   if (mlir::failed(partition.run(*module))) return fail("kernel formation failed");
   // One plan per graph; several graphs (or an input traced as None) make a plan set.

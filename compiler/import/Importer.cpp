@@ -3,6 +3,7 @@
 #include "compiler/import/DTypes.h"
 #include "compiler/import/SchemaArgs.h"
 #include "compiler/transforms/kernels/FormKernels.h"
+#include "ir/symbolic/SymbolicIR.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -22,6 +23,7 @@ class GraphImporter {
   GraphImporter(mlir::OpBuilder& builder, const artifact::Graph& graph)
       : b(builder), ctx(builder.getContext()), graph(graph) {
     for (const auto& v : graph.values()) metas[v.name()] = &v.meta();
+    for (const auto& d : graph.dynamic_dims()) symbolNames.push_back(d.name());
   }
 
   mlir::LogicalResult run(mlir::Location fallbackLoc);
@@ -35,13 +37,42 @@ class GraphImporter {
   static bool isNumber(const Argument& arg);
   mlir::FailureOr<mlir::Value> wrappedNumber(const Argument& arg, const artifact::Node& node,
                                              mlir::Location loc);
+  mlir::FailureOr<std::string> symbolicText(const artifact::SymInt& size, mlir::Location loc);
+  mlir::LogicalResult declareSymbols(mlir::func::FuncOp func, mlir::Location loc);
+  mlir::FailureOr<mlir::ArrayAttr> dimsOf(const std::string& valueName, mlir::Location loc);
 
   mlir::OpBuilder& b;
   mlir::MLIRContext* ctx;
   const artifact::Graph& graph;
   llvm::StringMap<const artifact::TensorMeta*> metas;
   llvm::StringMap<mlir::Value> values;
+  std::vector<std::string> symbolNames;  // graph.dynamic_dims in order
+  // The symbolic entries of the node being imported: pt2c.sym.<arg> attributes.
+  llvm::SmallVector<mlir::NamedAttribute> symbolicArgs;
 };
+
+// The exporter's fitted expression (c + sum a*prod(symbols)) // d as sym::Expr text.
+mlir::FailureOr<std::string> GraphImporter::symbolicText(const artifact::SymInt& size,
+                                                         mlir::Location loc) {
+  const artifact::SymExpr& e = size.symbolic();
+  if (e.terms().empty())
+    return mlir::emitError(loc) << "artifact is malformed: size " << size.expr()
+                                << " has no structured expression";
+  sym::Expr sum = sym::constant(e.constant());
+  for (const auto& term : e.terms()) {
+    sym::Expr product = sym::constant(term.coefficient());
+    for (const std::string& name : term.symbols()) {
+      auto it = std::find(symbolNames.begin(), symbolNames.end(), name);
+      if (it == symbolNames.end())
+        return mlir::emitError(loc) << "artifact is malformed: size " << size.expr()
+                                    << " uses '" << name << "', which is no dynamic dimension";
+      product = sym::mul(product, sym::symbol(it - symbolNames.begin()));
+    }
+    sum = sym::add(sum, product);
+  }
+  if (e.divisor() > 1) sum = sym::floorDiv(sum, sym::constant(e.divisor()));
+  return sym::print(sum, symbolNames);
+}
 
 // "model.py:12: `if x.sum() > 0:` (bool(tensor) in `if`)": what the runtime prints when
 // the guard fails.
@@ -75,10 +106,9 @@ mlir::FailureOr<mlir::RankedTensorType> GraphImporter::typeOf(const std::string&
                                 << meta.dtype() << ")";
   llvm::SmallVector<int64_t> shape;
   for (const auto& size : meta.sizes()) {
-    if (size.has_expr())
-      return mlir::emitError(loc) << "value '" << valueName << "' has a symbolic size ("
-                                  << size.expr() << "); dynamic shapes are not supported yet";
-    shape.push_back(size.value());
+    // A symbolic size must be an expression of the graph's dynamic dimensions.
+    if (size.has_expr() && mlir::failed(symbolicText(size, loc))) return mlir::failure();
+    shape.push_back(size.has_expr() ? mlir::ShapedType::kDynamic : size.value());
   }
   return mlir::RankedTensorType::get(shape, element);
 }
@@ -87,9 +117,14 @@ mlir::FailureOr<mlir::Attribute> GraphImporter::attributeFor(const Argument& arg
                                                              mlir::Location loc) {
   switch (arg.kind_case()) {
     case Argument::kIntValue:
-      if (arg.int_value().has_expr())
-        return mlir::emitError(loc) << "argument '" << arg.name() << "' is symbolic ("
-                                    << arg.int_value().expr() << "); not supported yet";
+      if (arg.int_value().has_expr()) {
+        // The attribute keeps the traced value; decompositions that support dynamic
+        // sizes read the expression (SymbolicIR.h), the rest see a static graph's value.
+        auto text = symbolicText(arg.int_value(), loc);
+        if (mlir::failed(text)) return mlir::failure();
+        symbolicArgs.push_back(b.getNamedAttr(sym::kSymArgPrefix + arg.name(), b.getStringAttr(*text)));
+        return mlir::Attribute(b.getI64IntegerAttr(arg.int_value().hint()));
+      }
       return mlir::Attribute(b.getI64IntegerAttr(arg.int_value().value()));
     case Argument::kFloatValue: return mlir::Attribute(b.getF64FloatAttr(arg.float_value()));
     case Argument::kBoolValue: return mlir::Attribute(b.getBoolAttr(arg.bool_value()));
@@ -106,12 +141,21 @@ mlir::FailureOr<mlir::Attribute> GraphImporter::attributeFor(const Argument& arg
           llvm::SmallVector<bool>(arg.bools().values().begin(), arg.bools().values().end())));
     case Argument::kInts: {
       llvm::SmallVector<int64_t> ints;
+      llvm::SmallVector<mlir::Attribute> texts;
+      bool symbolic = false;
       for (const auto& v : arg.ints().values()) {
-        if (v.has_expr())
-          return mlir::emitError(loc) << "argument '" << arg.name() << "' has a symbolic entry ("
-                                      << v.expr() << "); not supported yet";
-        ints.push_back(v.value());
+        std::string text;
+        if (v.has_expr()) {
+          auto t = symbolicText(v, loc);
+          if (mlir::failed(t)) return mlir::failure();
+          text = *t;
+          symbolic = true;
+        }
+        texts.push_back(b.getStringAttr(text));
+        ints.push_back(v.has_expr() ? v.hint() : v.value());
       }
+      if (symbolic)
+        symbolicArgs.push_back(b.getNamedAttr(sym::kSymArgPrefix + arg.name(), b.getArrayAttr(texts)));
       return mlir::Attribute(b.getDenseI64ArrayAttr(ints));
     }
     default:
@@ -182,6 +226,7 @@ mlir::LogicalResult GraphImporter::importNode(const artifact::Node& node) {
 
   mlir::OperationState state(loc, *registered);
   llvm::SmallVector<int32_t> segments;
+  symbolicArgs.clear();
   auto lookup = [&](const std::string& name) -> mlir::FailureOr<mlir::Value> {
     auto it = values.find(name);
     if (it == values.end())
@@ -236,38 +281,80 @@ mlir::LogicalResult GraphImporter::importNode(const artifact::Node& node) {
   }
   if (registered->hasTrait<mlir::OpTrait::AttrSizedOperandSegments>())
     state.addAttribute("operandSegmentSizes", b.getDenseI32ArrayAttr(segments));
+  for (const mlir::NamedAttribute& a : symbolicArgs) state.addAttribute(a.getName(), a.getValue());
 
+  llvm::SmallVector<mlir::Attribute> resultDims;
+  bool symbolicResult = false;
   for (const std::string& out : node.outputs()) {
     if (out.empty())
       return mlir::emitError(loc) << torchName << " returns a non-tensor; not supported yet";
     auto type = typeOf(out, loc);
     if (mlir::failed(type)) return mlir::failure();
     state.types.push_back(*type);
+    auto dims = dimsOf(out, loc);
+    if (mlir::failed(dims)) return mlir::failure();
+    resultDims.push_back(*dims);
+    symbolicResult |= !type->hasStaticShape();
   }
+  // Every result's sizes as expressions, so that decompositions size what they build
+  // exactly (SymbolicIR.h, kResultDimsAttr).
+  if (symbolicResult) state.addAttribute(sym::kResultDimsAttr, b.getArrayAttr(resultDims));
   mlir::Operation* op = b.create(state);
   for (auto [name, result] : llvm::zip(node.outputs(), op->getResults())) values[name] = result;
   return mlir::success();
 }
 
-// The compiler has no symbolic sizes yet (issue 3): refuse a graph with dynamic
-// dimensions up front, naming them, rather than at the first symbolic value.
-mlir::LogicalResult refuseDynamicDims(const artifact::Graph& graph, mlir::Location loc) {
-  if (graph.dynamic_dims().empty()) return mlir::success();
-  std::string dims;
-  for (const auto& dim : graph.dynamic_dims()) {
-    std::string places;
-    for (const auto& in : dim.inputs())
-      places += (places.empty() ? "" : ", ") + ("input '" + in.input() + "' dim " + std::to_string(in.dim()));
-    dims += (dims.empty() ? "" : "; ") + places + " (" + dim.name() + " in [" +
-            std::to_string(dim.min()) + ", " + std::to_string(dim.max()) + "])";
+// A value's sizes as pt2c.dims entries ("batch*seq", "16").
+mlir::FailureOr<mlir::ArrayAttr> GraphImporter::dimsOf(const std::string& valueName,
+                                                       mlir::Location loc) {
+  llvm::SmallVector<mlir::Attribute> dims;
+  auto it = metas.find(valueName);
+  if (it == metas.end()) return b.getArrayAttr(dims);
+  for (const auto& size : it->second->sizes()) {
+    std::string text = std::to_string(size.value());
+    if (size.has_expr()) {
+      auto t = symbolicText(size, loc);
+      if (mlir::failed(t)) return mlir::failure();
+      text = *t;
+    }
+    dims.push_back(b.getStringAttr(text));
   }
-  return mlir::emitError(loc) << "graph '" << graph.name() << "' has dynamic dimensions: " << dims
-                              << "; compiling dynamic shapes is not supported yet: export "
-                                 "without model.py's dynamic_shapes for a static graph";
+  return b.getArrayAttr(dims);
+}
+
+// pt2c.symbols on the model function: each dynamic dimension with its range and the
+// first input dim that has its size (the runtime reads the value there); and pt2c.dims
+// on every input argument with a dynamic dim.
+mlir::LogicalResult GraphImporter::declareSymbols(mlir::func::FuncOp func, mlir::Location loc) {
+  if (graph.dynamic_dims().empty()) return mlir::success();
+  llvm::SmallVector<mlir::Attribute> symbols;
+  for (const auto& dim : graph.dynamic_dims()) {
+    int64_t input = -1;
+    for (auto [i, in] : llvm::enumerate(graph.inputs()))
+      if (!dim.inputs().empty() && in.name() == dim.inputs(0).input()) input = i;
+    if (input < 0)
+      return mlir::emitError(loc) << "artifact is malformed: dynamic dimension '" << dim.name()
+                                  << "' names no input of graph '" << graph.name() << "'";
+    symbols.push_back(b.getDictionaryAttr({
+        b.getNamedAttr("name", b.getStringAttr(dim.name())),
+        b.getNamedAttr("min", b.getI64IntegerAttr(dim.min())),
+        b.getNamedAttr("max", b.getI64IntegerAttr(dim.max())),
+        b.getNamedAttr("input", b.getI64IntegerAttr(input)),
+        b.getNamedAttr("dim", b.getI64IntegerAttr(dim.inputs(0).dim())),
+    }));
+  }
+  func->setAttr(sym::kSymbolsAttr, b.getArrayAttr(symbols));
+  for (auto [i, in] : llvm::enumerate(graph.inputs())) {
+    auto type = llvm::cast<mlir::RankedTensorType>(func.getArgumentTypes()[i]);
+    if (type.hasStaticShape()) continue;
+    auto dims = dimsOf(in.value(), loc);
+    if (mlir::failed(dims)) return mlir::failure();
+    func.setArgAttr(i, sym::kDimsAttr, *dims);
+  }
+  return mlir::success();
 }
 
 mlir::LogicalResult GraphImporter::run(mlir::Location fallbackLoc) {
-  if (mlir::failed(refuseDynamicDims(graph, fallbackLoc))) return mlir::failure();
   llvm::SmallVector<mlir::Type> argTypes, resultTypes;
   for (const auto& in : graph.inputs()) {
     auto type = typeOf(in.value(), fallbackLoc);
@@ -288,6 +375,7 @@ mlir::LogicalResult GraphImporter::run(mlir::Location fallbackLoc) {
   auto func = b.create<mlir::func::FuncOp>(fallbackLoc, graph.name(),
                                            b.getFunctionType(argTypes, resultTypes));
   mlir::Block* entry = func.addEntryBlock();
+  if (mlir::failed(declareSymbols(func, fallbackLoc))) return mlir::failure();
   // Module buffers written in place are model state (FormKernels.h); their new values
   // are results that the plan writes back instead of outputs. So are the new values of
   // user inputs written in place (written back into the caller's input memory).

@@ -139,8 +139,8 @@ OpFoldResult ConcatenateOp::fold(FoldAdaptor) {
 LogicalResult IotaOp::verify() {
   RankedTensorType type = getType();
   int64_t dim = getIotaDimensionAttr().getInt(); // the I64Attr getter is unsigned
-  if (!type.hasStaticShape())
-    return emitOpError("expects a static result shape");
+  if (type.getNumDynamicDims() != (int64_t)getDynamicSizes().size())
+    return emitOpError("expects one size per dynamic result dim");
   if (dim < 0 || dim >= type.getRank())
     return emitOpError("iota dimension ") << dim << " out of range for rank "
                                           << type.getRank();

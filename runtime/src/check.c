@@ -3,6 +3,7 @@
 #include "dtype.h"
 #include "error.h"
 #include "shape.h"
+#include "symbolic.h"
 
 enum { kShapeTextCapacity = 160 };
 
@@ -12,9 +13,11 @@ static void format_given_shape(char* text, const pt2c_tensor* tensor) {
 }
 
 static pt2c_status check_one(const pt2c_plan* plan, const char* role, int32_t number,
-                             const pt2c_plan_tensor* expected, const pt2c_tensor* given) {
+                             const pt2c_plan_tensor* expected, const pt2c_tensor* given,
+                             const int64_t* sym_values) {
   const char* name = pt2c_plan_string(plan, expected->name);
-  const int64_t* expected_dims = plan->dims + expected->dims;
+  int64_t expected_dims[PT2C_MAX_RANK];
+  pt2c_sym_resolve(plan, expected->dims, expected->rank, sym_values, expected_dims);
   char expected_shape[kShapeTextCapacity], given_shape[kShapeTextCapacity];
   pt2c_shape_format(expected_shape, sizeof(expected_shape), expected->rank, expected_dims);
 
@@ -54,7 +57,8 @@ static pt2c_status check_one(const pt2c_plan* plan, const char* role, int32_t nu
 
 pt2c_status pt2c_check_tensors(const pt2c_plan* plan, const char* role,
                                const pt2c_plan_tensor* expected, uint32_t expected_count,
-                               const pt2c_tensor* given, int32_t given_count) {
+                               const pt2c_tensor* given, int32_t given_count,
+                               const int64_t* sym_values) {
   if (given_count < 0 || (uint32_t)given_count != expected_count)
     return pt2c_fail(PT2C_ERROR_INPUT_COUNT, "expected %u %s%s, got %d", expected_count, role,
                      expected_count == 1 ? "" : "s", given_count);
@@ -62,7 +66,7 @@ pt2c_status pt2c_check_tensors(const pt2c_plan* plan, const char* role,
     return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "the %s array is null, but its count is %d",
                      role, given_count);
   for (int32_t i = 0; i < given_count; ++i) {
-    pt2c_status status = check_one(plan, role, i, &expected[i], &given[i]);
+    pt2c_status status = check_one(plan, role, i, &expected[i], &given[i], sym_values);
     if (status != PT2C_OK) return status;
   }
   return PT2C_OK;

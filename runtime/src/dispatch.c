@@ -223,8 +223,10 @@ static int matches(const graph_view* v, const pt2c_tensor* inputs, int32_t num_i
     if ((uint32_t)x->dtype != t->dtype || x->rank < 0 || (uint32_t)x->rank != t->rank ||
         (x->rank > 0 && x->dims == NULL))
       return 0;
-    if (x->rank > 0 && memcmp(x->dims, v->model->plan.dims + t->dims, t->rank * sizeof(int64_t)))
-      return 0;
+    /* A dynamic size (negative entry) is checked against its range by the run. */
+    const int64_t* dims = v->model->plan.dims + t->dims;
+    for (uint32_t d = 0; d < t->rank; ++d)
+      if (dims[d] >= 0 && x->dims[d] != dims[d]) return 0;
   }
   return 1;
 }

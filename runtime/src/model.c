@@ -26,6 +26,7 @@ static void free_model(pt2c_model* model) {
   free(model->arena_allocation);
   free(model->state);
   free(model->plan_copy);
+  free(model->info_dims);
   free(model);
 }
 
@@ -128,7 +129,18 @@ static pt2c_status load_plan(const pt2c_model_source* source, pt2c_model* model)
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not copy the %" PRIu64 "-byte plan",
                      source->plan_size);
   if (source->plan_size > 0) memcpy(model->plan_copy, source->plan, source->plan_size);
-  return pt2c_plan_parse(model->plan_copy, source->plan_size, &model->plan);
+  pt2c_status status = pt2c_plan_parse(model->plan_copy, source->plan_size, &model->plan);
+  if (status != PT2C_OK) return status;
+  /* Sizes as callers see them: a symbolic size (an expression's code offset) is -1. */
+  uint32_t num_dims = model->plan.header->num_dims;
+  model->info_dims = allocate_array(num_dims, sizeof(int64_t));
+  if (model->info_dims == NULL)
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the shape table");
+  for (uint32_t d = 0; d < num_dims; ++d)
+    model->info_dims[d] = model->plan.dims[d] < 0 ? -1 : model->plan.dims[d];
+  if (model->plan.header->num_syms > 0 && model->plan.header->device == PT2C_DEVICE_CUDA)
+    return pt2c_fail(PT2C_ERROR_UNSUPPORTED, "dynamic dimensions are not supported on CUDA");
+  return PT2C_OK;
 }
 
 pt2c_status pt2c_model_create_from(const pt2c_model_source* source, pt2c_model** out_model) {
@@ -212,7 +224,7 @@ static pt2c_status describe(const pt2c_model* model, const char* function, int32
   out_info->name = pt2c_plan_string(&model->plan, tensor->name);
   out_info->dtype = (pt2c_dtype)tensor->dtype;
   out_info->rank = (int32_t)tensor->rank;
-  out_info->dims = model->plan.dims + tensor->dims;
+  out_info->dims = model->info_dims + tensor->dims;
   return PT2C_OK;
 }
 

@@ -43,6 +43,8 @@ struct pt2c_model {
   void** buffer_data;             /* per plan buffer; INPUT/OUTPUT entries set per run */
   void** step_arg_data;           /* max_step_args entries, the kernel's argument array */
   struct pt2c_cuda_model* cuda;   /* owned; the device side of a CUDA plan, else NULL */
+  int64_t* info_dims;             /* owned; plan dims as the info calls give them (-1:
+                                   * dynamic) */
   /* Plan sets only (dispatch.c). */
   uint32_t num_graphs;
   struct pt2c_model_graph* graphs; /* owned, num_graphs entries */

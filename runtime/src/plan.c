@@ -8,13 +8,15 @@
 #include "dtype.h"
 #include "error.h"
 #include "shape.h"
+#include "symbolic.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the plan format is little endian; this runtime reads it in place"
 #endif
 
 /* The compiler writes these structs byte for byte; their layout is the format. */
-_Static_assert(sizeof(pt2c_plan_header) == 80, "pt2c_plan_header layout");
+_Static_assert(sizeof(pt2c_plan_header) == 88, "pt2c_plan_header layout");
+_Static_assert(sizeof(pt2c_plan_sym) == 32, "pt2c_plan_sym layout");
 _Static_assert(sizeof(pt2c_plan_guard) == 24, "pt2c_plan_guard layout");
 _Static_assert(sizeof(pt2c_plan_tensor) == 24, "pt2c_plan_tensor layout");
 _Static_assert(sizeof(pt2c_plan_buffer) == 24, "pt2c_plan_buffer layout");
@@ -56,10 +58,14 @@ static pt2c_status locate_sections(const unsigned char* base, uint64_t size,
   offset += (uint64_t)header->num_gemms * sizeof(pt2c_plan_gemm);
   plan->convs = (const pt2c_plan_conv*)(base + offset);
   offset += (uint64_t)header->num_convs * sizeof(pt2c_plan_conv);
+  plan->syms = (const pt2c_plan_sym*)(base + offset);
+  offset += (uint64_t)header->num_syms * sizeof(pt2c_plan_sym);
   plan->step_args = (const uint32_t*)(base + offset);
   offset += round_up_8((uint64_t)header->num_step_args * sizeof(uint32_t));
   plan->dims = (const int64_t*)(base + offset);
   offset += (uint64_t)header->num_dims * sizeof(int64_t);
+  plan->sym_code = (const int64_t*)(base + offset);
+  offset += (uint64_t)header->num_sym_words * sizeof(int64_t);
   plan->strings = (const char*)(base + offset);
 
   uint64_t end;
@@ -92,9 +98,13 @@ static pt2c_status check_tensor(const pt2c_plan* plan, const char* role, uint32_
   if (!range_fits(tensor->dims, tensor->rank, header->num_dims))
     return CORRUPT("%s %u: dims [%u, %u + %u) are outside the %u-entry dims table", role, number,
                    tensor->dims, tensor->dims, tensor->rank, header->num_dims);
+  /* Dynamic sizes at their maxima: the largest tensor a run may pass. */
+  int64_t maxima[PT2C_MAX_SYMS], dims[PT2C_MAX_RANK];
+  pt2c_sym_maxima(plan, maxima);
+  pt2c_sym_resolve(plan, tensor->dims, tensor->rank, maxima, dims);
   uint64_t nbytes;
-  if (!pt2c_shape_nbytes(pt2c_dtype_element_size((pt2c_dtype)tensor->dtype), tensor->rank,
-                         plan->dims + tensor->dims, &nbytes))
+  if (!pt2c_shape_nbytes(pt2c_dtype_element_size((pt2c_dtype)tensor->dtype), tensor->rank, dims,
+                         &nbytes))
     return CORRUPT("%s %u: a dim is negative or the byte size overflows", role, number);
   if (tensor->buffer >= header->num_buffers)
     return CORRUPT("%s %u: buffer %u is outside the %u buffers", role, number, tensor->buffer,
@@ -323,6 +333,11 @@ static pt2c_status check_records(pt2c_plan* plan) {
   pt2c_status status = PT2C_OK;
   for (uint32_t i = 0; i < header->num_buffers && status == PT2C_OK; ++i)
     status = check_buffer(header, i, &plan->buffers[i]);
+  for (uint32_t i = 0; i < header->num_inputs && status == PT2C_OK; ++i)
+    if (plan->inputs[i].rank > PT2C_MAX_RANK)
+      status = CORRUPT("input %u: rank %u exceeds the maximum %d", i, plan->inputs[i].rank,
+                       PT2C_MAX_RANK);
+  if (status == PT2C_OK) status = pt2c_sym_check_plan(plan);
   for (uint32_t i = 0; i < header->num_inputs && status == PT2C_OK; ++i)
     status = check_tensor(plan, "input", i, &plan->inputs[i], PT2C_BUFFER_INPUT);
   for (uint32_t i = 0; i < header->num_outputs && status == PT2C_OK; ++i)

@@ -22,8 +22,10 @@ typedef struct pt2c_plan {
   const pt2c_plan_gpu_kernel* gpu_kernels; /* num_kernels entries in CUDA plans, else none */
   const pt2c_plan_gemm* gemms;             /* num_gemms entries */
   const pt2c_plan_conv* convs;             /* num_convs entries */
+  const pt2c_plan_sym* syms;               /* num_syms entries */
   const uint32_t* step_args;
   const int64_t* dims;
+  const int64_t* sym_code;                 /* num_sym_words entries */
   const char* strings;
   uint32_t max_step_args; /* the largest num_args of any step */
 } pt2c_plan;

@@ -6,6 +6,7 @@
 #include "error.h"
 #include "guard.h"
 #include "model.h"
+#include "symbolic.h"
 
 /* Points INPUT and OUTPUT buffers at this run's caller memory (the inputs are read-only
  * to kernels, but every kernel argument is a void*). */
@@ -21,15 +22,19 @@ static void bind_caller_buffers(pt2c_model* model, const pt2c_tensor* inputs,
   }
 }
 
-/* The checks every run starts with, whatever the device. */
+/* The checks every run starts with, whatever the device; binds the dynamic dimensions'
+ * values (sym_values, PT2C_MAX_SYMS entries) from the inputs. */
 static pt2c_status check_run(const pt2c_model* model, const pt2c_tensor* inputs,
-                             int32_t num_inputs, pt2c_tensor* outputs, int32_t num_outputs) {
+                             int32_t num_inputs, pt2c_tensor* outputs, int32_t num_outputs,
+                             int64_t* sym_values) {
   const pt2c_plan* plan = &model->plan;
-  pt2c_status status = pt2c_check_tensors(plan, "input", plan->inputs, plan->header->num_inputs,
-                                          inputs, num_inputs);
+  pt2c_status status = pt2c_sym_bind(plan, inputs, num_inputs, sym_values);
+  if (status == PT2C_OK)
+    status = pt2c_check_tensors(plan, "input", plan->inputs, plan->header->num_inputs, inputs,
+                                num_inputs, sym_values);
   if (status == PT2C_OK)
     status = pt2c_check_tensors(plan, "output", plan->outputs, plan->header->num_outputs,
-                                outputs, num_outputs);
+                                outputs, num_outputs, sym_values);
   return status;
 }
 
@@ -45,7 +50,8 @@ PT2C_API pt2c_status pt2c_model_run_device(pt2c_model* model, const pt2c_tensor*
     return pt2c_fail(PT2C_ERROR_UNSUPPORTED,
                      "pt2c_model_run_device: this model runs on the CPU; use pt2c_model_run "
                      "(compile with --target cuda for a GPU model)");
-  status = check_run(model, inputs, num_inputs, outputs, num_outputs);
+  int64_t sym_values[PT2C_MAX_SYMS];
+  status = check_run(model, inputs, num_inputs, outputs, num_outputs, sym_values);
   if (status != PT2C_OK) return status;
   return pt2c_cuda_run(model, inputs, outputs, /*host_memory=*/0, (CUstream)stream);
 }
@@ -54,19 +60,19 @@ PT2C_API pt2c_status pt2c_model_run_device(pt2c_model* model, const pt2c_tensor*
 static pt2c_status run_graph(pt2c_model* model, const pt2c_tensor* inputs, int32_t num_inputs,
                              pt2c_tensor* outputs, int32_t num_outputs) {
   const pt2c_plan* plan = &model->plan;
-  pt2c_status status = check_run(model, inputs, num_inputs, outputs, num_outputs);
+  int64_t sym_values[PT2C_MAX_SYMS];
+  pt2c_status status = check_run(model, inputs, num_inputs, outputs, num_outputs, sym_values);
   if (status != PT2C_OK) return status;
   if (plan->header->device == PT2C_DEVICE_CUDA)
     return pt2c_cuda_run(model, inputs, outputs, /*host_memory=*/1, NULL);
 
   bind_caller_buffers(model, inputs, outputs);
-  /* Symbolic dimension values: none while shapes are static. */
-  const int64_t* sym_values = NULL;
   for (uint32_t s = 0; s < plan->header->num_steps; ++s) {
     const pt2c_plan_step* step = &plan->steps[s];
     for (uint32_t a = 0; a < step->num_args; ++a)
       model->step_arg_data[a] = model->buffer_data[plan->step_args[step->first_arg + a]];
-    model->kernels[step->kernel](model->step_arg_data, sym_values);
+    model->kernels[step->kernel](model->step_arg_data,
+                                 plan->header->num_syms > 0 ? sym_values : NULL);
   }
   return pt2c_check_guards(model);
 }

@@ -140,14 +140,58 @@ TEST_CASE("a value used before it is defined is reported, not dereferenced") {
   CHECK(c.errors[0].find("'ghost' before it is defined") != std::string::npos);
 }
 
-TEST_CASE("symbolic sizes are refused with a clear message until dynamic shapes exist") {
+// Marks dim 0 of value `name` as the dynamic dimension "batch" (range [1, 8]).
+void makeBatchDynamic(pt2c::ArtifactFile& file, const std::string& name) {
+  auto* g = file.message.mutable_graphs(0);
+  for (auto& v : *g->mutable_values()) {
+    if (v.name() != name) continue;
+    auto* size = v.mutable_meta()->mutable_sizes(0);
+    size->set_expr("batch");
+    auto* term = size->mutable_symbolic()->add_terms();
+    term->set_coefficient(1);
+    term->add_symbols("batch");
+    size->set_hint(2);
+  }
+}
+
+TEST_CASE("symbolic sizes become dynamic dims, with the symbols on the function") {
   Context c;
   pt2c::ArtifactFile file = reluAddArtifact();
-  file.message.mutable_graphs(0)->mutable_values(0)->mutable_meta()->mutable_sizes(0)->set_expr(
-      "batch");
+  auto* dim = file.message.mutable_graphs(0)->add_dynamic_dims();
+  dim->set_name("batch");
+  dim->set_min(1);
+  dim->set_max(8);
+  auto* where = dim->add_inputs();
+  where->set_input("x");
+  where->set_dim(0);
+  for (const char* v : {"x", "r", "y"}) makeBatchDynamic(file, v);
+  auto module = pt2c::importArtifact(c.ctx, file);
+  REQUIRE(module);
+  auto func = module->lookupSymbol<mlir::func::FuncOp>("forward");
+  auto x = llvm::cast<mlir::RankedTensorType>(func.getArgumentTypes()[0]);
+  CHECK(x.isDynamicDim(0));
+  CHECK(x.getDimSize(1) == 3);
+  auto dims = func.getArgAttrOfType<mlir::ArrayAttr>(0, "pt2c.dims");
+  REQUIRE(dims);
+  CHECK(llvm::cast<mlir::StringAttr>(dims[0]).str() == "batch");
+  auto symbols = func->getAttrOfType<mlir::ArrayAttr>("pt2c.symbols");
+  REQUIRE(symbols);
+  auto batch = llvm::cast<mlir::DictionaryAttr>(symbols[0]);
+  CHECK(batch.getAs<mlir::IntegerAttr>("max").getInt() == 8);
+  CHECK(batch.getAs<mlir::IntegerAttr>("input").getInt() == 0);
+  // Every aten op with a dynamic result records its sizes for the decompositions.
+  int annotated = 0;
+  func.walk([&](mlir::Operation* op) { annotated += op->hasAttr("pt2c.result_dims"); });
+  CHECK(annotated == 2);
+}
+
+TEST_CASE("a symbolic size over an undeclared dimension is refused") {
+  Context c;
+  pt2c::ArtifactFile file = reluAddArtifact();
+  makeBatchDynamic(file, "x");  // no dynamic_dims entry declares "batch"
   CHECK(!pt2c::importArtifact(c.ctx, file));
   REQUIRE(!c.errors.empty());
-  CHECK(c.errors[0].find("symbolic size (batch)") != std::string::npos);
+  CHECK(c.errors[0].find("uses 'batch', which is no dynamic dimension") != std::string::npos);
 }
 
 TEST_CASE("schema arguments: tensors, optionals, lists and annotated aliases") {

@@ -1,5 +1,6 @@
 #include "tools/host/npy_run.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <filesystem>
@@ -21,7 +22,12 @@ std::vector<npy::Array> run_on_npy_files(Model& model, const std::vector<std::st
     inputs[i] = npy::read(paths[i]);
     input_tensors.push_back(inputs[i].tensor());
   }
-  std::vector<TensorInfo> infos = model.graph_outputs(model.find_graph(method, input_tensors));
+  int32_t graph = model.find_graph(method, input_tensors);
+  std::vector<TensorInfo> infos = model.graph_outputs(graph);
+  // Sizes that follow dynamic dimensions (-1 in the info) are these inputs'.
+  for (size_t i = 0; i < infos.size(); ++i)
+    if (std::find(infos[i].dims.begin(), infos[i].dims.end(), -1) != infos[i].dims.end())
+      infos[i].dims = model.output_shape(input_tensors, static_cast<int32_t>(i));
   if (output_infos != nullptr) *output_infos = infos;
   std::vector<npy::Array> outputs(infos.size());
   for (size_t i = 0; i < outputs.size(); ++i) {

@@ -8,10 +8,12 @@
 #include <cstring>
 #include <vector>
 
+#include "compiler/codegen/DynamicKernelAbi.h"
 #include "compiler/codegen/cuda/GpuPasses.h"
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/fold/FoldWeights.h"
 #include "compiler/transforms/kernels/FormKernels.h"
+#include "compiler/transforms/symbolic/SymbolicShapes.h"
 #include "ir/Dialects.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -44,6 +46,8 @@ int main(int argc, char **argv) {
   pt2c::registerFormKernelsPass();
   pt2c::registerFoldWeightsPass();
   pt2c::registerGpuPasses();
+  pt2c::registerSymbolicShapesPass();
+  pt2c::registerDynamicKernelAbiPasses();
 
   mlir::DialectRegistry registry;
   pt2c::registerAllDialects(registry);

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "CLI/CLI.hpp"
+#include "compiler/codegen/DynamicKernelAbi.h"
 #include "compiler/driver/Pipeline.h"
 #include "compiler/driver/Resources.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -133,6 +134,7 @@ int main(int argc, char** argv) {
   mlir::registerAllPasses();
   pt2c::registerPasses();
   pt2c::registerFormKernelsPass();
+  pt2c::registerDynamicKernelAbiPasses();
   auto resources = pt2c::findResources(argv[0]);
   if (!resources) return reportError(resources.takeError());
 

@@ -11,9 +11,13 @@ namespace pt2c::decompose {
 namespace {
 
 /// A tensor of the result type with `value` everywhere.
-Value filled(PrimBuilder &b, double value) { return b.splat(value, b.resultType()); }
+Value filled(PrimBuilder &b, double value) {
+  b.sizesFollowResultType("size");
+  return b.splat(value, b.resultType());
+}
 
 Value filledWith(PrimBuilder &b, Attribute scalar) {
+  b.sizesFollowResultType("size");
   return b.splat(b.scalarAttr(scalar, b.resultElementType()), b.resultType());
 }
 
@@ -50,7 +54,9 @@ Value arange(OpT op, PrimBuilder &b) {
   auto computeType = type.clone(isa<FloatType>(type.getElementType())
                                     ? (Type)Float64Type::get(context)
                                     : (Type)IntegerType::get(context, 64));
-  Value result = b.create<prim::IotaOp>(computeType, 0);
+  // A length that follows a dynamic dimension (arange(seq)) is the result's size.
+  b.sizesFollowResultType("end");
+  Value result = b.create<prim::IotaOp>(computeType, 0, b.dynamicSizes(computeType));
   if (step && scalarValue(step, 1.0) != 1.0) {
     Value factor = b.splat(b.scalarAttr(step, computeType.getElementType()), computeType);
     result = b.create<prim::MulOp>(result, factor);

@@ -1,5 +1,7 @@
 #include "compiler/transforms/decompose/PrimBuilder.h"
 
+#include "ir/symbolic/SymbolicIR.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 
 using namespace mlir;
@@ -8,6 +10,36 @@ namespace pt2c::decompose {
 
 RankedTensorType PrimBuilder::resultType(unsigned i) const {
   return cast<RankedTensorType>(atenOp->getResult(i).getType());
+}
+
+std::optional<sym::Expr> PrimBuilder::symbolicIntExpr(StringRef arg, int position) {
+  handledArgs.insert(arg);
+  return sym::symbolicArgument(atenOp, arg, position);
+}
+
+Value PrimBuilder::symbolicInt(StringRef arg, int position) {
+  std::optional<sym::Expr> e = symbolicIntExpr(arg, position);
+  if (failed() || !e)
+    return {};
+  return sym::materialize(rewriter, loc(), *e, sym::symbolNames(atenOp));
+}
+
+Value PrimBuilder::tracedResultSize(unsigned i, int64_t d) {
+  if (failed())
+    return {};
+  std::optional<std::vector<sym::Expr>> dims = sym::resultDims(atenOp, i);
+  if (!dims || d >= (int64_t)dims->size())
+    return fail("the trace recorded no size for result " + Twine(i));
+  return sym::materialize(rewriter, loc(), (*dims)[d], sym::symbolNames(atenOp));
+}
+
+std::string PrimBuilder::unhandledSymbolicArgument() const {
+  for (NamedAttribute a : atenOp->getAttrs()) {
+    StringRef name = a.getName().strref();
+    if (name.consume_front(sym::kSymArgPrefix) && !handledArgs.contains(name))
+      return name.str();
+  }
+  return "";
 }
 
 Value PrimBuilder::fail(const Twine &why) {
@@ -70,8 +102,21 @@ Value PrimBuilder::convert(Value value, Type elementType) {
   return create<prim::ConvertOp>(type.clone(elementType), value);
 }
 
+/// The sizes of the aten op's result that has `type`'s shape, as the trace recorded
+/// them (the importer's pt2c.result_dims): exact where operand dims are not.
+static std::optional<std::vector<sym::Expr>> tracedSizes(Operation *atenOp,
+                                                         RankedTensorType type) {
+  for (auto [i, result] : llvm::enumerate(atenOp->getResults())) {
+    auto t = dyn_cast<RankedTensorType>(result.getType());
+    if (t && t.getShape() == type.getShape())
+      return sym::resultDims(atenOp, i);
+  }
+  return std::nullopt;
+}
+
 SmallVector<Value> PrimBuilder::dynamicSizes(RankedTensorType type, ValueRange like) {
   SmallVector<Value> sizes;
+  std::optional<std::vector<sym::Expr>> traced = tracedSizes(atenOp, type);
   for (int64_t d = 0; d < type.getRank() && !failed(); ++d) {
     if (!type.isDynamicDim(d))
       continue;
@@ -82,6 +127,10 @@ SmallVector<Value> PrimBuilder::dynamicSizes(RankedTensorType type, ValueRange l
         source = v, sourceDim = d;
         break;
       }
+    if (!source && traced && d < (int64_t)traced->size()) {
+      sizes.push_back(sym::materialize(rewriter, loc(), (*traced)[d], sym::symbolNames(atenOp)));
+      continue;
+    }
     for (Value v : atenOp->getOperands()) {
       auto t = dyn_cast<RankedTensorType>(v.getType());
       int64_t aligned = t ? d - (type.getRank() - t.getRank()) : -1;
@@ -149,8 +198,10 @@ Value PrimBuilder::reshape(Value value, RankedTensorType type) {
   RankedTensorType from = tensorType(value);
   if (from == type)
     return value;
-  // A dynamic size can only be carried over, not computed: prim has no index
-  // arithmetic (yet), so the k-th dynamic result dim takes the k-th dynamic input dim.
+  // Sizes the trace recorded for this shape are exact (view [batch*seq, 16]).
+  if (!type.hasStaticShape() && tracedSizes(atenOp, type))
+    return create<prim::ReshapeOp>(type, value, dynamicSizes(type));
+  // Otherwise the k-th dynamic result dim takes the k-th dynamic input dim.
   SmallVector<int64_t> fromDynamic;
   int64_t fromStatic = 1, toStatic = 1;
   for (int64_t d = 0; d < from.getRank(); ++d)

@@ -11,9 +11,12 @@
 #define PT2C_COMPILER_TRANSFORMS_DECOMPOSE_PRIMBUILDER_H
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "ir/prim/PrimDialect.h"
+#include "ir/symbolic/SymExpr.h"
+#include "llvm/ADT/StringSet.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace pt2c::decompose {
@@ -96,6 +99,22 @@ public:
                                llvm::ArrayRef<int64_t> reducedDims,
                                mlir::ValueRange like = {});
 
+  //===--- dynamic dimensions ---===//
+
+  /// The expression of an int argument (position < 0) or int-list entry that follows
+  /// the graph's dynamic dimensions, as index arithmetic; null if it is static. An op
+  /// with such an argument decomposes only when its decomposition asked for it here (or
+  /// said it takes the sizes from the result type): a traced constant would be wrong at
+  /// other sizes.
+  mlir::Value symbolicInt(llvm::StringRef arg, int position = -1);
+  std::optional<sym::Expr> symbolicIntExpr(llvm::StringRef arg, int position = -1);
+  /// The size of dim `d` of result `i` as the trace recorded it (null if unknown).
+  mlir::Value tracedResultSize(unsigned i, int64_t d);
+  /// `arg` (view's size, expand's size) is what the result type already says.
+  void sizesFollowResultType(llvm::StringRef arg) { handledArgs.insert(arg); }
+  /// The first symbolic argument no decomposition step handled; empty if none.
+  std::string unhandledSymbolicArgument() const;
+
   /// Index values for the dynamic dims of `type`: dims of a `like` value of the same
   /// rank if given, else a trailing-aligned dynamic dim of one of the aten operands.
   llvm::SmallVector<mlir::Value> dynamicSizes(mlir::RankedTensorType type,
@@ -105,6 +124,7 @@ private:
   mlir::PatternRewriter &rewriter;
   mlir::Operation *atenOp;
   std::string failure;
+  llvm::StringSet<> handledArgs;
 };
 
 /// The ranked tensor type of a value (all aten and prim values have one).

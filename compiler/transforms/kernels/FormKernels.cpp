@@ -1,5 +1,9 @@
 #include "compiler/transforms/kernels/FormKernels.h"
 
+#include "ir/symbolic/SymbolicIR.h"
+
+#include <functional>
+
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -14,8 +18,21 @@
 namespace pt2c {
 namespace {
 
+// Size arithmetic of dynamic graphs (prim.symbol and arith on indices, SymbolicIR.h):
+// every kernel recomputes what it needs from the symbol values it is passed.
+bool isSizeArithmetic(mlir::Operation* op) {
+  return op->getNumResults() == 1 && op->getResult(0).getType().isIndex() &&
+         llvm::all_of(op->getOperandTypes(), [](mlir::Type t) { return t.isIndex(); });
+}
+
 bool isClonedIntoUsers(mlir::Operation* op) {
-  return op->hasTrait<mlir::OpTrait::ConstantLike>();
+  return op->hasTrait<mlir::OpTrait::ConstantLike>() || isSizeArithmetic(op);
+}
+
+// A kernel argument's or result's dims for pt2c.kernel_dims ([] when static).
+mlir::Attribute kernelDims(mlir::Builder& b, mlir::Value v) {
+  if (mlir::ArrayAttr dims = sym::dimsAttrOf(v)) return dims;
+  return b.getArrayAttr({});
 }
 
 // Producers cheap enough to recompute inside their single consumer's kernel: fusing them
@@ -75,13 +92,19 @@ class KernelOutliner {
   void outline(Group& g) {
     // Operands from outside the group become kernel arguments; constants are cloned in.
     llvm::SetVector<mlir::Value> inputs;
-    llvm::SetVector<mlir::Operation*> constants;
+    llvm::SetVector<mlir::Operation*> constants;  // operands before their users
     llvm::SmallPtrSet<mlir::Operation*, 8> members(g.ops.begin(), g.ops.end());
+    std::function<void(mlir::Operation*)> cloneWithOperands = [&](mlir::Operation* def) {
+      if (constants.contains(def)) return;
+      for (mlir::Value v : def->getOperands())
+        if (mlir::Operation* d = v.getDefiningOp()) cloneWithOperands(d);
+      constants.insert(def);
+    };
     for (mlir::Operation* op : g.ops)
       for (mlir::Value v : op->getOperands()) {
         mlir::Operation* def = v.getDefiningOp();
         if (def && members.contains(def)) continue;
-        if (def && isClonedIntoUsers(def)) constants.insert(def);
+        if (def && isClonedIntoUsers(def)) cloneWithOperands(def);
         else inputs.insert(v);
       }
 
@@ -92,6 +115,9 @@ class KernelOutliner {
     auto kernel = b.create<mlir::func::FuncOp>(g.root->getLoc(), name, type);
     kernel.setPrivate();
     kernel->setAttr(kKernelAttr, b.getUnitAttr());
+    llvm::SmallVector<mlir::Value> boundary(inputs.begin(), inputs.end());
+    llvm::append_range(boundary, g.root->getResults());
+    markDynamic(kernel, boundary);
     symbols.insert(kernel);
 
     mlir::Block* body = kernel.addEntryBlock();
@@ -104,10 +130,24 @@ class KernelOutliner {
 
     b.setInsertionPoint(g.root);
     auto call = b.create<mlir::func::CallOp>(g.root->getLoc(), kernel, inputs.getArrayRef());
+    if (auto dims = g.root->getAttr(sym::kResultDimsAttr)) call->setAttr(sym::kResultDimsAttr, dims);
     g.root->replaceAllUsesWith(call.getResults());
     for (mlir::Operation* op : llvm::reverse(g.ops)) op->erase();
-    for (mlir::Operation* c : constants)
+    for (mlir::Operation* c : llvm::reverse(constants))
       if (c->use_empty()) c->erase();
+  }
+
+  // A kernel of a model with dynamic dimensions: its symbols' names, and the dims of
+  // its arguments and results (`boundary`, in that order), for the kernel ABI.
+  void markDynamic(mlir::func::FuncOp kernel, llvm::ArrayRef<mlir::Value> boundary) {
+    auto symbolsAttr = func->getAttrOfType<mlir::ArrayAttr>(sym::kSymbolsAttr);
+    if (!symbolsAttr) return;
+    mlir::Builder b(kernel.getContext());
+    llvm::SmallVector<mlir::Attribute> names, dims;
+    for (const std::string& name : sym::symbolNames(func)) names.push_back(b.getStringAttr(name));
+    for (mlir::Value v : boundary) dims.push_back(kernelDims(b, v));
+    kernel->setAttr(sym::kSymbolNamesAttr, b.getArrayAttr(names));
+    kernel->setAttr(sym::kKernelDimsAttr, b.getArrayAttr(dims));
   }
 
   // Outputs must own their buffers: an output that is (an alias of) an argument, or of a
@@ -164,18 +204,26 @@ class KernelOutliner {
                                                b.getFunctionType({v.getType()}, {v.getType()}));
     kernel.setPrivate();
     kernel->setAttr(kKernelAttr, b.getUnitAttr());
+    markDynamic(kernel, {v, v});
     symbols.insert(kernel);
     mlir::Block* body = kernel.addEntryBlock();
     b.setInsertionPointToStart(body);
     // An explicit copy into a fresh tensor: a kernel returning its argument would leave
     // bufferization nothing to turn into the output buffer.
     auto type = llvm::cast<mlir::RankedTensorType>(v.getType());
+    llvm::SmallVector<mlir::Value> sizes;
+    for (int64_t k = 0; k < type.getRank(); ++k)
+      if (type.isDynamicDim(k))
+        sizes.push_back(b.create<mlir::tensor::DimOp>(v.getLoc(), body->getArgument(0), k));
     mlir::Value empty = b.create<mlir::tensor::EmptyOp>(v.getLoc(), type.getShape(),
-                                                        type.getElementType());
+                                                        type.getElementType(), sizes);
     auto copy = b.create<mlir::linalg::CopyOp>(v.getLoc(), body->getArgument(0), empty);
     b.create<mlir::func::ReturnOp>(v.getLoc(), copy.getResult(0));
     b.setInsertionPoint(before);
-    return b.create<mlir::func::CallOp>(v.getLoc(), kernel, v).getResult(0);
+    auto call = b.create<mlir::func::CallOp>(v.getLoc(), kernel, v);
+    if (mlir::ArrayAttr dims = sym::dimsAttrOf(v))
+      call->setAttr(sym::kResultDimsAttr, b.getArrayAttr({dims}));
+    return call.getResult(0);
   }
 
   mlir::func::FuncOp func;

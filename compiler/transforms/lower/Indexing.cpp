@@ -172,12 +172,12 @@ struct ConcatenateLowering : OpConversionPattern<prim::ConcatenateOp> {
 struct IotaLowering : OpConversionPattern<prim::IotaOp> {
   using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult matchAndRewrite(prim::IotaOp op, OpAdaptor,
+  LogicalResult matchAndRewrite(prim::IotaOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType out = op.getType();
     int64_t dim = op.getIotaDimensionAttr().getInt();
-    Value init = emptyTensor(rewriter, loc, out, {});
+    Value init = emptyTensor(rewriter, loc, out, adaptor.getDynamicSizes());
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(out.getRank())};
     SmallVector<utils::IteratorType> iterators(out.getRank(), utils::IteratorType::parallel);
     auto generic = rewriter.create<linalg::GenericOp>(

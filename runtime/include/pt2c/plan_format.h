@@ -14,8 +14,10 @@
  *   pt2c_plan_gpu_kernel gpu_kernels[num_kernels] (CUDA plans only: the kernel table)
  *   pt2c_plan_gemm     gemms[num_gemms]           (CUDA plans only; see PT2C_STEP_GEMM)
  *   pt2c_plan_conv     convs[num_convs]           (CUDA plans only; see PT2C_STEP_CONV)
+ *   pt2c_plan_sym      syms[num_syms]             (dynamic dimensions; see "Symbolic sizes")
  *   uint32_t           step_args[num_step_args]   (buffer ids, padded to 8 bytes)
  *   int64_t            dims[num_dims]
+ *   int64_t            sym_code[num_sym_words]    (size expressions)
  *   char               strings[strings_size]      (NUL-terminated names)
  *
  * The runtime rejects (PT2C_ERROR_CORRUPT_MODEL) any plan where an index or byte range
@@ -50,9 +52,11 @@
 
 #define PT2C_PLAN_MAGIC "PT2CPLN1" /* 8 bytes, no NUL stored */
 /* 3: header.device (was reserved) and the CUDA kernel table.
- * 4: step kinds (step.kind, was reserved), header.num_gemms and the GEMM table.
- * 5: convolution steps: header.num_convs (was reserved) and the convolution table. */
-#define PT2C_PLAN_VERSION 5u
+ * 4: step kinds (step.kind, was reserved), header.num_gemms and the GEMM table. */
+/* 5: symbolic sizes: header.num_syms (was reserved) and num_sym_words, the sym table and
+ *    sym_code; a negative dims[] entry. */
+/* 6: convolution steps: header.num_convs (was reserved) and the convolution table. */
+#define PT2C_PLAN_VERSION 6u
 
 typedef struct pt2c_plan_header {
   char magic[8];
@@ -70,8 +74,38 @@ typedef struct pt2c_plan_header {
   uint64_t arena_size;    /* bytes of scratch memory for intermediate buffers */
   uint64_t weights_size;  /* bytes of the weights blob the plan expects */
   uint32_t num_gemms;     /* entries in the GEMM table (CUDA plans; 0 otherwise) */
+  uint32_t num_syms;      /* dynamic dimensions (0: every size is static) */
+  uint32_t num_sym_words; /* int64 words of sym_code */
   uint32_t num_convs;     /* entries in the convolution table (CUDA plans; 0 otherwise) */
 } pt2c_plan_header;
+
+/* Symbolic sizes. A model.py with dynamic_shapes gives a plan whose sizes may depend on
+ * its dynamic dimensions ("symbols"): sym i is the size of dim `dim` of input `input`,
+ * which a run must give within [min, max] (every input dim that is the same symbol must
+ * agree; the compiler records the first). A dims[] entry d >= 0 is a static size; d < 0
+ * is the expression at sym_code[-d - 1]: a count n, then n postfix (opcode, operand)
+ * pairs over a stack of int64 (PT2C_SYM_*). Input dims are plain symbols; output dims
+ * may be any expression ("batch*seq"). Buffers are planned at the symbols' maxima (the
+ * compiler proves each size grows with the symbols), so `nbytes` bounds every run.
+ * Kernels get the symbol values, in sym order, as their second argument. */
+typedef struct pt2c_plan_sym {
+  uint32_t name;  /* offset into strings: model.py's name for the dimension */
+  uint32_t input; /* the input whose dim gives its value */
+  uint32_t dim;
+  uint32_t reserved;
+  int64_t min, max; /* the inclusive range a run may give */
+} pt2c_plan_sym;
+
+enum {
+  PT2C_SYM_CONSTANT = 0, /* push operand */
+  PT2C_SYM_SYMBOL = 1,   /* push the value of sym `operand` */
+  PT2C_SYM_ADD = 2,      /* pop b, pop a, push a + b (operand unused) */
+  PT2C_SYM_SUB = 3,      /* a - b */
+  PT2C_SYM_MUL = 4,      /* a * b */
+  PT2C_SYM_FLOORDIV = 5, /* floor(a / b) */
+  PT2C_SYM_CEILDIV = 6,  /* ceil(a / b) */
+};
+#define PT2C_SYM_MAX_STACK 16
 
 /* An input or output of the model. */
 typedef struct pt2c_plan_tensor {
@@ -203,7 +237,7 @@ typedef struct pt2c_plan_conv {
 } pt2c_plan_conv;
 
 /* Every generated CPU kernel has this signature: buffer base pointers in the step's order,
- * and the values of the model's symbolic dimensions (unused while shapes are static). */
+ * and the values of the plan's symbols (NULL when it has none). */
 typedef void (*pt2c_kernel_fn)(void* const* buffers, const int64_t* sym_values);
 
 /* Plan sets. A model.so compiled from a multi-graph artifact (README: `signatures`) embeds

@@ -19,8 +19,10 @@ extern "C" {
 
 /* 2: pt2c_device, pt2c_model_device, pt2c_model_run_device, PT2C_ERROR_DEVICE (CUDA).
  * 3: graphs and dispatch: pt2c_graph_info, pt2c_model_num_graphs, pt2c_model_graph_*,
- *    pt2c_model_find_graph, pt2c_model_run_method, PT2C_ERROR_NO_MATCHING_GRAPH. */
-#define PT2C_ABI_VERSION 3u
+ *    pt2c_model_find_graph, pt2c_model_run_method, PT2C_ERROR_NO_MATCHING_GRAPH.
+ * 4: dynamic dimensions: -1 in info dims, pt2c_model_num_dynamic_dims,
+ *    pt2c_model_dynamic_dim_info, pt2c_model_output_shape. */
+#define PT2C_ABI_VERSION 4u
 
 #if defined(__GNUC__)
 #define PT2C_API __attribute__((visibility("default")))
@@ -158,12 +160,29 @@ PT2C_API pt2c_status pt2c_model_input_info(const pt2c_model* model, int32_t inde
 PT2C_API pt2c_status pt2c_model_output_info(const pt2c_model* model, int32_t index,
                                             pt2c_tensor_info* out_info);
 
+/* Dynamic dimensions (model.py's dynamic_shapes). Info dims are -1 where a size varies
+ * from run to run: an input dim that is a dynamic dimension, or an output dim computed
+ * from them. A run takes any size within the declared range there (every input dim
+ * with the same name must agree); its outputs must have the sizes
+ * pt2c_model_output_shape gives for its inputs. */
+PT2C_API int32_t pt2c_model_num_dynamic_dims(const pt2c_model* model);
+/* The name model.py gave dimension `index` and its inclusive range. */
+PT2C_API pt2c_status pt2c_model_dynamic_dim_info(const pt2c_model* model, int32_t index,
+                                                 const char** out_name, int64_t* out_min,
+                                                 int64_t* out_max);
+/* The sizes output `index` has for these inputs (output_info's rank entries written to
+ * out_dims). Checks the inputs as a run would. For a static model: output_info's dims. */
+PT2C_API pt2c_status pt2c_model_output_shape(const pt2c_model* model, const pt2c_tensor* inputs,
+                                             int32_t num_inputs, int32_t index,
+                                             int64_t* out_dims);
+
 /* Where the model's kernels run; PT2C_DEVICE_CPU (with a last error) for a null model. */
 PT2C_API pt2c_device pt2c_model_device(const pt2c_model* model);
 
 /* Runs the model (the graph of the default method that matches the inputs, see
  * pt2c_model_find_graph). Inputs and outputs are checked (count, dtype, rank, sizes) before any
- * kernel runs. Output buffers are caller-owned and must have the sizes output_info gives.
+ * kernel runs. Output buffers are caller-owned and must have the sizes output_info gives
+ * (for dynamic dimensions: pt2c_model_output_shape).
  * A model is not safe to run from two threads at once; create one per thread.
  *
  * Tensors are in host memory for every model. A CUDA model copies the inputs to the

@@ -133,6 +133,9 @@ struct Api {
   decltype(&::pt2c_model_graph_output_info) model_graph_output_info = nullptr;
   decltype(&::pt2c_model_find_graph) model_find_graph = nullptr;
   decltype(&::pt2c_model_run_method) model_run_method = nullptr;
+  decltype(&::pt2c_model_num_dynamic_dims) model_num_dynamic_dims = nullptr;
+  decltype(&::pt2c_model_dynamic_dim_info) model_dynamic_dim_info = nullptr;
+  decltype(&::pt2c_model_output_shape) model_output_shape = nullptr;
   decltype(&::pt2c_last_error) last_error = nullptr;
 
   Api() = default;
@@ -191,6 +194,9 @@ inline std::shared_ptr<const Api> load(const std::string& path) {
   resolve(*api, path, "pt2c_model_graph_output_info", &api->model_graph_output_info);
   resolve(*api, path, "pt2c_model_find_graph", &api->model_find_graph);
   resolve(*api, path, "pt2c_model_run_method", &api->model_run_method);
+  resolve(*api, path, "pt2c_model_num_dynamic_dims", &api->model_num_dynamic_dims);
+  resolve(*api, path, "pt2c_model_dynamic_dim_info", &api->model_dynamic_dim_info);
+  resolve(*api, path, "pt2c_model_output_shape", &api->model_output_shape);
   return api;
 }
 
@@ -282,6 +288,31 @@ class Model {
     api_->check(api_->model_run_method(model_, method.empty() ? nullptr : method.c_str(),
                                        inputs.data(), static_cast<int32_t>(inputs.size()),
                                        outputs.data(), static_cast<int32_t>(outputs.size())));
+  }
+
+  // Dynamic dimensions (pt2c.h): model.py's name and inclusive range of each; info dims
+  // are -1 where they vary.
+  struct DynamicDim {
+    std::string name;
+    int64_t min, max;
+  };
+  std::vector<DynamicDim> dynamic_dims() const {
+    std::vector<DynamicDim> dims;
+    for (int32_t i = 0; i < api_->model_num_dynamic_dims(model_); ++i) {
+      const char* name = nullptr;
+      DynamicDim d{};
+      api_->check(api_->model_dynamic_dim_info(model_, i, &name, &d.min, &d.max));
+      d.name = name ? name : "";
+      dims.push_back(d);
+    }
+    return dims;
+  }
+  // The sizes output `index` has for these inputs.
+  std::vector<int64_t> output_shape(const std::vector<pt2c_tensor>& inputs, int32_t index) const {
+    std::vector<int64_t> dims(static_cast<size_t>(output_info(index).dims.size()));
+    api_->check(api_->model_output_shape(model_, inputs.data(), static_cast<int32_t>(inputs.size()),
+                                         index, dims.data()));
+    return dims;
   }
 
   // Where the kernels run (PT2C_DEVICE_CPU or PT2C_DEVICE_CUDA).
