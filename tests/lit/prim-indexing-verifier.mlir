@@ -135,8 +135,8 @@ func.func @iota_dim() -> tensor<3xi64> {
 
 // -----
 
-func.func @iota_dynamic() -> tensor<?xf32> {
-  // expected-error @+1 {{expects a static result shape}}
+func.func @iota_dynamic_without_size() -> tensor<?xf32> {
+  // expected-error @+1 {{expects one size per dynamic result dim}}
   %0 = prim.iota 0 : tensor<?xf32>
   return %0 : tensor<?xf32>
 }
