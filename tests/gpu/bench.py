@@ -36,6 +36,9 @@ import torch
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from run_mlp_cuda import PT2C_OK, Library, relative_error, tensors  # noqa: E402
+# Outputs in the order of the references (a transformers ModelOutput is a dict); the
+# bundle carries tools/eager_reference.py.
+from eager_reference import flatten  # noqa: E402
 
 
 def load_module(path):
@@ -143,7 +146,7 @@ def main():
 
     def check(name, outs, tolerance=args.tolerance):
         nonlocal failed
-        outs = outs if isinstance(outs, (list, tuple)) else [outs]
+        outs = flatten(outs)
         error = max(relative_error(o.detach().cpu().numpy(), r) for o, r in zip(outs, refs))
         ok = error <= tolerance
         failed |= not ok
