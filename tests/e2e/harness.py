@@ -1,5 +1,6 @@
 """Compile a model.py with pt2c and compare the .so, run from the C++ host with no
 Python in its process, against PyTorch eager on fresh random inputs."""
+import json
 import pathlib
 import textwrap
 
@@ -46,20 +47,37 @@ def compile_model(pt2c, model_py, out_dir):
     return so
 
 
-def check_against_eager(pt2c, cpp_host, python, model_py, work_dir, tolerance=1e-4, seed=7):
-    """Compiles model_py, then checks every output: max|diff| / max|ref| <= tolerance."""
-    work = pathlib.Path(work_dir)
-    so = compile_model(pt2c, model_py, work)
-    data = work / f"data{seed}"
-    made = run([python, EAGER_REFERENCE, model_py, data, "--seed", str(seed)])
+def eager_data(python, model_py, data_dir, seed=7, shapes=None):
+    """Fresh inputs and PyTorch eager's outputs for them (tools/eager_reference.py;
+    `shapes`: other input sizes, for dynamic dimensions); returns their .npy paths."""
+    cmd = [python, EAGER_REFERENCE, model_py, data_dir, "--seed", str(seed)]
+    if shapes is not None:
+        cmd += ["--shapes", json.dumps(shapes)]
+    made = run(cmd)
     assert made.returncode == 0, made.stderr
+    data = pathlib.Path(data_dir)
     inputs = sorted(data.glob("input*.npy"), key=lambda p: int(p.stem[5:]))
     refs = sorted(data.glob("ref*.npy"), key=lambda p: int(p.stem[3:]))
-    cmd = [cpp_host, so, "--output-dir", work / f"out{seed}", "--tolerance", str(tolerance)]
+    return inputs, refs
+
+
+def run_against_references(cpp_host, so, inputs, refs, out_dir, tolerance):
+    """Runs the .so from the C++ host (no Python in its process) on `inputs`; every output
+    must be within max|diff| / max|ref| <= tolerance of its reference."""
+    cmd = [cpp_host, so, "--output-dir", out_dir, "--tolerance", str(tolerance)]
     for p in inputs:
         cmd += ["--input", p]
     for p in refs:
         cmd += ["--reference", p]
     result = run(cmd, env=env_without_python())
     assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
+def check_against_eager(pt2c, cpp_host, python, model_py, work_dir, tolerance=1e-4, seed=7):
+    """Compiles model_py, then checks every output: max|diff| / max|ref| <= tolerance."""
+    work = pathlib.Path(work_dir)
+    so = compile_model(pt2c, model_py, work)
+    inputs, refs = eager_data(python, model_py, work / f"data{seed}", seed)
+    run_against_references(cpp_host, so, inputs, refs, work / f"out{seed}", tolerance)
     return so, [np.load(p) for p in refs]

@@ -5,13 +5,11 @@ sizes are run-time errors, not wrong answers.
 
     python -m pytest tests/e2e/test_dynamic_shapes.py
 """
-import json
-
 import numpy as np
 import pytest
 
 from conftest import env_without_python, run
-from harness import EAGER_REFERENCE, compile_model, write_model
+from harness import compile_model, eager_data, run_against_references, write_model
 
 MLP = """
     import torch
@@ -66,19 +64,8 @@ def attention_so(pt2c, tmp_path_factory):
 
 def check_at(cpp_host, python, model_py, so, work, shapes, seed):
     """Runs the .so on fresh inputs of `shapes` and compares with eager (1e-4 relative)."""
-    data = work / f"data{seed}"
-    made = run([python, EAGER_REFERENCE, model_py, data, "--seed", str(seed),
-                "--shapes", json.dumps(shapes)])
-    assert made.returncode == 0, made.stderr
-    inputs = sorted(data.glob("input*.npy"), key=lambda p: int(p.stem[5:]))
-    refs = sorted(data.glob("ref*.npy"), key=lambda p: int(p.stem[3:]))
-    cmd = [cpp_host, so, "--output-dir", work / f"out{seed}", "--tolerance", "1e-4"]
-    for p in inputs:
-        cmd += ["--input", p]
-    for p in refs:
-        cmd += ["--reference", p]
-    result = run(cmd, env=env_without_python())
-    assert result.returncode == 0, result.stdout + result.stderr
+    inputs, refs = eager_data(python, model_py, work / f"data{seed}", seed, shapes)
+    result = run_against_references(cpp_host, so, inputs, refs, work / f"out{seed}", 1e-4)
     outputs = sorted((work / f"out{seed}").glob("*.npy"))
     return result.stdout, [np.load(p).shape for p in outputs]
 

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import REPO, env_without_python, load_model_file, run
-from harness import EAGER_REFERENCE, compile_model, with_random_batch_norm, write_model
+from conftest import REPO, load_model_file, run
+from harness import (EAGER_REFERENCE, compile_model, eager_data, run_against_references,
+                     with_random_batch_norm, write_model)
 
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
 
@@ -94,19 +95,9 @@ def test_half_precision_model_matches_eager(pt2c, cpp_host, python, tmp_path, na
     undefined = run(["nm", "-D", "--undefined-only", so]).stdout
     assert "hf2" not in undefined and "bf2" not in undefined, undefined
 
-    data = tmp_path / "data"
-    made = run([python, EAGER_REFERENCE, model_py, data, "--seed", "7"])
-    assert made.returncode == 0, made.stderr
-    inputs = sorted(data.glob("input*.npy"), key=lambda p: int(p.stem[5:]))
-    refs = sorted(data.glob("ref*.npy"), key=lambda p: int(p.stem[3:]))
+    inputs, refs = eager_data(python, model_py, tmp_path / "data")
     out = tmp_path / "out"
-    cmd = [cpp_host, so, "--output-dir", out, "--tolerance", "1e-2"]
-    for p in inputs:
-        cmd += ["--input", p]
-    for p in refs:
-        cmd += ["--reference", p]
-    result = run(cmd, env=env_without_python())
-    assert result.returncode == 0, result.stdout + result.stderr
+    result = run_against_references(cpp_host, so, inputs, refs, out, 1e-2)
     assert f": {dtype} [" in result.stdout, result.stdout  # the model's inputs are half
 
     # Against fp32 eager on the same (half-valued) inputs.
