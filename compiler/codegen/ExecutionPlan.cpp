@@ -105,9 +105,17 @@ class PlanBuilder {
       auto d = llvm::cast<mlir::DictionaryAttr>(a);
       auto get = [&](const char* key) { return d.getAs<mlir::IntegerAttr>(key).getInt(); };
       // The plan's inputs are the function's pt2c.input arguments, in order.
-      int64_t arg = get("input"), input = 0;
-      for (int64_t i = 0; i < arg; ++i)
-        if (func.getArgAttr(i, "pt2c.input")) ++input;
+      auto inputName = d.getAs<mlir::StringAttr>("input");
+      int64_t input = 0;
+      bool found = false;
+      for (unsigned i = 0; i < func.getNumArguments() && !found; ++i)
+        if (auto name = func.getArgAttrOfType<mlir::StringAttr>(i, "pt2c.input")) {
+          if (name == inputName) found = true;
+          else ++input;
+        }
+      if (!found)
+        return func.emitError() << "dynamic dimension '" << d.getAs<mlir::StringAttr>("name").str()
+                                << "' names input " << inputName << ", which the graph lacks";
       pt2c_plan_sym s{};
       s.name = r.addString(d.getAs<mlir::StringAttr>("name").str());
       s.input = input;

@@ -329,17 +329,20 @@ mlir::LogicalResult GraphImporter::declareSymbols(mlir::func::FuncOp func, mlir:
   if (graph.dynamic_dims().empty()) return mlir::success();
   llvm::SmallVector<mlir::Attribute> symbols;
   for (const auto& dim : graph.dynamic_dims()) {
-    int64_t input = -1;
-    for (auto [i, in] : llvm::enumerate(graph.inputs()))
-      if (!dim.inputs().empty() && in.name() == dim.inputs(0).input()) input = i;
-    if (input < 0)
+    // The input by its name (pt2c.input): argument positions change when weights are
+    // folded.
+    bool found = false;
+    for (const auto& in : graph.inputs())
+      found |= !dim.inputs().empty() && in.kind() == artifact::InputSpec::USER_INPUT &&
+               in.name() == dim.inputs(0).input();
+    if (!found)
       return mlir::emitError(loc) << "artifact is malformed: dynamic dimension '" << dim.name()
                                   << "' names no input of graph '" << graph.name() << "'";
     symbols.push_back(b.getDictionaryAttr({
         b.getNamedAttr("name", b.getStringAttr(dim.name())),
         b.getNamedAttr("min", b.getI64IntegerAttr(dim.min())),
         b.getNamedAttr("max", b.getI64IntegerAttr(dim.max())),
-        b.getNamedAttr("input", b.getI64IntegerAttr(input)),
+        b.getNamedAttr("input", b.getStringAttr(dim.inputs(0).input())),
         b.getNamedAttr("dim", b.getI64IntegerAttr(dim.inputs(0).dim())),
     }));
   }

@@ -1,7 +1,8 @@
 // Symbolic sizes in MLIR: where a model function keeps its symbols, how expressions
 // travel in attributes, and how an expression becomes index arithmetic on prim.symbol.
 //
-//   model function attribute  pt2c.symbols = [{name, min, max, input, dim}, ...]
+//   model function attribute  pt2c.symbols = [{name, min, max, input, dim}, ...] (input:
+//                             the pt2c.input name of the input whose dim gives it)
 //   argument attribute        pt2c.dims = ["batch", "16"] (one per dim; static as numbers)
 //   op attribute              pt2c.result_dims = [["batch", "16"], ...] (one per result)
 //   aten op attribute         pt2c.sym.<arg> = "seq" or ["batch*seq", ""] (importer: the

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from conftest import env_without_python, run
-from harness import compile_model, eager_data, run_against_references, write_model
+from harness import (compile_model, eager_data, run_against_references, with_random_batch_norm,
+                     write_model)
 
 MLP = """
     import torch
@@ -55,6 +56,24 @@ ATTENTION = """
 """
 
 
+# A CNN with dynamic batch: convolution, pooling and the Linear take the batch through,
+# and folding batch norm into the convolution renumbers the function's arguments.
+CNN = """
+    import torch
+    from torch import nn
+
+    def model():
+        torch.manual_seed(0)
+        return random_batch_norm(nn.Sequential(
+            nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(8, 8, 3, stride=2), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+            nn.Linear(8, 5)))
+
+    example_inputs = (torch.randn(2, 3, 16, 16),)
+    dynamic_shapes = {"input": {0: ("batch", 1, 8)}}
+"""
+
+
 @pytest.fixture(scope="module")
 def attention_so(pt2c, tmp_path_factory):
     work = tmp_path_factory.mktemp("attention")
@@ -77,6 +96,15 @@ def test_mlp_runs_every_batch_size(pt2c, cpp_host, python, tmp_path, batch):
     stdout, shapes = check_at(cpp_host, python, model_py, so, tmp_path, [[batch, 16]], seed=batch)
     assert shapes == [(batch, 4)]
     assert "0 input: f32 [-1, 16]" in stdout and "dynamic batch: [1, 64]" in stdout
+
+
+def test_cnn_runs_other_batch_sizes(pt2c, cpp_host, python, tmp_path):
+    model_py = write_model(tmp_path, with_random_batch_norm(CNN))
+    so = compile_model(pt2c, model_py, tmp_path)
+    for batch in (1, 8):
+        _, shapes = check_at(cpp_host, python, model_py, so, tmp_path, [[batch, 3, 16, 16]],
+                             seed=batch)
+        assert shapes == [(batch, 5)]
 
 
 @pytest.mark.parametrize("batch, seq", [(1, 2), (3, 5), (7, 19), (16, 32)])

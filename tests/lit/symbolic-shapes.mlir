@@ -18,8 +18,8 @@
 // KERNELS-SAME: pt2c.symbol_names = ["batch", "seq"]
 func.func @attention_sizes(%x: tensor<?x?x16xf32> {pt2c.input = "x", pt2c.dims = ["batch", "seq", "16"]})
     -> tensor<?xf32> attributes {pt2c.symbols = [
-      {name = "batch", min = 1 : i64, max = 8 : i64, input = 0 : i64, dim = 0 : i64},
-      {name = "seq", min = 2 : i64, max = 32 : i64, input = 0 : i64, dim = 1 : i64}]} {
+      {name = "batch", min = 1 : i64, max = 8 : i64, input = "x", dim = 0 : i64},
+      {name = "seq", min = 2 : i64, max = 32 : i64, input = "x", dim = 1 : i64}]} {
   %e = prim.exp %x : tensor<?x?x16xf32>
   %b = prim.dim_size %e, 0 : tensor<?x?x16xf32>
   %s = prim.dim_size %e, 1 : tensor<?x?x16xf32>
@@ -36,7 +36,7 @@ func.func @attention_sizes(%x: tensor<?x?x16xf32> {pt2c.input = "x", pt2c.dims =
 
 // A size that shrinks as a dimension grows cannot be planned at the maxima.
 func.func @shrinking(%x: tensor<?xf32> {pt2c.input = "x", pt2c.dims = ["n"]}) -> tensor<?xf32>
-    attributes {pt2c.symbols = [{name = "n", min = 1 : i64, max = 8 : i64, input = 0 : i64, dim = 0 : i64}]} {
+    attributes {pt2c.symbols = [{name = "n", min = 1 : i64, max = 8 : i64, input = "x", dim = 0 : i64}]} {
   %c10 = arith.constant 10 : index
   %n = prim.dim_size %x, 0 : tensor<?xf32>
   %left = arith.subi %c10, %n : index
@@ -51,6 +51,6 @@ func.func @shrinking(%x: tensor<?xf32> {pt2c.input = "x", pt2c.dims = ["n"]}) ->
 // A dynamic input without pt2c.dims cannot be sized.
 // expected-error @+1 {{argument 0 has dynamic dims but no pt2c.dims naming them}}
 func.func @unnamed(%x: tensor<?xf32> {pt2c.input = "x"}) -> tensor<?xf32>
-    attributes {pt2c.symbols = [{name = "n", min = 1 : i64, max = 8 : i64, input = 0 : i64, dim = 0 : i64}]} {
+    attributes {pt2c.symbols = [{name = "n", min = 1 : i64, max = 8 : i64, input = "x", dim = 0 : i64}]} {
   return %x : tensor<?xf32>
 }
