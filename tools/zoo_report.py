@@ -46,9 +46,8 @@ def zoo():
     # examples/ holds bert and gpt2 (transformers, small configs) among the others.
     models["llama"] = tt.LLAMA % ""
     models["llama_padding_mask"] = tt.LLAMA % tt.LLAMA_PADDING_MASK
-    models["t5_small_2+2_layers"] = tt.T5
-    models["t5_small"] = tt.T5.replace("num_layers=2", "num_layers=6").replace(
-        "num_decoder_layers=2", "num_decoder_layers=6")
+    models["t5_small_2+2_layers"] = tt.t5_source(2)
+    models["t5_small"] = tt.t5_source(6)
     for name in test_cnn_zoo.MODELS:
         models[name] = test_cnn_zoo.torchvision_model_source(name)
     return models

@@ -88,7 +88,7 @@ LLAMA_PADDING_MASK = " torch.tensor([[1] * 16, [1] * 12 + [0] * 4])"
 # buckets, vocabulary 32128, 6 + 6 layers). The default run keeps 2 + 2 layers to stay
 # quick; PT2C_FULL_SWEEP=1 (CI) compiles the full 6 + 6 (docs/ZOO.md has its numbers).
 # Called with keywords: T5's second positional input is attention_mask.
-T5 = """
+T5_LAYERS = """
     import torch
     from transformers import T5Config, T5ForConditionalGeneration
 
@@ -115,6 +115,14 @@ T5 = """
         return (torch.randint(0, 32128, (1, 16), generator=g),
                 torch.randint(0, 32128, (1, 8), generator=g))
 """
+
+
+def t5_source(layers):
+    """model.py of t5-small's config with `layers` encoder and decoder layers."""
+    return T5_LAYERS.replace("LAYERS", str(layers))
+
+
+T5 = t5_source(2)
 
 
 def check_token_model(pt2c, cpp_host, tmp_path, source, vocab, feeds):
@@ -157,5 +165,4 @@ def test_llama_causal_lm_with_padding_mask(pt2c, cpp_host, tmp_path):
 def test_t5_small_architecture(pt2c, cpp_host, tmp_path):
     pytest.importorskip("transformers")
     layers = 6 if os.environ.get("PT2C_FULL_SWEEP") == "1" else 2
-    check_token_model(pt2c, cpp_host, tmp_path, T5.replace("LAYERS", str(layers)), 32128,
-                      lambda ids, draw: ids)
+    check_token_model(pt2c, cpp_host, tmp_path, t5_source(layers), 32128, lambda ids, draw: ids)
