@@ -579,6 +579,118 @@ LogicalResult constantPadNd(ShapeQuery &q, Shape &out) {
   return success();
 }
 
+//===--- ops added with the index/reduce, resize and split families ---===//
+
+/// Operand 0's shape with dim `d` (normalized) set to `size`, or removed if size < 0.
+LogicalResult withDim(ShapeQuery &q, Shape &out, int64_t d, int64_t size) {
+  FailureOr<int64_t> n = q.dim(d, q.rank(0));
+  if (failed(n))
+    return failure();
+  out.assign(q.shape(0).begin(), q.shape(0).end());
+  if (out.empty())
+    return success();  // a 0-d tensor's dim 0 and -1 are the tensor itself
+  if (size < 0)
+    out.erase(out.begin() + *n);
+  else
+    out[*n] = size;
+  return success();
+}
+
+/// cat: the operands' shape with the sizes along `dim` added; legacy empty 1-D operands
+/// (shape [0]) are skipped, as ATen skips them.
+LogicalResult cat(ShapeQuery &q, Shape &out) {
+  std::optional<unsigned> first;
+  int64_t total = 0;
+  for (unsigned i = 0; i < q.numOperands(); ++i) {
+    if (q.rank(i) == 1 && q.shape(i)[0] == 0)
+      continue;
+    if (!first) {
+      first = i;
+      out.assign(q.shape(i).begin(), q.shape(i).end());
+    }
+    if (q.rank(i) != (int64_t)out.size())
+      return q.fail("cat of tensors of ranks " + Twine(out.size()) + " and " + Twine(q.rank(i)));
+  }
+  if (!first) {
+    out.assign({0});
+    return success();
+  }
+  FailureOr<int64_t> d = q.dim(q.intAttr("dim").value_or(0), out.size());
+  if (failed(d))
+    return failure();
+  for (unsigned i = *first; i < q.numOperands(); ++i) {
+    if (q.rank(i) == 1 && q.shape(i)[0] == 0)
+      continue;
+    int64_t s = q.shape(i)[*d];
+    total = (s == kDyn || total == kDyn) ? kDyn : total + s;
+  }
+  out[*d] = total;
+  return success();
+}
+
+/// argmax/argmin (dim optional), max.dim/min.dim: one dim reduced away (kept as 1 under
+/// keepdim); without a dim, everything (a 0-d result, or all ones under keepdim).
+LogicalResult reduceOneDim(ShapeQuery &q, Shape &out) {
+  bool keep = q.boolAttr("keepdim").value_or(false);
+  std::optional<int64_t> dim = q.intAttr("dim");
+  if (!dim) {
+    out.assign(keep ? q.rank(0) : 0, 1);
+    return success();
+  }
+  return withDim(q, out, *dim, keep ? 1 : -1);
+}
+
+/// topk: k along `dim` (default -1).
+LogicalResult topk(ShapeQuery &q, Shape &out) {
+  return withDim(q, out, q.intAttr("dim").value_or(-1), *q.intAttr("k"));
+}
+
+/// repeat: the operand (with leading 1-dims up to the repeats' length) times repeats.
+LogicalResult repeat(ShapeQuery &q, Shape &out) {
+  ArrayRef<int64_t> repeats = *q.arrayAttr("repeats");
+  if ((int64_t)repeats.size() < q.rank(0))
+    return q.fail("fewer repeats than the tensor has dims");
+  out.assign(repeats.size() - q.rank(0), 1);
+  out.append(q.shape(0).begin(), q.shape(0).end());
+  for (auto [s, r] : llvm::zip(out, repeats))
+    s = s == kDyn ? kDyn : s * r;
+  return success();
+}
+
+/// The first piece of split (split_size), split_with_sizes, unsafe_chunk (chunks) and
+/// unbind along `dim`: the verifier checks result 0.
+LogicalResult firstPiece(ShapeQuery &q, Shape &out) {
+  int64_t dim = q.intAttr("dim").value_or(0);
+  FailureOr<int64_t> d = q.dim(dim, q.rank(0));
+  if (failed(d))
+    return failure();
+  int64_t size = q.rank(0) ? q.shape(0)[*d] : 1;
+  int64_t piece;
+  if (auto sizes = q.arrayAttr("split_sizes"))
+    piece = sizes->empty() ? 0 : sizes->front();
+  else if (auto splitSize = q.intAttr("split_size"))
+    piece = size == kDyn ? kDyn : std::min(*splitSize, size);
+  else if (auto chunks = q.intAttr("chunks"))
+    piece = size == kDyn || *chunks <= 0 ? kDyn : std::min((size + *chunks - 1) / *chunks, size);
+  else
+    piece = -1;  // unbind: the dim goes away
+  return withDim(q, out, dim, piece);
+}
+
+/// upsample_{nearest,bilinear}2d(.vec): N, C, then output_size; with scale factors
+/// instead (the .vec form), the spatial sizes are left to the trace.
+LogicalResult upsample2d(ShapeQuery &q, Shape &out) {
+  if (q.rank(0) != 4)
+    return q.fail("expects a 4-D input");
+  out.assign(q.shape(0).begin(), q.shape(0).begin() + 2);
+  std::optional<ArrayRef<int64_t>> size = q.arrayAttr("output_size");
+  if (size && size->size() == 2)
+    out.append(size->begin(), size->end());
+  else
+    out.append(2, kDyn);
+  return success();
+}
+
 const llvm::StringMap<Rule> &rules() {
   static const llvm::StringMap<Rule> table = [] {
     llvm::StringMap<Rule> t;
@@ -654,6 +766,35 @@ const llvm::StringMap<Rule> &rules() {
     t["aten.avg_pool2d"] = pool2d;
     t["aten._adaptive_avg_pool2d"] = adaptivePool2d;
     t["aten.constant_pad_nd"] = constantPadNd;
+    // In-place forms and ops whose (first) result has the input's shape.
+    for (StringRef name :
+         {"aten.add_.Tensor", "aten.sub_.Tensor", "aten.div_.Tensor", "aten.add_.Scalar",
+          "aten.sub_.Scalar", "aten.mul_.Scalar", "aten.div_.Scalar", "aten.tanh_",
+          "aten.masked_fill_.Tensor", "aten.fill_.Scalar", "aten.fill.Scalar", "aten.zero_",
+          "aten.zero", "aten.copy_", "aten.index_copy_", "aten.index_copy", "aten.roll",
+          "aten.native_layer_norm", "aten.native_group_norm", "aten.sort", "aten.sort.stable"})
+      t[name] = sameAsSelf;
+    t["aten.transpose_"] = transposeTwoDims;
+    t["aten.t_"] = transposeTwoDims;
+    t["aten.unsqueeze_"] = unsqueeze;
+    t["aten.squeeze_.dim"] = squeezeDim;
+    t["aten.squeeze_"] = squeezeDims;
+    t["aten.squeeze_.dims"] = squeezeDims;
+    t["aten._reshape_alias"] = view;
+    for (StringRef name : {"aten.sum", "aten.max", "aten.min"})
+      t[name] = scalarShape;
+    t["aten.adaptive_max_pool2d"] = adaptivePool2d;
+    t["aten.cat"] = cat;
+    for (StringRef name : {"aten.argmax", "aten.argmin", "aten.max.dim", "aten.min.dim"})
+      t[name] = reduceOneDim;
+    t["aten.topk"] = topk;
+    t["aten.repeat"] = repeat;
+    for (StringRef name : {"aten.split.Tensor", "aten.split_with_sizes", "aten.unbind.int",
+                           "aten.unsafe_split.Tensor", "aten.unsafe_chunk"})
+      t[name] = firstPiece;
+    for (StringRef name : {"aten.upsample_nearest2d", "aten.upsample_nearest2d.vec",
+                           "aten.upsample_bilinear2d", "aten.upsample_bilinear2d.vec"})
+      t[name] = upsample2d;
     return t;
   }();
   return table;
