@@ -1,7 +1,5 @@
 #include "compiler/codegen/DynamicKernelAbi.h"
 
-#include <functional>
-
 #include "ir/prim/PrimDialect.h"
 #include "ir/symbolic/SymbolicIR.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,6 +14,14 @@
 
 namespace pt2c {
 namespace {
+
+// Symbol `position`'s value, as an index, from a kernel's symbol-values argument.
+mlir::Value loadSymbol(mlir::OpBuilder& b, mlir::Location loc, mlir::Value symbolValues,
+                       int64_t position) {
+  mlir::Value at = b.create<mlir::arith::ConstantIndexOp>(loc, position);
+  mlir::Value value = b.create<mlir::memref::LoadOp>(loc, symbolValues, at);
+  return b.create<mlir::arith::IndexCastOp>(loc, b.getIndexType(), value);
+}
 
 // The kernels of dynamic models: those pt2c-form-kernels gave symbol names.
 llvm::SmallVector<mlir::func::FuncOp> dynamicKernels(mlir::ModuleOp module) {
@@ -44,10 +50,7 @@ struct BindKernelSymbolsPass
       mlir::Value values = kernel.getArgument(0);
       kernel.walk([&](prim::SymbolOp op) {
         mlir::OpBuilder b(op);
-        mlir::Value position = b.create<mlir::arith::ConstantIndexOp>(op.getLoc(), op.getIndex());
-        mlir::Value value = b.create<mlir::memref::LoadOp>(op.getLoc(), values, position);
-        op.replaceAllUsesWith(
-            b.create<mlir::arith::IndexCastOp>(op.getLoc(), b.getIndexType(), value).getResult());
+        op.replaceAllUsesWith(loadSymbol(b, op.getLoc(), values, op.getIndex()));
         op.erase();
       });
     }
@@ -120,24 +123,11 @@ struct DynamicKernelAbiPass
       return b.create<mlir::arith::IndexCastOp>(loc, i64, index).getResult();
     };
     // Sizes from the symbols (prim.symbol is gone by now: read the values directly).
-    std::function<mlir::Value(const sym::Expr&)> emit = [&](const sym::Expr& e) -> mlir::Value {
-      switch (e->kind) {
-        case sym::Kind::Constant: return b.create<mlir::arith::ConstantIndexOp>(loc, e->value);
-        case sym::Kind::Symbol: {
-          mlir::Value at = b.create<mlir::arith::ConstantIndexOp>(loc, e->value);
-          mlir::Value v = b.create<mlir::memref::LoadOp>(loc, symbolValues, at);
-          return b.create<mlir::arith::IndexCastOp>(loc, b.getIndexType(), v);
-        }
-        default: break;
-      }
-      mlir::Value l = emit(e->lhs), r = emit(e->rhs);
-      switch (e->kind) {
-        case sym::Kind::Add: return b.create<mlir::arith::AddIOp>(loc, l, r);
-        case sym::Kind::Sub: return b.create<mlir::arith::SubIOp>(loc, l, r);
-        case sym::Kind::Mul: return b.create<mlir::arith::MulIOp>(loc, l, r);
-        case sym::Kind::FloorDiv: return b.create<mlir::arith::FloorDivSIOp>(loc, l, r);
-        default: return b.create<mlir::arith::CeilDivSIOp>(loc, l, r);
-      }
+    // Sizes from the symbols (prim.symbol is gone by now: read the values directly).
+    auto emit = [&](const sym::Expr& e) {
+      return sym::materialize(b, loc, e, [&](int64_t position) {
+        return loadSymbol(b, loc, symbolValues, position);
+      });
     };
     llvm::SmallVector<mlir::Value> sizes;
     for (int64_t k = 0; k < rank; ++k)

@@ -17,12 +17,6 @@ mlir::Value bufferRoot(mlir::Value v) {
   return v;
 }
 
-// Size arithmetic left beside the alias ops (their dynamic sizes); kernels have their
-// own copies (pt2c-form-kernels).
-bool isSizeOp(mlir::Operation* op) {
-  return op->getNumResults() == 1 && op->getResult(0).getType().isIndex();
-}
-
 class PlanBuilder {
  public:
   PlanBuilder(mlir::func::FuncOp func, const ArtifactFile& artifact,
@@ -217,7 +211,7 @@ class PlanBuilder {
     llvm::SmallVector<mlir::func::CallOp> calls;
     for (mlir::Operation& op : func.getBody().front().without_terminator()) {
       if (auto call = llvm::dyn_cast<mlir::func::CallOp>(op)) calls.push_back(call);
-      else if (!isAliasOp(&op) && !isSizeOp(&op))
+      else if (!isAliasOp(&op) && !isSizeArithmetic(&op))
         return op.emitError() << "op left outside any kernel: " << op.getName();
     }
     // The last step reading each buffer root decides how long its arena memory lives;

@@ -60,17 +60,14 @@ mlir::ArrayAttr dimsAttrOf(mlir::Value v) {
 }
 
 mlir::Value materialize(mlir::OpBuilder& b, mlir::Location loc, const Expr& e,
-                        llvm::ArrayRef<std::string> names) {
+                        llvm::function_ref<mlir::Value(int64_t)> symbolValue) {
   switch (e->kind) {
     case Kind::Constant: return b.create<mlir::arith::ConstantIndexOp>(loc, e->value);
-    case Kind::Symbol: {
-      std::string name = e->value < static_cast<int64_t>(names.size()) ? names[e->value] : "?";
-      return b.create<prim::SymbolOp>(loc, b.getIndexType(), b.getStringAttr(name),
-                                      b.getI64IntegerAttr(e->value));
-    }
+    case Kind::Symbol: return symbolValue(e->value);
     default: break;
   }
-  mlir::Value l = materialize(b, loc, e->lhs, names), r = materialize(b, loc, e->rhs, names);
+  mlir::Value l = materialize(b, loc, e->lhs, symbolValue);
+  mlir::Value r = materialize(b, loc, e->rhs, symbolValue);
   switch (e->kind) {
     case Kind::Add: return b.create<mlir::arith::AddIOp>(loc, l, r);
     case Kind::Sub: return b.create<mlir::arith::SubIOp>(loc, l, r);
@@ -78,6 +75,15 @@ mlir::Value materialize(mlir::OpBuilder& b, mlir::Location loc, const Expr& e,
     case Kind::FloorDiv: return b.create<mlir::arith::FloorDivSIOp>(loc, l, r);
     default: return b.create<mlir::arith::CeilDivSIOp>(loc, l, r);
   }
+}
+
+mlir::Value materialize(mlir::OpBuilder& b, mlir::Location loc, const Expr& e,
+                        llvm::ArrayRef<std::string> names) {
+  return materialize(b, loc, e, [&](int64_t position) -> mlir::Value {
+    std::string name = position < static_cast<int64_t>(names.size()) ? names[position] : "?";
+    return b.create<prim::SymbolOp>(loc, b.getIndexType(), b.getStringAttr(name),
+                                    b.getI64IntegerAttr(position));
+  });
 }
 
 mlir::ArrayAttr dimsAttr(mlir::Builder& b, llvm::ArrayRef<Expr> dims,

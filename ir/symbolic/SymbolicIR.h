@@ -47,7 +47,11 @@ std::optional<std::vector<Expr>> resultDims(mlir::Operation* op, unsigned i);
 // annotation says (pt2c-symbolic-shapes annotates every dynamic value).
 mlir::ArrayAttr dimsAttrOf(mlir::Value v);
 
-// Index arithmetic computing `e` from prim.symbol ops, at the builder's position.
+// Index arithmetic computing `e` at the builder's position, each symbol's value from
+// `symbolValue(position)`.
+mlir::Value materialize(mlir::OpBuilder& b, mlir::Location loc, const Expr& e,
+                        llvm::function_ref<mlir::Value(int64_t)> symbolValue);
+// The same with symbols as prim.symbol ops.
 mlir::Value materialize(mlir::OpBuilder& b, mlir::Location loc, const Expr& e,
                         llvm::ArrayRef<std::string> names);
 

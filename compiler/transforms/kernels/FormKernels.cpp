@@ -18,13 +18,6 @@
 namespace pt2c {
 namespace {
 
-// Size arithmetic of dynamic graphs (prim.symbol and arith on indices, SymbolicIR.h):
-// every kernel recomputes what it needs from the symbol values it is passed.
-bool isSizeArithmetic(mlir::Operation* op) {
-  return op->getNumResults() == 1 && op->getResult(0).getType().isIndex() &&
-         llvm::all_of(op->getOperandTypes(), [](mlir::Type t) { return t.isIndex(); });
-}
-
 bool isClonedIntoUsers(mlir::Operation* op) {
   return op->hasTrait<mlir::OpTrait::ConstantLike>() || isSizeArithmetic(op);
 }
@@ -255,6 +248,11 @@ struct FormKernelsPass
 }  // namespace
 
 bool isAliasOp(mlir::Operation* op) { return op->getName().getStringRef() == "prim.reshape"; }
+
+bool isSizeArithmetic(mlir::Operation* op) {
+  return op->getNumResults() == 1 && op->getResult(0).getType().isIndex() &&
+         llvm::all_of(op->getOperandTypes(), [](mlir::Type t) { return t.isIndex(); });
+}
 
 std::unique_ptr<mlir::Pass> createFormKernelsPass() { return std::make_unique<FormKernelsPass>(); }
 

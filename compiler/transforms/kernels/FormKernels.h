@@ -36,6 +36,10 @@ constexpr char kInputWritebackAttr[] = "pt2c.input_writeback";
 // Ops that only reinterpret their operand's buffer (contiguous reshapes).
 bool isAliasOp(mlir::Operation* op);
 
+// Size arithmetic of dynamic graphs (prim.symbol, arith on indices): every kernel
+// recomputes what it needs, so it stays outside the plan's steps.
+bool isSizeArithmetic(mlir::Operation* op);
+
 std::unique_ptr<mlir::Pass> createFormKernelsPass();
 void registerFormKernelsPass();
 
