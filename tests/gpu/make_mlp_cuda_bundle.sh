@@ -30,6 +30,7 @@ install -m 755 bazel-bin/examples/cpp_host/cpp_host "$out/cpp_host"
 install -m 755 tests/gpu/run_mlp_cuda.py "$out/run_mlp_cuda.py"
 # bench.py runs model.py itself (torch eager and torch.compile on the GPU).
 install -m 755 tests/gpu/bench.py "$out/bench.py"
+install -m 755 tests/gpu/profile_kernels.py "$out/profile_kernels.py"
 install -m 644 tools/eager_reference.py "$out/eager_reference.py"
 install -m 644 "$model" "$out/model.py"
 # Fresh inputs and PyTorch eager (CPU, fp32) outputs for them.
