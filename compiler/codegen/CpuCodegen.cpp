@@ -127,6 +127,12 @@ mlir::LogicalResult addEmbeddedSymbols(llvm::Module& m, const ExecutionPlan& pla
   addConstant(m, llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), table.size()),
               "__pt2c_num_kernels");
   addConstant(m, llvm::ConstantInt::get(i64, options.weightsSize), "__pt2c_weights_size");
+  if (const auto& external = options.externalWeights) {
+    uint64_t record[] = {1, external->blobSize, external->fingerprint, external->checksum};
+    addConstant(m, llvm::ConstantDataArray::get(ctx, llvm::ArrayRef<uint64_t>(record)),
+                "__pt2c_external_weights")
+        ->setAlignment(llvm::Align(8));
+  }
   for (const CpuCodegenOptions::Blob& blob : options.blobs) {
     addConstant(m, llvm::ConstantDataArray::getRaw(blob.bytes, blob.bytes.size(),
                                                    llvm::Type::getInt8Ty(ctx)),

@@ -6,6 +6,7 @@
 #define PT2C_COMPILER_CODEGEN_CPUCODEGEN_H_
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,12 @@ struct CpuCodegenOptions {
   };
   std::vector<WeightsPiece> weights;  // by increasing blobOffset
   uint64_t weightsSize = 0;
+  // --external-weights: `weights` is empty and the .so records its weights file instead
+  // (pt2c/weights_format.h, pt2c_external_weights: the symbol __pt2c_external_weights).
+  struct ExternalWeights {
+    uint64_t blobSize = 0, fingerprint = 0, checksum = 0;
+  };
+  std::optional<ExternalWeights> externalWeights;
   // Called with the textual LLVM IR before optimization (for `--emit llvm`).
   std::function<void(const std::string&)> onLLVMIR;
   // More read-only data for the runtime: each blob becomes the hidden symbols `symbol`

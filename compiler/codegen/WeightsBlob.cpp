@@ -34,9 +34,9 @@ mlir::FailureOr<WeightsBlob> layoutWeightsBlob(llvm::ArrayRef<mlir::func::FuncOp
     uint64_t offset = 0, source = 0, size = 0;  // in the blob, in blob.derived
   };
   llvm::DenseMap<llvm::hash_code, DerivedPiece> derivedPlaced;
-  auto place = [&](uint64_t size, bool derived, uint64_t source) {
+  auto place = [&](uint64_t size, bool derived, uint64_t source, llvm::StringRef name) {
     uint64_t offset = alignUp(blob.size);
-    blob.pieces.push_back({offset, size, derived, source});
+    blob.pieces.push_back({offset, size, derived, source, name.str()});
     blob.size = offset + size;
     return offset;
   };
@@ -59,8 +59,8 @@ mlir::FailureOr<WeightsBlob> layoutWeightsBlob(llvm::ArrayRef<mlir::func::FuncOp
       auto [slot, fresh] = derivedPlaced.try_emplace(llvm::hash_value(bytes));
       DerivedPiece& known = slot->second;
       if (fresh || llvm::StringRef(blob.derived).substr(known.source, known.size) != bytes) {
-        known = {place(bytes.size(), true, blob.derived.size()), blob.derived.size(),
-                 bytes.size()};
+        uint64_t source = blob.derived.size();
+        known = {place(bytes.size(), true, source, fqn.strref()), source, bytes.size()};
         blob.derived.append(bytes.data(), bytes.size());
       }
       blob.argumentOffsets[arg] = known.offset;
@@ -74,7 +74,7 @@ mlir::FailureOr<WeightsBlob> layoutWeightsBlob(llvm::ArrayRef<mlir::func::FuncOp
       return func.emitError() << "weight '" << fqn.strref() << "' has " << w.nbytes()
                               << " bytes, its type needs " << byteSize(type);
     auto [slot, fresh] = placed.try_emplace({w.offset(), w.nbytes()}, 0);
-    if (fresh) slot->second = place(w.nbytes(), false, w.offset());
+    if (fresh) slot->second = place(w.nbytes(), false, w.offset(), w.name());
     blob.argumentOffsets[arg] = slot->second;
   }
   return blob;

@@ -23,6 +23,10 @@ struct WeightsBlob {
     uint64_t size = 0;
     bool derived = false;       // bytes from `derived`, else from the artifact's blob
     uint64_t sourceOffset = 0;  // into the artifact's weights blob, or into `derived`
+    // The FQN of the artifact weight, or the derived weight's name (`#fold3`); the first
+    // argument's when several share the piece. An external weights file's recipe
+    // (compiler/driver/ExternalWeights.h) names pieces by it.
+    std::string name;
   };
   std::vector<Piece> pieces;  // by increasing offset
   std::string derived;        // the derived weights' bytes, back to back

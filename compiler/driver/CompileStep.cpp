@@ -8,6 +8,7 @@
 #include "compiler/codegen/cuda/CudaTarget.h"
 #include "compiler/driver/AtomicOutput.h"
 #include "compiler/driver/Diagnostics.h"
+#include "compiler/driver/ExternalWeights.h"
 #include "compiler/driver/Pipeline.h"
 #include "compiler/driver/Progress.h"
 #include "compiler/import/Importer.h"
@@ -173,10 +174,15 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
   CpuCodegenOptions cg;
   cg.cpu = options.cpu;
   ScratchFile derivedWeights;
-  if (auto err = placeWeights(plan->weights, artifactPath,
-                              artifact->weights.data() - artifact->buffer->getBufferStart(),
-                              derivedWeights, cg))
+  std::optional<ExternalWeights> external;
+  if (options.externalWeights) {
+    external.emplace(plan->weights, *artifact);
+    cg.externalWeights = external->record();
+  } else if (auto err = placeWeights(plan->weights, artifactPath,
+                                     artifact->weights.data() - artifact->buffer->getBufferStart(),
+                                     derivedWeights, cg)) {
     return err;
+  }
   auto printIR = [](const std::string& ir) { llvm::outs() << ir; };
   ScratchFile object;
   if (auto ec = llvm::sys::fs::createTemporaryFile("pt2c-kernels", "o", object.path))
@@ -201,6 +207,14 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
 
   auto output = AtomicOutput::create(libraryPath);
   if (!output) return output.takeError();
+  std::string weightsPath = options.weightsOut.empty() ? libraryPath + ".weights"
+                                                       : options.weightsOut;
+  std::vector<AtomicOutput> weightsFiles;  // committed with model.so
+  if (external) {
+    auto files = external->write(weightsPath);
+    if (!files) return files.takeError();
+    weightsFiles = std::move(*files);
+  }
   LinkInputs link;
   link.objects = {std::string(object.path)};
   link.archives = resources.runtimeArchives;
@@ -209,8 +223,17 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
   if (auto err = linkSharedLibrary(link, output->tempPath())) return err;
   uint64_t size = 0;
   llvm::sys::fs::file_size(output->tempPath(), size);
+  for (AtomicOutput& file : weightsFiles)
+    if (auto err = file.commit()) return err;
   if (auto err = output->commit()) return err;
   timer.done("link", libraryPath + " (" + humanBytes(size) + ")");
+  if (external)
+    timer.done("weights", weightsPath + " (" + humanBytes(external->record().blobSize) +
+                              "), recipe " + weightsPath + ".json" +
+                              (external->derivedBytes() > 0
+                                   ? ", " + humanBytes(external->derivedBytes()) +
+                                         " derived in " + weightsPath + ".derived"
+                                   : std::string()));
   return llvm::Error::success();
 }
 

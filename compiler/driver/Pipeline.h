@@ -20,6 +20,10 @@ struct PipelineOptions {
   bool strict = false;       // --strict: any draft report finding fails the export
   bool printReport = false;  // the exporter prints the whole report (temporary artifact)
   bool foldWeights = true;   // pt2c-fold-weights (off: --no-fold-weights)
+  // --external-weights: the weights go to a file beside model.so (`weightsOut`, default
+  // model.so.weights) with the recipe the exporter remakes it from (ExternalWeights.h).
+  bool externalWeights = false;
+  std::string weightsOut;
 };
 
 // Runs the exporter on model.py. Its own messages (tracebacks, progress) go to stderr.

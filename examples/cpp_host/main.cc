@@ -1,7 +1,7 @@
 // cpp_host: runs a pt2c model.so on .npy inputs, the way any C++ host would: through
 // pt2c/pt2c.hpp alone (dlopen), with no link-time dependency on the model.
 //
-//   cpp_host MODEL.so --input x.npy [--input y.npy|none ...] [--method NAME]
+//   cpp_host MODEL.so --input x.npy [--input y.npy|none ...] [--method NAME] [--weights W]
 //            [--output-dir DIR] [--reference 0.npy ...] [--tolerance 1e-5] [--runs N]
 //
 // Prints the model's graphs (when it has several), inputs and outputs, runs the graph
@@ -23,6 +23,7 @@ namespace {
 
 struct Options {
   std::string model_path;
+  std::string weights_path;  // --external-weights models; "": the default file
   std::vector<std::string> inputs;
   std::string method;
   std::string output_dir;
@@ -71,7 +72,7 @@ bool compare_references(const Options& options, const std::vector<pt2c::TensorIn
 
 int run(const Options& options) {
   pt2c::Library library(options.model_path);
-  pt2c::Model model = library.create_model();
+  pt2c::Model model = library.create_model(options.weights_path);
   std::vector<pt2c::TensorInfo> input_infos = model.inputs();
   std::vector<pt2c::TensorInfo> output_infos = model.outputs();
   std::printf("model: %s\n", options.model_path.c_str());
@@ -111,6 +112,9 @@ int main(int argc, char** argv) {
   app.add_option("--input", options.inputs,
                  "an input .npy file, in input order; `none` for an absent optional input")
       ->allow_extra_args(false);
+  app.add_option("--weights", options.weights_path,
+                 "the weights file of a model compiled with --external-weights (default: "
+                 "$PT2C_WEIGHTS, else MODEL.so.weights)");
   app.add_option("--method", options.method,
                  "the method (or graph name) to run; default: the model's default method");
   app.add_option("--output-dir", options.output_dir, "write <index>_<name>.npy per output here");

@@ -2,10 +2,17 @@
  *
  * Kept out of runtime_core because it refers to symbols only a model.so defines; tests
  * link runtime_core and call pt2c_model_create_from with hand-built parts instead. */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cpu_features.h"
+#include "error.h"
 #include "model.h"
+#include "pt2c/weights_format.h"
+#include "weights_file.h"
 
 #define PT2C_EMBEDDED __attribute__((visibility("hidden")))
 
@@ -27,11 +34,62 @@ extern const uint64_t __pt2c_cuda_fatbin_size __attribute__((weak)) PT2C_EMBEDDE
  * hidden symbol does not read as NULL in a PIE, it resolves to the load address. */
 PT2C_EMBEDDED __attribute__((weak)) const char __pt2c_cpu_features[] = "";
 PT2C_EMBEDDED __attribute__((weak)) const char __pt2c_cpu[] = "";
+/* A model compiled with --external-weights records its weights file here (its
+ * __pt2c_weights is then empty); the weak default says "embedded". */
+PT2C_EMBEDDED __attribute__((weak)) const pt2c_external_weights __pt2c_external_weights = {0};
+
+/* The weights file's path: the caller's, else $PT2C_WEIGHTS, else this library's path
+ * + ".weights". *out_path is malloc'ed. */
+static pt2c_status weights_file_path(const char* weights_path, char** out_path) {
+  const char* env = getenv("PT2C_WEIGHTS");
+  const char* given = weights_path != NULL ? weights_path
+                      : env != NULL && env[0] != '\0' ? env : NULL;
+  const char* suffix = given != NULL ? "" : ".weights";
+  if (given == NULL) {
+    Dl_info info;
+    if (dladdr((const void*)&pt2c_model_create, &info) == 0 || info.dli_fname == NULL)
+      return pt2c_fail(PT2C_ERROR_WEIGHTS_FILE,
+                       "this model keeps its weights in a separate file, and the library's "
+                       "own path is unknown: pass the file to "
+                       "pt2c_model_create_with_weights or set PT2C_WEIGHTS");
+    given = info.dli_fname;
+  }
+  size_t length = strlen(given), suffix_length = strlen(suffix);
+  *out_path = malloc(length + suffix_length + 1);
+  if (*out_path == NULL) return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a path");
+  memcpy(*out_path, given, length);
+  memcpy(*out_path + length, suffix, suffix_length + 1);
+  return PT2C_OK;
+}
+
+/* Maps and checks the external weights file (weights_file.h). */
+static pt2c_status open_weights(const char* weights_path, pt2c_weights_file* file) {
+  char* path = NULL;
+  pt2c_status status = weights_file_path(weights_path, &path);
+  if (status != PT2C_OK) return status;
+  const char* verify = getenv("PT2C_WEIGHTS_VERIFY");
+  int verify_data = !(verify != NULL && strcmp(verify, "0") == 0);
+  status = pt2c_weights_file_open(path, &__pt2c_external_weights, verify_data, file);
+  free(path);
+  return status;
+}
 
 PT2C_API pt2c_status pt2c_model_create(pt2c_model** out_model) {
+  return pt2c_model_create_with_weights(NULL, out_model);
+}
+
+PT2C_API pt2c_status pt2c_model_create_with_weights(const char* weights_path,
+                                                    pt2c_model** out_model) {
+  if (out_model == NULL)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_create: out_model is null");
+  *out_model = NULL;
+  int external = __pt2c_external_weights.external != 0;
+  if (!external && weights_path != NULL)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT,
+                     "pt2c_model_create_with_weights: this model embeds its weights and "
+                     "takes no weights file (it was compiled without --external-weights)");
   /* Before anything runs: a kernel using an instruction this CPU lacks dies by SIGILL. */
-  if (out_model != NULL && __pt2c_cpu_features[0] != '\0') {
-    *out_model = NULL;
+  if (__pt2c_cpu_features[0] != '\0') {
     pt2c_status status =
         pt2c_cpu_features_check(__pt2c_cpu_features, __pt2c_cpu, pt2c_cpu_host_features());
     if (status != PT2C_OK) return status;
@@ -48,5 +106,22 @@ PT2C_API pt2c_status pt2c_model_create(pt2c_model** out_model) {
       .cuda_fatbin = __pt2c_cuda_fatbin,
       .cuda_fatbin_size = &__pt2c_cuda_fatbin_size != NULL ? __pt2c_cuda_fatbin_size : 0,
   };
-  return pt2c_model_create_from(&source, out_model);
+  pt2c_weights_file file = {0};
+  if (external) {
+    pt2c_status status = open_weights(weights_path, &file);
+    if (status != PT2C_OK) return status;
+    source.weights = file.blob;
+    source.weights_size = file.blob_size;
+  }
+  pt2c_status status = pt2c_model_create_from(&source, out_model);
+  if (status != PT2C_OK || !external) {
+    pt2c_weights_file_close(&file);
+    return status;
+  }
+  /* A CUDA model has copied its weights to the device: the mapping is no longer read. */
+  if (pt2c_model_device(*out_model) == PT2C_DEVICE_CUDA)
+    pt2c_weights_file_close(&file);
+  else
+    (*out_model)->weights_file = file;
+  return PT2C_OK;
 }

@@ -27,6 +27,7 @@ static void free_model(pt2c_model* model) {
   free(model->state);
   free(model->plan_copy);
   free(model->info_dims);
+  pt2c_weights_file_close(&model->weights_file); /* after everything that reads weights */
   free(model);
 }
 

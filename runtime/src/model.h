@@ -9,6 +9,7 @@
 #include "plan.h"
 #include "pt2c/plan_format.h"
 #include "pt2c/pt2c.h"
+#include "weights_file.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,6 +46,8 @@ struct pt2c_model {
   struct pt2c_cuda_model* cuda;   /* owned; the device side of a CUDA plan, else NULL */
   int64_t* info_dims;             /* owned; plan dims as the info calls give them (-1:
                                    * dynamic) */
+  pt2c_weights_file weights_file; /* owned; the mapped external weights file that
+                                   * `weights` points into, else zeroed */
   /* Plan sets only (dispatch.c). */
   uint32_t num_graphs;
   struct pt2c_model_graph* graphs; /* owned, num_graphs entries */

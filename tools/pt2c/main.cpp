@@ -59,6 +59,14 @@ void addCompileOptions(CLI::App* app, pt2c::PipelineOptions& o) {
   app->add_flag("!--no-fold-weights", o.foldWeights,
                 "Compute weight-only math and batch norm at run time instead of folding it "
                 "into derived weights at compile time (for debugging)");
+  app->add_flag("--external-weights", o.externalWeights,
+                "Keep the weights out of the .so, in OUTPUT.so.weights (mapped at create), "
+                "with OUTPUT.so.weights.json, the recipe from which `python -m pt2c_exporter "
+                "weights` remakes that file from model.py elsewhere (and .weights.derived, "
+                "the bytes of folded weights, when there are any)");
+  app->add_option("--weights-out", o.weightsOut,
+                  "Where --external-weights writes the weights file (implies it; default "
+                  "OUTPUT.so.weights; the runtime then needs the path, e.g. PT2C_WEIGHTS)");
 }
 
 void addExportOptions(CLI::App* app, pt2c::PipelineOptions& o) {
@@ -110,7 +118,7 @@ int main(int argc, char** argv) {
   addCommonOptions(compileCmd, options);
 
   CLI::App* runCmd = app.add_subcommand("run", "Run a compiled model on .npy inputs");
-  std::string library, outputDir, method;
+  std::string library, outputDir, method, runWeights;
   std::vector<std::string> inputs;
   runCmd->add_option("library", library, "model.so")->required()->check(CLI::ExistingFile);
   runCmd->add_option("-i,--input", inputs,
@@ -119,6 +127,9 @@ int main(int argc, char** argv) {
                      "Method (or graph name) of a multi-graph model; default: its default");
   runCmd->add_option("--output-dir", outputDir, "Directory for the output .npy files")
       ->required();
+  runCmd->add_option("--weights", runWeights,
+                     "Weights file of a model compiled with --external-weights (default: "
+                     "$PT2C_WEIGHTS, else MODEL.so.weights)");
 
   CLI::App* reportCmd = app.add_subcommand("report", "Print the draft report of a .pt2c artifact");
   std::string reportPath;
@@ -127,8 +138,9 @@ int main(int argc, char** argv) {
   reportCmd->add_flag("--json", reportJson, "Print JSON instead of text");
 
   CLI11_PARSE(app, argc, argv);
+  if (!options.weightsOut.empty()) options.externalWeights = true;
 
-  if (*runCmd) return pt2c::runModelOnNpyFiles(library, inputs, outputDir, method);
+  if (*runCmd) return pt2c::runModelOnNpyFiles(library, inputs, outputDir, method, runWeights);
   if (*reportCmd) return pt2c::printReport(reportPath, reportJson);
 
   mlir::registerAllPasses();

@@ -21,8 +21,9 @@ extern "C" {
  * 3: graphs and dispatch: pt2c_graph_info, pt2c_model_num_graphs, pt2c_model_graph_*,
  *    pt2c_model_find_graph, pt2c_model_run_method, PT2C_ERROR_NO_MATCHING_GRAPH.
  * 4: dynamic dimensions: -1 in info dims, pt2c_model_num_dynamic_dims,
- *    pt2c_model_dynamic_dim_info, pt2c_model_output_shape. */
-#define PT2C_ABI_VERSION 4u
+ *    pt2c_model_dynamic_dim_info, pt2c_model_output_shape.
+ * 5: external weights: pt2c_model_create_with_weights, PT2C_ERROR_WEIGHTS_FILE. */
+#define PT2C_ABI_VERSION 5u
 
 #if defined(__GNUC__)
 #define PT2C_API __attribute__((visibility("default")))
@@ -43,6 +44,8 @@ typedef enum pt2c_status {
   PT2C_ERROR_DEVICE = 9,           /* the GPU or its driver reported an error */
   PT2C_ERROR_NO_MATCHING_GRAPH = 10, /* no graph of the method takes these inputs, or no
                                         such method */
+  PT2C_ERROR_WEIGHTS_FILE = 11,    /* the external weights file is missing, unreadable,
+                                      truncated, corrupt or another model's */
 } pt2c_status;
 
 /* Numbering shared with ir/artifact/pt2c.proto (DType). */
@@ -105,6 +108,20 @@ PT2C_API size_t pt2c_dtype_size(pt2c_dtype dtype);
  * for (and whose driver cannot compile the PTX it carries), it fails with
  * PT2C_ERROR_UNSUPPORTED and a message that says which. */
 PT2C_API pt2c_status pt2c_model_create(pt2c_model** out_model);
+
+/* pt2c_model_create for a model compiled with `pt2c --external-weights`, whose weights
+ * are in a file of their own (pt2c/weights_format.h) rather than in the library. The
+ * file is `weights_path`; NULL: $PT2C_WEIGHTS if set, else the library's own path plus
+ * ".weights" (model.so -> model.so.weights, where pt2c writes it). pt2c_model_create is
+ * this call with NULL. The file is mapped read-only (a CPU model reads its weights from
+ * the mapping; a CUDA model copies them to the device and unmaps it) and checked: that
+ * it is a weights file of this very compile (layout fingerprint and checksum recorded
+ * in the .so), not truncated, and that its data has the recorded checksum
+ * ($PT2C_WEIGHTS_VERIFY=0 skips that pass over the data). Any problem:
+ * PT2C_ERROR_WEIGHTS_FILE with a message naming the file. A model that embeds its
+ * weights takes no file: a non-NULL path is PT2C_ERROR_INVALID_ARGUMENT. */
+PT2C_API pt2c_status pt2c_model_create_with_weights(const char* weights_path,
+                                                    pt2c_model** out_model);
 
 /* Destroys a model; null is allowed. */
 PT2C_API void pt2c_model_destroy(pt2c_model* model);

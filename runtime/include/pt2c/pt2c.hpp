@@ -6,6 +6,7 @@
 //
 //   pt2c::Library library("model.so");
 //   pt2c::Model model = library.create_model();
+//   pt2c::Model model = library.create_model("model.so.weights");  // --external-weights
 //   for (const pt2c::TensorInfo& info : model.inputs()) ...
 //   model.run(inputs, outputs);  // std::vector<pt2c_tensor>, host memory
 //   model.run_device(inputs, outputs, stream);  // CUDA models: device memory
@@ -119,6 +120,7 @@ struct Api {
   void* handle = nullptr;
   decltype(&::pt2c_abi_version) abi_version = nullptr;
   decltype(&::pt2c_model_create) model_create = nullptr;
+  decltype(&::pt2c_model_create_with_weights) model_create_with_weights = nullptr;
   decltype(&::pt2c_model_destroy) model_destroy = nullptr;
   decltype(&::pt2c_model_num_inputs) model_num_inputs = nullptr;
   decltype(&::pt2c_model_num_outputs) model_num_outputs = nullptr;
@@ -179,6 +181,7 @@ inline std::shared_ptr<const Api> load(const std::string& path) {
                                             std::to_string(version) + ", this program expects " +
                                             std::to_string(PT2C_ABI_VERSION));
   resolve(*api, path, "pt2c_model_create", &api->model_create);
+  resolve(*api, path, "pt2c_model_create_with_weights", &api->model_create_with_weights);
   resolve(*api, path, "pt2c_model_destroy", &api->model_destroy);
   resolve(*api, path, "pt2c_model_num_inputs", &api->model_num_inputs);
   resolve(*api, path, "pt2c_model_num_outputs", &api->model_num_outputs);
@@ -372,9 +375,14 @@ class Library {
  public:
   explicit Library(const std::string& path) : api_(detail::load(path)), path_(path) {}
 
-  Model create_model() const {
+  // `weights_path`: the weights file of a model compiled with --external-weights; empty:
+  // the default ($PT2C_WEIGHTS, else the library's path + ".weights"). A model that
+  // embeds its weights takes none.
+  Model create_model(const std::string& weights_path = "") const {
     pt2c_model* model = nullptr;
-    api_->check(api_->model_create(&model));
+    api_->check(weights_path.empty()
+                    ? api_->model_create(&model)
+                    : api_->model_create_with_weights(weights_path.c_str(), &model));
     return Model(api_, model);
   }
   uint32_t abi_version() const { return api_->abi_version(); }
