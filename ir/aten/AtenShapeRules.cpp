@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "ir/aten/AtenDialect.h"
+#include "ir/aten/AtenDtypeRules.h"
 #include "llvm/ADT/StringMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -814,7 +815,8 @@ std::optional<FailureOr<SmallVector<int64_t>>> inferResultShape(Operation *op,
   return FailureOr<Shape>(std::move(shape));
 }
 
-LogicalResult verifyAtenOp(Operation *op) {
+namespace {
+LogicalResult verifyResultShape(Operation *op) {
   std::optional<FailureOr<Shape>> expected = inferResultShape(op, /*diagnose=*/true);
   if (!expected)
     return success();
@@ -829,6 +831,14 @@ LogicalResult verifyAtenOp(Operation *op) {
       return op->emitOpError("result dim ")
              << i << " has size " << a << ", expected " << e;
   return success();
+}
+} // namespace
+
+/// Result shapes, then result element types (AtenDtypeRules.cpp).
+LogicalResult verifyAtenOp(Operation *op) {
+  if (failed(verifyResultShape(op)))
+    return failure();
+  return verifyResultDtypes(op);
 }
 
 } // namespace pt2c::aten

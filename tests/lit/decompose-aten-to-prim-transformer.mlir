@@ -329,7 +329,7 @@ func.func @triu(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
 // CHECK: %[[N:.*]] = prim.iota 0 : tensor<3xi64>
 // CHECK: return %[[F]], %[[SEVENS]], %[[N]]
 func.func @factories() -> (tensor<5xf32>, tensor<2x3xi64>, tensor<3xi64>) {
-  %0 = "aten.arange.start_step"() {start = 1 : i64, end = 3.5 : f64, step = 5.000000e-01 : f64, dtype = 7 : i64} : () -> tensor<5xf32>
+  %0 = "aten.arange.start_step"() {start = 1 : i64, end = 3.5 : f64, step = 5.000000e-01 : f64, dtype = 1 : i64} : () -> tensor<5xf32>
   %1 = "aten.full"() {size = array<i64: 2, 3>, fill_value = 7 : i64} : () -> tensor<2x3xi64>
   %2 = "aten.arange"() {end = 3 : i64} : () -> tensor<3xi64>
   return %0, %1, %2 : tensor<5xf32>, tensor<2x3xi64>, tensor<3xi64>

@@ -4,6 +4,8 @@
 // every upstream dialect), so that tests prove the driver's context is complete.
 // --pt2c-list-decompositions prints the aten ops that have a decomposition, one a line
 // (tools/docs/gen_op_coverage.py reads them), and exits.
+// --pt2c-list-dtype-rules prints the aten ops that have a dtype rule
+// (ir/aten/AtenDtypeRules.h), one a line, and exits.
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "compiler/transforms/kernels/FormKernels.h"
 #include "compiler/transforms/symbolic/SymbolicShapes.h"
 #include "ir/Dialects.h"
+#include "ir/aten/AtenDtypeRules.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -25,11 +28,14 @@ int main(int argc, char **argv) {
   std::vector<char *> args;
   bool registryOnly = false;
   bool listDecompositions = false;
+  bool listDtypeRules = false;
   for (int i = 0; i < argc; ++i) {
     if (std::strcmp(argv[i], "--pt2c-registry-only") == 0)
       registryOnly = true;
     else if (std::strcmp(argv[i], "--pt2c-list-decompositions") == 0)
       listDecompositions = true;
+    else if (std::strcmp(argv[i], "--pt2c-list-dtype-rules") == 0)
+      listDtypeRules = true;
     else
       args.push_back(argv[i]);
   }
@@ -37,6 +43,12 @@ int main(int argc, char **argv) {
   if (listDecompositions) {
     mlir::MLIRContext context;
     for (const std::string &name : pt2c::decomposedAtenOps(context))
+      std::printf("%s\n", name.c_str());
+    return 0;
+  }
+
+  if (listDtypeRules) {
+    for (const std::string &name : pt2c::aten::atenOpsWithDtypeRules())
       std::printf("%s\n", name.c_str());
     return 0;
   }

@@ -17,6 +17,7 @@
 #include "compiler/transforms/functionalize/ViewScatter.h"
 #include "compiler/transforms/kernels/FormKernels.h"
 #include "ir/aten/AtenDialect.h"
+#include "ir/aten/AtenDtypeRules.h"
 #include "ir/prim/PrimDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringMap.h"
@@ -211,7 +212,15 @@ private:
     state.addOperands(operands);
     state.addAttributes(op->getAttrs());
     state.addTypes(type);
-    return rewriter.create(state)->getResult(0);
+    Operation *functionalOp = rewriter.create(state);
+    // PyTorch computes an in-place op in the promoted dtype and casts the result into
+    // self (add_ of a f16 self and a f32 tensor adds in f32): so does the functional form.
+    auto dtypes = aten::inferResultDtypes(functionalOp, /*diagnose=*/false);
+    Type promoted = dtypes && succeeded(*dtypes) ? (**dtypes)[0] : Type();
+    if (!promoted || promoted == type.getElementType())
+      return functionalOp->getResult(0);
+    functionalOp->getResult(0).setType(type.clone(promoted));
+    return b.convert(functionalOp->getResult(0), type.getElementType());
   }
 
   /// Function arguments may be written only where a result writes them back. (An
