@@ -1,5 +1,6 @@
 """Command line: `python -m pt2c_exporter MODEL.py -o OUT.pt2c [--quiet] [--strict]
-[--print-report] [--aten-ops FILE] [--pb2-dir DIR]`.
+[--print-report] [--aten-ops FILE] [--pb2-dir DIR]`, and
+`python -m pt2c_exporter weights MODEL.py --recipe R -o W` (weights_file.py).
 
 Exit status 0 with one progress line on stderr (it summarizes the draft report), or 1
 with a `pt2c: error:` line (and, for errors in the user's code, their traceback; for
@@ -86,6 +87,10 @@ def _supported_ops(args):
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["weights"]:  # needs torch only, not pt2c_pb2
+        from .weights_file import main as weights_main
+        return weights_main(argv[1:])
     start = time.perf_counter()
     args = _parse(argv)
     if not _import_dependencies(args.pb2_dir):

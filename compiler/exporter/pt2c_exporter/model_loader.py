@@ -13,9 +13,6 @@ import sys
 
 import torch
 
-from .dynamic_shapes import load_dynamic_shapes
-from .signatures import signatures_from
-from .tracer import input_names
 from .user_errors import ExportError, exception_summary, user_traceback
 
 _MODEL_EXPECTED = "an nn.Module, or a zero-argument function returning one"
@@ -24,6 +21,10 @@ _INPUTS_EXPECTED = "a tuple of tensors, or a zero-argument function returning on
 
 def load_model(path):
     """-> (model in eval mode, [signatures.Signature]), forward's first."""
+    # Here, not at the top: load_module_only must not need pt2c_pb2 (tracer imports it).
+    from .dynamic_shapes import load_dynamic_shapes
+    from .signatures import signatures_from
+    from .tracer import input_names
     module = _import_file(path)
     shown = os.path.basename(path)
     model = _load_module_object(module, shown)
@@ -48,6 +49,12 @@ def load_model(path):
         getattr(module, "dynamic_shapes", None), input_names(model.forward, len(inputs)),
         tuple(inputs), shown)
     return model.eval(), signatures
+
+
+def load_module_only(path):
+    """model.py's model in eval mode, without its inputs (the external weights file needs
+    nothing else)."""
+    return _load_module_object(_import_file(path), os.path.basename(path)).eval()
 
 
 def _load_module_object(module, shown):

@@ -5,10 +5,9 @@ a parameter) share one region, so the blob holds their bytes once. A weight that
 not dense in memory is copied to a contiguous tensor first; its WeightEntry.meta
 describes the bytes in the blob (contiguous strides, offset 0).
 """
-import ctypes
-
 import pt2c_pb2 as pb
 
+from .tensor_bytes import dense_cpu, tensor_bytes  # noqa: F401 (writer.py's, too)
 from .tensors import layout_key, storage_key, tensor_meta
 
 ALIGNMENT = 64
@@ -40,16 +39,3 @@ class BlobLayout:
     def data_bytes(self):
         """Bytes of weight data, without padding and counting shared regions once."""
         return sum(t.numel() * t.element_size() for _, t in self.regions)
-
-
-def dense_cpu(tensor):
-    tensor = tensor.detach()
-    if tensor.device.type != "cpu":
-        tensor = tensor.cpu()
-    return tensor.contiguous()
-
-
-def tensor_bytes(tensor):
-    """The raw bytes of a dense CPU tensor, any dtype (bf16 included, which numpy lacks)."""
-    nbytes = tensor.numel() * tensor.element_size()
-    return ctypes.string_at(tensor.data_ptr(), nbytes) if nbytes else b""
