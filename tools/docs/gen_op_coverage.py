@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates docs/OP_COVERAGE.md: for every op of the aten dialect, whether it is
-decomposed to prim, whether it has been lowered all the way to a .so, and which tests
-cover it.
+decomposed to prim, whether it has been lowered all the way to a .so, whether the
+verifier checks its result dtypes, and which tests cover it.
 
     python3 tools/docs/gen_op_coverage.py            rewrite docs/OP_COVERAGE.md
     python3 tools/docs/gen_op_coverage.py --check    exit 1 if it is stale (a test runs this)
@@ -14,6 +14,7 @@ Sources, none of them parsed out of C++:
 - decomposed: `pt2c-opt --pt2c-list-decompositions` (the root ops of the patterns that
   pt2c-decompose-aten-to-prim registers). An in-place op `aten.X_` counts as
   functionalized when `aten.X` is decomposed: pt2c-functionalize rewrites it to `aten.X`;
+- dtype rule: `pt2c-opt --pt2c-list-dtype-rules` (ir/aten/AtenDtypeRules.cpp);
 - e2e tests: tools/docs/e2e_op_usage.json, written by --record: the e2e tests run with
   the `pt2c` fixture pointing at tools/docs/record_ops.py, which asks pt2c for the aten
   ops (`--emit aten`) of every graph a test compiled to a .so. Lowered = some e2e test
@@ -63,6 +64,12 @@ def decomposed_ops():
     return set(out.split())
 
 
+def dtype_rule_ops():
+    out = subprocess.run([str(PT2C_OPT), "--pt2c-list-dtype-rules"], capture_output=True,
+                         text=True, check=True).stdout
+    return set(out.split())
+
+
 def load_usage():
     return json.loads(USAGE.read_text()) if USAGE.exists() else {"tests": {}}
 
@@ -108,7 +115,7 @@ def cell(tests, limit=3):
     return shown + (f" (+{len(tests) - limit})" if len(tests) > limit else "")
 
 
-def render(ops, decomposed, usage, lit):
+def render(ops, decomposed, dtype_rules, usage, lit):
     by_op = collections.defaultdict(set)
     for test, names in usage["tests"].items():
         for name in names:
@@ -120,8 +127,10 @@ def render(ops, decomposed, usage, lit):
         if sec != section:
             section = sec
             rows += ["", f"### {sec}", "",
-                     "| op | decomposed | lowered | e2e tests (graphs using it) | lit tests |",
-                     "|----|------------|---------|-----------------------------|-----------|"]
+                     "| op | decomposed | lowered | dtype rule | e2e tests (graphs using it) "
+                     "| lit tests |",
+                     "|----|------------|---------|------------|-----------------------------"
+                     "|-----------|"]
         base, _, overload = name[len("aten."):].partition(".")
         functional = "aten." + base[:-1] + ("." + overload if overload else "")
         if name in decomposed:
@@ -138,11 +147,14 @@ def render(ops, decomposed, usage, lit):
         counts["decomposed"] += how != "**no**"
         counts["lowered"] += lowered == "yes"
         counts["lit"] += bool(lit.get(name))
-        rows.append(f"| `{name}` | {how} | {lowered} | {cell(tests)} | "
+        dtype = "yes" if name in dtype_rules else "trusted"
+        counts["dtype"] += dtype == "yes"
+        rows.append(f"| `{name}` | {how} | {lowered} | {dtype} | {cell(tests)} | "
                     f"{cell(lit.get(name, set()), 2)} |")
     summary = (f"{counts['ops']} ops in the dialect; {counts['decomposed']} decomposed to "
                f"prim (or functionalized to a decomposed op); {counts['lowered']} compiled "
-               f"to a .so by an e2e test; {counts['lit']} named by a lit test.")
+               f"to a .so by an e2e test; {counts['dtype']} with a dtype rule; "
+               f"{counts['lit']} named by a lit test.")
     recorded = usage.get("recorded", "never")
     files = sorted({t.split("::")[0] for t in usage["tests"]})
     recorded += (" from " + ", ".join(f"`{pathlib.Path(f).name}`" for f in files)
@@ -161,6 +173,9 @@ tools/docs/gen_op_coverage.py`; after adding e2e tests, rerun the record
 - *lowered*: a graph holding the op went through decomposition, prim -> linalg
   lowering and CPU codegen into a .so in an e2e test (*not exercised*: decomposed, but
   no e2e graph holds it).
+- *dtype rule*: the verifier checks the op's result dtypes against PyTorch's type
+  promotion and the op's own dtype behaviour (`ir/aten/AtenDtypeRules.cpp`); *trusted*:
+  they are taken from the trace.
 - *e2e tests*: the e2e tests whose compiled graphs hold the op (`pt2c --emit aten`),
   recorded {recorded}.
 
@@ -205,7 +220,7 @@ def main():
         USAGE.write_text(json.dumps(usage, indent=1) + "\n")
     usage = load_usage()
     problems = validate(usage, {name for _, name, _ in ops})
-    text = render(ops, decomposed_ops(), usage, lit_usage())
+    text = render(ops, decomposed_ops(), dtype_rule_ops(), usage, lit_usage())
     if args.check:
         if DOC.read_text() != text:
             problems.append(f"{DOC.relative_to(REPO)} is stale: run "
