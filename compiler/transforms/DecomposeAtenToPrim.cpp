@@ -33,6 +33,7 @@ void decompose::populateAtenToPrimDecompositions(mlir::RewritePatternSet &patter
   populateResizeDecompositions(set);
   populateArgReduceDecompositions(set);
   populateTopKDecompositions(set);
+  populateScatterWriteDecompositions(set);
 }
 
 namespace {

@@ -1,21 +1,20 @@
 // A decomposition that does not apply says why, after MLIR's "failed to legalize".
 // RUN: pt2c-opt %s --split-input-file --pt2c-decompose-aten-to-prim --verify-diagnostics
 
-// topk unrolls one selection step per element: k is bounded.
-func.func @topk_too_many(%x: tensor<2x1000xf32>) -> (tensor<2x100xf32>, tensor<2x100xi64>) {
-  // expected-error @+1 {{failed to legalize operation 'aten.topk' that was explicitly marked illegal: topk/sort selects one element per step, at most 64 (asked for 100)}}
-  %v, %i = "aten.topk"(%x) {k = 100 : i64} : (tensor<2x1000xf32>) -> (tensor<2x100xf32>, tensor<2x100xi64>)
+// Beyond 64 selection steps topk compares every pair of the dim: n is bounded.
+func.func @topk_too_many(%x: tensor<2x10000xf32>) -> (tensor<2x100xf32>, tensor<2x100xi64>) {
+  // expected-error @+1 {{failed to legalize operation 'aten.topk' that was explicitly marked illegal: topk/sort of 100 out of 10000 elements (2 rows): pt2c sorts by comparing every pair, at most 8192 elements per row and 67108864 pairs in all}}
+  %v, %i = "aten.topk"(%x) {k = 100 : i64} : (tensor<2x10000xf32>) -> (tensor<2x100xf32>, tensor<2x100xi64>)
   return %v, %i : tensor<2x100xf32>, tensor<2x100xi64>
 }
 
 // -----
 
-// Max-pool indices that reach a result are not computed.
-func.func @used_pool_indices(%x: tensor<1x1x1x8xf32>) -> tensor<1x1x4xi64> {
-  // expected-error @+1 {{the indices of max_pool2d_with_indices are used}}
-  %v, %i = "aten.max_pool2d_with_indices"(%x) {kernel_size = array<i64: 1, 2>} : (tensor<1x1x1x8xf32>) -> (tensor<1x1x1x4xf32>, tensor<1x1x1x4xi64>)
-  %s = "aten.squeeze.dim"(%i) {dim = -2 : i64} : (tensor<1x1x1x4xi64>) -> tensor<1x1x4xi64>
-  return %s : tensor<1x1x4xi64>
+// max_unpool2d compares every value's index with every output position: bounded.
+func.func @unpool_too_large(%v: tensor<1x1x64x64xf32>, %i: tensor<1x1x64x64xi64>) -> tensor<1x1x128x128xf32> {
+  // expected-error @+1 {{failed to legalize operation 'aten.max_unpool2d' that was explicitly marked illegal: writes 4096 indexed slices into 16384 positions: the one-hot table pt2c builds for it would exceed 16777216 entries}}
+  %0 = "aten.max_unpool2d"(%v, %i) {output_size = array<i64: 128, 128>} : (tensor<1x1x64x64xf32>, tensor<1x1x64x64xi64>) -> tensor<1x1x128x128xf32>
+  return %0 : tensor<1x1x128x128xf32>
 }
 
 // -----
@@ -25,4 +24,13 @@ func.func @argmax_dynamic(%x: tensor<2x?xf32>) -> tensor<2xi64> {
   // expected-error @+1 {{failed to legalize operation 'aten.argmax' that was explicitly marked illegal: argmax/argmin/max/min over a dynamic dim}}
   %0 = "aten.argmax"(%x) {dim = 1 : i64} : (tensor<2x?xf32>) -> tensor<2xi64>
   return %0 : tensor<2xi64>
+}
+
+// -----
+
+// x[mask] = v with several values: where each goes depends on the data.
+func.func @index_put_mask_many_values(%x: tensor<2x3xf32>, %m: tensor<2x3xi1>, %v: tensor<2xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{failed to legalize operation 'aten.index_put' that was explicitly marked illegal: x[mask] = v with a bool mask and a value of several elements (where they go depends on how many elements the mask selects)}}
+  %0 = "aten.index_put"(%x, %m, %v) {operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<2x3xf32>, tensor<2x3xi1>, tensor<2xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
 }

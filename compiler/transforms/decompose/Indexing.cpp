@@ -3,6 +3,7 @@
 // prim.slice (under value semantics a view is just the values it shows); cat, stack
 // and roll become prim.concatenate (roll: of two slices).
 #include "compiler/transforms/decompose/DecompositionSet.h"
+#include "compiler/transforms/decompose/Scatter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
@@ -49,12 +50,10 @@ Value indexSelect(aten::IndexSelectOp op, PrimBuilder &b) {
   return b.reshape(gathered, b.resultType());
 }
 
-/// self[i_0, ..., i_{k-1}] with k integer index tensors on self's first k dims: the
-/// indices broadcast together (to `indexShape`), negative ones wrap, and their
-/// row-major position in self's first k dims, sum(i_j * stride_j), gathers from self
-/// reshaped to [size_0 * ... * size_{k-1}, rest...]. The result is indexShape ++ rest.
-Value gatherAtIndices(PrimBuilder &b, Value self, ValueRange indices,
-                      ArrayRef<int64_t> indexShape, ValueRange indexSizes) {
+} // namespace
+
+Value flatIndexPosition(PrimBuilder &b, Value self, ValueRange indices,
+                        ArrayRef<int64_t> indexShape, ValueRange indexSizes) {
   RankedTensorType selfType = tensorType(self);
   int64_t k = indices.size();
   ArrayRef<int64_t> indexed = selfType.getShape().take_front(k);
@@ -82,8 +81,6 @@ Value gatherAtIndices(PrimBuilder &b, Value self, ValueRange indices,
     return spread(b.reduce(prim::ReduceKind::SUM, ones, {0}));
   };
   Value position, stride;  // stride: an i64 tensor of positionType (null: 1)
-  bool dynamicFlat = false;
-  int64_t staticStride = 1;
   for (int64_t j = k - 1; j >= 0; --j) {
     Value index = indices[j];
     if (tensorType(index).getElementType().isInteger(1))
@@ -98,6 +95,24 @@ Value gatherAtIndices(PrimBuilder &b, Value self, ValueRange indices,
       index = b.create<prim::MulOp>(index, stride);
     position = position ? b.create<prim::AddOp>(position, index) : index;
     stride = stride ? b.create<prim::MulOp>(stride, size) : size;
+  }
+  return position;
+}
+
+namespace {
+
+/// self[i_0, ..., i_{k-1}] with k integer index tensors on self's first k dims: their
+/// flat position (flatIndexPosition) gathers from self reshaped to
+/// [size_0 * ... * size_{k-1}, rest...]. The result is indexShape ++ rest.
+Value gatherAtIndices(PrimBuilder &b, Value self, ValueRange indices,
+                      ArrayRef<int64_t> indexShape, ValueRange indexSizes) {
+  RankedTensorType selfType = tensorType(self);
+  int64_t k = indices.size();
+  ArrayRef<int64_t> indexed = selfType.getShape().take_front(k);
+  Value position = flatIndexPosition(b, self, indices, indexShape, indexSizes);
+  bool dynamicFlat = false;
+  int64_t staticStride = 1;
+  for (int64_t j = k - 1; j >= 0; --j) {
     dynamicFlat |= ShapedType::isDynamic(indexed[j]);
     if (!dynamicFlat)
       staticStride *= indexed[j];

@@ -4,7 +4,8 @@
 // computed here, at compile time, as a constant. Adaptive average pooling is a
 // regular pooling when the sizes divide, else a product with two constant averaging
 // matrices (one per spatial dim), so any output size works; adaptive max pooling
-// reduces one slice per output position, rows then columns.
+// reduces one slice per output position, rows then columns. Max pooling's indices,
+// when used, follow ATen's loop over the window offsets (maxPoolIndices).
 #include "compiler/transforms/decompose/DecompositionSet.h"
 #include "compiler/transforms/decompose/WindowArgs.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -84,14 +85,80 @@ bool isDead(Value value) {
   });
 }
 
-/// max_pool2d_with_indices: the pooled values. The indices result must be dead (it
-/// would only feed max_unpool or a backward pass); it is replaced by zeros that
-/// canonicalization removes.
+/// The indices result of max_pool2d_with_indices, as ATen's CPU loop finds them: each
+/// window starts at its first position inside the input and moves to a later one whose
+/// value is larger or NaN (so ties keep the first, NaNs the last). The k*k window
+/// offsets are unrolled: offset (ky, kx) is one strided slice of the input padded with
+/// -inf (which never moves the choice), and its flat position in H * W per output
+/// element is a compile-time constant.
+Value maxPoolIndices(PrimBuilder &b, Value input, RankedTensorType indicesType,
+                     const Window2d &w) {
+  RankedTensorType inputType = tensorType(input);
+  int64_t rank = inputType.getRank(), hDim = rank - 2, wDim = rank - 1;
+  if (!inputType.hasStaticShape())
+    return b.fail("the indices of max pooling over dynamic sizes");
+  Type et = inputType.getElementType();
+  Value padded = b.create<prim::PadOp>(input, extremeScalar(b, et, /*lowest=*/true), w.low,
+                                       w.high);
+  int64_t height = inputType.getDimSize(hDim), width = inputType.getDimSize(wDim);
+  int64_t oh = indicesType.getDimSize(hDim), ow = indicesType.getDimSize(wDim);
+  auto i64 = IntegerType::get(inputType.getContext(), 64);
+  auto planeType = RankedTensorType::get({oh, ow}, i64);
+  auto flatAt = [&](int64_t y, int64_t x) -> std::optional<int64_t> {
+    if (y < 0 || y >= height || x < 0 || x >= width)
+      return std::nullopt;
+    return y * width + x;
+  };
+  // The flat input position of offset (ky, kx) of each window (-1: padding).
+  auto positionsOf = [&](int64_t ky, int64_t kx) {
+    SmallVector<int64_t> at;
+    for (int64_t y = 0; y < oh; ++y)
+      for (int64_t x = 0; x < ow; ++x)
+        at.push_back(flatAt(y * w.strides[hDim] + ky * w.dilations[hDim] - w.low[hDim],
+                            x * w.strides[wDim] + kx * w.dilations[wDim] - w.low[wDim])
+                         .value_or(-1));
+    return at;
+  };
+  auto constantPlane = [&](ArrayRef<int64_t> at) {
+    Value plane = b.create<prim::ConstantOp>(DenseElementsAttr::get(planeType, at));
+    return b.broadcastInDim(plane, indicesType.clone(i64), {hDim, wDim});
+  };
+  // The first in-bounds position of each window, where ATen's loop starts.
+  SmallVector<int64_t> start(oh * ow, -1);
+  for (int64_t ky = 0; ky < w.window[hDim]; ++ky)
+    for (int64_t kx = 0; kx < w.window[wDim]; ++kx)
+      for (auto [i, p] : llvm::enumerate(positionsOf(ky, kx)))
+        if (start[i] < 0)
+          start[i] = p;
+  Value best, bestAt = constantPlane(start);
+  RankedTensorType paddedType = tensorType(padded);
+  for (int64_t ky = 0; ky < w.window[hDim] && !b.failed(); ++ky) {
+    for (int64_t kx = 0; kx < w.window[wDim] && !b.failed(); ++kx) {
+      SmallVector<int64_t> starts(rank, 0), limits(paddedType.getShape()), strides(rank, 1);
+      starts[hDim] = ky * w.dilations[hDim], starts[wDim] = kx * w.dilations[wDim];
+      limits[hDim] = starts[hDim] + (oh - 1) * w.strides[hDim] + 1;
+      limits[wDim] = starts[wDim] + (ow - 1) * w.strides[wDim] + 1;
+      strides[hDim] = w.strides[hDim], strides[wDim] = w.strides[wDim];
+      Value candidate = b.create<prim::SliceOp>(padded, starts, limits, strides);
+      if (!best) {
+        best = candidate;
+        continue; // the -inf of padding or the start position: bestAt holds it
+      }
+      Value moves = b.create<prim::CompareOp>(prim::CompareDirection::GT, candidate, best);
+      if (isa<FloatType>(et)) { // moves || candidate is NaN
+        Value nan = b.create<prim::CompareOp>(prim::CompareDirection::NE, candidate, candidate);
+        moves = b.create<prim::SelectOp>(nan, nan, moves);
+      }
+      best = b.create<prim::SelectOp>(moves, candidate, best);
+      bestAt = b.create<prim::SelectOp>(moves, constantPlane(positionsOf(ky, kx)), bestAt);
+    }
+  }
+  return b.convert(bestAt, indicesType.getElementType());
+}
+
+/// max_pool2d_with_indices: the pooled values, and the indices (each maximum's flat
+/// position in its input plane, for max_unpool or a gather) when something uses them.
 SmallVector<Value> maxPool2dWithIndices(aten::MaxPool2dWithIndicesOp op, PrimBuilder &b) {
-  if (!isDead(op->getResult(1)))
-    return {b.fail("the indices of max_pool2d_with_indices are used; pt2c computes only "
-                   "the pooled values (return_indices=True and max_unpool are not "
-                   "supported)")};
   RankedTensorType type = b.resultType(0);
   Value input = op.getSelf();
   std::optional<Window2d> w = window2d(b, tensorType(input), type, op.getKernelSize(),
@@ -100,7 +167,9 @@ SmallVector<Value> maxPool2dWithIndices(aten::MaxPool2dWithIndicesOp op, PrimBui
     return {Value()};
   Value init = extremeScalar(b, type.getElementType(), /*lowest=*/true);
   Value values = reduceWindow(b, prim::ReduceKind::MAX, input, init, *w);
-  Value indices = b.splat(0.0, b.resultType(1));
+  // Unused indices (the usual case) are zeros that canonicalization removes.
+  Value indices = isDead(op->getResult(1)) ? b.splat(0.0, b.resultType(1))
+                                           : maxPoolIndices(b, input, b.resultType(1), *w);
   return {values, indices};
 }
 

@@ -1,9 +1,10 @@
 // topk and sort by k-step selection: step i takes the extreme of the elements not yet
 // taken (a NaN-propagating prim.reduce) and the lowest position holding it, then marks
-// that position taken. That is k passes over the dim, unrolled in the IR, so k (and a
-// sorted dim) is bounded by kMaxSelected: top-5 of a classifier's logits, or a sort of
-// a short dim, not a sort of a vocabulary. In exchange it is plain prim (elementwise
-// ops and reductions) that every target lowers and fuses.
+// that position taken. That is k passes over the dim, unrolled in the IR, so it serves
+// k <= kMaxSelected (top-5 of a classifier's logits, a sort of a short dim); a larger k
+// (a classifier's full sort over 1000 classes) counts each element's rank against
+// every other element instead, O(n^2) per row, bounded by kMaxRankSorted. Both are
+// plain prim (elementwise ops, reductions, a gather) that every target lowers and fuses.
 //
 // The order is PyTorch eager's: NaN counts as larger than every number (first for
 // largest/descending, last for smallest/ascending) and equal values come in order of
@@ -19,6 +20,8 @@ namespace pt2c::decompose {
 namespace {
 
 constexpr int64_t kMaxSelected = 64;
+constexpr int64_t kMaxRankSorted = 8192;
+constexpr int64_t kMaxRankTable = int64_t(1) << 26;
 
 /// A tensor of `type` holding the value that never wins a `largest` selection: -inf
 /// or the lowest integer (+inf or the highest integer for a smallest-first one).
@@ -35,6 +38,82 @@ Value neverWins(PrimBuilder &b, RankedTensorType type, bool largest, Value like)
   return b.splat(value, type, like);
 }
 
+/// The first `k` elements of `x` along `dim` in selection order by rank counting, for
+/// a k too large to unroll one step per element: the rank of element i is the number
+/// of elements j that come before it (larger, or smaller when !largest; NaN larger than
+/// every number; equal ones by position), the ranks are a permutation, and output
+/// position r takes the i of rank r. That compares every pair along the dim, so the
+/// dim is bounded by kMaxRankSorted and the whole [rows, n, n] table by kMaxRankTable.
+SmallVector<Value> selectByRank(PrimBuilder &b, Value x, int64_t dim, int64_t k,
+                                bool largest) {
+  RankedTensorType type = tensorType(x);
+  int64_t rank = type.getRank(), n = type.getDimSize(dim);
+  if (!type.hasStaticShape())
+    return {b.fail("topk/sort of more than " + Twine(kMaxSelected) +
+                   " elements needs static sizes")};
+  int64_t rows = type.getNumElements() / std::max<int64_t>(n, 1);
+  if (n > kMaxRankSorted || rows * n * n > kMaxRankTable)
+    return {b.fail("topk/sort of " + Twine(k) + " out of " + Twine(n) + " elements (" +
+                   Twine(rows) + " rows): pt2c sorts by comparing every pair, at most " +
+                   Twine(kMaxRankSorted) + " elements per row and " + Twine(kMaxRankTable) +
+                   " pairs in all")};
+  MLIRContext *context = type.getContext();
+  auto i1 = IntegerType::get(context, 1);
+  auto i64 = IntegerType::get(context, 64);
+  // The sorted dim last: rows [R..., n]; pairs [R..., n (i), n (j)].
+  SmallVector<int64_t> toLast = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  toLast.erase(toLast.begin() + dim);
+  toLast.push_back(dim);
+  Value rowsLast = b.transpose(x, toLast);
+  if (b.failed())
+    return {Value()};
+  RankedTensorType rowType = tensorType(rowsLast);
+  SmallVector<int64_t> pairShape(rowType.getShape());
+  pairShape.push_back(n);
+  auto pairType = RankedTensorType::get(pairShape, type.getElementType());
+  SmallVector<int64_t> leading = llvm::to_vector(llvm::seq<int64_t>(0, rank - 1));
+  SmallVector<int64_t> asI(leading), asJ(leading);
+  asI.push_back(rank - 1), asJ.push_back(rank);
+  Value xi = b.broadcastInDim(rowsLast, pairType, asI);
+  Value xj = b.broadcastInDim(rowsLast, pairType, asJ);
+  auto flagType = pairType.clone(i1);
+  Value yes = b.splat(1.0, flagType), no = b.splat(0.0, flagType);
+  auto direction = largest ? prim::CompareDirection::GT : prim::CompareDirection::LT;
+  Value beats = b.create<prim::CompareOp>(direction, xj, xi);
+  Value equal = b.create<prim::CompareOp>(prim::CompareDirection::EQ, xj, xi);
+  if (isa<FloatType>(type.getElementType())) {
+    // NaN is larger than every number and equal to NaN.
+    Value nanI = isNan(b, xi), nanJ = isNan(b, xj);
+    Value notNanI = b.create<prim::SelectOp>(nanI, no, yes);
+    Value notNanJ = b.create<prim::SelectOp>(nanJ, no, yes);
+    Value nanBeats = largest ? b.create<prim::SelectOp>(nanJ, notNanI, no)
+                             : b.create<prim::SelectOp>(nanI, notNanJ, no);
+    beats = logicalOr(b, nanBeats, beats);
+    equal = logicalOr(b, b.create<prim::SelectOp>(nanI, nanJ, no), equal);
+  }
+  Value earlier = b.create<prim::CompareOp>(prim::CompareDirection::LT,
+                                            b.create<prim::IotaOp>(pairType.clone(i64), rank),
+                                            b.create<prim::IotaOp>(pairType.clone(i64), rank - 1));
+  Value before = logicalOr(b, beats, b.create<prim::SelectOp>(equal, earlier, no));
+  Value ranks = b.reduce(prim::ReduceKind::SUM, b.convert(before, i64), {rank}); // [R..., n]
+  // Output position r (of the first k) takes the i whose rank is r.
+  SmallVector<int64_t> takeShape(rowType.getShape());
+  takeShape.back() = k;
+  takeShape.push_back(n);
+  auto takeType = RankedTensorType::get(takeShape, i64);
+  Value rankOfI = b.broadcastInDim(ranks, takeType, asJ);
+  Value hit = b.create<prim::CompareOp>(prim::CompareDirection::EQ, rankOfI,
+                                        b.create<prim::IotaOp>(takeType, rank - 1));
+  Value positions = b.create<prim::SelectOp>(hit, b.create<prim::IotaOp>(takeType, rank),
+                                             b.splat(-1.0, takeType));
+  Value order = b.reduce(prim::ReduceKind::MAX, positions, {rank}); // [R..., k]
+  Value values = b.create<prim::GatherOp>(rowsLast, order, rank - 1, rank - 1);
+  SmallVector<int64_t> back(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    back[toLast[d]] = d;
+  return {b.transpose(values, back), b.transpose(order, back)};
+}
+
 /// The first `k` elements of `x` along `dim` in selection order, as the values and
 /// indices results of `op` (dim `dim` of size k).
 SmallVector<Value> selectInOrder(PrimBuilder &b, Value x, int64_t dim, int64_t k,
@@ -46,8 +125,7 @@ SmallVector<Value> selectInOrder(PrimBuilder &b, Value x, int64_t dim, int64_t k
   if (k < 1 || k > n)
     return {b.fail("topk of " + Twine(k) + " elements out of " + Twine(n))};
   if (k > kMaxSelected)
-    return {b.fail("topk/sort selects one element per step, at most " +
-                   Twine(kMaxSelected) + " (asked for " + Twine(k) + ")")};
+    return selectByRank(b, x, dim, k, largest);
   bool isFloat = isa<FloatType>(type.getElementType());
   auto indexType = type.clone(IntegerType::get(type.getContext(), 64));
   SmallVector<int64_t> stepShape(type.getShape());

@@ -2,8 +2,11 @@
 // views that cover the whole tensor (reshapes, transposes, aliases) invert exactly;
 // views that pick a range along one dim (slice, select, split and unbind pieces)
 // become the parent's elements before the range, the new piece and the elements after
-// it, concatenated.
+// it, concatenated; strided slices and diagonals (a strided slice of the flattened
+// matrix) write through decompose/Scatter.h's replaceStrided.
 #include "compiler/transforms/functionalize/ViewScatter.h"
+
+#include "compiler/transforms/decompose/Scatter.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -75,6 +78,36 @@ SmallVector<int64_t> permutationOf(Operation *view, int64_t rank) {
   return perm;
 }
 
+/// `parent` with the diagonal that diagonal(parent, offset, dim1, dim2) shows replaced
+/// by `updated`: the inverse of the strided slice of the flattened matrix that
+/// decompose/ScatterWrites.cpp reads it as.
+Value scatterIntoDiagonal(PrimBuilder &b, Operation *view, Value parent, Value updated) {
+  RankedTensorType parentType = tensorType(parent);
+  if (!parentType.hasStaticShape())
+    return b.fail("writing through a diagonal of a tensor with dynamic sizes");
+  std::optional<decompose::DiagonalLayout> layout = decompose::diagonalLayout(
+      b, parentType, intAttr(view, "offset", 0), intAttr(view, "dim1", 0),
+      intAttr(view, "dim2", 1));
+  if (!layout)
+    return {};
+  Value flat = decompose::diagonalFlattened(b, parent, *layout);
+  if (b.failed())
+    return {};
+  int64_t last = tensorType(flat).getRank() - 1;
+  Value written = layout->length == 0
+                      ? flat
+                      : decompose::replaceStrided(b, flat, last, layout->start,
+                                                  layout->step, updated);
+  SmallVector<int64_t> movedShape;
+  for (int64_t d : layout->permutation)
+    movedShape.push_back(parentType.getDimSize(d));
+  Value moved = b.reshape(written, parentType.clone(movedShape));
+  SmallVector<int64_t> back(parentType.getRank());
+  for (auto [i, d] : llvm::enumerate(layout->permutation))
+    back[d] = i;
+  return b.transpose(moved, back);
+}
+
 } // namespace
 
 bool isViewOp(Operation *op) {
@@ -101,6 +134,14 @@ Value scatterIntoParent(PrimBuilder &b, Operation *view, unsigned result, Value 
   if (sameElements.contains(name) ||
       (name == "aten.expand" && tensorType(updated) == parentType))
     return updated;
+  // An expand that only adds dims of size 1 shows each element once: a reshape.
+  // (Eager refuses in-place writes into any other expand, so traces never hold them.)
+  if (name == "aten.expand" && parentType.hasStaticShape() &&
+      tensorType(updated).hasStaticShape() &&
+      parentType.getNumElements() == tensorType(updated).getNumElements())
+    return b.reshape(updated, parentType);
+  if (name == "aten.diagonal")
+    return scatterIntoDiagonal(b, view, parent, updated);
   if (reshapes.contains(name))
     return b.reshape(updated, parentType);
   if (transposes.contains(name)) {
@@ -118,8 +159,9 @@ Value scatterIntoParent(PrimBuilder &b, Operation *view, unsigned result, Value 
     if (start < 0)
       start += size;
     start = std::min(std::max<int64_t>(start, 0), size);
-    if (intAttr(view, "step", 1) != 1 && tensorType(updated).getDimSize(dim) > 1)
-      return b.fail("writing through a slice with a step other than 1 is not supported yet");
+    int64_t step = intAttr(view, "step", 1);
+    if (step != 1 && tensorType(updated).getDimSize(dim) != 1)
+      return decompose::replaceStrided(b, parent, dim, start, step, updated);
     return replaceRange(b, parent, dim, start, updated);
   }
   if (name == "aten.select.int") {

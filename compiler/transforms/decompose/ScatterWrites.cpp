@@ -1,0 +1,208 @@
+// Decompositions of the ops that write at computed positions (index_put: x[idx] = v
+// and x[idx] += v in the functional form pt2c-functionalize makes of index_put_;
+// index_fill; max_unpool2d) and of diagonal, a view read as a strided slice of the
+// flattened matrix. The writes go through scatterAlong (Scatter.h).
+#include "compiler/transforms/decompose/DecompositionSet.h"
+#include "compiler/transforms/decompose/Scatter.h"
+
+using namespace mlir;
+
+namespace pt2c::decompose {
+namespace {
+
+int64_t product(ArrayRef<int64_t> sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes)
+    n *= s;
+  return n;
+}
+
+/// x[mask] = v (accumulate: x[mask] += v) with a bool mask over the dims starting at
+/// `first` and a value of one element: a select. A value of several elements would be
+/// spread over the true elements in order, a size only the data knows.
+Value indexPutMask(aten::IndexPutOp op, PrimBuilder &b, Value mask, int64_t first) {
+  RankedTensorType type = b.resultType();
+  RankedTensorType maskType = tensorType(mask);
+  if (product(tensorType(op.getValues()).getShape()) != 1)
+    return b.fail("x[mask] = v with a bool mask and a value of several elements (where "
+                  "they go depends on how many elements the mask selects)");
+  if (first + maskType.getRank() > type.getRank())
+    return b.fail("a bool mask with more dims than the tensor it indexes");
+  Value value = b.broadcastTo(
+      b.reshape(b.convert(op.getValues(), type.getElementType()),
+                RankedTensorType::get({}, type.getElementType())),
+      type);
+  if (op.getAccumulate().value_or(false))
+    value = b.create<prim::AddOp>(op.getSelf(), value);
+  Value where = b.broadcastInDim(
+      mask, type.clone(maskType.getElementType()),
+      llvm::to_vector(llvm::seq<int64_t>(first, first + maskType.getRank())));
+  return b.create<prim::SelectOp>(where, value, op.getSelf());
+}
+
+/// index_put(self, indices, values, accumulate): self with the elements that
+/// self[indices] reads replaced by values (broadcast to that read's shape), or
+/// values added there. The indexed dims are moved first and flattened, as index.Tensor
+/// reads them (Indexing.cpp), so the write is one scatter along that flat dim.
+Value indexPut(aten::IndexPutOp op, PrimBuilder &b) {
+  Value self = op.getSelf();
+  RankedTensorType type = b.resultType();
+  int64_t rank = type.getRank(), k = op.getIndices().size();
+  if (k == 0)
+    return b.fail("index_put without index tensors");
+  if (!type.hasStaticShape())
+    return b.fail("index_put into a tensor of dynamic sizes");
+  SmallVector<int64_t> dims = llvm::to_vector(llvm::seq<int64_t>(0, k));
+  if (auto present = op->getAttrOfType<DenseI64ArrayAttr>("pt2c.present_indices"))
+    dims.assign(present.asArrayRef().begin(), present.asArrayRef().end());
+  if ((int64_t)dims.size() != k || dims.back() >= rank)
+    return b.fail("pt2c.present_indices does not match the index tensors");
+  if (k == 1 && tensorType(op.getIndices()[0]).getElementType().isInteger(1))
+    return indexPutMask(op, b, op.getIndices()[0], dims.front());
+  for (Value index : op.getIndices())
+    if (!tensorType(index).hasStaticShape())
+      return b.fail("index_put with index tensors of dynamic sizes");
+
+  // The broadcast shape of the indices, and the shape self[indices] has (NumPy's rule:
+  // the index dims replace adjacent indexed dims, else they lead).
+  SmallVector<int64_t> indexShape;
+  for (Value index : op.getIndices()) {
+    ArrayRef<int64_t> shape = tensorType(index).getShape();
+    if (shape.size() > indexShape.size())
+      indexShape.insert(indexShape.begin(), shape.size() - indexShape.size(), 1);
+    for (auto [i, s] : llvm::enumerate(shape)) {
+      int64_t &into = indexShape[indexShape.size() - shape.size() + i];
+      if (into != s && into != 1 && s != 1)
+        return b.fail("index tensors whose shapes do not broadcast");
+      into = into == 1 ? s : into;
+    }
+  }
+  int64_t indexRank = indexShape.size();
+  bool adjacent = dims.back() - dims.front() == k - 1;
+  int64_t first = adjacent ? dims.front() : 0;
+  SmallVector<int64_t> toFront(dims), rest;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(dims, d))
+      toFront.push_back(d), rest.push_back(type.getDimSize(d));
+  SmallVector<int64_t> readShape(rest.begin(), rest.begin() + first);
+  readShape.append(indexShape);
+  readShape.append(rest.begin() + first, rest.end());
+
+  // values as [n, rest...] (index dims first, flattened)
+  Value values = b.broadcastTo(b.convert(op.getValues(), type.getElementType()),
+                               type.clone(readShape));
+  SmallVector<int64_t> indexFirst;
+  for (int64_t d = 0; d < indexRank; ++d)
+    indexFirst.push_back(first + d);
+  for (int64_t d = 0; d < (int64_t)readShape.size(); ++d)
+    if (d < first || d >= first + indexRank)
+      indexFirst.push_back(d);
+  int64_t n = product(indexShape);
+  SmallVector<int64_t> flatValuesShape = {n};
+  flatValuesShape.append(rest);
+  Value flatValues = b.reshape(b.transpose(values, indexFirst), type.clone(flatValuesShape));
+
+  // self as [size_0 * ... * size_{k-1}, rest...], and the written flat positions [n]
+  Value front = b.transpose(self, toFront);
+  if (b.failed())
+    return {};
+  Value position = flatIndexPosition(b, front, op.getIndices(), indexShape, {});
+  auto i64 = IntegerType::get(type.getContext(), 64);
+  Value flatPosition = b.reshape(position, RankedTensorType::get({n}, i64));
+  SmallVector<int64_t> flatShape = {product(tensorType(front).getShape().take_front(k))};
+  flatShape.append(rest);
+  Value flatSelf = b.reshape(front, type.clone(flatShape));
+  Value written = scatterAlong(b, flatSelf, 0, flatPosition, flatValues,
+                               op.getAccumulate().value_or(false));
+  if (b.failed())
+    return {};
+  Value unflat = b.reshape(written, tensorType(front));
+  SmallVector<int64_t> back(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    back[toFront[d]] = d;
+  return b.transpose(unflat, back);
+}
+
+/// index_fill(self, dim, index, value): the slices index[k] of dim set to value.
+Value indexFill(aten::IndexFillIntScalarOp op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  int64_t rank = type.getRank();
+  if (rank == 0 || !type.hasStaticShape())
+    return b.fail("index_fill needs a tensor of rank >= 1 with static sizes");
+  int64_t dim = normalizeDim(op.getDimAttr().getInt(), rank);
+  RankedTensorType indexType = tensorType(op.getIndex());
+  int64_t n = product(indexType.getShape());
+  auto i64 = IntegerType::get(type.getContext(), 64);
+  Value index = b.reshape(b.convert(op.getIndex(), i64), RankedTensorType::get({n}, i64));
+  // Negative entries count from the end, as eager's index_fill allows.
+  auto indexFlatType = RankedTensorType::get({n}, i64);
+  Value negative = b.create<prim::CompareOp>(prim::CompareDirection::LT, index,
+                                             b.splat(0.0, indexFlatType));
+  Value wrapped = b.create<prim::AddOp>(index, b.splat((double)type.getDimSize(dim),
+                                                       indexFlatType));
+  index = b.create<prim::SelectOp>(negative, wrapped, index);
+  SmallVector<int64_t> sourceShape(type.getShape());
+  sourceShape[dim] = n;
+  Value source = b.splat(b.scalarAttr(op.getValueAttr(), type.getElementType()),
+                         type.clone(sourceShape));
+  return scatterAlong(b, op.getSelf(), dim, index, source, /*accumulate=*/false);
+}
+
+/// max_unpool2d(values, indices, output_size): zeros of [..., H, W] with each value
+/// written at its flat position indices[...] in H * W (per image and channel).
+Value maxUnpool2d(aten::MaxUnpool2dOp op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  RankedTensorType valuesType = tensorType(op.getSelf());
+  int64_t rank = type.getRank();
+  if ((rank != 3 && rank != 4) || !type.hasStaticShape() || !valuesType.hasStaticShape() ||
+      tensorType(op.getIndices()).getShape() != valuesType.getShape())
+    return b.fail("max_unpool2d needs static [N,] C, H, W sizes and indices shaped like "
+                  "the values");
+  int64_t planes = product(type.getShape().drop_back(2));
+  int64_t outArea = product(type.getShape().take_back(2));
+  int64_t inArea = product(valuesType.getShape().take_back(2));
+  auto i64 = IntegerType::get(type.getContext(), 64);
+  Value values = b.reshape(op.getSelf(), valuesType.clone({planes, inArea}));
+  Value indices =
+      b.reshape(b.convert(op.getIndices(), i64), RankedTensorType::get({planes, inArea}, i64));
+  Value zeros = b.splat(0.0, type.clone({planes, outArea}));
+  Value written = scatterAlong(b, zeros, 1, indices, values, /*accumulate=*/false,
+                               /*batchDims=*/1);
+  return b.reshape(written, type);
+}
+
+/// diagonal(self, offset, dim1, dim2): a strided slice of self with dim1 and dim2
+/// moved last and flattened; the diagonal's dim comes last, as in ATen.
+Value diagonal(aten::DiagonalOp op, PrimBuilder &b) {
+  auto intOr = [](IntegerAttr attr, int64_t otherwise) {
+    return attr ? attr.getInt() : otherwise;
+  };
+  RankedTensorType type = tensorType(op.getSelf());
+  std::optional<DiagonalLayout> layout =
+      diagonalLayout(b, type, intOr(op.getOffsetAttr(), 0), intOr(op.getDim1Attr(), 0),
+                     intOr(op.getDim2Attr(), 1));
+  if (!layout)
+    return {};
+  Value flat = diagonalFlattened(b, op.getSelf(), *layout);
+  if (b.failed())
+    return {};
+  RankedTensorType flatType = tensorType(flat);
+  int64_t last = flatType.getRank() - 1;
+  SmallVector<int64_t> starts(flatType.getRank(), 0), limits(flatType.getShape()),
+      strides(flatType.getRank(), 1);
+  starts[last] = layout->start;
+  limits[last] = layout->length == 0 ? 0 : layout->start + (layout->length - 1) * layout->step + 1;
+  strides[last] = layout->step;
+  return b.create<prim::SliceOp>(flat, starts, limits, strides);
+}
+
+} // namespace
+
+void populateScatterWriteDecompositions(DecompositionSet &set) {
+  set.add<aten::IndexPutOp>(indexPut)
+      .add<aten::IndexFillIntScalarOp>(indexFill)
+      .add<aten::MaxUnpool2dOp>(maxUnpool2d)
+      .add<aten::DiagonalOp>(diagonal);
+}
+
+} // namespace pt2c::decompose

@@ -1,0 +1,121 @@
+// Writes at computed positions (decompose/ScatterWrites.cpp, Scatter.h): each written
+// position j finds the index k that writes it (a one-hot compare of every index with
+// every position) and gathers slice k (the last k, as eager's loop leaves it), or sums
+// every k that hits it (accumulate). Max-pool indices follow ATen's loop over window
+// offsets; a sort longer than 64 elements counts ranks (TopK.cpp).
+// RUN: pt2c-opt %s --split-input-file --pt2c-decompose-aten-to-prim | FileCheck %s
+
+// x[i] = v: negative indices wrap, -1 marks the rows no index writes.
+// CHECK-LABEL: func.func @index_put_rows
+// CHECK-SAME: (%[[X:.*]]: tensor<4x2xf32>, %[[I:.*]]: tensor<3xi64>, %[[V:.*]]: tensor<3x2xf32>)
+// CHECK: %[[NEG:.*]] = prim.compare LT, %[[I]]
+// CHECK: %[[IDX:.*]] = prim.select %[[NEG]]
+// CHECK-NEXT: %[[W:.*]] = prim.broadcast_in_dim %[[IDX]], dims = [0] : tensor<3xi64> -> tensor<3x4xi64>
+// CHECK-NEXT: %[[J:.*]] = prim.iota 1 : tensor<3x4xi64>
+// CHECK-NEXT: %[[HIT:.*]] = prim.compare EQ, %[[W]], %[[J]]
+// CHECK-NEXT: %[[NONE:.*]] = prim.constant dense<-1> : tensor<3x4xi64>
+// CHECK-NEXT: %[[K:.*]] = prim.iota 0 : tensor<3x4xi64>
+// CHECK-NEXT: %[[KS:.*]] = prim.select %[[HIT]], %[[K]], %[[NONE]]
+// CHECK: %[[LAST:.*]] = prim.reduce MAX, %[[KS]], %{{.*}}, dims = [0] : tensor<3x4xi64>, tensor<i64> -> tensor<4xi64>
+// CHECK: %[[FOUND:.*]] = prim.compare GE, %[[LAST]]
+// CHECK-NEXT: %[[G:.*]] = prim.gather %[[V]], %[[LAST]], axis = 0 : tensor<3x2xf32>, tensor<4xi64> -> tensor<4x2xf32>
+// CHECK-NEXT: %[[F:.*]] = prim.broadcast_in_dim %[[FOUND]], dims = [0] : tensor<4xi1> -> tensor<4x2xi1>
+// CHECK-NEXT: %[[R:.*]] = prim.select %[[F]], %[[G]], %[[X]]
+// CHECK-NEXT: return %[[R]]
+func.func @index_put_rows(%x: tensor<4x2xf32>, %i: tensor<3xi64>, %v: tensor<3x2xf32>) -> tensor<4x2xf32> {
+  %0 = "aten.index_put"(%x, %i, %v) {operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<4x2xf32>, tensor<3xi64>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+
+// -----
+
+// x.index_put_((i,), v, accumulate=True): every index that hits a position adds there.
+// CHECK-LABEL: func.func @index_put_accumulate
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>, %{{.*}}: tensor<3xi64>, %[[V:.*]]: tensor<f32>)
+// CHECK: %[[VALUES:.*]] = prim.broadcast_in_dim %[[V]], dims = [] : tensor<f32> -> tensor<3xf32>
+// CHECK: %[[HIT:.*]] = prim.compare EQ
+// CHECK: %[[SPREAD:.*]] = prim.broadcast_in_dim %[[VALUES]], dims = [0] : tensor<3xf32> -> tensor<3x4xf32>
+// CHECK: %[[ADDED:.*]] = prim.select %{{.*}}, %[[SPREAD]], %{{.*}} : tensor<3x4xi1>, tensor<3x4xf32>
+// CHECK: %[[SUM:.*]] = prim.reduce SUM, %[[ADDED]], %{{.*}}, dims = [0] : tensor<3x4xf32>, tensor<f32> -> tensor<4xf32>
+// CHECK-NEXT: %[[R:.*]] = prim.add %[[X]], %[[SUM]]
+// CHECK-NEXT: return %[[R]]
+func.func @index_put_accumulate(%x: tensor<4xf32>, %i: tensor<3xi64>, %v: tensor<f32>) -> tensor<4xf32> {
+  %0 = "aten.index_put"(%x, %i, %v) {accumulate = true, operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<4xf32>, tensor<3xi64>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// x[mask] = c with one value: a select.
+// CHECK-LABEL: func.func @index_put_mask
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3xf32>, %[[M:.*]]: tensor<2x3xi1>, %[[V:.*]]: tensor<f32>)
+// CHECK: %[[C:.*]] = prim.broadcast_in_dim %[[V]], dims = [] : tensor<f32> -> tensor<2x3xf32>
+// CHECK: %[[R:.*]] = prim.select %{{.*}}, %[[C]], %[[X]]
+// CHECK-NEXT: return %[[R]]
+func.func @index_put_mask(%x: tensor<2x3xf32>, %m: tensor<2x3xi1>, %v: tensor<f32>) -> tensor<2x3xf32> {
+  %0 = "aten.index_put"(%x, %m, %v) {operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<2x3xf32>, tensor<2x3xi1>, tensor<f32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// max_unpool2d: one index list per (image, channel) plane, a gather with a batch dim.
+// CHECK-LABEL: func.func @unpool
+// CHECK: %[[V:.*]] = prim.reshape %{{.*}} : tensor<1x2x1x2xf32> -> tensor<2x2xf32>
+// CHECK-NEXT: %[[I:.*]] = prim.reshape %{{.*}} : tensor<1x2x1x2xi64> -> tensor<2x2xi64>
+// CHECK-NEXT: %[[ZEROS:.*]] = prim.constant dense<0.000000e+00> : tensor<2x4xf32>
+// CHECK-NEXT: prim.broadcast_in_dim %[[I]], dims = [0, 1] : tensor<2x2xi64> -> tensor<2x2x4xi64>
+// CHECK: %[[LAST:.*]] = prim.reduce MAX, %{{.*}}, %{{.*}}, dims = [1] : tensor<2x2x4xi64>, tensor<i64> -> tensor<2x4xi64>
+// CHECK: prim.gather %[[V]], %[[LAST]], axis = 1 {batch_dims = 1 : i64} : tensor<2x2xf32>, tensor<2x4xi64> -> tensor<2x4xf32>
+// CHECK: %[[R:.*]] = prim.select %{{.*}}, %{{.*}}, %[[ZEROS]]
+// CHECK-NEXT: prim.reshape %[[R]] : tensor<2x4xf32> -> tensor<1x2x2x2xf32>
+func.func @unpool(%v: tensor<1x2x1x2xf32>, %i: tensor<1x2x1x2xi64>) -> tensor<1x2x2x2xf32> {
+  %0 = "aten.max_unpool2d"(%v, %i) {output_size = array<i64: 2, 2>} : (tensor<1x2x1x2xf32>, tensor<1x2x1x2xi64>) -> tensor<1x2x2x2xf32>
+  return %0 : tensor<1x2x2x2xf32>
+}
+
+// -----
+
+// Used max-pool indices, 2x2 windows over [2, 4]: the choice starts at each window's
+// first position (0, 2), and moves to offset (0, 1) = (1, 3), (1, 0) = (4, 6) and
+// (1, 1) = (5, 7) where the value there is larger or NaN.
+// CHECK-LABEL: func.func @pool_indices
+// CHECK: %[[P:.*]] = prim.pad
+// CHECK-NEXT: %[[START:.*]] = prim.constant dense<{{\[\[}}0, 2]]> : tensor<1x2xi64>
+// CHECK: %[[A:.*]] = prim.slice %[[P]], start = [0, 0, 0, 0]
+// CHECK-NEXT: %[[B:.*]] = prim.slice %[[P]], start = [0, 0, 0, 1]
+// CHECK-NEXT: %[[GT:.*]] = prim.compare GT, %[[B]], %[[A]]
+// CHECK-NEXT: %[[NAN:.*]] = prim.compare NE, %[[B]], %[[B]]
+// CHECK-NEXT: %[[MOVES:.*]] = prim.select %[[NAN]], %[[NAN]], %[[GT]]
+// CHECK: prim.constant dense<{{\[\[}}1, 3]]> : tensor<1x2xi64>
+// CHECK: prim.constant dense<{{\[\[}}4, 6]]> : tensor<1x2xi64>
+// CHECK: prim.constant dense<{{\[\[}}5, 7]]> : tensor<1x2xi64>
+// CHECK: %[[R:.*]] = prim.select
+// CHECK-NEXT: return %[[R]]
+func.func @pool_indices(%x: tensor<1x1x2x4xf32>) -> tensor<1x1x1x2xi64> {
+  %v, %i = "aten.max_pool2d_with_indices"(%x) {kernel_size = array<i64: 2, 2>} : (tensor<1x1x2x4xf32>) -> (tensor<1x1x1x2xf32>, tensor<1x1x1x2xi64>)
+  return %i : tensor<1x1x1x2xi64>
+}
+
+// -----
+
+// A sort of 65 elements (past the 64 selection steps) by rank: i's rank counts the j
+// before it (smaller, NaN largest, equal ones by position); position r takes the i of
+// rank r.
+// CHECK-LABEL: func.func @sort_by_rank
+// CHECK-SAME: (%[[X:.*]]: tensor<65xf32>)
+// CHECK-NEXT: %[[XI:.*]] = prim.broadcast_in_dim %[[X]], dims = [0] : tensor<65xf32> -> tensor<65x65xf32>
+// CHECK-NEXT: %[[XJ:.*]] = prim.broadcast_in_dim %[[X]], dims = [1] : tensor<65xf32> -> tensor<65x65xf32>
+// CHECK: prim.compare LT, %[[XJ]], %[[XI]]
+// CHECK: %[[BEFORE:.*]] = prim.convert %{{.*}} : tensor<65x65xi1> -> tensor<65x65xi64>
+// CHECK: %[[RANK:.*]] = prim.reduce SUM, %[[BEFORE]], %{{.*}}, dims = [1] : tensor<65x65xi64>, tensor<i64> -> tensor<65xi64>
+// CHECK-NEXT: %[[RI:.*]] = prim.broadcast_in_dim %[[RANK]], dims = [1] : tensor<65xi64> -> tensor<65x65xi64>
+// CHECK-NEXT: %[[R:.*]] = prim.iota 0 : tensor<65x65xi64>
+// CHECK-NEXT: prim.compare EQ, %[[RI]], %[[R]]
+// CHECK: %[[ORDER:.*]] = prim.reduce MAX, %{{.*}}, %{{.*}}, dims = [1] : tensor<65x65xi64>, tensor<i64> -> tensor<65xi64>
+// CHECK-NEXT: %[[VALUES:.*]] = prim.gather %[[X]], %[[ORDER]], axis = 0
+// CHECK-NEXT: return %[[VALUES]], %[[ORDER]]
+func.func @sort_by_rank(%x: tensor<65xf32>) -> (tensor<65xf32>, tensor<65xi64>) {
+  %v, %i = "aten.sort"(%x) : (tensor<65xf32>) -> (tensor<65xf32>, tensor<65xi64>)
+  return %v, %i : tensor<65xf32>, tensor<65xi64>
+}
