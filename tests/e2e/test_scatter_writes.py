@@ -4,7 +4,8 @@ PyTorch eager on fresh random inputs (max|diff| / max|ref| <= 1e-4): index_put_
 a KV-style cache buffer written by index_put_ at a step counter over several runs,
 writes through slices with a step and through diagonal(), max pooling whose indices
 feed MaxUnpool2d and a gather, and sorts longer than the 64-step selection (a full
-sort of a classifier's 1000 logits, top-100).
+sort of 1000 logits, top-100); the writes that stay unsupported fail with the
+op, the model.py line and the reason.
 
 Index tensors are constants of the model (a traced index is a constant of the graph,
 like every tensor the model makes without its inputs); repeated indices are tested
@@ -14,6 +15,7 @@ import torch
 
 from conftest import env_without_python, load_model_file, run
 from harness import check_against_eager, compile_model, write_model
+from test_errors import assert_fails_cleanly
 
 
 def test_index_put_forms(pt2c, cpp_host, python, tmp_path):
@@ -80,7 +82,9 @@ def test_strided_and_diagonal_writes(pt2c, cpp_host, python, tmp_path):
                 d.diagonal(offset=-1).mul_(10)  # below the diagonal
                 e = x.clone().unsqueeze(0).repeat(2, 1, 1)
                 e.diagonal(1, 1, 2).add_(x[:2, 1:] * 3)   # batched, above it
-                return a, b, c, d, e
+                f = x.clone()
+                f.expand(1, 6, 6).mul_(2)       # an expand that adds a unit dim
+                return a, b, c, d, e, f
 
         model = M()
         example_inputs = (torch.randn(6, 6), torch.randn(6, 3))
@@ -192,3 +196,43 @@ def test_index_put_into_a_buffer_over_runs(pt2c, cpp_host, tmp_path):
             cmd += ["--reference", tmp_path / f"ref{runs}_{i}.npy"]
         result = run(cmd, env=env_without_python())
         assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mask_write_of_several_values_is_refused(pt2c, tmp_path):
+    # Which element takes which value depends on how many the mask selects.
+    model = write_model(tmp_path, """
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                y = x.clone()
+                y[x > 0] = torch.arange(4.0)
+                return y
+
+        model = M()
+        example_inputs = (torch.tensor([[1.0, -1, 2, 3], [4, -5, -6, -7]]),)
+    """)
+    out = tmp_path / "model.so"
+    result = run([pt2c, model, "-o", out])
+    assert_fails_cleanly(result, out, "model.py:7: error:", "aten.index_put",
+                         "x[mask] = v with a bool mask and a value of several elements")
+
+
+def test_in_place_write_into_an_overlapping_expand_fails_as_in_eager(pt2c, tmp_path):
+    # Eager refuses it while tracing; pt2c passes its message on with the line.
+    model = write_model(tmp_path, """
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                y = x.clone()
+                y.expand(4, 3).add_(1)
+                return y
+
+        model = M()
+        example_inputs = (torch.randn(1, 3),)
+    """)
+    out = tmp_path / "model.so"
+    result = run([pt2c, model, "-o", out])
+    assert_fails_cleanly(result, out, "line 7", "more than one element of the written-to "
+                         "tensor refers to a single memory location")
