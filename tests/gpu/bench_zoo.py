@@ -11,8 +11,15 @@ model).
 Each model runs in its own process (BUNDLE/NAME/bench.py BUNDLE/NAME), so a crash or a
 hang (--timeout seconds) fails that model only. Ends with `N passed, N failed`; exit
 status 1 on any failure.
+
+A model compiled with --external-weights (tests/gpu/make_big_cuda_bundle.sh) comes
+without its weights file, only the compile's recipe (NAME_cuda.so.weights.json) and the
+exporter: its weights file is made here first, from model.py with this machine's torch
+(`python -m pt2c_exporter weights`, which checks every piece against the recipe and
+names the tensors that differ), beside the .so where the runtime looks for it.
 """
 import argparse
+import os
 import pathlib
 import subprocess
 import sys
@@ -25,6 +32,25 @@ def models_of(bundle, names):
     if missing:
         sys.exit(f"not in {bundle}: {', '.join(missing)} (it has {', '.join(found)})")
     return names or found
+
+
+def make_weights(folder, timeout):
+    """Makes the weights file of an --external-weights model in `folder`; -> (ok, message)."""
+    recipe = next(iter(sorted(folder.glob("*_cuda.so.weights.json"))), None)
+    if recipe is None:
+        return True, None  # the .so embeds its weights
+    weights = recipe.with_suffix("")  # NAME_cuda.so.weights
+    command = [sys.executable, "-m", "pt2c_exporter", "weights", str(folder / "model.py"),
+               "--recipe", str(recipe), "-o", str(weights)]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        filter(None, [str(folder), os.environ.get("PYTHONPATH")])))
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, env=env,
+                                timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return False, f"making {weights.name} timed out after {timeout:.0f} s"
+    lines = (result.stdout + result.stderr).strip().splitlines() or ["(no output)"]
+    return result.returncode == 0, "\n   ".join(lines[-3:])
 
 
 def main():
@@ -45,6 +71,13 @@ def main():
                    str(args.tolerance)]
         print(f"== {name}", flush=True)
         start = time.monotonic()
+        made, message = make_weights(folder, args.timeout)
+        if message:
+            print("   " + message, flush=True)
+        if not made:
+            failed.append(name)
+            print("   FAILED: no weights file")
+            continue
         try:
             result = subprocess.run(command, capture_output=True, text=True,
                                     timeout=args.timeout)

@@ -25,6 +25,9 @@ Run as `python -m pt2c_exporter MODEL.py -o OUT.pt2c` (see ../README.md). Module
   restrides      as_strided_ calls that leave a tensor as it was (not recorded)
   value_escapes  tolist()/numpy() reads, which make no ATen call
   weights        weights blob layout, deduplicated by storage
+  tensor_bytes   a weight's bytes as the artifact stores them (no pt2c_pb2)
+  weights_file   `python -m pt2c_exporter weights`: an --external-weights model's weights
+                 file remade from model.py and the compile's recipe
   writer         file layout, atomic write
   reader         reads an artifact back (tests, debugging)
   dump           `python -m pt2c_exporter.dump FILE.pt2c`: the artifact as text

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Build machine side of the models too big to carry: BERT-base fp16 (transformers'
+# BertModel, bert-base config, random weights, batch 1, sequence 128) and ViT-B/16 fp16
+# (torchvision's vit_b_16, batch 1), compiled for CUDA with --external-weights. Each
+# folder is a make_mlp_cuda_bundle.sh folder without the weights file: NAME_cuda.so, its
+# recipe NAME_cuda.so.weights.json (and .derived side file, if any), model.py, the
+# exporter (pt2c_exporter/), fresh inputs and CPU eager references in data/, bench.py,
+# run_mlp_cuda.py, cpp_host; bench_zoo.py at the top.
+#   tests/gpu/make_big_cuda_bundle.sh OUT_DIR [--target cuda:...] [NAME...]
+# NAME: bert_base_fp16, vit_b16_fp16 (examples/NAME/model.py; default both). Then copy
+# OUT_DIR to the GPU machine (python3 with torch + CUDA, transformers, torchvision) and run
+#   python3 OUT_DIR/bench_zoo.py OUT_DIR --tolerance 1e-2
+# which first makes each NAME_cuda.so.weights with `python -m pt2c_exporter weights`
+# (checked piece by piece against the recipe), then checks and times each model.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+usage="usage: make_big_cuda_bundle.sh OUT_DIR [--target cuda:...] [NAME...]"
+out=${1:?$usage}
+shift
+target=cuda
+names=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --target) target=${2:?}; shift 2 ;;
+    -*) echo "unknown option $1; $usage" >&2; exit 2 ;;
+    *) names+=("$1"); shift ;;
+  esac
+done
+[ ${#names[@]} -eq 0 ] && names=(bert_base_fp16 vit_b16_fp16)
+if [ -e "$out" ] && [ ! -f "$out/bench_zoo.py" ]; then
+  echo "$out exists and is not a bundle; choose a new folder" >&2
+  exit 2
+fi
+rm -rf "$out"
+mkdir -p "$out"
+install -m 755 tests/gpu/bench_zoo.py "$out/bench_zoo.py"
+for name in "${names[@]}"; do
+  model=examples/$name/model.py
+  [ -f "$model" ] || { echo "no $model" >&2; exit 2; }
+  start=$(date +%s)
+  if ! tests/gpu/make_mlp_cuda_bundle.sh "$out/$name" --target "$target" --model "$model" \
+       --external-weights > "$out/$name.log" 2>&1; then
+    echo "$name: FAILED, see $out/$name.log" >&2
+    exit 1
+  fi
+  grep -E "^pt2c: (link|weights)" "$out/$name.log" || true
+  rm "$out/$name.log"
+  echo "$name: built in $(( $(date +%s) - start )) s"
+done
+du -sh "$out"
