@@ -16,6 +16,7 @@
 
 #include "ir/artifact/pt2c.pb.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -656,6 +657,22 @@ LogicalResult verifyResultDtypes(Operation *op) {
              << want;
   }
   return success();
+}
+
+std::optional<Type> commonDtype(Operation *op) {
+  // Functional forms only: it serves passes after pt2c-functionalize. where.self casts
+  // only its values (not the condition) and is left out, as are ops that pick values.
+  static const llvm::StringSet<> kNames = {
+      "aten.add.Tensor", "aten.sub.Tensor", "aten.mul.Tensor", "aten.div.Tensor",
+      "aten.add.Scalar", "aten.sub.Scalar", "aten.mul.Scalar", "aten.div.Scalar",
+      "aten.rsub.Scalar", "aten.pow.Tensor_Tensor", "aten.pow.Tensor_Scalar",
+      "aten.pow.Scalar", "aten.eq.Tensor", "aten.ne.Tensor", "aten.lt.Tensor",
+      "aten.le.Tensor", "aten.gt.Tensor", "aten.ge.Tensor", "aten.eq.Scalar",
+      "aten.ne.Scalar", "aten.lt.Scalar", "aten.le.Scalar", "aten.gt.Scalar",
+      "aten.ge.Scalar"};
+  if (!kNames.contains(op->getName().getStringRef()))
+    return std::nullopt;
+  return DtypeQuery(op, /*diagnose=*/false).promoted();
 }
 
 std::vector<std::string> atenOpsWithDtypeRules() {

@@ -34,6 +34,11 @@ std::vector<std::string> atenOpsWithDtypeRules();
 /// std::nullopt if it is not on the list of trusted ops.
 std::optional<llvm::StringRef> dtypeTrustReason(llvm::StringRef opName);
 
+/// The common dtype an elementwise op (arithmetic, pow, comparisons) casts its operands
+/// to before computing, as TensorIterator does: a f32 zero-dim tensor added to a f16
+/// tensor is rounded to f16 first. std::nullopt for ops that do not promote so.
+std::optional<mlir::Type> commonDtype(mlir::Operation *op);
+
 /// torch.promote_types for bool, integer and floating element types (a null type is
 /// "undefined": the other one wins).
 mlir::Type promoteTypes(mlir::Type a, mlir::Type b);

@@ -10,6 +10,7 @@
 // whose lowering accumulates in f32 on its own (lower/LowPrecision.h) so that half
 // weights stay half and vendor GEMMs can take them.
 #include "compiler/transforms/decompose/DecompositionSet.h"
+#include "ir/aten/AtenDtypeRules.h"
 #include "ir/prim/PrimDialect.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -65,13 +66,24 @@ struct ComputeInF32 : mlir::RewritePattern {
     auto widened = [&](mlir::Type type) {
       return isLowPrecision(type) ? mlir::cast<mlir::RankedTensorType>(type).clone(f32) : type;
     };
+    // An elementwise op first casts every operand to the common dtype (a f32 zero-dim
+    // tensor next to a f16 tensor is rounded to f16), as eager's TensorIterator does.
+    std::optional<mlir::Type> common = aten::commonDtype(op);
+    if (common && !(common->isF16() || common->isBF16()))
+      common.reset();
     mlir::OperationState state(op->getLoc(), op->getName());
-    for (mlir::Value operand : op->getOperands())
+    for (mlir::Value operand : op->getOperands()) {
+      auto type = mlir::cast<mlir::RankedTensorType>(operand.getType());
+      if (common && type.getElementType() != *common) {
+        type = type.clone(*common);
+        operand = rewriter.create<prim::ConvertOp>(op->getLoc(), type, operand);
+      }
       state.operands.push_back(
-          isLowPrecision(operand.getType())
-              ? mlir::Value(rewriter.create<prim::ConvertOp>(
-                    op->getLoc(), widened(operand.getType()), operand))
+          isLowPrecision(type)
+              ? mlir::Value(rewriter.create<prim::ConvertOp>(op->getLoc(), widened(type),
+                                                             operand))
               : operand);
+    }
     for (mlir::Type type : op->getResultTypes())
       state.types.push_back(widened(type));
     state.addAttributes(op->getAttrs());
