@@ -207,14 +207,6 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
 
   auto output = AtomicOutput::create(libraryPath);
   if (!output) return output.takeError();
-  std::string weightsPath = options.weightsOut.empty() ? libraryPath + ".weights"
-                                                       : options.weightsOut;
-  std::vector<AtomicOutput> weightsFiles;  // committed with model.so
-  if (external) {
-    auto files = external->write(weightsPath);
-    if (!files) return files.takeError();
-    weightsFiles = std::move(*files);
-  }
   LinkInputs link;
   link.objects = {std::string(object.path)};
   link.archives = resources.runtimeArchives;
@@ -223,17 +215,22 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
   if (auto err = linkSharedLibrary(link, output->tempPath())) return err;
   uint64_t size = 0;
   llvm::sys::fs::file_size(output->tempPath(), size);
-  for (AtomicOutput& file : weightsFiles)
-    if (auto err = file.commit()) return err;
-  if (auto err = output->commit()) return err;
   timer.done("link", libraryPath + " (" + humanBytes(size) + ")");
-  if (external)
+  if (external) {  // all files or none: committed together with model.so
+    std::string weightsPath = options.weightsOut.empty() ? libraryPath + ".weights"
+                                                         : options.weightsOut;
+    auto files = external->write(weightsPath);
+    if (!files) return files.takeError();
+    for (AtomicOutput& file : *files)
+      if (auto err = file.commit()) return err;
     timer.done("weights", weightsPath + " (" + humanBytes(external->record().blobSize) +
                               "), recipe " + weightsPath + ".json" +
                               (external->derivedBytes() > 0
                                    ? ", " + humanBytes(external->derivedBytes()) +
                                          " derived in " + weightsPath + ".derived"
                                    : std::string()));
+  }
+  if (auto err = output->commit()) return err;
   return llvm::Error::success();
 }
 
