@@ -2,8 +2,9 @@
 PyTorch eager on fresh random inputs (max|diff| / max|ref| <= 1e-4): index_put_
 (x[idx] = v, x[:, idx] = v, x[i, j] = v, x[mask] = c, accumulate=True), index_fill_,
 a KV-style cache buffer written by index_put_ at a step counter over several runs,
-writes through slices with a step and through diagonal(), max pooling whose indices
-feed MaxUnpool2d and a gather, and sorts longer than the 64-step selection (a full
+writes through slices with a step and through diagonal(), scatter_ and scatter_add_,
+max pooling whose indices feed MaxUnpool2d (tiling and overlapping windows, and a
+SegNet-style encoder-decoder on a 64 x 64 map) and a gather, and sorts longer than the 64-step selection (a full
 sort of 1000 logits, top-100); the writes that stay unsupported fail with the
 op, the model.py line and the reason.
 
@@ -114,13 +115,65 @@ def test_max_pool_indices_unpool_and_gather(pt2c, cpp_host, python, tmp_path):
                 _, tie_at = self.pool(steps)
                 low, low_at = self.overlap(y)
                 picked = y.flatten(2).gather(2, low_at.flatten(2))
-                return back, at, tie_at, low_at, picked - low.flatten(2)
+                # overlapping windows: the general one-hot unpooling
+                spread = nn.functional.max_unpool2d(low, low_at, 3, 2, 1,
+                                                    output_size=y.shape[2:])
+                return back, at, tie_at, low_at, picked - low.flatten(2), spread
 
         def model():
             torch.manual_seed(0)
             return M()
 
         example_inputs = (torch.randn(2, 3, 8, 10),)
+    """)
+    check_against_eager(pt2c, cpp_host, python, model, tmp_path)
+
+
+def test_segnet_style_unpooling_of_a_large_map(pt2c, cpp_host, python, tmp_path):
+    # 8 channels of 64 x 64: a one-hot unpooling table would have 8 * 1024 * 4096
+    # entries (over pt2c's bound); tiling windows unpool in O(H * W) instead.
+    model = write_model(tmp_path, """
+        import torch
+        from torch import nn
+
+        class EncoderDecoder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.enc = nn.Conv2d(3, 8, 3, padding=1)
+                self.pool = nn.MaxPool2d(2, 2, return_indices=True)
+                self.mid = nn.Conv2d(8, 8, 3, padding=1)
+                self.unpool = nn.MaxUnpool2d(2, 2)
+                self.dec = nn.Conv2d(8, 2, 3, padding=1)
+
+            def forward(self, x):
+                y, at = self.pool(torch.relu(self.enc(x)))
+                return self.dec(self.unpool(torch.relu(self.mid(y)), at))
+
+        def model():
+            torch.manual_seed(0)
+            return EncoderDecoder()
+
+        example_inputs = (torch.randn(1, 3, 64, 64),)
+    """)
+    check_against_eager(pt2c, cpp_host, python, model, tmp_path)
+
+
+def test_scatter_and_scatter_add(pt2c, cpp_host, python, tmp_path):
+    model = write_model(tmp_path, """
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x, src):
+                labels = torch.tensor([[3], [0], [4]])
+                one_hot = torch.zeros(3, 5).scatter_(1, labels, 1.0)
+                rows = torch.tensor([[2, 0, 1, 2], [1, 2, 0, 0]])
+                placed = x.scatter(0, rows, src)        # src larger than index
+                counts = torch.zeros(3, 4).scatter_add_(0, rows, src[:2] * 2)
+                per_row = x.scatter_add(1, rows.t()[:3], src[:, :2])   # repeats add up
+                return one_hot, placed, counts, per_row
+
+        model = M()
+        example_inputs = (torch.randn(3, 4), torch.randn(3, 5))
     """)
     check_against_eager(pt2c, cpp_host, python, model, tmp_path)
 

@@ -119,3 +119,47 @@ func.func @sort_by_rank(%x: tensor<65xf32>) -> (tensor<65xf32>, tensor<65xi64>) 
   %v, %i = "aten.sort"(%x) : (tensor<65xf32>) -> (tensor<65xf32>, tensor<65xi64>)
   return %v, %i : tensor<65xf32>, tensor<65xi64>
 }
+
+// -----
+
+// max_unpool2d of a pooling whose 2x2 windows tile the plane: each value and index is
+// repeated over its window and kept where the index names the position (no one-hot
+// table).
+// CHECK-LABEL: func.func @unpool_tiles
+// CHECK: %[[POOLED:.*]] = prim.reduce_window MAX
+// CHECK: %[[V:.*]] = prim.broadcast_in_dim %[[POOLED]], dims = [0, 1, 2, 4] : tensor<1x1x2x2xf32> -> tensor<1x1x2x2x2x2xf32>
+// CHECK-NEXT: %[[VP:.*]] = prim.reshape %[[V]] : tensor<1x1x2x2x2x2xf32> -> tensor<1x1x4x4xf32>
+// CHECK: %[[VALUES:.*]] = prim.pad %[[VP]]
+// CHECK: %[[I:.*]] = prim.reshape %{{.*}} : tensor<1x1x2x2x2x2xi64> -> tensor<1x1x4x4xi64>
+// CHECK: %[[INDICES:.*]] = prim.pad %[[I]]
+// CHECK-NEXT: %[[ROW:.*]] = prim.iota 2 : tensor<1x1x4x4xi64>
+// CHECK-NEXT: %[[COL:.*]] = prim.iota 3 : tensor<1x1x4x4xi64>
+// CHECK-NEXT: %[[W:.*]] = prim.constant dense<4> : tensor<1x1x4x4xi64>
+// CHECK-NEXT: %[[RW:.*]] = prim.mul %[[ROW]], %[[W]]
+// CHECK-NEXT: %[[FLAT:.*]] = prim.add %[[RW]], %[[COL]]
+// CHECK-NEXT: %[[HERE:.*]] = prim.compare EQ, %[[INDICES]], %[[FLAT]]
+// CHECK-NEXT: %[[ZERO:.*]] = prim.constant dense<0.000000e+00> : tensor<1x1x4x4xf32>
+// CHECK-NEXT: %[[R:.*]] = prim.select %[[HERE]], %[[VALUES]], %[[ZERO]]
+// CHECK-NEXT: return %[[R]]
+func.func @unpool_tiles(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32> {
+  %v, %i = "aten.max_pool2d_with_indices"(%x) {kernel_size = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>)
+  %0 = "aten.max_unpool2d"(%v, %i) {output_size = array<i64: 4, 4>} : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
+
+// -----
+
+// zeros.scatter_(1, labels, 1.0) (one-hot labels): dim 1 last, the rows are batch
+// dims of the scatter, each row writing its own positions.
+// CHECK-LABEL: func.func @scatter_one_hot
+// CHECK-SAME: (%[[X:.*]]: tensor<3x5xf32>, %[[I:.*]]: tensor<3x1xi64>)
+// CHECK-NEXT: %[[ONES:.*]] = prim.constant dense<1.000000e+00> : tensor<3x1xf32>
+// CHECK-NEXT: prim.broadcast_in_dim %[[I]], dims = [0, 1] : tensor<3x1xi64> -> tensor<3x1x5xi64>
+// CHECK: %[[LAST:.*]] = prim.reduce MAX, %{{.*}}, %{{.*}}, dims = [1] : tensor<3x1x5xi64>, tensor<i64> -> tensor<3x5xi64>
+// CHECK: %[[G:.*]] = prim.gather %[[ONES]], %[[LAST]], axis = 1 {batch_dims = 1 : i64}
+// CHECK: %[[R:.*]] = prim.select %{{.*}}, %[[G]], %[[X]]
+// CHECK-NEXT: return %[[R]]
+func.func @scatter_one_hot(%x: tensor<3x5xf32>, %i: tensor<3x1xi64>) -> tensor<3x5xf32> {
+  %0 = "aten.scatter.value"(%x, %i) {dim = 1 : i64, value = 1.0 : f64} : (tensor<3x5xf32>, tensor<3x1xi64>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}

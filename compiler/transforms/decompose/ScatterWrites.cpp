@@ -1,7 +1,8 @@
 // Decompositions of the ops that write at computed positions (index_put: x[idx] = v
 // and x[idx] += v in the functional form pt2c-functionalize makes of index_put_;
-// index_fill; max_unpool2d) and of diagonal, a view read as a strided slice of the
-// flattened matrix. The writes go through scatterAlong (Scatter.h).
+// index_fill; scatter and scatter_add; max_unpool2d) and of diagonal, a view read as
+// a strided slice of the flattened matrix. The writes go through scatterAlong
+// (Scatter.h), except an unpooling of tiling windows, which needs no one-hot table.
 #include "compiler/transforms/decompose/DecompositionSet.h"
 #include "compiler/transforms/decompose/Scatter.h"
 
@@ -148,6 +149,63 @@ Value indexFill(aten::IndexFillIntScalarOp op, PrimBuilder &b) {
   return scatterAlong(b, op.getSelf(), dim, index, source, /*accumulate=*/false);
 }
 
+/// The stride of the max pooling that made `indices` when its windows tile its input
+/// (kernel == stride, no padding or dilation) of spatial size `area`: every index then
+/// points into its own window. 0 otherwise.
+int64_t tilingPoolStride(Value indices, ArrayRef<int64_t> area) {
+  auto pool = indices.getDefiningOp<aten::MaxPool2dWithIndicesOp>();
+  if (!pool || indices != pool->getResult(1) ||
+      tensorType(pool.getSelf()).getShape().take_back(2) != area)
+    return 0;
+  auto all = [](std::optional<ArrayRef<int64_t>> arg, int64_t value) {
+    return !arg || llvm::all_of(*arg, [&](int64_t v) { return v == value; });
+  };
+  ArrayRef<int64_t> kernel = pool.getKernelSize();
+  std::optional<ArrayRef<int64_t>> stride = pool.getStride();
+  if (kernel.empty() || !llvm::all_equal(kernel) || !all(stride, kernel[0]) ||
+      !all(pool.getPadding(), 0) || !all(pool.getDilation(), 1))
+    return 0;
+  return kernel[0];
+}
+
+/// max_unpool2d after a pooling whose windows tile the plane (tilingPoolStride = s):
+/// output position (y, x) can only hold the value of window (y / s, x / s), so each
+/// value and index is repeated over its s x s window and kept where the index names
+/// the position; O(H * W) instead of a one-hot table.
+Value unpoolTiles(aten::MaxUnpool2dOp op, PrimBuilder &b, int64_t s) {
+  RankedTensorType type = b.resultType();
+  RankedTensorType valuesType = tensorType(op.getSelf());
+  int64_t rank = type.getRank(), h = rank - 2, w = rank - 1;
+  int64_t height = type.getDimSize(h), width = type.getDimSize(w);
+  int64_t oh = valuesType.getDimSize(h), ow = valuesType.getDimSize(w);
+  auto i64 = IntegerType::get(type.getContext(), 64);
+  SmallVector<int64_t> tiled(valuesType.getShape().drop_back(2));
+  tiled.append({oh, s, ow, s});
+  SmallVector<int64_t> into = llvm::to_vector(llvm::seq<int64_t>(0, rank - 2));
+  into.append({h, h + 2});
+  SmallVector<int64_t> covered(valuesType.getShape().drop_back(2));
+  covered.append({oh * s, ow * s});
+  SmallVector<int64_t> low(rank, 0), high(rank, 0);
+  high[h] = height - oh * s, high[w] = width - ow * s;
+  // Repeated over each window, and padded over the rows and columns no window covers.
+  auto spread = [&](Value v, double outside) {
+    Type et = tensorType(v).getElementType();
+    Value repeated = b.broadcastInDim(v, RankedTensorType::get(tiled, et), into);
+    Value plane = b.reshape(repeated, RankedTensorType::get(covered, et));
+    Value fill = b.splat(outside, RankedTensorType::get({}, et));
+    return b.create<prim::PadOp>(plane, fill, low, high);
+  };
+  Value values = spread(b.convert(op.getSelf(), type.getElementType()), 0.0);
+  Value indices = spread(b.convert(op.getIndices(), i64), -1.0);
+  auto positionsType = type.clone(i64);
+  Value rows = b.create<prim::IotaOp>(positionsType, h);
+  Value flat = b.create<prim::AddOp>(
+      b.create<prim::MulOp>(rows, b.splat((double)width, positionsType)),
+      b.create<prim::IotaOp>(positionsType, w));
+  Value here = b.create<prim::CompareOp>(prim::CompareDirection::EQ, indices, flat);
+  return b.create<prim::SelectOp>(here, values, b.splat(0.0, type));
+}
+
 /// max_unpool2d(values, indices, output_size): zeros of [..., H, W] with each value
 /// written at its flat position indices[...] in H * W (per image and channel).
 Value maxUnpool2d(aten::MaxUnpool2dOp op, PrimBuilder &b) {
@@ -158,6 +216,10 @@ Value maxUnpool2d(aten::MaxUnpool2dOp op, PrimBuilder &b) {
       tensorType(op.getIndices()).getShape() != valuesType.getShape())
     return b.fail("max_unpool2d needs static [N,] C, H, W sizes and indices shaped like "
                   "the values");
+  if (int64_t s = tilingPoolStride(op.getIndices(), type.getShape().take_back(2));
+      s > 0 && valuesType.getDimSize(rank - 2) * s <= type.getDimSize(rank - 2) &&
+      valuesType.getDimSize(rank - 1) * s <= type.getDimSize(rank - 1))
+    return unpoolTiles(op, b, s);
   int64_t planes = product(type.getShape().drop_back(2));
   int64_t outArea = product(type.getShape().take_back(2));
   int64_t inArea = product(valuesType.getShape().take_back(2));
@@ -169,6 +231,66 @@ Value maxUnpool2d(aten::MaxUnpool2dOp op, PrimBuilder &b) {
   Value written = scatterAlong(b, zeros, 1, indices, values, /*accumulate=*/false,
                                /*batchDims=*/1);
   return b.reshape(written, type);
+}
+
+/// scatter(self, dim, index, src or value) and scatter_add: element p of index writes
+/// (adds) src[p] at self[p with p[dim] = index[p]]. With dim moved last every other dim
+/// is a batch dim of one scatterAlong. ATen lets index be smaller than self in the
+/// other dims too; pt2c needs them equal (one-hot labels, per-row writes).
+Value scatterElements(PrimBuilder &b, Value self, int64_t dimArg, Value index, Value src,
+                      bool accumulate) {
+  RankedTensorType type = b.resultType();
+  RankedTensorType indexType = tensorType(index);
+  int64_t rank = type.getRank();
+  if (rank == 0 || !type.hasStaticShape() || !indexType.hasStaticShape() ||
+      indexType.getRank() != rank)
+    return b.fail("scatter needs static sizes and an index of the tensor's rank >= 1");
+  int64_t dim = normalizeDim(dimArg, rank);
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != dim && indexType.getDimSize(d) != type.getDimSize(d))
+      return b.fail("scatter with an index smaller than the tensor outside dim " +
+                    Twine(dim) + " is not supported");
+  RankedTensorType srcType = tensorType(src);
+  if (srcType.getShape() != indexType.getShape()) { // src may be larger: its corner
+    if (!srcType.hasStaticShape())
+      return b.fail("scatter from a src of dynamic sizes");
+    SmallVector<int64_t> starts(rank, 0), strides(rank, 1);
+    src = b.create<prim::SliceOp>(src, starts, indexType.getShape(), strides);
+  }
+  SmallVector<int64_t> toLast = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  toLast.erase(toLast.begin() + dim);
+  toLast.push_back(dim);
+  // One statement per created op: C++ leaves argument evaluation order unspecified.
+  Value selfLast = b.transpose(self, toLast);
+  Value indexLast = b.transpose(index, toLast);
+  Value srcLast = b.transpose(src, toLast);
+  Value written = scatterAlong(b, selfLast, rank - 1, indexLast, srcLast, accumulate,
+                               /*batchDims=*/rank - 1);
+  SmallVector<int64_t> back(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    back[toLast[d]] = d;
+  return b.transpose(written, back);
+}
+
+Value scatterSrc(aten::ScatterSrcOp op, PrimBuilder &b) {
+  return scatterElements(b, op.getSelf(), op.getDimAttr().getInt(), op.getIndex(),
+                         op.getSrc(), /*accumulate=*/false);
+}
+
+Value scatterValue(aten::ScatterValueOp op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  RankedTensorType indexType = tensorType(op.getIndex());
+  if (!indexType.hasStaticShape())
+    return b.fail("scatter with an index of dynamic sizes");
+  Value src = b.splat(b.scalarAttr(op.getValueAttr(), type.getElementType()),
+                      indexType.clone(type.getElementType()));
+  return scatterElements(b, op.getSelf(), op.getDimAttr().getInt(), op.getIndex(), src,
+                         /*accumulate=*/false);
+}
+
+Value scatterAdd(aten::ScatterAddOp op, PrimBuilder &b) {
+  return scatterElements(b, op.getSelf(), op.getDimAttr().getInt(), op.getIndex(),
+                         op.getSrc(), /*accumulate=*/true);
 }
 
 /// diagonal(self, offset, dim1, dim2): a strided slice of self with dim1 and dim2
@@ -202,6 +324,9 @@ void populateScatterWriteDecompositions(DecompositionSet &set) {
   set.add<aten::IndexPutOp>(indexPut)
       .add<aten::IndexFillIntScalarOp>(indexFill)
       .add<aten::MaxUnpool2dOp>(maxUnpool2d)
+      .add<aten::ScatterSrcOp>(scatterSrc)
+      .add<aten::ScatterValueOp>(scatterValue)
+      .add<aten::ScatterAddOp>(scatterAdd)
       .add<aten::DiagonalOp>(diagonal);
 }
 
