@@ -257,6 +257,30 @@ LogicalResult indexCopy(DtypeQuery &q, Types &out) {
   return sameAsSelf(q, out);
 }
 
+/// scatter.src/scatter_add(self, index, src) and scatter.value(self, index): an int32 or
+/// int64 index and a src of self's dtype.
+LogicalResult scatter(DtypeQuery &q, Types &out) {
+  Type i32 = IntegerType::get(q.ctx(), 32);
+  if (failed(q.expectOperand(1, "the index", {q.i64(), i32})) ||
+      (q.numOperands() > 2 && failed(q.expectOperand(2, "the source", {q.elem(0)}))))
+    return failure();
+  return sameAsSelf(q, out);
+}
+
+/// index_put(self, indices..., values): values of self's dtype.
+LogicalResult indexPut(DtypeQuery &q, Types &out) {
+  if (failed(q.expectOperand(q.numOperands() - 1, "the values", {q.elem(0)})))
+    return failure();
+  return sameAsSelf(q, out);
+}
+
+/// index_fill(self, index, value): an int64 index.
+LogicalResult indexFill(DtypeQuery &q, Types &out) {
+  if (failed(q.expectOperand(1, "the index", {q.i64()})))
+    return failure();
+  return sameAsSelf(q, out);
+}
+
 //===--- promotion ---===//
 
 /// add/sub/mul/rsub and maximum/minimum: the promoted dtype. An `alpha` may not be a
@@ -496,11 +520,9 @@ const llvm::StringMap<RuleEntry> &rules() {
          "aten._adaptive_avg_pool2d", "aten.upsample_nearest2d",
          "aten.upsample_nearest2d.vec", "aten.upsample_bilinear2d",
          "aten.upsample_bilinear2d.vec", "aten.diagonal", "aten.max_unpool2d",
-         "aten.index_fill.int_Scalar", "aten.index_put",
          // in-place forms that only write self's own dtype
          "aten.copy_", "aten.fill_.Scalar", "aten.zero_", "aten.transpose_", "aten.t_",
-         "aten.unsqueeze_", "aten.squeeze_", "aten.squeeze_.dim", "aten.squeeze_.dims",
-         "aten.index_fill_.int_Scalar", "aten.index_put_"},
+         "aten.unsqueeze_", "aten.squeeze_", "aten.squeeze_.dim", "aten.squeeze_.dims"},
         sameAsSelf);
     add({"aten.relu", "aten.abs", "aten.neg", "aten.hardtanh"}, selfNotBool);
     add({"aten.relu_", "aten.hardtanh_"}, selfNotBool, /*inPlace=*/true);
@@ -524,6 +546,12 @@ const llvm::StringMap<RuleEntry> &rules() {
     add({"aten.index.Tensor"}, indexTensor);
     add({"aten.index_copy"}, indexCopy);
     add({"aten.index_copy_"}, indexCopy, true);
+    add({"aten.scatter.src", "aten.scatter.value", "aten.scatter_add"}, scatter);
+    add({"aten.scatter_.src", "aten.scatter_.value", "aten.scatter_add_"}, scatter, true);
+    add({"aten.index_put"}, indexPut);
+    add({"aten.index_put_"}, indexPut, true);
+    add({"aten.index_fill.int_Scalar"}, indexFill);
+    add({"aten.index_fill_.int_Scalar"}, indexFill, true);
 
     add({"aten.add.Tensor", "aten.mul.Tensor", "aten.add.Scalar", "aten.mul.Scalar",
          "aten.maximum", "aten.minimum"},
