@@ -8,7 +8,9 @@ import pathlib
 import shutil
 import struct
 
+import numpy as np
 import pytest
+import torch
 
 from conftest import REPO, run
 from cuda_artifacts import embedded_symbol, find_cuda_toolkit, run_on_fake_driver
@@ -206,3 +208,49 @@ def test_cuda_model_uploads_the_file_once(compiled, pt2c, cpp_host, tmp_path):
     assert plan["weights_size"] <= size
     copies = [line for line in log if not line.startswith("launch ")]
     assert copies[0] == f"htod {plan['weights_size']}"  # at create, from the mapped file
+
+
+# Two graphs (signatures) share one weights blob, and so one weights file.
+TWO_GRAPHS = """
+import torch
+from torch import nn
+
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x, scale=None):
+        y = self.fc(x)
+        return y if scale is None else y * scale
+
+
+def model():
+    torch.manual_seed(0)
+    return M()
+
+
+signatures = {"plain": (torch.randn(2, 4), None), "scaled": (torch.randn(2, 4), torch.randn(2, 3))}
+"""
+
+
+def test_multi_graph_model_shares_the_file(pt2c, cpp_host, tmp_path):
+    model_py = write_model(tmp_path, TWO_GRAPHS)
+    so = tmp_path / "two.so"
+    compile_external(pt2c, model_py, so)
+    x = np.random.default_rng(5).standard_normal((2, 4)).astype(np.float32)
+    scale = np.random.default_rng(6).standard_normal((2, 3)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "scale.npy", scale)
+    torch.manual_seed(0)
+    net = torch.nn.Linear(4, 3)
+    with torch.no_grad():
+        plain = net(torch.from_numpy(x)).numpy()
+    for second, expected in [("none", plain), (tmp_path / "scale.npy", plain * scale)]:
+        out = tmp_path / f"out_{second != 'none'}"
+        result = run([cpp_host, so, "--input", tmp_path / "x.npy", "--input", second,
+                      "--output-dir", out])
+        assert result.returncode == 0, result.stdout + result.stderr
+        got = np.load(out / "0.npy")
+        assert np.abs(got - expected).max() <= 1e-4 * np.abs(expected).max()
