@@ -1,9 +1,7 @@
 """CNN building blocks against PyTorch eager: convolutions with strides, padding,
 dilation and groups, eval-mode batch norm with non-trivial statistics, in-place
 activations, pooling (ceil_mode, count_include_pad, divisor_override, adaptive sizes
-that do not divide), reductions, padding and concatenation; and the two errors the
-CNN support reports (an in-place op whose old value is read later, used max-pool
-indices)."""
+that do not divide, max-pool indices), reductions, padding and concatenation."""
 from harness import check_against_eager, write_model
 
 # Eval-mode batch norm with statistics far from the defaults (mean 0, var 1), so that
