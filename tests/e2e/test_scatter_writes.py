@@ -1,16 +1,18 @@
 """Writes at computed positions and through strided views, compiled by pt2c against
 PyTorch eager on fresh random inputs (max|diff| / max|ref| <= 1e-4): index_put_
 (x[idx] = v, x[:, idx] = v, x[i, j] = v, x[mask] = c, accumulate=True), index_fill_,
-a KV-style cache buffer written by index_put_ at a step counter over several runs,
+a KV-style cache buffer written by index_put_ at a step counter over several runs
+and at a position passed at run time,
 writes through slices with a step and through diagonal(), scatter_ and scatter_add_,
 max pooling whose indices feed MaxUnpool2d (tiling and overlapping windows, and a
 SegNet-style encoder-decoder on a 64 x 64 map) and a gather, and sorts longer than the 64-step selection (a full
 sort of 1000 logits, top-100); the writes that stay unsupported fail with the
 op, the model.py line and the reason.
 
-Index tensors are constants of the model (a traced index is a constant of the graph,
-like every tensor the model makes without its inputs); repeated indices are tested
-with accumulate=True only, where eager's result does not depend on the write order."""
+Most index tensors are constants of the model (a traced index is a constant of the
+graph, like every tensor the model makes without its inputs); the decode step takes its
+position as an input. Repeated indices are tested with accumulate=True only, where
+eager's result does not depend on the write order."""
 import numpy as np
 import torch
 
@@ -289,3 +291,51 @@ def test_in_place_write_into_an_overlapping_expand_fails_as_in_eager(pt2c, tmp_p
     result = run([pt2c, model, "-o", out])
     assert_fails_cleanly(result, out, "line 7", "more than one element of the written-to "
                          "tensor refers to a single memory location")
+
+
+DECODE_STEP = """
+    import torch
+    from torch import nn
+
+    class DecodeStep(nn.Module):
+        # One decoding step: the new key goes into the cache at the position the caller
+        # passes (a run-time index, not a constant of the graph), then attention reads
+        # the whole cache.
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("cache", torch.zeros(1, 2, 8, 4))
+
+        def forward(self, q, k, pos):
+            self.cache[:, :, pos] = k
+            scores = (q @ self.cache.transpose(-1, -2)).softmax(-1)
+            return scores @ self.cache, self.cache * 1.0
+
+    def model():
+        return DecodeStep()
+
+    example_inputs = (torch.randn(1, 2, 1, 4), torch.randn(1, 2, 1, 4),
+                      torch.tensor([3]))
+"""
+
+
+def test_kv_cache_write_at_a_run_time_position(pt2c, cpp_host, tmp_path):
+    model_py = write_model(tmp_path, DECODE_STEP)
+    so = compile_model(pt2c, model_py, tmp_path)
+    generator = torch.Generator().manual_seed(5)
+    q, k = (torch.randn(1, 2, 1, 4, generator=generator) for _ in range(2))
+    np.save(tmp_path / "q.npy", q.numpy())
+    np.save(tmp_path / "k.npy", k.numpy())
+    for pos in (0, 6, -1):  # -1: the last position, as in eager
+        module, _ = load_model_file(model_py)
+        with torch.no_grad():
+            refs = module(q, k, torch.tensor([pos]))
+        assert float(refs[1][0, :, pos].abs().sum()) > 0
+        np.save(tmp_path / "pos.npy", np.array([pos], dtype=np.int64))
+        cmd = [cpp_host, so, "--tolerance", "1e-5"]
+        for name in ("q", "k", "pos"):
+            cmd += ["--input", tmp_path / f"{name}.npy"]
+        for i, r in enumerate(refs):
+            np.save(tmp_path / f"ref{i}.npy", r.numpy())
+            cmd += ["--reference", tmp_path / f"ref{i}.npy"]
+        result = run(cmd, env=env_without_python())
+        assert result.returncode == 0, result.stdout + result.stderr
