@@ -21,6 +21,8 @@ import sys
 import time
 import traceback
 
+import torch
+
 from .model_loader import load_module_only
 from .tensor_bytes import dense_cpu, tensor_bytes
 from .user_errors import ExportError
@@ -144,8 +146,7 @@ def make_weights_file(model_path, recipe_path, output_path, derived_path=None):
     """-> blob size. Raises ExportError, writing nothing, on any mismatch."""
     recipe = read_recipe(recipe_path)
     side = read_side_file(recipe, recipe_path, derived_path)
-    import torch  # the model's weights as they are before any run, as at export
-    with torch.no_grad():
+    with torch.no_grad():  # as the exporter loads it; the weights are before any run
         model = load_module_only(model_path)
         pieces = blob_pieces(recipe, model_tensors(model), side)
     write_weights_file(output_path, recipe, pieces)
