@@ -184,6 +184,7 @@ def test_tf32_lets_cudnn_use_tensor_op_math(cnn, cpp_host, tmp_path):
 
 
 @pytest.mark.parametrize("env", [{"PT2C_CUDNN": "0"}, {"FAKE_CUDNN_NO_ALGO": "1"},
+                                 {"FAKE_CUDNN_NO_ALGO": "1", "PT2C_CUDNN_NHWC": "1"},
                                  {"PT2C_LIBCUDNN": "/nonexistent/libcudnn.so.9"}])
 def test_without_cudnn_the_fallback_kernels_run(cnn, cpp_host, tmp_path, env):
     so, plan, x, _ = cnn
@@ -191,6 +192,57 @@ def test_without_cudnn_the_fallback_kernels_run(cnn, cpp_host, tmp_path, env):
     assert not [line for line in log if line.startswith("cudnn ") and "find" not in line]
     launches = [line.split()[1] for line in log if line.startswith("launch ")]
     assert launches == launched_kernels(plan, cudnn_serves=False)
+
+
+def test_channels_last_convolutions_keep_what_only_they_touch_in_nhwc(cnn, cpp_host, tmp_path):
+    """PT2C_CUDNN_NHWC=1 runs every convolution channels-last with its filter copied to
+    KRSC at create ("nhwc"; the default does so for f16/bf16 only, and the fake computes
+    f32). The tensors between them stay NHWC; the model's input and output are NCHW, so
+    the stem transposes its x in and the last convolution its y out, once per run. The
+    numerics show that every reader agrees on the bytes."""
+    so, plan, x, reference = cnn
+    y, log = run_fake(cpp_host, so, x, tmp_path, runs=3, PT2C_CUDNN_NHWC="1")
+    assert np.abs(y - reference).max() / np.abs(reference).max() <= 1e-5
+    assert [line for line in log if line.startswith("cudnn find")] == [
+        find_line(c) + " nhwc" for c in plan["convs"]]
+    calls = [line.split()[1] + (" " + line.split()[2] if "transform" in line else "")
+             for line in log if line.startswith("cudnn ") and "find" not in line]
+    one_run = ["transform to_nhwc", "bias_act", "bias_act", "bias_act", "forward", "add_tensor",
+               "forward", "transform to_nchw"]
+    assert calls == one_run * 3
+    assert not [line for line in log if line.startswith("launch ")]
+
+
+def test_channels_last_transposes_what_our_kernels_read(pt2c, cpp_host, tmp_path):
+    """A tensor that one of our kernels reads (here a max pool between two convolutions)
+    stays NCHW: the convolution writing it transposes its y out, the one reading it
+    transposes its x in. (The fake driver does not compute our kernels, so only the call
+    sequence is checked; the cnn tests above check the transposes' numerics.)"""
+    source = CNN.replace("x = torch.relu(self.bn(self.stem(x)))",
+                         "x = torch.max_pool2d(torch.relu(self.bn(self.stem(x))), 3, 1, 1)")
+    (tmp_path / "pool.py").write_text(source)
+    so = tmp_path / "pool_cuda.so"
+    result = run([pt2c, tmp_path / "pool.py", "--target", "cuda:sm_90", "-o", so])
+    assert result.returncode == 0, result.stderr
+    np.save(tmp_path / "x.npy", np.ones((2, 3, 16, 16), np.float32))
+    _, log = run_fake(cpp_host, so, tmp_path / "x.npy", tmp_path, PT2C_CUDNN_NHWC="1")
+    transforms = [line.split()[2] for line in log if line.startswith("cudnn transform")]
+    # stem: x in, y out (the pool reads it); conv1: x in; conv2: z in (the pool's output
+    # is the residual); the last convolution: y out.
+    assert transforms == ["to_nhwc", "to_nchw", "to_nhwc", "to_nhwc", "to_nchw"]
+    assert [line.split()[1] for line in log if line.startswith("launch ")]  # the pool
+
+
+def test_without_channels_last_algorithms_every_convolution_goes_back_to_nchw(
+        cnn, cpp_host, tmp_path):
+    """A channels-last convolution has no fallback (our kernels read NCHW): when cuDNN finds
+    no algorithm for one, the runtime prepares every convolution again in NCHW."""
+    so, plan, x, reference = cnn
+    y, log = run_fake(cpp_host, so, x, tmp_path, PT2C_CUDNN_NHWC="1", FAKE_CUDNN_NO_NHWC="1")
+    assert np.abs(y - reference).max() / np.abs(reference).max() <= 1e-5
+    assert [line for line in log if line.startswith("cudnn find")] == [
+        find_line(c) for c in plan["convs"]]
+    assert not [line for line in log if line.startswith("launch ") or "transform" in line]
 
 
 # 1-d convolutions run as 2-d ones of height 1 (cuDNN takes 4 or 5 dims); 3-d ones as 5-d

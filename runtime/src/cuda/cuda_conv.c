@@ -1,5 +1,6 @@
 /* Convolution steps through cuDNN (see cuda_conv.h). Every tensor is a packed NCHW (or
- * NCW, NCDHW) tensor of the plan's dtype; 1-d convolutions run as 2-d ones of height 1,
+ * NCW, NCDHW) tensor of the plan's dtype, or a packed NHWC one where
+ * cuda_conv_layout.h chose channels-last; 1-d convolutions run as 2-d ones of height 1,
  * since cuDNN's descriptors take 4 or 5 dims. */
 #include "cuda_conv.h"
 
@@ -7,10 +8,12 @@
 #include <float.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../error.h"
+#include "cuda_conv_layout.h"
 #include "cudnn_api.h"
 
 /* The most workspace one algorithm may take (cuDNN's fastest algorithms for a ResNet
@@ -44,6 +47,7 @@ static const struct {
     ENTRY(ConvolutionForward, "cudnnConvolutionForward"),
     ENTRY(ConvolutionBiasActivationForward, "cudnnConvolutionBiasActivationForward"),
     ENTRY(AddTensor, "cudnnAddTensor"),
+    ENTRY(TransformTensor, "cudnnTransformTensor"),
 };
 #undef ENTRY
 
@@ -74,13 +78,20 @@ static const cudnn_api* load_api(void) {
   return g_state == 1 ? &g_api : NULL;
 }
 
-/* One convolution's descriptors; `served` is 0 when its fallback steps run instead. */
+/* One convolution's descriptors; `served` is 0 when its fallback steps run instead.
+ * A channels-last convolution (`nhwc`) computes on NHWC x, z and y and a KRSC filter
+ * (`filter`, a copy made at create); an operand whose buffer is NCHW (`x_nchw`, ...) is
+ * transposed through scratch memory around the call (descriptors `x_nchw_desc`,
+ * `y_nchw_desc`). It has no fallback: its buffers may hold NHWC bytes our kernels do not
+ * read. */
 typedef struct conv_entry {
   int served;
   int algo;
-  cudnnTensorDescriptor_t x, y, bias;
+  int nhwc, x_nchw, z_nchw, y_nchw;
+  cudnnTensorDescriptor_t x, y, bias, x_nchw_desc, y_nchw_desc;
   cudnnFilterDescriptor_t w;
   cudnnConvolutionDescriptor_t conv;
+  CUdeviceptr filter;
 } conv_entry;
 
 struct pt2c_cuda_convs {
@@ -90,8 +101,12 @@ struct pt2c_cuda_convs {
   uint32_t count, served;
   const pt2c_plan_conv* records;
   conv_entry* entries;
+  uint32_t nhwc_convs; /* channels-last convolutions */
   CUdeviceptr workspace;
   size_t workspace_size;
+  /* Channels-last copies of NCHW operands: x, and z or y (one convolution at a time). */
+  CUdeviceptr scratch;
+  uint64_t scratch_x_bytes, scratch_y_bytes;
 };
 
 static int env_is(const char* name, const char* value) {
@@ -115,15 +130,26 @@ static int spatial(const pt2c_plan_conv* c, const uint64_t* values, int d, int f
   return d < added ? fill : (int)values[d - added];
 }
 
-/* A packed tensor descriptor of dims [n, channels, sizes...] (sizes NULL: all 1). */
+/* A packed tensor descriptor of dims [n, channels, sizes...] (sizes NULL: all 1), NCHW
+ * or (`nhwc`) channels-last: the channel stride 1, the others in [n, sizes..., channels]
+ * order. */
 static int make_tensor(const cudnn_api* api, cudnnTensorDescriptor_t* out, const pt2c_plan_conv* c,
-                       int n, int channels, const uint64_t* sizes) {
+                       int n, int channels, const uint64_t* sizes, int nhwc) {
   int dims[kMaxDims], strides[kMaxDims], rank = 2 + spatial_dims(c);
   dims[0] = n;
   dims[1] = channels;
   for (int d = 0; d < spatial_dims(c); ++d) dims[2 + d] = sizes ? spatial(c, sizes, d, 1) : 1;
   strides[rank - 1] = 1;
   for (int d = rank - 2; d >= 0; --d) strides[d] = strides[d + 1] * dims[d + 1];
+  if (nhwc) {
+    strides[1] = 1;
+    int stride = channels;
+    for (int d = rank - 1; d >= 2; --d) {
+      strides[d] = stride;
+      stride *= dims[d];
+    }
+    strides[0] = stride;
+  }
   if (api->CreateTensorDescriptor(out) != CUDNN_STATUS_SUCCESS) {
     *out = NULL;
     return 0;
@@ -159,15 +185,18 @@ static int make_descriptors(const cudnn_api* api, const pt2c_plan_conv* c, int m
     stride[d] = spatial(c, c->stride, d, 1);
     dilation[d] = spatial(c, c->dilation, d, 1);
   }
-  if (!make_tensor(api, &e->x, c, n, channels, c->input) ||
-      !make_tensor(api, &e->y, c, n, k, c->output) ||
-      (c->epilogue != PT2C_CONV_EPILOGUE_NONE && !make_tensor(api, &e->bias, c, 1, k, NULL)))
+  if (!make_tensor(api, &e->x, c, n, channels, c->input, e->nhwc) ||
+      !make_tensor(api, &e->y, c, n, k, c->output, e->nhwc) ||
+      (c->epilogue != PT2C_CONV_EPILOGUE_NONE && !make_tensor(api, &e->bias, c, 1, k, NULL, 0)) ||
+      (e->x_nchw && !make_tensor(api, &e->x_nchw_desc, c, n, channels, c->input, 0)) ||
+      ((e->y_nchw || e->z_nchw) && !make_tensor(api, &e->y_nchw_desc, c, n, k, c->output, 0)))
     return 0;
   if (api->CreateFilterDescriptor(&e->w) != CUDNN_STATUS_SUCCESS) {
     e->w = NULL;
     return 0;
   }
-  if (api->SetFilterNdDescriptor(e->w, data_type(c->dtype), CUDNN_TENSOR_NCHW, 2 + sp, filter) !=
+  int format = e->nhwc ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
+  if (api->SetFilterNdDescriptor(e->w, data_type(c->dtype), format, 2 + sp, filter) !=
       CUDNN_STATUS_SUCCESS)
     return 0;
   if (api->CreateConvolutionDescriptor(&e->conv) != CUDNN_STATUS_SUCCESS) {
@@ -209,8 +238,149 @@ static void prepare(pt2c_cuda_convs* convs, const pt2c_plan_conv* c, int math, c
   }
 }
 
+static void destroy_descriptors(const cudnn_api* api, conv_entry* e) {
+  cudnnTensorDescriptor_t* tensors[] = {&e->x, &e->y, &e->bias, &e->x_nchw_desc, &e->y_nchw_desc};
+  for (size_t i = 0; i < sizeof(tensors) / sizeof(tensors[0]); ++i) {
+    if (*tensors[i]) api->DestroyTensorDescriptor(*tensors[i]);
+    *tensors[i] = NULL;
+  }
+  if (e->w) api->DestroyFilterDescriptor(e->w);
+  if (e->conv) api->DestroyConvolutionDescriptor(e->conv);
+  e->w = NULL;
+  e->conv = NULL;
+}
+
+/* Whether convolution `c` (step `step`) should compute channels-last:
+ * PT2C_CUDNN_NHWC=0 never, =1 always, else for f16 and bf16 (tensor-core kernels; f32
+ * with FMA math has fast NCHW kernels). Only 2-d convolutions with a weight as the
+ * filter (transposed once at create). */
+static int wants_nhwc(const pt2c_plan* plan, uint32_t step, const pt2c_plan_conv* c) {
+  const char* setting = getenv("PT2C_CUDNN_NHWC");
+  int forced = setting != NULL && strcmp(setting, "1") == 0;
+  if ((setting != NULL && strcmp(setting, "0") == 0) || c->spatial_rank != 2 ||
+      (!forced && c->dtype == PT2C_F32))
+    return 0;
+  pt2c_conv_args a = pt2c_conv_arg_positions(c);
+  const uint32_t* args = plan->step_args + plan->steps[step].first_arg;
+  return plan->buffers[args[a.w]].kind == PT2C_BUFFER_WEIGHT;
+}
+
+static uint64_t tensor_bytes(const pt2c_plan_conv* c, uint64_t channels, const uint64_t* sizes) {
+  uint64_t count = c->batch * channels;
+  for (uint32_t d = 0; d < c->spatial_rank; ++d) count *= sizes[d];
+  return count * (c->dtype == PT2C_F32 ? 4 : 2);
+}
+
+/* Picks descriptors and algorithms for every convolution: channels-last for `wanted`
+ * ones, with `nhwc` (per buffer) telling which of their operands are stored NHWC.
+ * Returns 0 when a channels-last convolution found no algorithm (it has no fallback). */
+static int prepare_all(pt2c_cuda_convs* convs, const pt2c_plan* plan, const uint32_t* step_of,
+                       const uint8_t* wanted, const uint8_t* nhwc) {
+  int tf32 = env_is("PT2C_CUDA_TF32", "1"), verbose = env_is("PT2C_CUDNN_VERBOSE", "1");
+  convs->served = convs->nhwc_convs = 0;
+  convs->workspace_size = 0;
+  convs->scratch_x_bytes = convs->scratch_y_bytes = 0;
+  for (uint32_t i = 0; i < convs->count; ++i) {
+    const pt2c_plan_conv* c = &plan->convs[i];
+    conv_entry* e = &convs->entries[i];
+    pt2c_conv_args a = pt2c_conv_arg_positions(c);
+    const uint32_t* args = plan->step_args + plan->steps[step_of[i]].first_arg;
+    destroy_descriptors(convs->api, e);
+    e->served = 0;
+    e->nhwc = wanted[i];
+    e->x_nchw = e->nhwc && !nhwc[args[a.x]];
+    e->z_nchw = e->nhwc && a.z >= 0 && !nhwc[args[a.z]];
+    e->y_nchw = e->nhwc && !nhwc[args[a.y]];
+    int math = c->dtype != PT2C_F32 ? CUDNN_TENSOR_OP_MATH : tf32 ? CUDNN_DEFAULT_MATH
+                                                                   : CUDNN_FMA_MATH;
+    prepare(convs, c, math, e);
+    convs->served += e->served;
+    if (verbose)
+      fprintf(stderr, "pt2c: cuDNN convolution %u: %s%s%s%s, %s (algorithm %d)\n", i,
+              e->nhwc ? "NHWC" : "NCHW", e->x_nchw ? ", x from NCHW" : "",
+              e->z_nchw ? ", z from NCHW" : "", e->y_nchw ? ", y to NCHW" : "",
+              e->served ? "served" : "not served", e->algo);
+    if (!e->nhwc) continue;
+    if (!e->served) return 0;
+    ++convs->nhwc_convs;
+    uint64_t x_bytes = tensor_bytes(c, c->in_channels, c->input),
+             y_bytes = tensor_bytes(c, c->out_channels, c->output);
+    if (e->x_nchw && x_bytes > convs->scratch_x_bytes) convs->scratch_x_bytes = x_bytes;
+    if ((e->y_nchw || e->z_nchw) && y_bytes > convs->scratch_y_bytes)
+      convs->scratch_y_bytes = y_bytes;
+  }
+  return 1;
+}
+
+/* The KRSC copy of convolution c's KCRS filter (a weight: `host` is its bytes), on the
+ * GPU. */
+static pt2c_status upload_nhwc_filter(const pt2c_cuda_driver* cu, const pt2c_plan_conv* c,
+                                      const unsigned char* host, CUdeviceptr* out) {
+  size_t element = c->dtype == PT2C_F32 ? 4 : 2;
+  size_t k = c->out_channels, channels = c->in_channels / c->groups, taps = 1;
+  for (uint32_t d = 0; d < c->spatial_rank; ++d) taps *= c->kernel[d];
+  size_t nbytes = k * channels * taps * element;
+  unsigned char* krsc = malloc(nbytes > 0 ? nbytes : 1);
+  if (krsc == NULL)
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a filter's NHWC copy");
+  for (size_t o = 0; o < k; ++o)
+    for (size_t ch = 0; ch < channels; ++ch)
+      for (size_t t = 0; t < taps; ++t)
+        memcpy(krsc + ((o * taps + t) * channels + ch) * element,
+               host + ((o * channels + ch) * taps + t) * element, element);
+  CUresult result = cu->MemAlloc(out, nbytes);
+  if (result == CUDA_SUCCESS) result = cu->MemcpyHtoD(*out, krsc, nbytes);
+  free(krsc);
+  if (result == CUDA_SUCCESS) return PT2C_OK;
+  return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result),
+                        "could not copy a convolution filter to the GPU in NHWC order");
+}
+
+/* Channels-last where it pays (wants_nhwc, cuda_conv_layout.h), else NCHW everywhere; then
+ * the filters of the channels-last convolutions. */
+static pt2c_status choose_layouts_and_prepare(const pt2c_cuda_driver* cu, pt2c_cuda_convs* convs,
+                                              const pt2c_plan* plan,
+                                              const unsigned char* host_weights) {
+  uint32_t count = convs->count, num_buffers = plan->header->num_buffers;
+  uint32_t* step_of = calloc(count, sizeof(uint32_t));
+  uint8_t* wanted = calloc(count, 1);
+  uint8_t* nhwc = calloc(num_buffers > 0 ? num_buffers : 1, 1);
+  if (step_of == NULL || wanted == NULL || nhwc == NULL) {
+    free(step_of), free(wanted), free(nhwc);
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the convolution layouts");
+  }
+  pt2c_conv_steps(plan, step_of);
+  for (uint32_t i = 0; i < count; ++i) wanted[i] = (uint8_t)wants_nhwc(plan, step_of[i], &plan->convs[i]);
+  pt2c_conv_choose_layouts(plan, step_of, wanted, nhwc);
+  if (!prepare_all(convs, plan, step_of, wanted, nhwc)) {
+    memset(wanted, 0, count);
+    memset(nhwc, 0, num_buffers);
+    prepare_all(convs, plan, step_of, wanted, nhwc);
+  }
+  uint64_t scratch = convs->scratch_x_bytes + convs->scratch_y_bytes;
+  pt2c_status status = PT2C_OK;
+  if (scratch > 0) {
+    CUresult result = cu->MemAlloc(&convs->scratch, (size_t)scratch);
+    if (result != CUDA_SUCCESS) {
+      convs->scratch = 0;
+      status = pt2c_cuda_fail(cu, result, pt2c_cuda_status(result),
+                              "could not allocate the convolutions' NHWC scratch memory");
+    }
+  }
+  for (uint32_t i = 0; i < count && status == PT2C_OK; ++i) {
+    conv_entry* e = &convs->entries[i];
+    if (!e->nhwc) continue;
+    pt2c_conv_args a = pt2c_conv_arg_positions(&plan->convs[i]);
+    const pt2c_plan_buffer* w =
+        &plan->buffers[plan->step_args[plan->steps[step_of[i]].first_arg + (uint32_t)a.w]];
+    status = upload_nhwc_filter(cu, &plan->convs[i], host_weights + w->offset, &e->filter);
+  }
+  free(step_of), free(wanted), free(nhwc);
+  return status;
+}
+
 pt2c_status pt2c_cuda_convs_create(const pt2c_cuda_driver* cu, const pt2c_plan* plan,
-                                   pt2c_cuda_convs** out) {
+                                   const unsigned char* host_weights, pt2c_cuda_convs** out) {
   *out = NULL;
   uint32_t count = plan->header->num_convs;
   pt2c_cuda_convs* convs = calloc(1, sizeof(*convs));
@@ -241,15 +411,8 @@ pt2c_status pt2c_cuda_convs_create(const pt2c_cuda_driver* cu, const pt2c_plan* 
     convs->api = NULL;
     return PT2C_OK;
   }
-  int tf32 = env_is("PT2C_CUDA_TF32", "1");
-  for (uint32_t i = 0; i < count; ++i) {
-    const pt2c_plan_conv* c = &plan->convs[i];
-    int math = c->dtype != PT2C_F32 ? CUDNN_TENSOR_OP_MATH : tf32 ? CUDNN_DEFAULT_MATH
-                                                                   : CUDNN_FMA_MATH;
-    prepare(convs, c, math, &convs->entries[i]);
-    convs->served += convs->entries[i].served;
-  }
-  if (convs->workspace_size == 0) return PT2C_OK;
+  pt2c_status status = choose_layouts_and_prepare(cu, convs, plan, host_weights);
+  if (status != PT2C_OK || convs->workspace_size == 0) return status;
   CUresult result = cu->MemAlloc(&convs->workspace, convs->workspace_size);
   if (result == CUDA_SUCCESS) return PT2C_OK;
   convs->workspace = 0;
@@ -260,17 +423,14 @@ pt2c_status pt2c_cuda_convs_create(const pt2c_cuda_driver* cu, const pt2c_plan* 
 void pt2c_cuda_convs_destroy(const pt2c_cuda_driver* cu, pt2c_cuda_convs* convs) {
   if (convs == NULL) return;
   const cudnn_api* api = convs->api;
-  for (uint32_t i = 0; api != NULL && i < convs->count; ++i) {
-    conv_entry* e = &convs->entries[i];
-    if (e->x) api->DestroyTensorDescriptor(e->x);
-    if (e->y) api->DestroyTensorDescriptor(e->y);
-    if (e->bias) api->DestroyTensorDescriptor(e->bias);
-    if (e->w) api->DestroyFilterDescriptor(e->w);
-    if (e->conv) api->DestroyConvolutionDescriptor(e->conv);
+  for (uint32_t i = 0; i < convs->count; ++i) {
+    if (api != NULL) destroy_descriptors(api, &convs->entries[i]);
+    if (convs->entries[i].filter) cu->MemFree(convs->entries[i].filter);
   }
   if (api != NULL && convs->relu != NULL) api->DestroyActivationDescriptor(convs->relu);
   if (api != NULL && convs->handle != NULL) api->Destroy(convs->handle);
   if (convs->workspace) cu->MemFree(convs->workspace);
+  if (convs->scratch) cu->MemFree(convs->scratch);
   free(convs->entries);
   free(convs);
 }
@@ -282,15 +442,52 @@ uint32_t pt2c_cuda_convs_served(const pt2c_cuda_convs* convs) {
 int pt2c_cuda_conv_usable(const pt2c_cuda_convs* convs, uint32_t index,
                           const CUdeviceptr* buffers, uint32_t num_buffers) {
   if (convs == NULL || convs->api == NULL || !convs->entries[index].served) return 0;
+  /* Channels-last convolutions must run (no fallback); cudnnTransformTensor takes any
+   * address, and what the convolution reads directly is arena or scratch memory. */
+  if (convs->entries[index].nhwc) return 1;
   for (uint32_t i = 0; i < num_buffers; ++i)
     if (buffers[i] % kAlignment != 0) return 0;
   return 1;
 }
 
-void pt2c_cuda_conv_refuse(pt2c_cuda_convs* convs, uint32_t index) {
-  if (convs == NULL || !convs->entries[index].served) return;
+int pt2c_cuda_conv_refuse(pt2c_cuda_convs* convs, uint32_t index) {
+  if (convs == NULL || !convs->entries[index].served) return 1;
+  if (convs->entries[index].nhwc) return 0;
   convs->entries[index].served = 0;
   --convs->served;
+  return 1;
+}
+
+/* Queues the convolution itself on NCHW or NHWC pointers as the descriptors say. */
+static cudnnStatus_t convolve(const pt2c_cuda_convs* convs, const pt2c_plan_conv* c,
+                              const conv_entry* e, const void* x, const void* w,
+                              const void* bias, const void* z, void* y, const char** what) {
+  const cudnn_api* api = convs->api;
+  void* workspace = (void*)(uintptr_t)convs->workspace;
+  /* The scaling factors are f32 for f32, f16 and bf16 data. */
+  const float one = 1.0f, zero = 0.0f;
+  *what = "cudnnConvolutionForward";
+  switch ((pt2c_conv_epilogue)c->epilogue) {
+    case PT2C_CONV_EPILOGUE_NONE:
+    case PT2C_CONV_EPILOGUE_BIAS: {
+      cudnnStatus_t status =
+          api->ConvolutionForward(convs->handle, &one, e->x, x, e->w, w, e->conv, e->algo,
+                                  workspace, convs->workspace_size, &zero, e->y, y);
+      if (status != CUDNN_STATUS_SUCCESS || c->epilogue == PT2C_CONV_EPILOGUE_NONE) return status;
+      *what = "cudnnAddTensor";
+      return api->AddTensor(convs->handle, &one, e->bias, bias, &one, e->y, y);
+    }
+    case PT2C_CONV_EPILOGUE_BIAS_RELU:
+    case PT2C_CONV_EPILOGUE_BIAS_ADD_RELU:
+      /* y = relu(conv + alpha2 * z + bias); without a residual z is y itself, unread
+       * since alpha2 is 0. */
+      *what = "cudnnConvolutionBiasActivationForward";
+      return api->ConvolutionBiasActivationForward(
+          convs->handle, &one, e->x, x, e->w, w, e->conv, e->algo, workspace,
+          convs->workspace_size, z != NULL ? &one : &zero, e->y, z != NULL ? z : y, e->bias,
+          bias, convs->relu, e->y, y);
+  }
+  return CUDNN_STATUS_SUCCESS;
 }
 
 pt2c_status pt2c_cuda_conv_run(const pt2c_cuda_convs* convs, uint32_t index,
@@ -298,43 +495,34 @@ pt2c_status pt2c_cuda_conv_run(const pt2c_cuda_convs* convs, uint32_t index,
   const pt2c_plan_conv* c = &convs->records[index];
   const conv_entry* e = &convs->entries[index];
   const cudnn_api* api = convs->api;
-  const void* x = (const void*)(uintptr_t)buffers[0];
-  const void* w = (const void*)(uintptr_t)buffers[1];
-  const void* bias = (const void*)(uintptr_t)buffers[2];
-  void* workspace = (void*)(uintptr_t)convs->workspace;
-  /* The scaling factors are f32 for f32, f16 and bf16 data. */
+  pt2c_conv_args a = pt2c_conv_arg_positions(c);
+  const void* x = (const void*)(uintptr_t)buffers[a.x];
+  const void* w = (const void*)(uintptr_t)(e->filter ? e->filter : buffers[a.w]);
+  const void* bias = a.bias >= 0 ? (const void*)(uintptr_t)buffers[a.bias] : NULL;
+  const void* z = a.z >= 0 ? (const void*)(uintptr_t)buffers[a.z] : NULL;
+  void* y = (void*)(uintptr_t)buffers[a.y];
   const float one = 1.0f, zero = 0.0f;
   cudnnStatus_t status = api->SetStream(convs->handle, stream);
   if (status != CUDNN_STATUS_SUCCESS)
     return pt2c_fail(PT2C_ERROR_DEVICE, "cudnnSetStream failed (status %d)", status);
-  const char* what = "cudnnConvolutionForward";
-  switch ((pt2c_conv_epilogue)c->epilogue) {
-    case PT2C_CONV_EPILOGUE_NONE:
-    case PT2C_CONV_EPILOGUE_BIAS: {
-      int has_bias = c->epilogue == PT2C_CONV_EPILOGUE_BIAS;
-      void* y = (void*)(uintptr_t)buffers[has_bias ? 3 : 2];
-      status = api->ConvolutionForward(convs->handle, &one, e->x, x, e->w, w, e->conv, e->algo,
-                                       workspace, convs->workspace_size, &zero, e->y, y);
-      if (status == CUDNN_STATUS_SUCCESS && has_bias) {
-        what = "cudnnAddTensor";
-        status = api->AddTensor(convs->handle, &one, e->bias, bias, &one, e->y, y);
-      }
-      break;
-    }
-    case PT2C_CONV_EPILOGUE_BIAS_RELU:
-    case PT2C_CONV_EPILOGUE_BIAS_ADD_RELU: {
-      /* y = relu(conv + alpha2 * z + bias); without a residual z is y itself, unread
-       * since alpha2 is 0. */
-      int residual = c->epilogue == PT2C_CONV_EPILOGUE_BIAS_ADD_RELU;
-      void* y = (void*)(uintptr_t)buffers[residual ? 4 : 3];
-      const void* z = residual ? (const void*)(uintptr_t)buffers[3] : y;
-      what = "cudnnConvolutionBiasActivationForward";
-      status = api->ConvolutionBiasActivationForward(
-          convs->handle, &one, e->x, x, e->w, w, e->conv, e->algo, workspace,
-          convs->workspace_size, residual ? &one : &zero, e->y, z, e->bias, bias, convs->relu,
-          e->y, y);
-      break;
-    }
+  /* NCHW operands of a channels-last convolution go through scratch: x into its own, y
+   * (and z, read and then overwritten in place) into the other. */
+  void* scratch_x = (void*)(uintptr_t)convs->scratch;
+  void* scratch_y = (void*)(uintptr_t)(convs->scratch + convs->scratch_x_bytes);
+  const char* what = "cudnnTransformTensor";
+  void* out = e->y_nchw ? scratch_y : y;
+  if (e->x_nchw) {
+    status = api->TransformTensor(convs->handle, &one, e->x_nchw_desc, x, &zero, e->x, scratch_x);
+    x = scratch_x;
+  }
+  if (status == CUDNN_STATUS_SUCCESS && e->z_nchw) {
+    status = api->TransformTensor(convs->handle, &one, e->y_nchw_desc, z, &zero, e->y, out);
+    z = out;
+  }
+  if (status == CUDNN_STATUS_SUCCESS) status = convolve(convs, c, e, x, w, bias, z, out, &what);
+  if (status == CUDNN_STATUS_SUCCESS && e->y_nchw) {
+    what = "cudnnTransformTensor";
+    status = api->TransformTensor(convs->handle, &one, e->y, out, &zero, e->y_nchw_desc, y);
   }
   if (status != CUDNN_STATUS_SUCCESS)
     return pt2c_fail(PT2C_ERROR_DEVICE, "%s failed for convolution %u (status %d)", what, index,

@@ -10,9 +10,15 @@
  * (bias: + cudnnAddTensor) or, with a ReLU, the fused cudnnConvolutionBiasActivationForward
  * on the caller's stream.
  *
+ * Tensors that only convolutions touch are stored channels-last (NHWC) for f16 and bf16
+ * convolutions (cuda_conv_layout.h), so that cuDNN's tensor-core kernels need no
+ * transposes; if cuDNN then finds no algorithm for one of them, every convolution goes
+ * back to NCHW.
+ *
  * Environment, read at create: PT2C_LIBCUDNN (the library to load), PT2C_CUDNN=0 (never
  * use it: every convolution runs its fallback kernels), PT2C_CUDA_TF32=1 (f32
- * convolutions may round their inputs to TF32 on tensor cores; off by default: FMA math). */
+ * convolutions may round their inputs to TF32 on tensor cores; off by default: FMA math),
+ * PT2C_CUDNN_NHWC=0 (NCHW everywhere) or =1 (channels-last for f32 convolutions too). */
 #ifndef PT2C_RUNTIME_CUDA_CONV_H_
 #define PT2C_RUNTIME_CUDA_CONV_H_
 
@@ -25,10 +31,12 @@ extern "C" {
 
 typedef struct pt2c_cuda_convs pt2c_cuda_convs;
 
-/* Prepares every convolution of `plan` (the model's context is current). Never fails for
- * lack of cuDNN (*out then serves none); fails only for out-of-memory. */
+/* Prepares every convolution of `plan` (the model's context is current); `host_weights`
+ * is the weights blob in host memory (filters of channels-last convolutions are copied
+ * from it). Never fails for lack of cuDNN (*out then serves none); fails only for
+ * out-of-memory or a failed copy. */
 pt2c_status pt2c_cuda_convs_create(const pt2c_cuda_driver* cu, const pt2c_plan* plan,
-                                   pt2c_cuda_convs** out);
+                                   const unsigned char* host_weights, pt2c_cuda_convs** out);
 
 void pt2c_cuda_convs_destroy(const pt2c_cuda_driver* cu, pt2c_cuda_convs* convs);
 
@@ -40,8 +48,10 @@ uint32_t pt2c_cuda_convs_served(const pt2c_cuda_convs* convs);
 int pt2c_cuda_conv_usable(const pt2c_cuda_convs* convs, uint32_t index,
                           const CUdeviceptr* buffers, uint32_t num_buffers);
 
-/* Convolution `index` is not served from now on (cuDNN refused to run it). */
-void pt2c_cuda_conv_refuse(pt2c_cuda_convs* convs, uint32_t index);
+/* Convolution `index` is not served from now on (cuDNN refused to run it), so its
+ * fallback steps run instead. Returns 0 when it cannot fall back: it works on
+ * channels-last tensors, which our kernels do not read. */
+int pt2c_cuda_conv_refuse(pt2c_cuda_convs* convs, uint32_t index);
 
 /* Queues convolution `index` on `stream` with the buffers' device addresses. */
 pt2c_status pt2c_cuda_conv_run(const pt2c_cuda_convs* convs, uint32_t index,

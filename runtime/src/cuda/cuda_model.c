@@ -240,7 +240,7 @@ pt2c_status pt2c_cuda_model_create(pt2c_model* model, const pt2c_model_source* s
   if (status == PT2C_OK) status = allocate_device_memory(cuda, &model->plan, source->weights);
   if (status == PT2C_OK)
     status = pt2c_cuda_gemms_create(cuda->cu, &model->plan, cuda->buffer_address, &cuda->gemms);
-  if (status == PT2C_OK) status = pt2c_cuda_convs_create(cuda->cu, &model->plan, &cuda->convs);
+  if (status == PT2C_OK) status = pt2c_cuda_convs_create(cuda->cu, &model->plan, source->weights, &cuda->convs);
   if (status == PT2C_OK) status = create_capture_stream(cuda);
   CUcontext popped;
   cuda->cu->CtxPopCurrent(&popped);

@@ -110,8 +110,7 @@ static pt2c_status launch_steps(pt2c_model* model, CUstream stream, int capturin
         }
         /* Failing inside a capture fails the capture (see warmed_up). Outside one, cuDNN
          * refused the call and queued nothing: the fallback steps run, now and later. */
-        if (capturing) return status;
-        pt2c_cuda_conv_refuse(cuda->convs, step->kernel);
+        if (capturing || !pt2c_cuda_conv_refuse(cuda->convs, step->kernel)) return status;
       }
       continue;
     }

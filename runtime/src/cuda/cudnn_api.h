@@ -31,6 +31,7 @@ enum {
   CUDNN_FMA_MATH = 3,
   /* cudnnTensorFormat_t */
   CUDNN_TENSOR_NCHW = 0,
+  CUDNN_TENSOR_NHWC = 1,
   /* cudnnConvolutionMode_t: torch's conv is a cross-correlation */
   CUDNN_CROSS_CORRELATION = 1,
   /* cudnnActivationMode_t, cudnnNanPropagation_t */
@@ -95,6 +96,9 @@ typedef struct cudnn_api {
       cudnnTensorDescriptor_t, void* y);
   cudnnStatus_t (*AddTensor)(cudnnHandle_t, const void* alpha, cudnnTensorDescriptor_t,
                              const void* a, const void* beta, cudnnTensorDescriptor_t, void* c);
+  cudnnStatus_t (*TransformTensor)(cudnnHandle_t, const void* alpha, cudnnTensorDescriptor_t,
+                                   const void* x, const void* beta, cudnnTensorDescriptor_t,
+                                   void* y);
 } cudnn_api;
 
 #endif /* PT2C_RUNTIME_CUDA_CUDNN_API_H_ */

@@ -1,13 +1,15 @@
 /* A stand-in for libcudnn.so.9 (PT2C_LIBCUDNN=libfake_cudnn.so) for the runtime's
  * convolution steps without a GPU: "device memory" is host memory (as in fake_cuda.c), and
  * the convolution calls check the descriptors the runtime set (shapes that agree, packed
- * strides, the workspace the picked algorithm needs) and compute f32 NCHW / NCDHW
+ * strides, the workspace the picked algorithm needs) and compute f32 NCHW / NCDHW (or
+ * channels-last: any tensor, and the filter in KRSC order; logged as "nhwc")
  * convolutions with groups, strides, padding and dilation, bias, residual and ReLU on the
  * host. They do not compute at once: they queue the work with the fake driver's
  * cuLaunchHostFunc on the handle's stream, so that a CUDA graph capture records it and
  * each graph launch runs it again, as on a GPU.
  *
- * Environment: FAKE_CUDNN_NO_ALGO=1 (cudnnFind finds no algorithm), FAKE_CUDNN_NO_FUSED=1
+ * Environment: FAKE_CUDNN_NO_ALGO=1 (cudnnFind finds no algorithm), FAKE_CUDNN_NO_NHWC=1
+ * (cudnnFind refuses channels-last tensors and filters), FAKE_CUDNN_NO_FUSED=1
  * (cudnnConvolutionBiasActivationForward refuses every call), FAKE_CUDA_LOG (the
  * fake driver's log, which gets "cudnn find ..." per algorithm search and one line per
  * convolution, bias add or fused convolution when it runs). */
@@ -44,7 +46,7 @@ typedef struct handle {
 /* One queued call: copies of its descriptors and its pointers. */
 typedef struct job {
   struct job* next;
-  const char* kind; /* "forward", "add_tensor", "bias_act" */
+  const char* kind; /* "forward", "add_tensor", "bias_act", "transform" (x to y) */
   tensor x, y, bias;
   filter w;
   convolution conv;
@@ -132,19 +134,38 @@ API int cudnnSetActivationDescriptor(activation* a, int mode, int nan, double co
   return kSuccess;
 }
 
+/* Packed NCHW, or packed channels-last ([n, spatial..., c] order). */
 static int packed(const tensor* t) {
-  int stride = 1;
+  int nchw = 1, nhwc = t->strides[1] == 1, stride = 1;
   for (int d = t->rank - 1; d >= 0; --d) {
-    if (t->strides[d] != stride) return 0;
+    nchw &= t->strides[d] == stride;
     stride *= t->dims[d];
   }
-  return 1;
+  stride = t->dims[1];
+  for (int d = t->rank - 1; d >= 2; --d) {
+    nhwc &= t->strides[d] == stride;
+    stride *= t->dims[d];
+  }
+  return nchw || (nhwc && t->strides[0] == stride);
 }
 
-/* What a real cuDNN checks: f32 here (the fake computes f32 only), NCHW, packed, and the
- * output shape of the convolution. */
+/* Element offset of index `i` in a packed tensor of `dims`, KCRS (NCHW) or, `last`, KRSC. */
+static size_t offset_of(const int* dims, int rank, int last, const int* i) {
+  size_t offset = 0;
+  if (!last) {
+    for (int d = 0; d < rank; ++d) offset = offset * (size_t)dims[d] + (size_t)i[d];
+    return offset;
+  }
+  offset = (size_t)i[0];
+  for (int d = 2; d < rank; ++d) offset = offset * (size_t)dims[d] + (size_t)i[d];
+  return offset * (size_t)dims[1] + (size_t)i[1];
+}
+
+/* What a real cuDNN checks: f32 here (the fake computes f32 only), packed NCHW or NHWC
+ * tensors and filter, and the output shape of the convolution. */
 static int shapes_ok(const tensor* x, const filter* w, const convolution* c, const tensor* y) {
-  if (x->type != 0 || w->type != 0 || y->type != 0 || w->format != 0 || c->mode != 1 ||
+  if (x->type != 0 || w->type != 0 || y->type != 0 || (w->format != 0 && w->format != 1) ||
+      c->mode != 1 ||
       c->compute != 0 || x->rank != w->rank || y->rank != x->rank ||
       c->spatial != x->rank - 2 || !packed(x) || !packed(y))
     return 0;
@@ -174,8 +195,10 @@ static void describe(char* out, size_t size, const tensor* x, const filter* w,
   log_dims(pad, sizeof(pad), c->padding, c->spatial);
   log_dims(stride, sizeof(stride), c->stride, c->spatial);
   log_dims(dilation, sizeof(dilation), c->dilation, c->spatial);
-  snprintf(out, size, "x=%s w=%s pad=%s stride=%s dilation=%s groups=%d math=%d", xs, ws, pad,
-           stride, dilation, c->groups, c->math);
+  int at = snprintf(out, size, "x=%s w=%s pad=%s stride=%s dilation=%s groups=%d math=%d", xs,
+                    ws, pad, stride, dilation, c->groups, c->math);
+  if (w->format == 1 && at > 0 && (size_t)at < size)
+    snprintf(out + at, size - (size_t)at, " nhwc");
 }
 
 typedef struct {
@@ -189,6 +212,10 @@ API int cudnnFindConvolutionForwardAlgorithm(handle* h, const tensor* x, const f
                                              const convolution* c, const tensor* y,
                                              int requested, int* returned, perf* results) {
   if (!shapes_ok(x, w, c, y) || requested < 2) return kBadParam;
+  const char* no_nhwc = getenv("FAKE_CUDNN_NO_NHWC");
+  if (no_nhwc != NULL && strcmp(no_nhwc, "1") == 0 &&
+      (w->format == 1 || x->strides[1] == 1 || y->strides[1] == 1))
+    return kNotSupported;
   char text[256];
   describe(text, sizeof(text), x, w, c);
   log_line("cudnn find %s\n", text);
@@ -215,9 +242,6 @@ static float convolve(const job* j, const int* yi) {
   const filter* w = &j->w;
   int spatial = x->rank - 2, per_group = w->dims[1];
   int group = yi[1] / (w->dims[0] / j->conv.groups);
-  int wstrides[kMaxDims] = {0};
-  wstrides[w->rank - 1] = 1;
-  for (int d = w->rank - 2; d >= 0; --d) wstrides[d] = wstrides[d + 1] * w->dims[d + 1];
   int taps = 1;
   for (int d = 0; d < spatial; ++d) taps *= w->dims[2 + d];
   float sum = 0;
@@ -232,34 +256,59 @@ static float convolve(const job* j, const int* yi) {
                     j->conv.padding[d];
         inside &= xi[2 + d] >= 0 && xi[2 + d] < x->dims[2 + d];
       }
-      if (inside) sum += at(j->px, x->strides, x->rank, xi) * at(j->pw, wstrides, w->rank, wi);
+      if (inside)
+        sum += at(j->px, x->strides, x->rank, xi) *
+               j->pw[offset_of(w->dims, w->rank, w->format == 1, wi)];
     }
   return sum;
+}
+
+/* y = x elementwise between two layouts of the same dims. */
+static void transform(const job* j) {
+  size_t count = 1;
+  for (int d = 0; d < j->y.rank; ++d) count *= (size_t)j->y.dims[d];
+  for (size_t i = 0; i < count; ++i) {
+    size_t rest = i, from = 0, to = 0;
+    for (int d = j->y.rank - 1; d >= 0; --d) {
+      size_t index = rest % (size_t)j->y.dims[d];
+      rest /= (size_t)j->y.dims[d];
+      from += index * (size_t)j->x.strides[d];
+      to += index * (size_t)j->y.strides[d];
+    }
+    j->py[to] = j->alpha * j->px[from];
+  }
+  log_line("cudnn transform %s\n", j->y.strides[1] == 1 && j->y.dims[1] > 1 ? "to_nhwc" : "to_nchw");
 }
 
 static void run_job(void* data) {
   const job* j = data;
   const tensor* y = &j->y;
+  if (strcmp(j->kind, "transform") == 0) {
+    transform(j);
+    return;
+  }
   size_t count = 1;
   for (int d = 0; d < y->rank; ++d) count *= (size_t)y->dims[d];
   for (size_t i = 0; i < count; ++i) {
-    int yi[kMaxDims];
+    int yi[kMaxDims] = {0};
     size_t rest = i;
     for (int d = y->rank - 1; d >= 0; --d) {
       yi[d] = (int)(rest % (size_t)y->dims[d]);
       rest /= (size_t)y->dims[d];
     }
     float bias = j->pbias != NULL ? j->pbias[yi[1]] : 0.0f;
+    size_t at_y = 0; /* y's (and z's: the same descriptor) element for index yi */
+    for (int d = 0; d < y->rank; ++d) at_y += (size_t)yi[d] * (size_t)y->strides[d];
     if (strcmp(j->kind, "add_tensor") == 0) {
-      j->py[i] = j->alpha * bias + j->beta * j->py[i];
+      j->py[at_y] = j->alpha * bias + j->beta * j->py[at_y];
       continue;
     }
     float value = j->alpha * convolve(j, yi);
     if (strcmp(j->kind, "bias_act") == 0) {
-      value += (j->beta != 0 ? j->beta * j->pz[i] : 0.0f) + bias; /* z unread when 0 */
+      value += (j->beta != 0 ? j->beta * j->pz[at_y] : 0.0f) + bias; /* z unread when 0 */
       if (value < 0) value = 0;
     }
-    j->py[i] = value;
+    j->py[at_y] = value;
   }
   char text[256];
   describe(text, sizeof(text), &j->x, &j->w, &j->conv);
@@ -323,5 +372,14 @@ API int cudnnConvolutionBiasActivationForward(
     return kBadParam;
   if (algo == 1 && (workspace == NULL || workspace_bytes < kWorkspaceBytes)) return kBadParam;
   job j = {NULL, "bias_act", *xd, *yd, *bd, *wd, *c, algo, *alpha1, *alpha2, x, w, z, bias, y};
+  return enqueue(h, &j);
+}
+
+API int cudnnTransformTensor(handle* h, const float* alpha, const tensor* xd, const float* x,
+                             const float* beta, const tensor* yd, float* y) {
+  if (xd->rank != yd->rank || memcmp(xd->dims, yd->dims, sizeof(int) * (size_t)xd->rank) != 0 ||
+      !packed(xd) || !packed(yd) || *beta != 0.0f || xd->type != 0 || yd->type != 0)
+    return kBadParam;
+  job j = {NULL, "transform", *xd, *yd, {0}, {0}, {0}, 0, *alpha, 0, x, NULL, NULL, NULL, y};
   return enqueue(h, &j);
 }
