@@ -303,6 +303,10 @@ typedef struct pt2c_plan_slot {
  *   const unsigned char __pt2c_cuda_fatbin[];     CUDA plans (weak otherwise): 8-byte
  *                                                 aligned fatbin (cubins + PTX)
  *   const uint64_t      __pt2c_cuda_fatbin_size;
+ *   const uint64_t      __pt2c_external_weights[4];  optional (weak): a model compiled with
+ *                                                 --external-weights, whose blob is in a
+ *                                                 file instead (weights_format.h; then
+ *                                                 __pt2c_weights is empty)
  * The weights blob may be longer than plan.weights_size, never shorter. The runtime's
  * pt2c_model_create() reads these symbols; tests build plans by hand instead. */
 
