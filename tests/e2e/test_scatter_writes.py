@@ -3,7 +3,8 @@ PyTorch eager on fresh random inputs (max|diff| / max|ref| <= 1e-4): index_put_
 (x[idx] = v, x[:, idx] = v, x[i, j] = v, x[mask] = c, accumulate=True), index_fill_,
 a KV-style cache buffer written by index_put_ at a step counter over several runs
 and at a position passed at run time,
-writes through slices with a step and through diagonal(), scatter_ and scatter_add_,
+writes through slices with a step and through diagonal(), scatter_, scatter_add_ and
+index_add_,
 max pooling whose indices feed MaxUnpool2d (tiling and overlapping windows, and a
 SegNet-style encoder-decoder on a 64 x 64 map) and a gather, and sorts longer than the 64-step selection (a full
 sort of 1000 logits, top-100); the writes that stay unsupported fail with the
@@ -160,7 +161,7 @@ def test_segnet_style_unpooling_of_a_large_map(pt2c, cpp_host, python, tmp_path)
     check_against_eager(pt2c, cpp_host, python, model, tmp_path)
 
 
-def test_scatter_and_scatter_add(pt2c, cpp_host, python, tmp_path):
+def test_scatter_scatter_add_and_index_add(pt2c, cpp_host, python, tmp_path):
     model = write_model(tmp_path, """
         import torch
 
@@ -172,7 +173,10 @@ def test_scatter_and_scatter_add(pt2c, cpp_host, python, tmp_path):
                 placed = x.scatter(0, rows, src)        # src larger than index
                 counts = torch.zeros(3, 4).scatter_add_(0, rows, src[:2] * 2)
                 per_row = x.scatter_add(1, rows.t()[:3], src[:, :2])   # repeats add up
-                return one_hot, placed, counts, per_row
+                columns = x.index_add(1, torch.tensor([0, 3, 0]), src[:, :3], alpha=0.5)
+                y = x.clone()
+                y.index_add_(0, torch.tensor([2, 2]), src[:2, 1:])
+                return one_hot, placed, counts, per_row, columns, y
 
         model = M()
         example_inputs = (torch.randn(3, 4), torch.randn(3, 5))

@@ -34,3 +34,12 @@ func.func @index_put_mask_many_values(%x: tensor<2x3xf32>, %m: tensor<2x3xi1>, %
   %0 = "aten.index_put"(%x, %m, %v) {operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<2x3xf32>, tensor<2x3xi1>, tensor<2xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+// An accumulating scatter sums every indexed slice into every position: bounded.
+func.func @index_put_accumulate_too_large(%x: tensor<4096x4096xf32>, %i: tensor<64xi64>, %v: tensor<64x4096xf32>) -> tensor<4096x4096xf32> {
+  // expected-error @+1 {{failed to legalize operation 'aten.index_put' that was explicitly marked illegal: adds 64 indexed slices into a tensor of 16777216 elements: the masked sum pt2c builds for it would exceed 268435456 terms}}
+  %0 = "aten.index_put"(%x, %i, %v) {accumulate = true, operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<4096x4096xf32>, tensor<64xi64>, tensor<64x4096xf32>) -> tensor<4096x4096xf32>
+  return %0 : tensor<4096x4096xf32>
+}

@@ -121,7 +121,8 @@ void populateFactoryDecompositions(DecompositionSet &set);
 void populateResizeDecompositions(DecompositionSet &set);
 void populateArgReduceDecompositions(DecompositionSet &set);
 void populateTopKDecompositions(DecompositionSet &set);
-/// index_put, index_fill, scatter(_add), max_unpool2d, diagonal (ScatterWrites.cpp).
+/// index_put, index_fill, index_add, scatter(_add), max_unpool2d, diagonal
+/// (ScatterWrites.cpp).
 void populateScatterWriteDecompositions(DecompositionSet &set);
 
 /// f16/bf16 ops rebuilt in f32 (LowPrecision.cpp); not a DecompositionSet entry: it

@@ -27,6 +27,11 @@ Value scatterAlong(PrimBuilder &b, Value self, int64_t dim, Value index, Value s
     return b.fail("writes " + Twine(batch * n) + " indexed slices into " + Twine(size) +
                   " positions: the one-hot table pt2c builds for it would exceed " +
                   Twine(kMaxScatterTable) + " entries");
+  // Accumulating sums every slice into every position it might hit: n times the tensor.
+  if (accumulate && n * type.getNumElements() > kMaxScatterSum)
+    return b.fail("adds " + Twine(n) + " indexed slices into a tensor of " +
+                  Twine(type.getNumElements()) + " elements: the masked sum pt2c builds "
+                  "for it would exceed " + Twine(kMaxScatterSum) + " terms");
   // hit[batch..., k, j]: index k writes position j.
   SmallVector<int64_t> pairShape(batchShape);
   pairShape.append({n, size});

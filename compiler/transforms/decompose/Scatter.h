@@ -15,6 +15,8 @@ namespace pt2c::decompose {
 /// builds; beyond it the decomposition fails with its reason rather than build a
 /// kernel that would take minutes.
 constexpr int64_t kMaxScatterTable = int64_t(1) << 24;
+/// The most terms an accumulating scatter sums (index count x tensor elements).
+constexpr int64_t kMaxScatterSum = int64_t(1) << 28;
 
 /// `self` with slice k of `source` along `dim` written at position index[..., k] of
 /// `dim` (added to what is there when `accumulate`). `index` is i64 (or any integer)

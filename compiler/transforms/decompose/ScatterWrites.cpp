@@ -1,6 +1,6 @@
 // Decompositions of the ops that write at computed positions (index_put: x[idx] = v
 // and x[idx] += v in the functional form pt2c-functionalize makes of index_put_;
-// index_fill; scatter and scatter_add; max_unpool2d) and of diagonal, a view read as
+// index_fill; index_add; scatter and scatter_add; max_unpool2d) and of diagonal, a view read as
 // a strided slice of the flattened matrix. The writes go through scatterAlong
 // (Scatter.h), except an unpooling of tiling windows, which needs no one-hot table.
 #include "compiler/transforms/decompose/DecompositionSet.h"
@@ -206,6 +206,28 @@ Value unpoolTiles(aten::MaxUnpool2dOp op, PrimBuilder &b, int64_t s) {
   return b.create<prim::SelectOp>(here, values, b.splat(0.0, type));
 }
 
+/// index_add(self, dim, index[n], source, alpha): slice k of source * alpha added to
+/// slice index[k] of dim (repeated indices add up).
+Value indexAdd(aten::IndexAddOp op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  RankedTensorType indexType = tensorType(op.getIndex());
+  int64_t rank = type.getRank();
+  if (rank == 0 || !type.hasStaticShape() || !indexType.hasStaticShape() ||
+      indexType.getRank() > 1)
+    return b.fail("index_add needs static sizes, a 0-d or 1-d index and a tensor of "
+                  "rank >= 1");
+  int64_t dim = normalizeDim(op.getDimAttr().getInt(), rank);
+  int64_t n = product(indexType.getShape());
+  auto i64 = IntegerType::get(type.getContext(), 64);
+  Value index = b.reshape(b.convert(op.getIndex(), i64), RankedTensorType::get({n}, i64));
+  SmallVector<int64_t> sourceShape(type.getShape());
+  sourceShape[dim] = n;
+  Value source = b.reshape(b.convert(op.getSource(), type.getElementType()),
+                           type.clone(sourceShape));
+  return scatterAlong(b, op.getSelf(), dim, index, b.scaleBy(source, op.getAlphaAttr()),
+                      /*accumulate=*/true);
+}
+
 /// max_unpool2d(values, indices, output_size): zeros of [..., H, W] with each value
 /// written at its flat position indices[...] in H * W (per image and channel).
 Value maxUnpool2d(aten::MaxUnpool2dOp op, PrimBuilder &b) {
@@ -327,6 +349,7 @@ void populateScatterWriteDecompositions(DecompositionSet &set) {
       .add<aten::ScatterSrcOp>(scatterSrc)
       .add<aten::ScatterValueOp>(scatterValue)
       .add<aten::ScatterAddOp>(scatterAdd)
+      .add<aten::IndexAddOp>(indexAdd)
       .add<aten::DiagonalOp>(diagonal);
 }
 
