@@ -3,23 +3,29 @@
 # compiled for CUDA, one make_mlp_cuda_bundle.sh folder per model (NAME_cuda.so,
 # model.py, fresh inputs and PyTorch eager CPU fp32 references in data/, cpp_host,
 # run_mlp_cuda.py, bench.py), plus bench_zoo.py at the top.
-#   tests/gpu/make_zoo_cuda_bundle.sh OUT_DIR [--max-mib 60] [--target cuda:...] [NAME...]
+#   tests/gpu/make_zoo_cuda_bundle.sh OUT_DIR [--max-mib 60] [--target cuda:...]
+#                                     [--external-weights] [NAME...]
 # Without names, the models whose .so is small (the bundle must travel: models with big
 # weights are left out). A model that would take the bundle past --max-mib is left out
 # too and listed in OUT_DIR/SKIPPED.txt. Then copy OUT_DIR to the GPU machine and run
 #   python3 OUT_DIR/bench_zoo.py OUT_DIR [NAME...]
+# --external-weights: the models' weights stay here (make_mlp_cuda_bundle.sh
+# --external-weights); bench_zoo.py remakes them from model.py on the GPU machine, so
+# models with big weights (resnet18, vgg11_bn) fit too.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tools/lib/paths.sh
-usage="usage: make_zoo_cuda_bundle.sh OUT_DIR [--max-mib N] [--target cuda:...] [NAME...]"
+usage="usage: make_zoo_cuda_bundle.sh OUT_DIR [--max-mib N] [--target cuda:...] [--external-weights] [NAME...]"
 out=${1:?$usage}
 shift
 max_mib=60
 target=cuda
 names=()
+external=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --max-mib) max_mib=${2:?}; shift 2 ;;
+    --external-weights) external=(--external-weights); shift ;;
     --target) target=${2:?}; shift 2 ;;
     -*) echo "unknown option $1; $usage" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
@@ -43,7 +49,7 @@ install -m 755 tests/gpu/bench_zoo.py "$out/bench_zoo.py"
 : > "$out/SKIPPED.txt"
 for name in "${names[@]}"; do
   start=$(date +%s)
-  if ! tests/gpu/make_mlp_cuda_bundle.sh "$out/$name" --target "$target" \
+  if ! tests/gpu/make_mlp_cuda_bundle.sh "$out/$name" --target "$target" "${external[@]}" \
        --model "$models/$name/model.py" > "$out/$name.log" 2>&1; then
     echo "$name: FAILED, see $out/$name.log" >&2
     exit 1
