@@ -257,8 +257,8 @@ LogicalResult indexCopy(DtypeQuery &q, Types &out) {
   return sameAsSelf(q, out);
 }
 
-/// scatter.src/scatter_add(self, index, src) and scatter.value(self, index): an int32 or
-/// int64 index and a src of self's dtype.
+/// scatter.src/scatter_add/index_add(self, index, src) and scatter.value(self, index): an
+/// int32 or int64 index and a source of self's dtype.
 LogicalResult scatter(DtypeQuery &q, Types &out) {
   Type i32 = IntegerType::get(q.ctx(), 32);
   if (failed(q.expectOperand(1, "the index", {q.i64(), i32})) ||
@@ -546,8 +546,10 @@ const llvm::StringMap<RuleEntry> &rules() {
     add({"aten.index.Tensor"}, indexTensor);
     add({"aten.index_copy"}, indexCopy);
     add({"aten.index_copy_"}, indexCopy, true);
-    add({"aten.scatter.src", "aten.scatter.value", "aten.scatter_add"}, scatter);
-    add({"aten.scatter_.src", "aten.scatter_.value", "aten.scatter_add_"}, scatter, true);
+    add({"aten.scatter.src", "aten.scatter.value", "aten.scatter_add", "aten.index_add"},
+        scatter);
+    add({"aten.scatter_.src", "aten.scatter_.value", "aten.scatter_add_", "aten.index_add_"},
+        scatter, true);
     add({"aten.index_put"}, indexPut);
     add({"aten.index_put_"}, indexPut, true);
     add({"aten.index_fill.int_Scalar"}, indexFill);

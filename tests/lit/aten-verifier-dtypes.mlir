@@ -218,3 +218,19 @@ func.func @norm_parameters(%x: tensor<2x3xf32>, %w: tensor<3xf16>) -> tensor<2x3
   %0:3 = "aten.native_layer_norm"(%x, %w, %w) {normalized_shape = array<i64: 3>, eps = 1.0e-05 : f64, operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<2x3xf32>, tensor<3xf16>, tensor<3xf16>) -> (tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x1xf32>)
   return %0#0 : tensor<2x3xf32>
 }
+
+// -----
+
+func.func @scatter_source_dtype(%x: tensor<3x4xf16>, %i: tensor<3x4xi64>, %s: tensor<3x4xf32>) -> tensor<3x4xf16> {
+  // expected-error @+1 {{the source must be f16, got f32}}
+  %0 = "aten.scatter.src"(%x, %i, %s) {dim = 1 : i64} : (tensor<3x4xf16>, tensor<3x4xi64>, tensor<3x4xf32>) -> tensor<3x4xf16>
+  return %0 : tensor<3x4xf16>
+}
+
+// -----
+
+func.func @index_add_index_dtype(%x: tensor<3x4xf32>, %i: tensor<2xi16>, %s: tensor<2x4xf32>) -> tensor<3x4xf32> {
+  // expected-error @+1 {{the index must be i64 or i32, got i16}}
+  %0 = "aten.index_add"(%x, %i, %s) {dim = 0 : i64} : (tensor<3x4xf32>, tensor<2xi16>, tensor<2x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
