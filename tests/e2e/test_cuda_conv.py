@@ -157,6 +157,23 @@ def test_convolutions_become_conv_steps_with_fused_epilogues(cnn):
         assert steps[i]["args"][-1] == fallback[-1]["args"][-1]
 
 
+def test_f16_batch_norm_folds_into_the_same_convolution_steps(pt2c, tmp_path):
+    """model.half(): batch norm and the residual sum compute in f32 and round to f16
+    (decompose/LowPrecision.cpp); folding sees through the converts
+    (fold/FoldLowPrecision.h), so the f16 plan has the f32 plan's fused epilogues."""
+    source = CNN.replace("return net", "return net.half()").replace(
+        "example_inputs = (torch.randn(2, 3, 16, 16),)",
+        "example_inputs = (torch.randn(2, 3, 16, 16).half(),)")
+    (tmp_path / "cnn_f16.py").write_text(source)
+    so = tmp_path / "cnn_f16_cuda.so"
+    result = run([pt2c, tmp_path / "cnn_f16.py", "--target", "cuda:sm_90", "-o", so])
+    assert result.returncode == 0, result.stderr
+    plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
+    assert [c["epilogue"] for c in plan["convs"]] == [e[0] for e in EXPECTED_CONVS]
+    assert {c["dtype"] for c in plan["convs"]} == {3}  # f16
+    assert launched_kernels(plan, cudnn_serves=True) == []
+
+
 def test_cudnn_serves_every_convolution_and_matches_eager(cnn, cpp_host, tmp_path):
     """Three runs: the first launches the steps directly, the second captures the CUDA
     graph (the fake cuDNN queues its work on the captured stream), the third launches

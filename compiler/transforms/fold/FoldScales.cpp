@@ -99,18 +99,25 @@ std::optional<ScaleMatch> matchScale(Value y, Value c) {
   return ScaleMatch{producer, *target, *scale};
 }
 
-// W * broadcast(s) along the target dim, at the rewriter's insertion point.
-Value scaledWeight(const ScaleMatch& m, PatternRewriter& rw) {
-  Value w = m.producer->getOperand(m.target.operand);
+// w * broadcast(s) along the target dim (in w's element type, which is s's), at the
+// rewriter's insertion point.
+Value scaledWeight(Value w, const ScaleTarget& target, const ChannelConstant& scale,
+                   Location loc, PatternRewriter& rw) {
   auto wType = cast<RankedTensorType>(w.getType());
-  Location loc = m.producer->getLoc();
-  auto vectorType = RankedTensorType::get({m.scale.length}, wType.getElementType());
-  Value s = m.scale.vector;
+  auto vectorType = RankedTensorType::get({scale.length}, wType.getElementType());
+  Value s = scale.vector;
   if (s.getType() != vectorType) s = rw.create<prim::ReshapeOp>(loc, vectorType, s, ValueRange{});
-  Value sw = rw.create<prim::BroadcastInDimOp>(loc, wType, s, ArrayRef<int64_t>{m.target.dim},
+  Value sw = rw.create<prim::BroadcastInDimOp>(loc, wType, s, ArrayRef<int64_t>{target.dim},
                                                ValueRange{});
   return rw.create<prim::MulOp>(loc, w, sw);
 }
+
+Value scaledWeight(const ScaleMatch& m, PatternRewriter& rw) {
+  return scaledWeight(m.producer->getOperand(m.target.operand), m.target, m.scale,
+                      m.producer->getLoc(), rw);
+}
+
+Type elementType(Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); }
 
 // mul(producer(...), c) -> producer(..., W * s, ...)
 struct ScaleIntoWeight : OpRewritePattern<prim::MulOp> {
@@ -126,6 +133,47 @@ struct ScaleIntoWeight : OpRewritePattern<prim::MulOp> {
       scaled->setOperand(m->target.operand, w);
       rw.replaceOp(mul, scaled->getResults());
       rw.eraseOp(m->producer);
+      return success();
+    }
+    return failure();
+  }
+};
+
+// mul(convert_f32(p), c) -> convert_f32(p'), where p is a convolution or matrix product
+// of a narrower float type T (an f16/bf16 model computes its batch norm in f32: see
+// FoldLowPrecision.h) and p' reads W' = convert_T(convert_f32(W) * s): the scale is
+// applied in f32 and rounded to T once.
+struct ScaleThroughConvert : OpRewritePattern<prim::MulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(prim::MulOp mul, PatternRewriter& rw) const override {
+    for (unsigned side : {0u, 1u}) {
+      auto convert = mul->getOperand(side).getDefiningOp<prim::ConvertOp>();
+      Value c = mul->getOperand(1 - side);
+      if (!convert || !convert->hasOneUse()) continue;
+      Value y = convert.getOperand();
+      Operation* producer = y.getDefiningOp();
+      auto narrow = dyn_cast<FloatType>(elementType(y));
+      auto wide = dyn_cast<FloatType>(elementType(convert.getResult()));
+      if (!producer || !isa<prim::ConvolutionOp, prim::DotGeneralOp>(producer) ||
+          !producer->hasOneUse() || isWeightOnly(y) || !narrow || !wide ||
+          narrow.getWidth() >= wide.getWidth() || elementType(c) != wide)
+        continue;
+      auto scale = channelConstant(c);
+      auto target = scale ? scaleTarget(producer, scale->dim) : std::nullopt;
+      if (!target) continue;
+      Value w = producer->getOperand(target->operand);
+      auto wType = cast<RankedTensorType>(w.getType());
+      if (wType.getElementType() != narrow || !wType.hasStaticShape()) continue;
+      rw.setInsertionPoint(mul);
+      Location loc = mul.getLoc();
+      Value wideW = rw.create<prim::ConvertOp>(loc, wType.clone(wide), w);
+      Value scaled = rw.create<prim::ConvertOp>(loc, wType,
+                                                scaledWeight(wideW, *target, *scale, loc, rw));
+      Operation* folded = rw.clone(*producer);  // after the new weight, which it reads
+      folded->setOperand(target->operand, scaled);
+      rw.replaceOpWithNewOp<prim::ConvertOp>(mul, mul.getType(), folded->getResult(0));
+      rw.eraseOp(convert);
+      rw.eraseOp(producer);
       return success();
     }
     return failure();
@@ -216,7 +264,7 @@ struct HoistOverBroadcasts : OpRewritePattern<OpT> {
 }  // namespace
 
 void populateScaleFoldingPatterns(RewritePatternSet& patterns) {
-  patterns.add<ScaleIntoWeight, DistributeScale, CombineConstantAdds, HoistOverBroadcasts<prim::AddOp>,
+  patterns.add<ScaleIntoWeight, ScaleThroughConvert, DistributeScale, CombineConstantAdds, HoistOverBroadcasts<prim::AddOp>,
                HoistOverBroadcasts<prim::SubOp>, HoistOverBroadcasts<prim::MulOp>,
                HoistOverBroadcasts<prim::DivOp>>(patterns.getContext());
 }

@@ -1,5 +1,6 @@
 #include "compiler/transforms/fold/FoldWeights.h"
 
+#include "compiler/transforms/fold/FoldLowPrecision.h"
 #include "compiler/transforms/fold/FoldScales.h"
 #include "compiler/transforms/fold/HostEvaluator.h"
 #include "ir/prim/PrimDialect.h"
@@ -257,6 +258,7 @@ class FoldWeightsPass : public PassWrapper<FoldWeightsPass, OperationPass<Module
     options.maxElements = maxElements;
     RewritePatternSet patterns(&getContext());
     fold::populateScaleFoldingPatterns(patterns);
+    fold::populateLowPrecisionFoldingPatterns(patterns);
     // Not converging within the driver's bound only leaves some scales unfolded.
     (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns));
     for (auto func : getOperation().getOps<func::FuncOp>())

@@ -17,7 +17,19 @@ using mlir::RankedTensorType;
 using mlir::Type;
 
 // Rounds a double to the float type it stands for.
-double roundFloat(double x, Type t) { return t.isF32() ? (double)(float)x : x; }
+// f16 and bf16 through APFloat: round to nearest, ties to even, as a conversion does.
+const llvm::fltSemantics& halfSemantics(Type t) {
+  return t.isF16() ? llvm::APFloat::IEEEhalf() : llvm::APFloat::BFloat();
+}
+
+double roundFloat(double x, Type t) {
+  if (t.isF32()) return (double)(float)x;
+  if (!t.isF16() && !t.isBF16()) return x;
+  llvm::APFloat v(x);
+  bool lost = false;
+  v.convert(halfSemantics(t), llvm::APFloat::rmNearestTiesToEven, &lost);
+  return v.convertToDouble();
+}
 
 // Wraps an integer to the width and signedness of `t` (two's complement, as the
 // generated code does).
@@ -165,7 +177,7 @@ bool isEvaluableType(Type type) {
   auto t = llvm::dyn_cast<RankedTensorType>(type);
   if (!t || !t.hasStaticShape()) return false;
   Type e = t.getElementType();
-  if (e.isF32() || e.isF64()) return true;
+  if (e.isF32() || e.isF64() || e.isF16() || e.isBF16()) return true;
   auto it = llvm::dyn_cast<mlir::IntegerType>(e);
   return it && (it.isSignless() || (it.isUnsigned() && it.getWidth() == 8)) &&
          llvm::is_contained({1u, 8u, 16u, 32u, 64u}, it.getWidth());
@@ -190,6 +202,10 @@ std::optional<HostTensor> tensorFromBytes(RankedTensorType type, llvm::ArrayRef<
       t.floats[i] = f;
     } else if (e.isF64()) {
       std::memcpy(&t.floats[i], p, 8);
+    } else if (e.isF16() || e.isBF16()) {
+      uint16_t bits;
+      std::memcpy(&bits, p, 2);
+      t.floats[i] = llvm::APFloat(halfSemantics(e), llvm::APInt(16, bits)).convertToDouble();
     } else {
       uint64_t raw = 0;
       std::memcpy(&raw, p, width);  // little endian: the low bytes
@@ -244,6 +260,12 @@ std::string tensorToBytes(const HostTensor& t) {
       std::memcpy(p, &f, 4);
     } else if (e.isF64()) {
       std::memcpy(p, &t.floats[i], 8);
+    } else if (e.isF16() || e.isBF16()) {
+      llvm::APFloat v(t.floats[i]);
+      bool lost = false;
+      v.convert(halfSemantics(e), llvm::APFloat::rmNearestTiesToEven, &lost);
+      uint16_t bits = (uint16_t)v.bitcastToAPInt().getZExtValue();
+      std::memcpy(p, &bits, 2);
     } else {
       uint64_t raw = (uint64_t)t.ints[i];
       std::memcpy(p, &raw, width);

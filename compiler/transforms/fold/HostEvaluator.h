@@ -3,8 +3,9 @@
 // once at compile time on the host instead of on every call of the model.
 //
 // Values are held in double (floating point) or int64 (integers, i1 as 0/1) and
-// rounded to their element type after every op, so an f32 chain rounds as the same
-// chain of f32 ops would (up to the last bit of transcendental functions).
+// rounded to their element type after every op, so an f32 (f16, bf16) chain rounds as
+// the same chain of f32 (f16, bf16) ops would (up to the last bit of transcendental
+// functions).
 #ifndef PT2C_COMPILER_TRANSFORMS_FOLD_HOSTEVALUATOR_H_
 #define PT2C_COMPILER_TRANSFORMS_FOLD_HOSTEVALUATOR_H_
 
@@ -28,7 +29,7 @@ struct HostTensor {
   int64_t numElements() const { return type.getNumElements(); }
 };
 
-// A static-shaped tensor of f32, f64, a signless integer, ui8 or i1.
+// A static-shaped tensor of f16, bf16, f32, f64, a signless integer, ui8 or i1.
 bool isEvaluableType(mlir::Type type);
 
 // Bytes per element as the plan stores them (i1 takes a byte).
