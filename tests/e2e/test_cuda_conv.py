@@ -118,6 +118,15 @@ def launched_kernels(plan, cudnn_serves):
     return names
 
 
+def searches(log):
+    """The cudnnFind calls of the fake's log, one per convolution: the runtime searches
+    twice in a row (the first timings include lazy kernel loading), with the same
+    descriptors."""
+    lines = [line for line in log if line.startswith("cudnn find")]
+    assert len(lines) % 2 == 0 and lines[::2] == lines[1::2], lines
+    return lines[::2]
+
+
 def find_line(conv, math=3):
     """The fake's log line for cudnnFind on `conv` (a plan record)."""
     rank = conv["spatial_rank"]
@@ -182,7 +191,7 @@ def test_cudnn_serves_every_convolution_and_matches_eager(cnn, cpp_host, tmp_pat
     so, plan, x, reference = cnn
     y, log = run_fake(cpp_host, so, x, tmp_path, runs=3)
     assert np.abs(y - reference).max() / np.abs(reference).max() <= 1e-5
-    finds = [line for line in log if line.startswith("cudnn find")]
+    finds = searches(log)
     assert finds == [find_line(c) for c in plan["convs"]]  # FMA math: no TF32
     calls = [line.split()[1] + (" " + line.split()[-1] if "bias_act" in line else "")
              for line in log if line.startswith("cudnn ") and "find" not in line]
@@ -196,7 +205,7 @@ def test_cudnn_serves_every_convolution_and_matches_eager(cnn, cpp_host, tmp_pat
 def test_tf32_lets_cudnn_use_tensor_op_math(cnn, cpp_host, tmp_path):
     so, plan, x, reference = cnn
     _, log = run_fake(cpp_host, so, x, tmp_path, PT2C_CUDA_TF32="1")
-    assert [line for line in log if line.startswith("cudnn find")] == [
+    assert searches(log) == [
         find_line(c, math=0) for c in plan["convs"]]
 
 
@@ -220,7 +229,7 @@ def test_channels_last_convolutions_keep_what_only_they_touch_in_nhwc(cnn, cpp_h
     so, plan, x, reference = cnn
     y, log = run_fake(cpp_host, so, x, tmp_path, runs=3, PT2C_CUDNN_NHWC="1")
     assert np.abs(y - reference).max() / np.abs(reference).max() <= 1e-5
-    assert [line for line in log if line.startswith("cudnn find")] == [
+    assert searches(log) == [
         find_line(c) + " nhwc" for c in plan["convs"]]
     calls = [line.split()[1] + (" " + line.split()[2] if "transform" in line else "")
              for line in log if line.startswith("cudnn ") and "find" not in line]
@@ -257,7 +266,7 @@ def test_without_channels_last_algorithms_every_convolution_goes_back_to_nchw(
     so, plan, x, reference = cnn
     y, log = run_fake(cpp_host, so, x, tmp_path, PT2C_CUDNN_NHWC="1", FAKE_CUDNN_NO_NHWC="1")
     assert np.abs(y - reference).max() / np.abs(reference).max() <= 1e-5
-    assert [line for line in log if line.startswith("cudnn find")] == [
+    assert searches(log) == [
         find_line(c) for c in plan["convs"]]
     assert not [line for line in log if line.startswith("launch ") or "transform" in line]
 

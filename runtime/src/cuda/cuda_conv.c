@@ -212,7 +212,7 @@ static int make_descriptors(const cudnn_api* api, const pt2c_plan_conv* c, int m
 }
 
 /* Sets up convolution `c` and picks its algorithm; leaves e->served 0 when cuDNN has none.
- * cudnnFind runs every algorithm once on memory of its own (so this takes a few ms per
+ * cudnnFind runs every algorithm on memory of its own (so this takes a few ms per
  * convolution, once per model) and returns them fastest first. With FMA math (f32
  * without TF32) only FMA algorithms are taken, as torch does when TF32 is off. */
 static void prepare(pt2c_cuda_convs* convs, const pt2c_plan_conv* c, int math, conv_entry* e) {
@@ -220,10 +220,13 @@ static void prepare(pt2c_cuda_convs* convs, const pt2c_plan_conv* c, int math, c
   if (!make_descriptors(api, c, math, e)) return;
   cudnnConvolutionFwdAlgoPerf_t results[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
   int returned = 0;
-  if (api->FindConvolutionForwardAlgorithm(convs->handle, e->x, e->w, e->conv, e->y,
-                                           CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &returned,
-                                           results) != CUDNN_STATUS_SUCCESS)
-    return;
+  /* Twice: the first search's timings include loading each candidate's kernels (CUDA
+   * loads modules lazily), which made the pick vary from one create to the next. */
+  for (int search = 0; search < 2; ++search)
+    if (api->FindConvolutionForwardAlgorithm(convs->handle, e->x, e->w, e->conv, e->y,
+                                             CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &returned,
+                                             results) != CUDNN_STATUS_SUCCESS)
+      return;
   for (int i = 0; i < returned && i < CUDNN_CONVOLUTION_FWD_ALGO_COUNT; ++i) {
     const cudnnConvolutionFwdAlgoPerf_t* r = &results[i];
     if (r->status != CUDNN_STATUS_SUCCESS || r->memory > kMaxWorkspaceBytes ||
