@@ -163,3 +163,23 @@ func.func @scatter_one_hot(%x: tensor<3x5xf32>, %i: tensor<3x1xi64>) -> tensor<3
   %0 = "aten.scatter.value"(%x, %i) {dim = 1 : i64, value = 1.0 : f64} : (tensor<3x5xf32>, tensor<3x1xi64>) -> tensor<3x5xf32>
   return %0 : tensor<3x5xf32>
 }
+
+// -----
+
+// index_fill(x, 1, i, 2.5): negative indices wrap; the columns that some index names
+// take the value (a gather of a constant source), the others keep x's.
+// CHECK-LABEL: func.func @index_fill_columns
+// CHECK-SAME: (%[[X:.*]]: tensor<2x4xf32>, %[[I:.*]]: tensor<2xi64>)
+// CHECK: %[[NEG:.*]] = prim.compare LT, %[[I]]
+// CHECK: %[[IDX:.*]] = prim.select %[[NEG]]
+// CHECK-NEXT: %[[FILL:.*]] = prim.constant dense<2.500000e+00> : tensor<2x2xf32>
+// CHECK-NEXT: prim.broadcast_in_dim %[[IDX]], dims = [0] : tensor<2xi64> -> tensor<2x4xi64>
+// CHECK: %[[LAST:.*]] = prim.reduce MAX, %{{.*}}, %{{.*}}, dims = [0] : tensor<2x4xi64>, tensor<i64> -> tensor<4xi64>
+// CHECK: %[[G:.*]] = prim.gather %[[FILL]], %[[LAST]], axis = 1 : tensor<2x2xf32>, tensor<4xi64> -> tensor<2x4xf32>
+// CHECK-NEXT: %[[COLS:.*]] = prim.broadcast_in_dim %{{.*}}, dims = [1] : tensor<4xi1> -> tensor<2x4xi1>
+// CHECK-NEXT: %[[R:.*]] = prim.select %[[COLS]], %[[G]], %[[X]]
+// CHECK-NEXT: return %[[R]]
+func.func @index_fill_columns(%x: tensor<2x4xf32>, %i: tensor<2xi64>) -> tensor<2x4xf32> {
+  %0 = "aten.index_fill.int_Scalar"(%x, %i) {dim = 1 : i64, value = 2.5 : f64} : (tensor<2x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
