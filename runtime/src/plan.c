@@ -198,6 +198,11 @@ static pt2c_status check_gemm_step(const pt2c_plan* plan, uint32_t number,
     return CORRUPT("step %u: GEMM dtype %u is not f32, f16 or bf16", number, g->dtype);
   if (g->epilogue > PT2C_GEMM_EPILOGUE_BIAS_RELU || g->transpose_a > 1 || g->transpose_b > 1)
     return CORRUPT("step %u: unknown GEMM epilogue or transpose", number);
+  if (g->input_dtype != 0 &&
+      ((g->input_dtype != PT2C_F16 && g->input_dtype != PT2C_BF16) || g->dtype != PT2C_F32 ||
+       g->epilogue != PT2C_GEMM_EPILOGUE_NONE))
+    return CORRUPT("step %u: GEMM input dtype %u: only f16 or bf16 operands of an f32 product "
+                   "without epilogue", number, g->input_dtype);
   uint32_t expected_args = g->epilogue == PT2C_GEMM_EPILOGUE_NONE ? 3 : 4;
   if (step->num_args != expected_args)
     return CORRUPT("step %u: a GEMM with this epilogue takes %u buffers, not %u", number,
@@ -206,11 +211,12 @@ static pt2c_status check_gemm_step(const pt2c_plan* plan, uint32_t number,
     return CORRUPT("step %u: %u fallback steps run past the plan's end", number,
                    g->num_fallback_steps);
   uint64_t size = pt2c_dtype_element_size((pt2c_dtype)g->dtype);
+  uint64_t in_size = g->input_dtype ? pt2c_dtype_element_size((pt2c_dtype)g->input_dtype) : size;
   const uint32_t* args = plan->step_args + step->first_arg;
   int fits =
-      operand_fits(plan, args[0], size, g->batch, g->stride_a, g->transpose_a ? g->k : g->m,
+      operand_fits(plan, args[0], in_size, g->batch, g->stride_a, g->transpose_a ? g->k : g->m,
                    g->transpose_a ? g->m : g->k, g->ld_a) &&
-      operand_fits(plan, args[1], size, g->batch, g->stride_b, g->transpose_b ? g->n : g->k,
+      operand_fits(plan, args[1], in_size, g->batch, g->stride_b, g->transpose_b ? g->n : g->k,
                    g->transpose_b ? g->k : g->n, g->ld_b) &&
       operand_fits(plan, args[expected_args - 1], size, g->batch, g->stride_d, g->m, g->n,
                    g->ld_d) &&

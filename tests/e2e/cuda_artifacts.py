@@ -150,8 +150,8 @@ def read_plan(blob):
         offset += 32 * num_kernels
     gemm_fields = ("dtype", "epilogue", "transpose_a", "transpose_b", "m", "n", "k", "batch",
                    "ld_a", "ld_b", "ld_d", "stride_a", "stride_b", "stride_d",
-                   "num_fallback_steps")
-    gemms = [dict(zip(gemm_fields, struct.unpack_from("<4I10QI", blob, offset + 104 * i)))
+                   "num_fallback_steps", "input_dtype")
+    gemms = [dict(zip(gemm_fields, struct.unpack_from("<4I10Q2I", blob, offset + 104 * i)))
              for i in range(num_gemms)]
     offset += 104 * num_gemms
     conv_fields = ("dtype", "epilogue", "spatial_rank", "groups", "batch", "in_channels",

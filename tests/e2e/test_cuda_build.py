@@ -302,3 +302,54 @@ def test_bmm_and_linear_on_3d_inputs_become_gemm_steps(pt2c, cpp_host, tmp_path)
     for i, reference in enumerate(references):
         y = np.load(out / f"{i}.npy")
         assert np.abs(y - reference).max() / np.abs(reference).max() <= 1e-5
+
+
+F16_ATTENTION = """
+import torch
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v):
+        return torch.nn.functional.scaled_dot_product_attention(q, k, v)
+
+
+def model():
+    return Attention()
+
+
+example_inputs = tuple(torch.randn(1, 2, 4, 8).half() for _ in range(3))
+"""
+
+
+def test_f16_attention_scores_are_a_mixed_precision_gemm_step(pt2c, cpp_host, tmp_path):
+    """An f16 model's attention computes its scores in f32 from f16 q and k (PyTorch's math
+    kernel does too): one GEMM step with f16 A and B and an f32 D, which cuBLASLt runs on
+    tensor cores, instead of our kernels on widened copies. (P @ V is an f32 GEMM: the
+    softmax output is f32.) The runtime accepts the plan and serves both through the fake
+    cuBLASLt."""
+    model_py = tmp_path / "attention.py"
+    model_py.write_text(F16_ATTENTION)
+    so = tmp_path / "attention_cuda.so"
+    result = run([pt2c, model_py, "--target", "cuda:sm_90", "-o", so])
+    assert result.returncode == 0, result.stderr
+    plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
+    f32, f16 = 1, 3
+    assert [(g["dtype"], g["input_dtype"], g["batch"], g["m"], g["n"], g["k"], g["transpose_b"])
+            for g in plan["gemms"]] == [(f32, f16, 2, 4, 4, 8, 1), (f32, 0, 2, 4, 8, 4, 0)]
+    rng = np.random.default_rng(9)
+    command = [cpp_host, so, "--output-dir", tmp_path / "out"]
+    for name in "qkv":
+        np.save(tmp_path / f"{name}.npy", rng.standard_normal((1, 2, 4, 8)).astype(np.float16))
+        command += ["--input", tmp_path / f"{name}.npy"]
+    env = fake_driver_env(tmp_path, FAKE_CUDA_SM="90", PT2C_LIBCUBLASLT=str(FAKE_CUBLASLT))
+    result = run(command, env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    launched = [line.split()[1] for line in (tmp_path / "log").read_text().splitlines()
+                if line.startswith("launch ")]
+    gemm_fallbacks = set()  # the kernels a served GEMM step skips
+    for j, step in enumerate(plan["steps"]):
+        if step["kind"] == 1:
+            count = plan["gemms"][step["kernel"]]["num_fallback_steps"]
+            gemm_fallbacks |= {plan["gpu_kernels"][s["kernel"]]["name"]
+                               for s in plan["steps"][j + 1:j + 1 + count]}
+    assert launched and not set(launched) & gemm_fallbacks

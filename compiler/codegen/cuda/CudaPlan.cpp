@@ -212,7 +212,7 @@ class Expander {
     std::vector<uint32_t> buffers = buffersOf(r.steps[i]);
     uint32_t product = buffers.back();  // the kernel function's one result
     std::vector<uint32_t> plain = {buffers[gemm.lhs], buffers[gemm.rhs], product};
-    if (i + 1 >= r.steps.size() || g.batch != 1) return plain;
+    if (i + 1 >= r.steps.size() || g.batch != 1 || g.input_dtype != 0) return plain;
     auto epilogue = gemmKernels.epilogues.find(stepKernels[r.steps[i + 1].kernel]);
     if (epilogue == gemmKernels.epilogues.end()) return plain;
     const BiasEpilogueKernel& e = epilogue->second;

@@ -55,15 +55,41 @@ std::optional<std::pair<llvm::SmallVector<mlir::Operation*>, mlir::Value>> body(
   return std::make_pair(ops, ret.getOperand(0));
 }
 
-// A kernel that is one dot_general of two arguments, as a row-major GEMM.
+// The f16/bf16 argument that `value` widens to f32 (convert of an argument), if it does.
+std::optional<std::pair<int, uint32_t>> widenedArgument(mlir::func::FuncOp func,
+                                                        mlir::Value value) {
+  mlir::Operation* op = value.getDefiningOp();
+  if (!op || op->getName().getStringRef() != "prim.convert" || !elementType(value).isF32())
+    return std::nullopt;
+  mlir::Value narrow = op->getOperand(0);
+  auto dtype = gemmDtype(elementType(narrow));
+  int arg = argumentIndex(func, narrow);
+  if (arg < 0 || !dtype || *dtype == PT2C_F32) return std::nullopt;
+  return std::make_pair(arg, *dtype);
+}
+
+// A kernel that is one dot_general of two arguments, as a row-major GEMM; or of two f16
+// (bf16) arguments widened to f32 (an f16 model's attention scores, which PyTorch
+// computes in f32): an f32 GEMM of f16 operands, which cuBLASLt runs on tensor cores.
 std::optional<GemmKernel> matchGemm(mlir::func::FuncOp func) {
   auto b = body(func);
-  if (!b || b->first.size() != 1) return std::nullopt;
-  mlir::Operation* dot = b->first.front();
+  if (!b || (b->first.size() != 1 && b->first.size() != 3)) return std::nullopt;
+  mlir::Operation* dot = b->first.back();
   if (dot->getName().getStringRef() != "prim.dot_general" || dot->getResult(0) != b->second)
     return std::nullopt;
   int lhsArg = argumentIndex(func, dot->getOperand(0));
   int rhsArg = argumentIndex(func, dot->getOperand(1));
+  uint32_t inputDtype = 0;
+  if (b->first.size() == 3) {
+    auto lhsWide = widenedArgument(func, dot->getOperand(0));
+    auto rhsWide = widenedArgument(func, dot->getOperand(1));
+    if (!lhsWide || !rhsWide || lhsWide->second != rhsWide->second ||
+        !dot->getOperand(0).hasOneUse() || !dot->getOperand(1).hasOneUse())
+      return std::nullopt;
+    lhsArg = lhsWide->first;
+    rhsArg = rhsWide->first;
+    inputDtype = lhsWide->second;
+  }
   auto lhs = gemmShape(dot->getOperand(0)), rhs = gemmShape(dot->getOperand(1));
   auto result = gemmShape(dot->getResult(0));
   if (lhsArg < 0 || rhsArg < 0 || !lhs || !rhs || !result) return std::nullopt;
@@ -86,6 +112,7 @@ std::optional<GemmKernel> matchGemm(mlir::func::FuncOp func) {
 
   pt2c_plan_gemm g{};
   g.dtype = *gemmDtype(dtype);
+  g.input_dtype = inputDtype;
   g.epilogue = PT2C_GEMM_EPILOGUE_NONE;
   g.batch = product(lhs->take_front(nb));
   // lhs: [.., K] (rows flattened into M) or, for plain matrices, [K, M].

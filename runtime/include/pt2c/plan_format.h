@@ -202,7 +202,9 @@ typedef struct pt2c_plan_gemm {
   uint64_t ld_a, ld_b, ld_d;
   uint64_t stride_a, stride_b, stride_d; /* elements between batch entries */
   uint32_t num_fallback_steps; /* the steps after this one that compute D without it */
-  uint32_t reserved;
+  uint32_t input_dtype;        /* 0: A and B are `dtype`; else pt2c_dtype of A and B (f16 or
+                                * bf16, with an f32 D and no epilogue: a half-precision
+                                * product the model widens first, e.g. attention scores) */
 } pt2c_plan_gemm;
 
 typedef enum pt2c_conv_epilogue {

@@ -194,7 +194,7 @@ static void prepare(pt2c_cuda_gemms* gemms, const pt2c_plan_gemm* g, const CUdev
                     uint32_t num_addresses, int compute, gemm_entry* entry) {
   const cublaslt_api* api = gemms->api;
   if (g->batch > INT32_MAX) return;
-  int type = data_type(g->dtype);
+  int type = data_type(g->dtype), input_type = data_type(g->input_dtype ? g->input_dtype : g->dtype);
   entry->alignment = kMaxAlignment;
   for (uint32_t i = 0; i < num_addresses; ++i)
     if (addresses[i] != 0 && alignment_of(addresses[i]) < entry->alignment)
@@ -222,9 +222,9 @@ static void prepare(pt2c_cuda_gemms* gemms, const pt2c_plan_gemm* g, const CUdev
        api->MatmulDescSetAttribute(entry->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias,
                                    sizeof(bias)) == CUBLAS_STATUS_SUCCESS);
   /* cuBLASLt's A: the plan's B, [N, K] column-major (stored transposed when op is T). */
-  ok = ok && make_layout(api, &entry->a, type, g->transpose_b ? g->k : g->n,
+  ok = ok && make_layout(api, &entry->a, input_type, g->transpose_b ? g->k : g->n,
                          g->transpose_b ? g->n : g->k, g->ld_b, g->batch, g->stride_b);
-  ok = ok && make_layout(api, &entry->b, type, g->transpose_a ? g->m : g->k,
+  ok = ok && make_layout(api, &entry->b, input_type, g->transpose_a ? g->m : g->k,
                          g->transpose_a ? g->k : g->m, g->ld_a, g->batch, g->stride_a);
   ok = ok && make_layout(api, &entry->d, type, g->n, g->m, g->ld_d, g->batch, g->stride_d);
   if (!ok) return;

@@ -131,7 +131,8 @@ static int shapes_ok(const desc* d, const layout* a, const layout* b, const layo
   uint64_t m = d->trans_a ? a->cols : a->rows, k = d->trans_a ? a->rows : a->cols;
   uint64_t kb = d->trans_b ? b->cols : b->rows, n = d->trans_b ? b->rows : b->cols;
   return k == kb && out->rows == m && out->cols == n && a->batch == out->batch &&
-         b->batch == out->batch && a->type == out->type && b->type == out->type;
+         b->batch == out->batch && a->type == b->type &&
+         (a->type == out->type || out->type == kR32F); /* f16/bf16 -> f32 too */
 }
 
 API int cublasLtMatmulAlgoGetHeuristic(void* handle, desc* d, layout* a, layout* b, layout* c,
