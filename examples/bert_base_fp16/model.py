@@ -7,27 +7,20 @@ docs/BENCHMARKS.md.
 
 About 210 MiB of fp16 weights, hence external weights when the .so must travel light.
 """
+import importlib.util
+import pathlib
+
 import torch
 from transformers import BertConfig, BertModel
 
 SEQUENCE = 128
 
 
-def seeded_weights(net):
-    """Draws every parameter from one seeded generator, module by module in definition
-    order, instead of keeping the library's init: the GPU machine remakes the weights
-    file from this model.py (`python -m pt2c_exporter weights`), possibly with another
-    transformers whose init consumes random numbers in another order. LayerNorm gets weights
-    near 1; everything else N(0, 0.02)."""
-    g = torch.Generator().manual_seed(0)
-    with torch.no_grad():
-        for module in net.modules():
-            for name, p in module.named_parameters(recurse=False):
-                p.normal_(0.0, 0.1 if isinstance(module, torch.nn.LayerNorm) else 0.02,
-                          generator=g)
-                if isinstance(module, torch.nn.LayerNorm) and name == "weight":
-                    p.add_(1.0)
-    return net
+# examples/seeded_weights.py, one folder up (in a GPU bundle too: make_big_cuda_bundle.sh)
+_spec = importlib.util.spec_from_file_location(
+    "seeded_weights", pathlib.Path(__file__).resolve().parent.parent / "seeded_weights.py")
+_seeded = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_seeded)
 
 
 def model():
@@ -35,7 +28,7 @@ def model():
     config = BertConfig(vocab_size=30522, hidden_size=768, num_hidden_layers=12,
                         num_attention_heads=12, intermediate_size=3072,
                         max_position_embeddings=512)
-    return seeded_weights(BertModel(config)).eval().half()
+    return _seeded.seeded_weights(BertModel(config)).eval().half()
 
 
 def example_inputs():

@@ -34,6 +34,8 @@ fi
 rm -rf "$out"
 mkdir -p "$out"
 install -m 755 tests/gpu/bench_zoo.py "$out/bench_zoo.py"
+# The models load it from one folder above their model.py.
+install -m 644 examples/seeded_weights.py "$out/seeded_weights.py"
 for name in "${names[@]}"; do
   model=examples/$name/model.py
   [ -f "$model" ] || { echo "no $model" >&2; exit 2; }
