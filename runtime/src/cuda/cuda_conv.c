@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../dtype.h"
 #include "../error.h"
 #include "cuda_conv_layout.h"
 #include "cudnn_api.h"
@@ -101,10 +102,10 @@ struct pt2c_cuda_convs {
   uint32_t count, served;
   const pt2c_plan_conv* records;
   conv_entry* entries;
-  uint32_t nhwc_convs; /* channels-last convolutions */
   CUdeviceptr workspace;
   size_t workspace_size;
-  /* Channels-last copies of NCHW operands: x, and z or y (one convolution at a time). */
+  /* Channels-last copies of NCHW operands (one convolution at a time): x at `scratch`,
+   * z or y at `scratch + scratch_x_bytes` (a multiple of kAlignment). */
   CUdeviceptr scratch;
   uint64_t scratch_x_bytes, scratch_y_bytes;
 };
@@ -263,15 +264,17 @@ static int wants_nhwc(const pt2c_plan* plan, uint32_t step, const pt2c_plan_conv
   if ((setting != NULL && strcmp(setting, "0") == 0) || c->spatial_rank != 2 ||
       (!forced && c->dtype == PT2C_F32))
     return 0;
-  pt2c_conv_args a = pt2c_conv_arg_positions(c);
-  const uint32_t* args = plan->step_args + plan->steps[step].first_arg;
-  return plan->buffers[args[a.w]].kind == PT2C_BUFFER_WEIGHT;
+  int w = pt2c_conv_arg_positions(c).w;
+  return plan->buffers[pt2c_conv_buffer(plan, step, w)].kind == PT2C_BUFFER_WEIGHT;
 }
 
+/* Bytes of a [batch, channels, sizes...] tensor of c's dtype, rounded up to kAlignment
+ * (the scratch regions follow each other). */
 static uint64_t tensor_bytes(const pt2c_plan_conv* c, uint64_t channels, const uint64_t* sizes) {
   uint64_t count = c->batch * channels;
   for (uint32_t d = 0; d < c->spatial_rank; ++d) count *= sizes[d];
-  return count * (c->dtype == PT2C_F32 ? 4 : 2);
+  uint64_t bytes = count * pt2c_dtype_element_size((pt2c_dtype)c->dtype);
+  return (bytes + kAlignment - 1) / kAlignment * kAlignment;
 }
 
 /* Picks descriptors and algorithms for every convolution: channels-last for `wanted`
@@ -280,20 +283,19 @@ static uint64_t tensor_bytes(const pt2c_plan_conv* c, uint64_t channels, const u
 static int prepare_all(pt2c_cuda_convs* convs, const pt2c_plan* plan, const uint32_t* step_of,
                        const uint8_t* wanted, const uint8_t* nhwc) {
   int tf32 = env_is("PT2C_CUDA_TF32", "1"), verbose = env_is("PT2C_CUDNN_VERBOSE", "1");
-  convs->served = convs->nhwc_convs = 0;
+  convs->served = 0;
   convs->workspace_size = 0;
   convs->scratch_x_bytes = convs->scratch_y_bytes = 0;
   for (uint32_t i = 0; i < convs->count; ++i) {
     const pt2c_plan_conv* c = &plan->convs[i];
     conv_entry* e = &convs->entries[i];
     pt2c_conv_args a = pt2c_conv_arg_positions(c);
-    const uint32_t* args = plan->step_args + plan->steps[step_of[i]].first_arg;
     destroy_descriptors(convs->api, e);
     e->served = 0;
     e->nhwc = wanted[i];
-    e->x_nchw = e->nhwc && !nhwc[args[a.x]];
-    e->z_nchw = e->nhwc && a.z >= 0 && !nhwc[args[a.z]];
-    e->y_nchw = e->nhwc && !nhwc[args[a.y]];
+    e->x_nchw = e->nhwc && !nhwc[pt2c_conv_buffer(plan, step_of[i], a.x)];
+    e->z_nchw = e->nhwc && a.z >= 0 && !nhwc[pt2c_conv_buffer(plan, step_of[i], a.z)];
+    e->y_nchw = e->nhwc && !nhwc[pt2c_conv_buffer(plan, step_of[i], a.y)];
     int math = c->dtype != PT2C_F32 ? CUDNN_TENSOR_OP_MATH : tf32 ? CUDNN_DEFAULT_MATH
                                                                    : CUDNN_FMA_MATH;
     prepare(convs, c, math, e);
@@ -305,7 +307,6 @@ static int prepare_all(pt2c_cuda_convs* convs, const pt2c_plan* plan, const uint
               e->served ? "served" : "not served", e->algo);
     if (!e->nhwc) continue;
     if (!e->served) return 0;
-    ++convs->nhwc_convs;
     uint64_t x_bytes = tensor_bytes(c, c->in_channels, c->input),
              y_bytes = tensor_bytes(c, c->out_channels, c->output);
     if (e->x_nchw && x_bytes > convs->scratch_x_bytes) convs->scratch_x_bytes = x_bytes;
@@ -319,7 +320,7 @@ static int prepare_all(pt2c_cuda_convs* convs, const pt2c_plan* plan, const uint
  * GPU. */
 static pt2c_status upload_nhwc_filter(const pt2c_cuda_driver* cu, const pt2c_plan_conv* c,
                                       const unsigned char* host, CUdeviceptr* out) {
-  size_t element = c->dtype == PT2C_F32 ? 4 : 2;
+  size_t element = pt2c_dtype_element_size((pt2c_dtype)c->dtype);
   size_t k = c->out_channels, channels = c->in_channels / c->groups, taps = 1;
   for (uint32_t d = 0; d < c->spatial_rank; ++d) taps *= c->kernel[d];
   size_t nbytes = k * channels * taps * element;
@@ -373,9 +374,8 @@ static pt2c_status choose_layouts_and_prepare(const pt2c_cuda_driver* cu, pt2c_c
   for (uint32_t i = 0; i < count && status == PT2C_OK; ++i) {
     conv_entry* e = &convs->entries[i];
     if (!e->nhwc) continue;
-    pt2c_conv_args a = pt2c_conv_arg_positions(&plan->convs[i]);
-    const pt2c_plan_buffer* w =
-        &plan->buffers[plan->step_args[plan->steps[step_of[i]].first_arg + (uint32_t)a.w]];
+    int position = pt2c_conv_arg_positions(&plan->convs[i]).w;
+    const pt2c_plan_buffer* w = &plan->buffers[pt2c_conv_buffer(plan, step_of[i], position)];
     status = upload_nhwc_filter(cu, &plan->convs[i], host_weights + w->offset, &e->filter);
   }
   free(step_of), free(wanted), free(nhwc);

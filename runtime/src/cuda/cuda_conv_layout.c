@@ -15,7 +15,7 @@ void pt2c_conv_steps(const pt2c_plan* plan, uint32_t* step_of) {
     if (plan->steps[s].kind == PT2C_STEP_CONV) step_of[plan->steps[s].kernel] = s;
 }
 
-static uint32_t arg(const pt2c_plan* plan, uint32_t step, int position) {
+uint32_t pt2c_conv_buffer(const pt2c_plan* plan, uint32_t step, int position) {
   return plan->step_args[plan->steps[step].first_arg + (uint32_t)position];
 }
 
@@ -26,17 +26,17 @@ void pt2c_conv_choose_layouts(const pt2c_plan* plan, const uint32_t* step_of,
   for (uint32_t i = 0; i < header->num_convs; ++i) {
     if (!wanted[i]) continue;
     pt2c_conv_args a = pt2c_conv_arg_positions(&plan->convs[i]);
-    nhwc[arg(plan, step_of[i], a.x)] = 1;
-    nhwc[arg(plan, step_of[i], a.y)] = 1;
-    if (a.z >= 0) nhwc[arg(plan, step_of[i], a.z)] = 1;
+    nhwc[pt2c_conv_buffer(plan, step_of[i], a.x)] = 1;
+    nhwc[pt2c_conv_buffer(plan, step_of[i], a.y)] = 1;
+    if (a.z >= 0) nhwc[pt2c_conv_buffer(plan, step_of[i], a.z)] = 1;
   }
   /* Any other use keeps a buffer NCHW. */
   for (uint32_t s = 0; s < header->num_steps; ++s) {
     const pt2c_plan_step* step = &plan->steps[s];
     if (step->kind == PT2C_STEP_CONV && wanted[step->kernel]) {
       pt2c_conv_args a = pt2c_conv_arg_positions(&plan->convs[step->kernel]);
-      nhwc[arg(plan, s, a.w)] = 0;
-      if (a.bias >= 0) nhwc[arg(plan, s, a.bias)] = 0;
+      nhwc[pt2c_conv_buffer(plan, s, a.w)] = 0;
+      if (a.bias >= 0) nhwc[pt2c_conv_buffer(plan, s, a.bias)] = 0;
       s += plan->convs[step->kernel].num_fallback_steps;
       continue;
     }

@@ -25,6 +25,9 @@ typedef struct pt2c_conv_args {
 
 pt2c_conv_args pt2c_conv_arg_positions(const pt2c_plan_conv* c);
 
+/* The plan buffer at `position` (a pt2c_conv_args field) of step `step`'s args. */
+uint32_t pt2c_conv_buffer(const pt2c_plan* plan, uint32_t step, int position);
+
 /* The step of each convolution: step_of[i] is the index of the PT2C_STEP_CONV step of
  * convolution i (every convolution has exactly one; the plan parser checked). */
 void pt2c_conv_steps(const pt2c_plan* plan, uint32_t* step_of);
