@@ -25,22 +25,22 @@ struct NarrowArithmetic : OpRewritePattern<prim::ConvertOp> {
     if (!op || !op->hasOneUse() || !narrow || !wide ||
         2 * narrow.getFPMantissaWidth() + 2 > wide.getFPMantissaWidth())
       return failure();
-    Value narrowed[2];
+    // Matched fully before any op is created (a failing pattern must not change the IR).
+    auto resultType = cast<RankedTensorType>(convert.getType());
+    Value narrowed[2];  // null: a constant broadcast, narrowed below
     bool fromT = false;
     for (unsigned i : {0u, 1u}) {
       Value operand = op->getOperand(i);
       if (auto widen = operand.getDefiningOp<prim::ConvertOp>();
-          widen && floatElement(widen.getOperand()) == narrow) {
+          widen && widen.getOperand().getType() == resultType) {
         narrowed[i] = widen.getOperand();
         fromT = true;
         continue;
       }
       auto bcast = operand.getDefiningOp<prim::BroadcastInDimOp>();
       if (!bcast || !isWeightOnly(operand) || !bcast.getDynamicSizes().empty()) return failure();
-      narrowed[i] = Value();  // made below, once the whole match is known
     }
     if (!fromT) return failure();
-    auto resultType = cast<RankedTensorType>(convert.getType());
     for (unsigned i : {0u, 1u}) {
       if (narrowed[i]) continue;
       auto bcast = op->getOperand(i).template getDefiningOp<prim::BroadcastInDimOp>();
@@ -49,8 +49,6 @@ struct NarrowArithmetic : OpRewritePattern<prim::ConvertOp> {
       narrowed[i] = rw.create<prim::BroadcastInDimOp>(
           convert.getLoc(), resultType, c, bcast.getBroadcastDimensions(), ValueRange{});
     }
-    if (narrowed[0].getType() != resultType || narrowed[1].getType() != resultType)
-      return failure();
     rw.replaceOpWithNewOp<OpT>(convert, resultType, narrowed[0], narrowed[1]);
     return success();
   }

@@ -16,19 +16,24 @@ namespace {
 using mlir::RankedTensorType;
 using mlir::Type;
 
-// Rounds a double to the float type it stands for.
-// f16 and bf16 through APFloat: round to nearest, ties to even, as a conversion does.
+// f16 and bf16 go through APFloat: round to nearest, ties to even, as a conversion does.
 const llvm::fltSemantics& halfSemantics(Type t) {
   return t.isF16() ? llvm::APFloat::IEEEhalf() : llvm::APFloat::BFloat();
 }
 
-double roundFloat(double x, Type t) {
-  if (t.isF32()) return (double)(float)x;
-  if (!t.isF16() && !t.isBF16()) return x;
+// `x` as an f16 or bf16 (`t`) value.
+llvm::APFloat toHalf(double x, Type t) {
   llvm::APFloat v(x);
   bool lost = false;
   v.convert(halfSemantics(t), llvm::APFloat::rmNearestTiesToEven, &lost);
-  return v.convertToDouble();
+  return v;
+}
+
+// Rounds a double to the float type it stands for.
+double roundFloat(double x, Type t) {
+  if (t.isF32()) return (double)(float)x;
+  if (!t.isF16() && !t.isBF16()) return x;
+  return toHalf(x, t).convertToDouble();
 }
 
 // Wraps an integer to the width and signedness of `t` (two's complement, as the
@@ -261,10 +266,7 @@ std::string tensorToBytes(const HostTensor& t) {
     } else if (e.isF64()) {
       std::memcpy(p, &t.floats[i], 8);
     } else if (e.isF16() || e.isBF16()) {
-      llvm::APFloat v(t.floats[i]);
-      bool lost = false;
-      v.convert(halfSemantics(e), llvm::APFloat::rmNearestTiesToEven, &lost);
-      uint16_t bits = (uint16_t)v.bitcastToAPInt().getZExtValue();
+      uint16_t bits = (uint16_t)toHalf(t.floats[i], e).bitcastToAPInt().getZExtValue();
       std::memcpy(p, &bits, 2);
     } else {
       uint64_t raw = (uint64_t)t.ints[i];
