@@ -61,6 +61,28 @@ def use_torchs_cudnn():
         print(f"cuDNN: {sorted(paths)[0]} (version {torch.backends.cudnn.version()})")
 
 
+def add_bundle_arguments(parser):
+    """The bundle, the .so in it and its model.py: what bench.py and profile_kernels.py
+    both take."""
+    parser.add_argument("bundle", type=pathlib.Path)
+    parser.add_argument("--so", help="the model in the bundle (default: its only *_cuda.so)")
+    parser.add_argument("--model", help="model.py (default: BUNDLE/model.py)")
+
+
+def open_bundle(args):
+    """(bundle folder, the .so, its inputs on the GPU): TF32 off in torch, torch's cuDNN
+    for the runtime (use_torchs_cudnn)."""
+    bundle = args.bundle.resolve()
+    so = bundle / args.so if args.so else next(iter(sorted(bundle.glob("*_cuda.so"))), None)
+    if so is None or not so.exists():
+        sys.exit(f"no *_cuda.so in {bundle} (or --so)")
+    inputs = sorted((bundle / "data").glob("input*.npy"), key=lambda p: int(p.stem[5:]))
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    use_torchs_cudnn()
+    return bundle, so, [torch.from_numpy(np.load(p)).cuda() for p in inputs]
+
+
 def median_ms(fn, runs, warmup):
     """Median of `runs` CUDA-event timings of fn() on the current stream, in ms."""
     for _ in range(warmup):
@@ -121,9 +143,7 @@ class Pt2cRunner:
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("bundle", type=pathlib.Path)
-    parser.add_argument("--so", help="the model in the bundle (default: its only *_cuda.so)")
-    parser.add_argument("--model", help="model.py (default: BUNDLE/model.py)")
+    add_bundle_arguments(parser)
     parser.add_argument("--runs", type=int, default=500)
     parser.add_argument("--warmup", type=int, default=50)
     parser.add_argument("--tolerance", type=float, default=1e-4)
@@ -131,20 +151,10 @@ def main():
                         help="check but do not time PT2C_CUBLASLT=0 PT2C_CUDNN=0 (our naive "
                              "convolution kernels take seconds per CNN run)")
     args = parser.parse_args()
-    bundle = args.bundle.resolve()
-    so = bundle / args.so if args.so else next(iter(sorted(bundle.glob("*_cuda.so"))), None)
-    if so is None or not so.exists():
-        sys.exit(f"no *_cuda.so in {bundle} (or --so)")
-    data = bundle / "data"
-    inputs = sorted(data.glob("input*.npy"), key=lambda p: int(p.stem[5:]))
-    refs = [np.load(p) for p in sorted(data.glob("ref*.npy"), key=lambda p: int(p.stem[3:]))]
-    module = load_module(args.model or bundle / "model.py")
-
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
-    use_torchs_cudnn()
-    xs = [torch.from_numpy(np.load(p)).cuda() for p in inputs]
-    net = module.model().cuda().eval()
+    bundle, so, xs = open_bundle(args)
+    refs = [np.load(p) for p in sorted((bundle / "data").glob("ref*.npy"),
+                                       key=lambda p: int(p.stem[3:]))]
+    net = load_module(args.model or bundle / "model.py").model().cuda().eval()
     failed = False
 
     def check(name, outs, tolerance=args.tolerance):

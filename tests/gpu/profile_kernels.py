@@ -15,11 +15,10 @@ import collections
 import pathlib
 import sys
 
-import numpy as np
 import torch
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from bench import Pt2cRunner, load_module, use_torchs_cudnn  # noqa: E402
+from bench import Pt2cRunner, add_bundle_arguments, load_module, open_bundle  # noqa: E402
 
 
 def kernel_table(fn, runs):
@@ -56,22 +55,12 @@ def print_table(title, table, top):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("bundle", type=pathlib.Path)
-    parser.add_argument("--so", help="the model in the bundle (default: its only *_cuda.so)")
-    parser.add_argument("--model", help="model.py (default: BUNDLE/model.py)")
+    add_bundle_arguments(parser)
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--no-torch", action="store_true", help="profile pt2c only")
     args = parser.parse_args()
-    bundle = args.bundle.resolve()
-    so = bundle / args.so if args.so else next(iter(sorted(bundle.glob("*_cuda.so"))), None)
-    if so is None or not so.exists():
-        sys.exit(f"no *_cuda.so in {bundle} (or --so)")
-    inputs = sorted((bundle / "data").glob("input*.npy"), key=lambda p: int(p.stem[5:]))
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
-    use_torchs_cudnn()
-    xs = [torch.from_numpy(np.load(p)).cuda() for p in inputs]
+    bundle, so, xs = open_bundle(args)
     print(f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}; {so.name}")
     print_table("pt2c (CUDA graph)", kernel_table(Pt2cRunner(so, xs, {}), args.runs), args.top)
     if args.no_torch:
