@@ -18,23 +18,6 @@ constexpr Entry kNames[] = {
 };
 }  // namespace
 
-mlir::Type elementTypeForDType(mlir::MLIRContext* ctx, int dtype) {
-  switch (dtype) {
-    case DType::F32: return mlir::Float32Type::get(ctx);
-    case DType::F64: return mlir::Float64Type::get(ctx);
-    case DType::F16: return mlir::Float16Type::get(ctx);
-    case DType::BF16: return mlir::BFloat16Type::get(ctx);
-    case DType::I64: return mlir::IntegerType::get(ctx, 64);
-    case DType::I32: return mlir::IntegerType::get(ctx, 32);
-    case DType::I16: return mlir::IntegerType::get(ctx, 16);
-    case DType::I8: return mlir::IntegerType::get(ctx, 8);
-    // Unsigned stays distinguishable from i8 so that promotion and casts can honour it.
-    case DType::U8: return mlir::IntegerType::get(ctx, 8, mlir::IntegerType::Unsigned);
-    case DType::BOOL: return mlir::IntegerType::get(ctx, 1);
-    default: return {};
-  }
-}
-
 std::optional<int> dtypeForElementType(mlir::Type type) {
   if (type.isF32()) return DType::F32;
   if (type.isF64()) return DType::F64;

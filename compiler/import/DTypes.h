@@ -1,5 +1,6 @@
-// Mapping between artifact/runtime dtypes (pt2c.proto DType == pt2c_dtype numbering) and
-// MLIR element types. Used by the importer and by the plan writer.
+// Mapping from MLIR element types to artifact/runtime dtypes (pt2c.proto DType ==
+// pt2c_dtype numbering), and their names. Used by the importer and by the plan writer;
+// the other direction is aten::elementTypeOfScalarType (ir/aten/AtenDtypeRules.h).
 #ifndef PT2C_COMPILER_IMPORT_DTYPES_H_
 #define PT2C_COMPILER_IMPORT_DTYPES_H_
 
@@ -11,8 +12,6 @@
 
 namespace pt2c {
 
-// Null type for DTYPE_UNSPECIFIED or an unknown number.
-mlir::Type elementTypeForDType(mlir::MLIRContext* ctx, int dtype);
 // std::nullopt for a type the runtime cannot describe.
 std::optional<int> dtypeForElementType(mlir::Type type);
 // "f32", "i64", ... as PyTorch users know them, for messages.

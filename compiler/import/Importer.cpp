@@ -3,6 +3,7 @@
 #include "compiler/import/DTypes.h"
 #include "compiler/import/SchemaArgs.h"
 #include "compiler/transforms/kernels/FormKernels.h"
+#include "ir/aten/AtenDtypeRules.h"
 #include "ir/symbolic/SymbolicIR.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -100,7 +101,7 @@ mlir::FailureOr<mlir::RankedTensorType> GraphImporter::typeOf(const std::string&
     return mlir::emitError(loc) << "artifact is malformed: value '" << valueName
                                 << "' has no metadata";
   const artifact::TensorMeta& meta = *it->second;
-  mlir::Type element = elementTypeForDType(ctx, meta.dtype());
+  mlir::Type element = aten::elementTypeOfScalarType(ctx, meta.dtype());
   if (!element)
     return mlir::emitError(loc) << "value '" << valueName << "' has an unsupported dtype ("
                                 << meta.dtype() << ")";

@@ -647,6 +647,7 @@ Type elementTypeOfScalarType(MLIRContext *ctx, int64_t dtype) {
   case DType::I32: return IntegerType::get(ctx, 32);
   case DType::I16: return IntegerType::get(ctx, 16);
   case DType::I8: return IntegerType::get(ctx, 8);
+  // Unsigned stays distinguishable from i8 so that promotion and casts can honour it.
   case DType::U8: return IntegerType::get(ctx, 8, IntegerType::Unsigned);
   case DType::BOOL: return IntegerType::get(ctx, 1);
   default: return {};

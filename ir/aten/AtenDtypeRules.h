@@ -43,8 +43,9 @@ std::optional<mlir::Type> commonDtype(mlir::Operation *op);
 /// "undefined": the other one wins).
 mlir::Type promoteTypes(mlir::Type a, mlir::Type b);
 
-/// The element type of a `ScalarType` attribute value (the pt2c DType number of
-/// ir/artifact/pt2c.proto), or a null type for a number that names no dtype.
+/// The element type of a `ScalarType` attribute value or of an artifact tensor (the pt2c
+/// DType number of ir/artifact/pt2c.proto), or a null type for DTYPE_UNSPECIFIED or a
+/// number that names no dtype.
 mlir::Type elementTypeOfScalarType(mlir::MLIRContext *ctx, int64_t dtype);
 
 } // namespace pt2c::aten
