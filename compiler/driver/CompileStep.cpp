@@ -17,6 +17,7 @@
 #include "compiler/transforms/kernels/FormKernels.h"
 #include "compiler/transforms/symbolic/SymbolicShapes.h"
 #include "ir/Dialects.h"
+#include "ir/prim/PrimDialect.h"
 #include "ir/symbolic/SymbolicIR.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
@@ -132,10 +133,16 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
     return llvm::Error::success();
   }
 
+  // The GPU has a fused attention kernel: scaled_dot_product_attention stays one op.
+  if (!cudaSms.empty())
+    (*module)->setAttr(prim::kFusedAttentionAttr, mlir::UnitAttr::get(&context));
   mlir::PassManager decompose(&context);
   decompose.addPass(createFunctionalizePass());
   decompose.addPass(createDecomposeAtenToPrimPass());
   decompose.addPass(mlir::createCanonicalizerPass());
+  // Each layer's decomposition rebuilds what it shares with the others (the attention
+  // mask's conversion): one copy of each is enough.
+  decompose.addPass(mlir::createCSEPass());
   if (mlir::failed(decompose.run(*module))) return fail("lowering aten to prim failed");
   if (options.foldWeights) {
     if (auto err = foldWeights(context, *module, *artifact)) return err;

@@ -17,4 +17,15 @@
 #define GET_OP_CLASSES
 #include "ir/prim/PrimOps.h.inc"
 
+namespace pt2c::prim {
+
+/// The module attribute that asks the decomposition for prim.attention: set by the
+/// CUDA pipeline, whose fused attention kernel computes it.
+constexpr char kFusedAttentionAttr[] = "pt2c.fused_attention";
+/// The most keys prim.attention takes: the fused kernel keeps a query's scores (f32)
+/// in shared memory.
+constexpr int64_t kFusedAttentionMaxKeys = 8192;
+
+} // namespace pt2c::prim
+
 #endif // PT2C_IR_PRIM_PRIMDIALECT_H

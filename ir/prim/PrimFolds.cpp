@@ -162,3 +162,60 @@ void DotGeneralOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                                MLIRContext *context) {
   patterns.add<AbsorbTransposeIntoDotGeneral>(context);
 }
+
+namespace {
+
+/// The permutation that swaps the head and length dims of [B, H, len, dim].
+bool swapsHeadsAndLength(TransposeOp transpose) {
+  return transpose && llvm::equal(transpose.getPermutation(), ArrayRef<int64_t>{0, 2, 1, 3});
+}
+
+/// attention(transpose(x)) reads x in the other layout; transpose(attention(...)), the
+/// result's only use, is the attention writing the other layout. Saves the copies
+/// attention code makes when it splits a Linear's output into heads and merges them.
+struct AbsorbTransposesIntoAttention : OpRewritePattern<AttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AttentionOp op, PatternRewriter &rewriter) const override {
+    SmallVector<bool> layout(op.getHeadsInner());
+    SmallVector<Value> operands = {op.getQuery(), op.getKey(), op.getValue()};
+    bool changed = false;
+    for (unsigned i = 0; i < 3; ++i)
+      if (auto transpose = operands[i].getDefiningOp<TransposeOp>();
+          swapsHeadsAndLength(transpose)) {
+        operands[i] = transpose.getOperand();
+        layout[i] = !layout[i];
+        changed = true;
+      }
+    Operation *user = op->hasOneUse() ? *op->getUsers().begin() : nullptr;
+    auto outTranspose = dyn_cast_or_null<TransposeOp>(user);
+    Type resultType = op.getType();
+    if (swapsHeadsAndLength(outTranspose)) {
+      layout[3] = !layout[3];
+      resultType = outTranspose.getType();
+      changed = true;
+    } else {
+      outTranspose = nullptr;
+    }
+    if (!changed)
+      return failure();
+    auto fused = rewriter.create<AttentionOp>(op.getLoc(), resultType, operands[0], operands[1],
+                                              operands[2], op.getBias(), op.getScaleAttr(),
+                                              op.getCausalAttr(),
+                                              rewriter.getDenseBoolArrayAttr(layout));
+    if (outTranspose) {
+      rewriter.replaceOp(outTranspose, fused.getResult());
+      rewriter.eraseOp(op);
+    } else {
+      rewriter.replaceOp(op, fused.getResult());
+    }
+    return success();
+  }
+};
+
+} // namespace
+
+void AttentionOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                              MLIRContext *context) {
+  patterns.add<AbsorbTransposesIntoAttention>(context);
+}

@@ -117,6 +117,50 @@ LogicalResult ReshapeOp::verify() {
   return success();
 }
 
+SmallVector<int64_t, 4> AttentionOp::logicalShape(unsigned which) {
+  Value tensors[4] = {getQuery(), getKey(), getValue(), getResult()};
+  SmallVector<int64_t, 4> shape(cast<RankedTensorType>(tensors[which].getType()).getShape());
+  if (shape.size() == 4 && getHeadsInner()[which])
+    std::swap(shape[1], shape[2]);
+  return shape;
+}
+
+LogicalResult AttentionOp::verify() {
+  if (getHeadsInner().size() != 4)
+    return emitOpError("heads_inner needs 4 entries: query, key, value, result");
+  Value tensors[4] = {getQuery(), getKey(), getValue(), getResult()};
+  Type t = getQuery().getType().getElementType();
+  for (Value v : tensors) {
+    auto type = cast<RankedTensorType>(v.getType());
+    if (!type.hasStaticShape() || type.getRank() != 4)
+      return emitOpError("needs query, key, value and result of static rank-4 shapes");
+    if (type.getElementType() != t)
+      return emitOpError("needs query, key, value and result of one element type");
+  }
+  auto q = logicalShape(0), k = logicalShape(1), v = logicalShape(2), out = logicalShape(3);
+  for (int64_t d = 0; d < 2; ++d)
+    if (k[d] != q[d] || v[d] != q[d] || out[d] != q[d])
+      return emitOpError("batch and head dims of query, key, value and result differ");
+  if (k[3] != q[3])
+    return emitOpError("query and key head sizes differ");
+  if (v[2] != k[2])
+    return emitOpError("key and value lengths differ");
+  if (out[2] != q[2] || out[3] != v[3])
+    return emitOpError("result must be [B, H, query length, value head size]");
+  if (Value bias = getBias()) {
+    auto b = cast<RankedTensorType>(bias.getType());
+    int64_t scores[4] = {q[0], q[1], q[2], k[2]};
+    if ((!b.getElementType().isF32() && b.getElementType() != t) || b.getRank() != 4 ||
+        !b.hasStaticShape())
+      return emitOpError("bias must be a static rank-4 tensor of f32 or the query's type");
+    for (int64_t d = 0; d < 4; ++d)
+      if (b.getDimSize(d) != 1 && b.getDimSize(d) != scores[d])
+        return emitOpError("bias dim ") << d << " is " << b.getDimSize(d)
+                                        << ", neither 1 nor the scores' " << scores[d];
+  }
+  return success();
+}
+
 LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {

@@ -238,6 +238,38 @@ def Prim_ReduceOp : Prim_Op<"reduce", [InferTypeOpAdaptor]> {
   }];
 }
 
+def Prim_AttentionOp : Prim_Op<"attention"> {
+  let summary = "softmax(q k^T * scale + bias) v in one op, for targets with a fused kernel";
+  let description = [{
+    q [B, H, L, D], k [B, H, S, D], v [B, H, S, E] of one float type T; the result
+    [B, H, L, E] is of type T. Scores, softmax and the weighted sum are computed in f32.
+    `bias`, when present, is f32 or T and added to the scaled scores (in f32); each of its four dims
+    is 1 (broadcast) or the scores' size ([B, H, L, S]); -inf masks a key out. `causal`
+    masks out key j for query i where j > i. A row whose keys are all masked out gives
+    0, as the decomposition (decompose/Attention.cpp) and torch's CPU kernel give.
+    `heads_inner` [q, k, v, result]: that tensor is laid out [B, len, H, dim] instead
+    (the layout of a Linear's output split into heads, before the transpose that
+    attention code applies; canonicalization absorbs such transposes into the op).
+    Only the CUDA pipeline emits it (the decomposition of scaled_dot_product_attention
+    in a module marked `pt2c.fused_attention`); every other target sees that formula
+    as prim ops.
+  }];
+  let arguments = (ins Prim_FloatTensor:$query, Prim_FloatTensor:$key,
+                       Prim_FloatTensor:$value, Optional<Prim_FloatTensor>:$bias,
+                       F64Attr:$scale, BoolAttr:$causal, DenseBoolArrayAttr:$heads_inner);
+  let results = (outs Prim_FloatTensor:$result);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value (`bias` $bias^)? `,` `scale` `=` $scale `,` `causal` `=` $causal
+    `,` `heads_inner` `=` $heads_inner attr-dict `:` type(operands) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    /// The [B, H, len, dim] shape of q, k, v or the result (0..3), whatever its layout.
+    llvm::SmallVector<int64_t, 4> logicalShape(unsigned which);
+  }];
+}
+
 def Prim_GatherOp : Prim_Op<"gather", [InferTypeOpAdaptor]> {
   let summary = "takes slices of `operand` along `axis` at the positions in `indices`";
   let description = [{

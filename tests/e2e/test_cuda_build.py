@@ -317,13 +317,16 @@ def model():
     return Attention()
 
 
-example_inputs = tuple(torch.randn(1, 2, 4, 8).half() for _ in range(3))
+# More keys than the fused kernel keeps in shared memory (prim::kFusedAttentionMaxKeys).
+example_inputs = (torch.randn(1, 2, 4, 8).half(), torch.randn(1, 2, 8200, 8).half(),
+                  torch.randn(1, 2, 8200, 8).half())
 """
 
 
 def test_f16_attention_scores_are_a_mixed_precision_gemm_step(pt2c, cpp_host, tmp_path):
-    """An f16 model's attention computes its scores in f32 from f16 q and k (PyTorch's math
-    kernel does too): one GEMM step with f16 A and B and an f32 D, which cuBLASLt runs on
+    """Attention the fused kernel does not take (over 8192 keys here; otherwise it is one
+    fused kernel: test_attention_is_one_fused_kernel) is spelled out: its scores, f32 from f16 q and k
+    (PyTorch's math kernel computes them in f32 too), are one GEMM step with f16 A and B and an f32 D, which cuBLASLt runs on
     tensor cores, instead of our kernels on widened copies. (P @ V is an f32 GEMM: the
     softmax output is f32.) The runtime accepts the plan and serves both through the fake
     cuBLASLt."""
@@ -335,11 +338,12 @@ def test_f16_attention_scores_are_a_mixed_precision_gemm_step(pt2c, cpp_host, tm
     plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
     f32, f16 = 1, 3
     assert [(g["dtype"], g["input_dtype"], g["batch"], g["m"], g["n"], g["k"], g["transpose_b"])
-            for g in plan["gemms"]] == [(f32, f16, 2, 4, 4, 8, 1), (f32, 0, 2, 4, 8, 4, 0)]
+            for g in plan["gemms"]] == [(f32, f16, 2, 4, 8200, 8, 1), (f32, 0, 2, 4, 8, 8200, 0)]
     rng = np.random.default_rng(9)
     command = [cpp_host, so, "--output-dir", tmp_path / "out"]
-    for name in "qkv":
-        np.save(tmp_path / f"{name}.npy", rng.standard_normal((1, 2, 4, 8)).astype(np.float16))
+    for name, length in zip("qkv", (4, 8200, 8200)):
+        np.save(tmp_path / f"{name}.npy",
+                rng.standard_normal((1, 2, length, 8)).astype(np.float16))
         command += ["--input", tmp_path / f"{name}.npy"]
     env = fake_driver_env(tmp_path, FAKE_CUDA_SM="90", PT2C_LIBCUBLASLT=str(FAKE_CUBLASLT))
     result = run(command, env=env)
@@ -353,3 +357,64 @@ def test_f16_attention_scores_are_a_mixed_precision_gemm_step(pt2c, cpp_host, tm
             gemm_fallbacks |= {plan["gpu_kernels"][s["kernel"]]["name"]
                                for s in plan["steps"][j + 1:j + 1 + count]}
     assert launched and not set(launched) & gemm_fallbacks
+
+
+FUSED_ATTENTION = """
+import torch
+
+
+class Attention(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.q, self.k, self.v = (torch.nn.Linear(32, 32) for _ in range(3))
+
+    def forward(self, x, mask):
+        q, k, v = (f(x).view(2, 10, 4, 8).transpose(1, 2) for f in (self.q, self.k, self.v))
+        out = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+        return out.transpose(1, 2).reshape(2, 10, 32)
+
+
+def model():
+    torch.manual_seed(0)
+    return Attention().eval().half()
+
+
+example_inputs = (torch.randn(2, 10, 32).half(), torch.rand(10, 10) > 0.3)
+"""
+
+
+def test_attention_is_one_fused_kernel(pt2c, cpp_host, tmp_path):
+    """Four-dimensional attention on the GPU is one launch of the fused kernel
+    (codegen/cuda/AttentionKernel.cpp): a block per query row and per batch x head, no
+    GEMM steps for the scores or for P @ V, and no copies for the head split and merge
+    (the kernel reads q, k, v where the Linear wrote them and writes the merged layout).
+    The launch's parameters match its cubin's (the fake driver checks); its numerics are
+    checked on a GPU (tests/gpu: the zoo's transformers, BERT-base, ViT-B/16)."""
+    model_py = tmp_path / "attention.py"
+    model_py.write_text(FUSED_ATTENTION)
+    so = tmp_path / "attention_cuda.so"
+    result = run([pt2c, model_py, "--target", "cuda:sm_90", "-o", so])
+    assert result.returncode == 0, result.stderr
+    plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
+    assert [g["n"] for g in plan["gemms"]] == [32, 32, 32]  # the Linear layers only
+    launches, steps = [], plan["steps"]
+    for j, step in enumerate(steps):  # the launches that run, not the GEMMs' fallbacks
+        if step["kind"] == 0 and not any(
+                steps[g]["kind"] == 1 and g < j <= g + plan["gemms"][steps[g]["kernel"]]
+                ["num_fallback_steps"] for g in range(j)):
+            launches.append(plan["gpu_kernels"][step["kernel"]])
+    # The mask's bias (0 or -inf) and the attention: nothing moves q, k, v or the output.
+    assert [k["grid"] for k in launches] == [(1, 1, 1), (10, 8, 1)], launches
+    attention = launches[1:]
+    assert attention[0]["block"] == (128, 1, 1)
+    rng = np.random.default_rng(3)
+    np.save(tmp_path / "x.npy", rng.standard_normal((2, 10, 32)).astype(np.float16))
+    np.save(tmp_path / "mask.npy", rng.random((10, 10)) > 0.3)
+    env = fake_driver_env(tmp_path, FAKE_CUDA_SM="90", PT2C_LIBCUBLASLT=str(FAKE_CUBLASLT))
+    result = run([cpp_host, so, "--input", tmp_path / "x.npy", "--input", tmp_path / "mask.npy",
+                  "--output-dir", tmp_path / "out"], env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    launched = [line.split()[1] for line in (tmp_path / "log").read_text().splitlines()
+                if line.startswith("launch ")]
+    assert attention[0]["name"] in launched
+

@@ -112,7 +112,10 @@ mlir::LogicalResult mergeGpuModules(mlir::ModuleOp module) {
 }  // namespace
 
 mlir::LogicalResult lowerKernelsToGpu(mlir::ModuleOp kernels) {
-  if (mlir::failed(runPipeline(kernels, kBufferizeKernelsPipeline)) ||
+  mlir::PassManager attention(kernels->getName());
+  attention.addPass(createLowerAttentionToGpuPass());
+  if (mlir::failed(attention.run(kernels)) ||
+      mlir::failed(runPipeline(kernels, kBufferizeKernelsPipeline)) ||
       mlir::failed(outlineLaunches(kernels)) ||
       mlir::failed(mergeGpuModules(kernels)))
     return mlir::failure();

@@ -35,6 +35,12 @@ std::unique_ptr<mlir::Pass> createMapRowReductionsToGpuPass();
 // function's own memref arguments and its allocations.
 std::unique_ptr<mlir::Pass> createSinkIntoGpuLaunchesPass();
 
+// pt2c-lower-attention-to-gpu (on the kernel module, before bufferization): a kernel
+// function made of one prim.attention becomes the bufferized function (arguments, then
+// the result as an out-param) of one fused attention launch (AttentionKernel.cpp): a
+// block per query row, the row's scores in shared memory, f32 throughout.
+std::unique_ptr<mlir::Pass> createLowerAttentionToGpuPass();
+
 // Registers them for pt2c-opt and textual pipelines.
 void registerGpuPasses();
 

@@ -60,10 +60,12 @@ std::unique_ptr<mlir::Pass> createSinkIntoGpuLaunchesPass() {
 
 void registerMapParallelLoopsToGpuPass();
 void registerMapRowReductionsToGpuPass();
+void registerLowerAttentionToGpuPass();
 
 void registerGpuPasses() {
   registerMapParallelLoopsToGpuPass();
   registerMapRowReductionsToGpuPass();
+  registerLowerAttentionToGpuPass();
   mlir::PassRegistration<SinkIntoGpuLaunchesPass>();
 }
 

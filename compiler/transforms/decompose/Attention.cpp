@@ -129,6 +129,55 @@ std::pair<Value, Value> attention(PrimBuilder &b, const AttentionArgs &args,
   return {out, logsumexp};
 }
 
+/// The one-op form of attention, for a module the CUDA pipeline marked with
+/// kFusedAttentionAttr (its fused kernel: codegen/cuda/AttentionKernel.cpp); null where
+/// that form does not apply (then the formula above serves). It takes q, k and v as
+/// they are (f16, bf16 or f32, [B, H, len, dim], one shape for key and value batch
+/// dims) and an additive bias (f32, or q's type) in place of the mask.
+Value fusedAttention(Operation *op, PrimBuilder &b, const AttentionArgs &args) {
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!module || !module->hasAttr(prim::kFusedAttentionAttr))
+    return {};
+  auto q = tensorType(args.query), k = tensorType(args.key), v = tensorType(args.value);
+  Type t = q.getElementType();
+  bool supportedType = t.isF16() || t.isBF16() || t.isF32();
+  if (!supportedType || k.getElementType() != t || v.getElementType() != t ||
+      !q.hasStaticShape() || !k.hasStaticShape() || !v.hasStaticShape() || q.getRank() != 4 ||
+      k.getRank() != 4 || v.getRank() != 4 || q.getShape().take_front(2) != k.getShape().take_front(2) ||
+      q.getShape().take_front(2) != v.getShape().take_front(2) ||
+      k.getDimSize(2) > prim::kFusedAttentionMaxKeys)
+    return {};
+  int64_t scores[4] = {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2), k.getDimSize(2)};
+  Value bias;
+  if (Value mask = args.mask) {
+    auto maskType = tensorType(mask);
+    if (!maskType.hasStaticShape() || maskType.getRank() > 4)
+      return {};
+    // Right-aligned, as broadcasting aligns it; size-1 dims broadcast in the kernel.
+    SmallVector<int64_t> shape(4 - maskType.getRank(), 1);
+    llvm::append_range(shape, maskType.getShape());
+    for (int64_t d = 0; d < 4; ++d)
+      if (shape[d] != 1 && shape[d] != scores[d])
+        return {};
+    auto biasType = RankedTensorType::get(shape, Float32Type::get(op->getContext()));
+    if (maskType.getElementType().isInteger(1)) { // true = attend
+      Value keep = b.reshape(mask, maskType.clone(shape));
+      bias = b.create<prim::SelectOp>(keep, b.splat(0.0, biasType), b.splat(-INFINITY, biasType));
+    } else {
+      // The kernel widens a half bias itself.
+      Type biasElement = maskType.getElementType() == t ? t : biasType.getElementType();
+      bias = b.reshape(b.convert(mask, biasElement), biasType.clone(biasElement));
+    }
+  }
+  double scale = args.scale.value_or(1.0 / std::sqrt((double)q.getDimSize(3)));
+  auto resultType = RankedTensorType::get({scores[0], scores[1], scores[2], v.getDimSize(3)}, t);
+  MLIRContext *context = op->getContext();
+  return b.create<prim::AttentionOp>(resultType, args.query, args.key, args.value, bias,
+                                     FloatAttr::get(Float64Type::get(context), scale),
+                                     BoolAttr::get(context, args.isCausal),
+                                     DenseBoolArrayAttr::get(context, {false, false, false, false}));
+}
+
 std::optional<double> optionalScale(std::optional<APFloat> scale) {
   if (!scale)
     return std::nullopt;
@@ -143,6 +192,8 @@ Value scaledDotProductAttention(aten::ScaledDotProductAttentionOp op, PrimBuilde
   AttentionArgs args{op.getQuery(), op.getKey(), op.getValue(), op.getAttnMask(),
                      op.getIsCausal().value_or(false), op.getEnableGqa().value_or(false),
                      optionalScale(op.getScale())};
+  if (Value fused = fusedAttention(op, b, args))
+    return b.convert(fused, b.resultElementType());
   Value out = attention(b, args, accumulationType(b.resultElementType())).first;
   return b.convert(out, b.resultElementType());
 }
@@ -156,6 +207,10 @@ SmallVector<Value> flashAttentionForCpu(aten::InternalScaledDotProductFlashAtten
   AttentionArgs args{op.getQuery(), op.getKey(), op.getValue(), op.getAttnMask(),
                      op.getIsCausal().value_or(false), /*enableGqa=*/true,
                      optionalScale(op.getScale())};
+  if (op.getLogsumexp().use_empty())
+    if (Value fused = fusedAttention(op, b, args))
+      return {b.convert(fused, b.resultElementType(0)),
+              b.splat(0.0, b.resultType(1))};  // unused: canonicalize removes it
   auto [out, logsumexp] = attention(b, args, accumulationType(b.resultElementType(0)));
   return {b.convert(out, b.resultElementType(0)),
           b.convert(logsumexp, b.resultElementType(1))};

@@ -8,7 +8,8 @@
 // Left in their dtype: ops that only move, select or compare-and-pick values (exact in
 // any type), ops that request a dtype themselves, and matrix products and convolutions,
 // whose lowering accumulates in f32 on its own (lower/LowPrecision.h) so that half
-// weights stay half and vendor GEMMs can take them.
+// weights stay half and vendor GEMMs can take them; and attention, which converts its
+// operands to f32 itself (or, fused, computes in f32 from half operands).
 #include "compiler/transforms/decompose/DecompositionSet.h"
 #include "ir/aten/AtenDtypeRules.h"
 #include "ir/prim/PrimDialect.h"
@@ -45,6 +46,8 @@ bool keepsItsDtype(llvm::StringRef name) {
       // contractions: the lowering accumulates in f32
       "aten.mm", "aten.bmm", "aten.matmul", "aten.addmm", "aten.linear", "aten.baddbmm",
       "aten.convolution",
+      // attention converts q, k and v to f32 itself, or (fused) computes in f32
+      "aten.scaled_dot_product_attention", "aten._scaled_dot_product_flash_attention_for_cpu",
   };
   return kNames.contains(name);
 }

@@ -1,5 +1,6 @@
 #include "compiler/transforms/kernels/FormKernels.h"
 
+#include "ir/prim/PrimDialect.h"
 #include "ir/symbolic/SymbolicIR.h"
 
 #include <functional>
@@ -79,6 +80,9 @@ class KernelOutliner {
       if (it == groupOf.end() || (found && *found != it->second)) return std::nullopt;
       found = it->second;
     }
+    // prim.attention's kernel is written by hand (codegen/cuda/AttentionKernel.cpp)
+    // for the op alone.
+    if (found && llvm::isa<prim::AttentionOp>(groups[*found].root)) return std::nullopt;
     return found;
   }
 
