@@ -19,12 +19,15 @@
 
 namespace pt2c::prim {
 
-/// The module attribute that asks the decomposition for prim.attention: set by the
-/// CUDA pipeline, whose fused attention kernel computes it.
+/// The module attribute that asks the decomposition for prim.attention and
+/// prim.layer_norm: set by the CUDA pipeline, which has fused kernels for them.
 constexpr char kFusedAttentionAttr[] = "pt2c.fused_attention";
 /// The most keys prim.attention takes: the fused kernel keeps a query's scores (f32)
 /// in shared memory.
 constexpr int64_t kFusedAttentionMaxKeys = 8192;
+/// The longest row prim.layer_norm takes: the fused kernel keeps a row (f32) in shared
+/// memory.
+constexpr int64_t kFusedRowMaxElements = 8192;
 
 } // namespace pt2c::prim
 

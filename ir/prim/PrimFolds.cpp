@@ -6,6 +6,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace pt2c::prim;
@@ -218,4 +219,61 @@ struct AbsorbTransposesIntoAttention : OpRewritePattern<AttentionOp> {
 void AttentionOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                               MLIRContext *context) {
   patterns.add<AbsorbTransposesIntoAttention>(context);
+}
+
+namespace {
+
+/// The value `v` widens exactly (f16 or bf16 -> f32), if it is such a convert.
+Value widenedSource(Value v) {
+  auto convert = v ? v.getDefiningOp<ConvertOp>() : ConvertOp();
+  if (!convert)
+    return {};
+  auto from = dyn_cast<FloatType>(getElementTypeOrSelf(convert.getOperand().getType()));
+  auto to = dyn_cast<FloatType>(getElementTypeOrSelf(convert.getType()));
+  if (!from || !to || from.getFPMantissaWidth() >= to.getFPMantissaWidth() ||
+      from.getWidth() >= to.getWidth())
+    return {};
+  return convert.getOperand();
+}
+
+/// layer_norm computes in f32 from any float operands and rounds once to its result
+/// type: a widening convert of an operand, or a convert of its only use, is part of it.
+struct AbsorbConvertsIntoLayerNorm : OpRewritePattern<LayerNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LayerNormOp op, PatternRewriter &rewriter) const override {
+    Value operands[3] = {op.getInput(), op.getWeight(), op.getBias()};
+    bool changed = false;
+    for (Value &v : operands)
+      if (Value source = widenedSource(v)) {
+        v = source;
+        changed = true;
+      }
+    Operation *user = op->hasOneUse() ? *op->getUsers().begin() : nullptr;
+    // Only a rounding convert: widening the result would skip the rounding to its type.
+    auto outConvert = dyn_cast_or_null<ConvertOp>(user);
+    auto target = outConvert ? dyn_cast<FloatType>(getElementTypeOrSelf(outConvert.getType()))
+                             : FloatType();
+    if (outConvert && (!target || target.getWidth() > op.getType().getElementTypeBitWidth()))
+      outConvert = nullptr;
+    if (!changed && !outConvert)
+      return failure();
+    Type resultType = outConvert ? outConvert.getType() : op.getType();
+    auto fused = rewriter.create<LayerNormOp>(op.getLoc(), resultType, operands[0], operands[1],
+                                              operands[2], op.getEpsilonAttr());
+    if (outConvert) {
+      rewriter.replaceOp(outConvert, fused.getResult());
+      rewriter.eraseOp(op);
+    } else {
+      rewriter.replaceOp(op, fused.getResult());
+    }
+    return success();
+  }
+};
+
+} // namespace
+
+void LayerNormOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                              MLIRContext *context) {
+  patterns.add<AbsorbConvertsIntoLayerNorm>(context);
 }

@@ -161,6 +161,17 @@ LogicalResult AttentionOp::verify() {
   return success();
 }
 
+LogicalResult LayerNormOp::verify() {
+  auto in = getInput().getType(), out = getType();
+  if (!in.hasStaticShape() || in.getRank() < 1 || in.getShape() != out.getShape())
+    return emitOpError("needs a static input of rank >= 1 and a result of its shape");
+  int64_t n = in.getShape().back();
+  for (Value v : {getWeight(), getBias()})
+    if (v && cast<RankedTensorType>(v.getType()).getShape() != ArrayRef<int64_t>{n})
+      return emitOpError("weight and bias must be [") << n << "], one per element of the last dim";
+  return success();
+}
+
 LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {

@@ -325,7 +325,7 @@ example_inputs = (torch.randn(1, 2, 4, 8).half(), torch.randn(1, 2, 8200, 8).hal
 
 def test_f16_attention_scores_are_a_mixed_precision_gemm_step(pt2c, cpp_host, tmp_path):
     """Attention the fused kernel does not take (over 8192 keys here; otherwise it is one
-    fused kernel: test_attention_is_one_fused_kernel) is spelled out: its scores, f32 from f16 q and k
+    fused kernel: test_attention_and_layer_norm_are_one_fused_kernel_each) is spelled out: its scores, f32 from f16 q and k
     (PyTorch's math kernel computes them in f32 too), are one GEMM step with f16 A and B and an f32 D, which cuBLASLt runs on
     tensor cores, instead of our kernels on widened copies. (P @ V is an f32 GEMM: the
     softmax output is f32.) The runtime accepts the plan and serves both through the fake
@@ -367,11 +367,12 @@ class Attention(torch.nn.Module):
     def __init__(self):
         super().__init__()
         self.q, self.k, self.v = (torch.nn.Linear(32, 32) for _ in range(3))
+        self.norm = torch.nn.LayerNorm(32)
 
     def forward(self, x, mask):
         q, k, v = (f(x).view(2, 10, 4, 8).transpose(1, 2) for f in (self.q, self.k, self.v))
         out = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask)
-        return out.transpose(1, 2).reshape(2, 10, 32)
+        return self.norm(out.transpose(1, 2).reshape(2, 10, 32))
 
 
 def model():
@@ -383,13 +384,15 @@ example_inputs = (torch.randn(2, 10, 32).half(), torch.rand(10, 10) > 0.3)
 """
 
 
-def test_attention_is_one_fused_kernel(pt2c, cpp_host, tmp_path):
+def test_attention_and_layer_norm_are_one_fused_kernel_each(pt2c, cpp_host, tmp_path):
     """Four-dimensional attention on the GPU is one launch of the fused kernel
-    (codegen/cuda/AttentionKernel.cpp): a block per query row and per batch x head, no
+    (codegen/cuda/AttentionKernel.cpp): a block per 4 query rows and per batch x head, no
     GEMM steps for the scores or for P @ V, and no copies for the head split and merge
     (the kernel reads q, k, v where the Linear wrote them and writes the merged layout).
-    The launch's parameters match its cubin's (the fake driver checks); its numerics are
-    checked on a GPU (tests/gpu: the zoo's transformers, BERT-base, ViT-B/16)."""
+    Layer norm is one launch of its own fused kernel (LayerNormKernel.cpp), a block per
+    row, reading and writing f16. The launches' parameters match their cubins' (the fake
+    driver checks); their numerics are checked on a GPU (tests/gpu: the zoo's
+    transformers, BERT-base, ViT-B/16)."""
     model_py = tmp_path / "attention.py"
     model_py.write_text(FUSED_ATTENTION)
     so = tmp_path / "attention_cuda.so"
@@ -403,10 +406,11 @@ def test_attention_is_one_fused_kernel(pt2c, cpp_host, tmp_path):
                 steps[g]["kind"] == 1 and g < j <= g + plan["gemms"][steps[g]["kernel"]]
                 ["num_fallback_steps"] for g in range(j)):
             launches.append(plan["gpu_kernels"][step["kernel"]])
-    # The mask's bias (0 or -inf) and the attention: nothing moves q, k, v or the output.
-    assert [k["grid"] for k in launches] == [(1, 1, 1), (10, 8, 1)], launches
-    attention = launches[1:]
-    assert attention[0]["block"] == (128, 1, 1)
+    # The mask's bias (0 or -inf), the attention (4 query rows a block) and the layer norm
+    # (a block per row): nothing moves q, k, v or the output.
+    assert [k["grid"] for k in launches] == [(1, 1, 1), (3, 8, 1), (20, 1, 1)], launches
+    attention = launches[1:2]
+    assert attention[0]["block"] == (128, 1, 1) and launches[2]["block"] == (32, 1, 1)
     rng = np.random.default_rng(3)
     np.save(tmp_path / "x.npy", rng.standard_normal((2, 10, 32)).astype(np.float16))
     np.save(tmp_path / "mask.npy", rng.random((10, 10)) > 0.3)
@@ -416,5 +420,5 @@ def test_attention_is_one_fused_kernel(pt2c, cpp_host, tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     launched = [line.split()[1] for line in (tmp_path / "log").read_text().splitlines()
                 if line.startswith("launch ")]
-    assert attention[0]["name"] in launched
+    assert attention[0]["name"] in launched and launches[2]["name"] in launched
 

@@ -112,9 +112,9 @@ mlir::LogicalResult mergeGpuModules(mlir::ModuleOp module) {
 }  // namespace
 
 mlir::LogicalResult lowerKernelsToGpu(mlir::ModuleOp kernels) {
-  mlir::PassManager attention(kernels->getName());
-  attention.addPass(createLowerAttentionToGpuPass());
-  if (mlir::failed(attention.run(kernels)) ||
+  mlir::PassManager fused(kernels->getName());
+  fused.addPass(createLowerFusedOpsToGpuPass());
+  if (mlir::failed(fused.run(kernels)) ||
       mlir::failed(runPipeline(kernels, kBufferizeKernelsPipeline)) ||
       mlir::failed(outlineLaunches(kernels)) ||
       mlir::failed(mergeGpuModules(kernels)))

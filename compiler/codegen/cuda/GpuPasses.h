@@ -35,11 +35,11 @@ std::unique_ptr<mlir::Pass> createMapRowReductionsToGpuPass();
 // function's own memref arguments and its allocations.
 std::unique_ptr<mlir::Pass> createSinkIntoGpuLaunchesPass();
 
-// pt2c-lower-attention-to-gpu (on the kernel module, before bufferization): a kernel
-// function made of one prim.attention becomes the bufferized function (arguments, then
-// the result as an out-param) of one fused attention launch (AttentionKernel.cpp): a
-// block per query row, the row's scores in shared memory, f32 throughout.
-std::unique_ptr<mlir::Pass> createLowerAttentionToGpuPass();
+// pt2c-lower-fused-ops-to-gpu (on the kernel module, before bufferization): a kernel
+// function made of one prim.attention or prim.layer_norm becomes the bufferized
+// function (arguments, then the result as an out-param) of one launch of pt2c's fused
+// kernel for it (FusedKernels.h: AttentionKernel.cpp, LayerNormKernel.cpp).
+std::unique_ptr<mlir::Pass> createLowerFusedOpsToGpuPass();
 
 // Registers them for pt2c-opt and textual pipelines.
 void registerGpuPasses();

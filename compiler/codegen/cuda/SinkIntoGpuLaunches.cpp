@@ -60,12 +60,12 @@ std::unique_ptr<mlir::Pass> createSinkIntoGpuLaunchesPass() {
 
 void registerMapParallelLoopsToGpuPass();
 void registerMapRowReductionsToGpuPass();
-void registerLowerAttentionToGpuPass();
+void registerLowerFusedOpsToGpuPass();
 
 void registerGpuPasses() {
   registerMapParallelLoopsToGpuPass();
   registerMapRowReductionsToGpuPass();
-  registerLowerAttentionToGpuPass();
+  registerLowerFusedOpsToGpuPass();
   mlir::PassRegistration<SinkIntoGpuLaunchesPass>();
 }
 

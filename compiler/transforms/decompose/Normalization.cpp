@@ -105,10 +105,36 @@ Normalized normalizeOver(PrimBuilder &b, Value x, ArrayRef<int64_t> dims, int64_
   return {out, mean, rstd};
 }
 
+/// native_layer_norm as one prim.layer_norm, for a module the CUDA pipeline marked (its
+/// fused kernel: codegen/cuda/LayerNormKernel.cpp): over the last dim only, of a static
+/// input, when mean and rstd are not used; null otherwise (the formula below serves).
+Value fusedLayerNorm(aten::NativeLayerNormOp op, PrimBuilder &b) {
+  // Unused, or only rounded back by the low-precision rewrite and then unused.
+  auto unused = [](Value v) {
+    return llvm::all_of(v.getUsers(), [](Operation *user) {
+      return isa<prim::ConvertOp>(user) && user->use_empty();
+    });
+  };
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!module || !module->hasAttr(prim::kFusedAttentionAttr) ||
+      op.getNormalizedShape().size() != 1 || !unused(op->getResult(1)) ||
+      !unused(op->getResult(2)))
+    return {};
+  auto input = tensorType(op.getInput());
+  if (!input.hasStaticShape() || input.getRank() < 1 ||
+      input.getShape().back() > prim::kFusedRowMaxElements || input.getElementType() != b.resultElementType(0))
+    return {};
+  return b.create<prim::LayerNormOp>(b.resultType(0), op.getInput(), op.getWeight(),
+                                     op.getBias(), FloatAttr::get(Float64Type::get(op.getContext()),
+                                                                  op.getEps().convertToDouble()));
+}
+
 /// native_layer_norm over the trailing dims named by normalized_shape:
 /// out = normalized * weight + bias; mean and rstd keep the normalized dims with
 /// size 1, as ATen returns them.
 SmallVector<Value> layerNorm(aten::NativeLayerNormOp op, PrimBuilder &b) {
+  if (Value fused = fusedLayerNorm(op, b))
+    return {fused, b.splat(0.0, b.resultType(1)), b.splat(0.0, b.resultType(2))};  // unused
   RankedTensorType type = b.resultType(0);
   type = type.clone(accumulationType(type.getElementType()));
   Value x = b.convert(op.getInput(), type.getElementType());

@@ -80,9 +80,10 @@ class KernelOutliner {
       if (it == groupOf.end() || (found && *found != it->second)) return std::nullopt;
       found = it->second;
     }
-    // prim.attention's kernel is written by hand (codegen/cuda/AttentionKernel.cpp)
-    // for the op alone.
-    if (found && llvm::isa<prim::AttentionOp>(groups[*found].root)) return std::nullopt;
+    // The fused ops' kernels are written by hand for the op alone
+    // (codegen/cuda/FusedKernels.h).
+    if (found && llvm::isa<prim::AttentionOp, prim::LayerNormOp>(groups[*found].root))
+      return std::nullopt;
     return found;
   }
 

@@ -1,0 +1,150 @@
+// pt2c-lower-fused-ops-to-gpu (GpuPasses.h) and what the fused kernels share.
+#include "compiler/codegen/cuda/FusedKernels.h"
+
+#include "compiler/codegen/cuda/GpuPasses.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/Pass.h"
+
+namespace pt2c::fused {
+
+mlir::MemRefType memrefOf(mlir::Value tensor) {
+  auto type = llvm::cast<mlir::RankedTensorType>(tensor.getType());
+  return mlir::MemRefType::get(type.getShape(), type.getElementType());
+}
+
+namespace {
+
+// The memref of a kernel argument or of a constant the kernel holds (a global).
+mlir::Value bufferOf(mlir::Value operand, mlir::func::FuncOp newFunc, mlir::OpBuilder& b,
+                     mlir::SymbolTable& symbols) {
+  if (auto arg = llvm::dyn_cast<mlir::BlockArgument>(operand))
+    return newFunc.getArgument(arg.getArgNumber());
+  auto constant = operand.getDefiningOp<prim::ConstantOp>();
+  auto type = memrefOf(operand);
+  auto value = llvm::cast<mlir::DenseElementsAttr>(constant.getValue());
+  mlir::OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(newFunc);
+  auto global = b.create<mlir::memref::GlobalOp>(
+      constant.getLoc(), (newFunc.getName() + "_constant").str(), b.getStringAttr("private"),
+      type, value, /*constant=*/true, /*alignment=*/nullptr);
+  symbols.insert(global);
+  b.setInsertionPointToStart(&newFunc.getBody().front());
+  return b.create<mlir::memref::GetGlobalOp>(constant.getLoc(), type, global.getSymName());
+}
+
+}  // namespace
+
+BufferizedKernel startBufferizedKernel(mlir::func::FuncOp old, mlir::Operation* op,
+                                       mlir::OpBuilder& b, mlir::SymbolTable& symbols) {
+  llvm::SmallVector<mlir::Type> argTypes;
+  for (mlir::BlockArgument arg : old.getArguments()) argTypes.push_back(memrefOf(arg));
+  argTypes.push_back(memrefOf(op->getResult(0)));
+  b.setInsertionPoint(old);
+  auto func = b.create<mlir::func::FuncOp>(old.getLoc(), old.getName(),
+                                           b.getFunctionType(argTypes, {}));
+  func.setVisibility(old.getVisibility());
+  for (mlir::NamedAttribute attr : old->getDiscardableAttrs())
+    func->setAttr(attr.getName(), attr.getValue());
+  mlir::Block* entry = func.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  b.create<mlir::func::ReturnOp>(op->getLoc());
+  b.setInsertionPointToStart(entry);
+  BufferizedKernel kernel{func, {}, func.getArguments().back()};
+  for (mlir::Value operand : op->getOperands())
+    if (!kernel.buffers.count(operand))
+      kernel.buffers[operand] = bufferOf(operand, func, b, symbols);
+  return kernel;
+}
+
+mlir::Value warpReduce(mlir::OpBuilder& b, mlir::Location loc, mlir::Value value, bool max) {
+  for (int32_t offset = kWarp / 2; offset > 0; offset /= 2) {
+    auto shuffle = b.create<mlir::gpu::ShuffleOp>(loc, value, offset, (int32_t)kWarp,
+                                                  mlir::gpu::ShuffleMode::XOR);
+    value = max ? b.create<mlir::arith::MaximumFOp>(loc, value, shuffle.getShuffleResult())
+                      .getResult()
+                : b.create<mlir::arith::AddFOp>(loc, value, shuffle.getShuffleResult())
+                      .getResult();
+  }
+  return value;
+}
+
+namespace {
+
+// The fused op a kernel function is made of, if it holds nothing else (besides the
+// constants form-kernels cloned in for it).
+mlir::Operation* soleFusedOp(mlir::func::FuncOp func) {
+  mlir::Operation* found = nullptr;
+  for (mlir::Operation& op : func.getBody().front().without_terminator()) {
+    if (llvm::isa<prim::AttentionOp, prim::LayerNormOp>(op)) {
+      if (found) return nullptr;
+      found = &op;
+    } else if (!llvm::isa<prim::ConstantOp>(op)) {
+      return nullptr;
+    }
+  }
+  auto ret = llvm::cast<mlir::func::ReturnOp>(func.getBody().front().getTerminator());
+  if (!found || ret.getNumOperands() != 1 || ret.getOperand(0) != found->getResult(0))
+    return nullptr;
+  return found;
+}
+
+struct LowerFusedOpsToGpuPass
+    : public mlir::PassWrapper<LowerFusedOpsToGpuPass, mlir::OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerFusedOpsToGpuPass)
+
+  llvm::StringRef getArgument() const override { return "pt2c-lower-fused-ops-to-gpu"; }
+  llvm::StringRef getDescription() const override {
+    return "Rewrite kernel functions made of one prim.attention or prim.layer_norm into "
+           "bufferized functions of one fused launch";
+  }
+  void getDependentDialects(mlir::DialectRegistry& registry) const override {
+    registry.insert<mlir::arith::ArithDialect, mlir::gpu::GPUDialect, mlir::math::MathDialect,
+                    mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
+  }
+  void runOnOperation() override {
+    mlir::ModuleOp module = getOperation();
+    mlir::SymbolTable symbols(module);
+    llvm::SmallVector<std::pair<mlir::func::FuncOp, mlir::Operation*>> found;
+    for (auto func : module.getOps<mlir::func::FuncOp>()) {
+      if (func.isExternal()) continue;
+      if (mlir::Operation* op = soleFusedOp(func)) {
+        found.push_back({func, op});
+        continue;
+      }
+      bool stray = false;
+      func.walk([&](mlir::Operation* op) {
+        stray |= llvm::isa<prim::AttentionOp, prim::LayerNormOp>(op);
+      });
+      if (stray) {
+        func.emitError() << "internal error: a fused op shares its kernel function with "
+                            "other ops";
+        return signalPassFailure();
+      }
+    }
+    mlir::OpBuilder b(module.getContext());
+    for (auto [func, op] : found) {
+      BufferizedKernel kernel = startBufferizedKernel(func, op, b, symbols);
+      if (auto attention = llvm::dyn_cast<prim::AttentionOp>(op))
+        emitAttention(attention, kernel, b);
+      else
+        emitLayerNorm(llvm::cast<prim::LayerNormOp>(op), kernel, b);
+      symbols.erase(func);
+      symbols.insert(kernel.func);
+    }
+  }
+};
+
+}  // namespace
+}  // namespace pt2c::fused
+
+namespace pt2c {
+
+std::unique_ptr<mlir::Pass> createLowerFusedOpsToGpuPass() {
+  return std::make_unique<fused::LowerFusedOpsToGpuPass>();
+}
+
+void registerLowerFusedOpsToGpuPass() { mlir::PassRegistration<fused::LowerFusedOpsToGpuPass>(); }
+
+}  // namespace pt2c

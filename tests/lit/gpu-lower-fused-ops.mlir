@@ -1,0 +1,79 @@
+// RUN: pt2c-opt %s --pt2c-lower-fused-ops-to-gpu | FileCheck %s
+// RUN: pt2c-opt %s --pass-pipeline='builtin.module(pt2c-lower-fused-ops-to-gpu,func.func(pt2c-sink-into-gpu-launches),gpu-kernel-outlining,gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{index-bitwidth=64 use-bare-ptr-memref-call-conv=1},reconcile-unrealized-casts))' | FileCheck %s --check-prefix=NVVM
+
+// A kernel function made of one prim.attention becomes the bufferized function of one
+// launch. Where K (padded) or V fits in shared memory, the tile kernel: a block per 4
+// query rows (x: 5 rows -> 2 blocks) and per batch x head (y), 4 warps; shared: the q
+// rows (f32), K then V in their own type (K rows padded by one 32-bit word: 8 + 2 f16),
+// the scores and 1 / sum per row. Operands flagged heads_inner are indexed
+// [b, row, h, column]; the bias's size-1 dims index 0; causal masks j > i.
+// CHECK-LABEL: func.func private @tile(
+// CHECK-SAME: %[[Q:[a-z0-9]+]]: memref<1x5x2x8xf16>, %[[K:[a-z0-9]+]]: memref<1x2x5x8xf16>, %[[B:[a-z0-9]+]]: memref<1x1x5x5xf16>, %[[OUT:[a-z0-9]+]]: memref<1x5x2x8xf16>)
+// CHECK-SAME: attributes {pt2c.kernel}
+// CHECK: gpu.launch blocks(%[[BX:.*]], %[[BH:.*]], %{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c1) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1) workgroup(%[[QS:.*]] : memref<32xf32, #gpu.address_space<workgroup>>, %[[KV:.*]] : memref<50xf16, #gpu.address_space<workgroup>>, %[[SC:.*]] : memref<20xf32, #gpu.address_space<workgroup>>, %[[INV:.*]] : memref<4xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[BI:.*]] = arith.divui %[[BH]]
+// CHECK: %[[HI:.*]] = arith.remui %[[BH]]
+// CHECK: memref.load %[[Q]][%[[BI]], %{{.*}}, %[[HI]], %{{.*}}] : memref<1x5x2x8xf16>
+// CHECK: memref.load %[[K]][%[[BI]], %[[HI]], %{{.*}}, %{{.*}}] : memref<1x2x5x8xf16>
+// CHECK: memref.store %{{.*}}, %[[KV]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[KV]]
+// CHECK: memref.load %[[B]][%c0{{.*}}, %c0{{.*}}, %{{.*}}, %[[J:.*]]]
+// CHECK: arith.cmpi ugt, %[[J]]
+// CHECK: memref.store %{{.*}}, %[[SC]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[Q]][%[[BI]], %{{.*}}, %[[HI]], %{{.*}}] : memref<1x5x2x8xf16>
+// CHECK: memref.store %{{.*}}, %[[KV]]
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK: math.exp
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK: memref.store %{{.*}}, %[[INV]]
+// CHECK: gpu.barrier
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: memref.store %{{.*}}, %[[OUT]][%[[BI]], %{{.*}}, %[[HI]], %{{.*}}]
+// CHECK-NOT: prim.
+func.func private @tile(%q: tensor<1x5x2x8xf16>, %k: tensor<1x2x5x8xf16>, %b: tensor<1x1x5x5xf16>) -> tensor<1x5x2x8xf16> attributes {pt2c.kernel} {
+  %0 = prim.attention %q, %k, %q bias %b, scale = 0.5, causal = true, heads_inner = [true, false, true, true] : tensor<1x5x2x8xf16>, tensor<1x2x5x8xf16>, tensor<1x5x2x8xf16>, tensor<1x1x5x5xf16> -> tensor<1x5x2x8xf16>
+  return %0 : tensor<1x5x2x8xf16>
+}
+
+// Keys whose K does not fit in shared memory (4096 x 10 f16): the row kernel, a block per
+// query row and per batch x head, 8 warps, a warp per key (shuffles), block-wide
+// reductions for the max and the sum.
+// CHECK-LABEL: func.func private @rows(
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c3{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c256{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%{{.*}} : memref<8xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<256xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK: gpu.all_reduce  maximumf %{{.*}} uniform
+// CHECK: math.exp
+// CHECK: gpu.all_reduce  add %{{.*}} uniform
+func.func private @rows(%q: tensor<1x1x3x8xf16>, %k: tensor<1x1x4096x8xf16>) -> tensor<1x1x3x8xf16> attributes {pt2c.kernel} {
+  %0 = prim.attention %q, %k, %k, scale = 0.5, causal = false, heads_inner = [false, false, false, false] : tensor<1x1x3x8xf16>, tensor<1x1x4096x8xf16>, tensor<1x1x4096x8xf16> -> tensor<1x1x3x8xf16>
+  return %0 : tensor<1x1x3x8xf16>
+}
+
+// After outlining and the NVVM conversion: kernels with bare pointers, shuffles, barriers.
+// NVVM: llvm.func @tile_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// NVVM: nvvm.barrier0
+// NVVM: nvvm.shfl.sync  bfly
+// NVVM: llvm.func @rows_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// NVVM: nvvm.shfl.sync  bfly
+
+// Layer norm: a block per row of the last dim (the input seen as [rows, n]), up to 256
+// threads striding over the row kept in shared memory, two block-wide sums.
+// CHECK-LABEL: func.func private @layer_norm(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: memref<2x3x40xf16>, %[[W:[a-z0-9]+]]: memref<40xf16>, %[[OUT:[a-z0-9]+]]: memref<2x3x40xf16>)
+// CHECK-DAG: %[[XR:.*]] = memref.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : memref<2x3x40xf16> into memref<6x40xf16>
+// CHECK-DAG: %[[OR:.*]] = memref.collapse_shape %[[OUT]] {{\[}}[0, 1], [2]]
+// CHECK: gpu.launch blocks(%[[ROW:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c6, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[XS:.*]] : memref<40xf32, #gpu.address_space<workgroup>>)
+// CHECK: memref.load %[[XR]][%[[ROW]], %{{.*}}]
+// CHECK: gpu.all_reduce  add
+// CHECK: gpu.all_reduce  add
+// CHECK: math.rsqrt
+// CHECK: memref.load %[[W]]
+// CHECK: arith.truncf
+// CHECK: memref.store %{{.*}}, %[[OR]][%[[ROW]], %{{.*}}]
+func.func private @layer_norm(%x: tensor<2x3x40xf16>, %w: tensor<40xf16>) -> tensor<2x3x40xf16> attributes {pt2c.kernel} {
+  %0 = prim.layer_norm %x weight %w, epsilon = 1.0e-5 : tensor<2x3x40xf16>, tensor<40xf16> -> tensor<2x3x40xf16>
+  return %0 : tensor<2x3x40xf16>
+}
+// NVVM: llvm.func @layer_norm_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
