@@ -8,6 +8,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
 
 namespace pt2c {
 namespace {
@@ -217,8 +218,13 @@ class PlanBuilder {
     // The last step reading each buffer root decides how long its arena memory lives;
     // guard values are read after the last step.
     llvm::DenseMap<mlir::Value, int64_t> lastUse;
-    for (auto [step, call] : llvm::enumerate(calls))
-      for (mlir::Value v : call.getOperands()) lastUse[bufferRoot(v)] = step;
+    for (auto [step, call] : llvm::enumerate(calls)) {
+      // A matrix product's or convolution's operands live one step longer: a GPU library
+      // call (cuBLASLt, cuDNN) may then take in the next step, its bias epilogue, writing
+      // that step's output while it still reads them (codegen/cuda/CudaPlan.cpp).
+      int64_t until = step + (callsLibraryCandidate(call) ? 1 : 0);
+      for (mlir::Value v : call.getOperands()) lastUse[bufferRoot(v)] = until;
+    }
     for (mlir::Value v : guardValues()) lastUse[bufferRoot(v)] = calls.size();
 
     for (auto [step, call] : llvm::enumerate(calls)) {
@@ -242,6 +248,19 @@ class PlanBuilder {
       r.steps.push_back(s);
     }
     return mlir::success();
+  }
+
+  // Whether `call`'s kernel function computes a prim.dot_general or prim.convolution.
+  bool callsLibraryCandidate(mlir::func::CallOp call) {
+    auto callee = mlir::SymbolTable::lookupNearestSymbolFrom<mlir::func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (!callee) return false;
+    bool found = false;
+    callee.walk([&](mlir::Operation* op) {
+      llvm::StringRef name = op->getName().getStringRef();
+      found |= name == "prim.dot_general" || name == "prim.convolution";
+    });
+    return found;
   }
 
   mlir::StringAttr weightName(unsigned arg) {

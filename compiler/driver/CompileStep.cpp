@@ -161,6 +161,9 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
                 "dynamic_shapes), which the CUDA backend does not support yet: compile for "
                 "the CPU, or export without dynamic_shapes");
   mlir::PassManager partition(&context);
+  // Weight folding narrows half arithmetic (FoldLowPrecision.h): the fused ops' patterns
+  // (a residual add into layer norm) see the narrowed ops only now.
+  if (!cudaSms.empty()) partition.addPass(mlir::createCanonicalizerPass());
   partition.addPass(createSymbolicShapesPass());
   partition.addPass(createFormKernelsPass());
   if (mlir::failed(partition.run(*module))) return fail("kernel formation failed");

@@ -77,3 +77,18 @@ func.func private @layer_norm(%x: tensor<2x3x40xf16>, %w: tensor<40xf16>) -> ten
   return %0 : tensor<2x3x40xf16>
 }
 // NVVM: llvm.func @layer_norm_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+
+// With a residual: x = input + residual rounded to f16 (as the add it replaces), then the
+// same row statistics.
+// CHECK-LABEL: func.func private @layer_norm_residual(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: memref<6x40xf16>, %[[R:[a-z0-9]+]]: memref<6x40xf16>, %[[O:[a-z0-9]+]]: memref<6x40xf16>)
+// CHECK: %[[XA:.*]] = memref.load %[[A]]
+// CHECK: %[[XR:.*]] = memref.load %[[R]]
+// CHECK: %[[SUM:.*]] = arith.addf
+// CHECK: %[[H:.*]] = arith.truncf %[[SUM]] : f32 to f16
+// CHECK: arith.extf %[[H]] : f16 to f32
+// CHECK: gpu.all_reduce  add
+func.func private @layer_norm_residual(%a: tensor<6x40xf16>, %r: tensor<6x40xf16>) -> tensor<6x40xf16> attributes {pt2c.kernel} {
+  %0 = prim.layer_norm %a residual %r, epsilon = 1.0e-5 : tensor<6x40xf16>, tensor<6x40xf16> -> tensor<6x40xf16>
+  return %0 : tensor<6x40xf16>
+}

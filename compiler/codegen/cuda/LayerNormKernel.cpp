@@ -1,8 +1,9 @@
 // The fused layer norm kernel (prim.layer_norm): one block per row of the last dim, in
 // place of the decomposition's five kernels (a row sum with its fill, the centring, a
-// row sum of squares with its fill, the scaling):
+// row sum of squares with its fill, the scaling) and of the residual add before it:
 //
-//   xs[c] = x[row, c] (shared, f32), threads striding over c;  mean = sum / N
+//   xs[c] = x[row, c] (+ residual[row, c]) (shared, f32), threads striding over c;
+//   mean  = sum / N
 //   var   = sum_c (xs[c] - mean)^2 / N                          (gpu.all_reduce each)
 //   out[row, c] = (xs[c] - mean) * rsqrt(var + eps) * weight[c] + bias[c]
 //
@@ -38,6 +39,8 @@ void emitLayerNorm(prim::LayerNormOp op, const BufferizedKernel& kernel, mlir::O
         loc, memref, llvm::ArrayRef<mlir::ReassociationIndices>{leading, {rank - 1}});
   };
   mlir::Value x = rowsOf(kernel.buffer(op.getInput()));
+  mlir::Value residual = op.getResidual() ? rowsOf(kernel.buffer(op.getResidual())) : nullptr;
+  mlir::Type inputType = op.getInput().getType().getElementType();
   mlir::Value out = rowsOf(kernel.out);
   mlir::Value weight = kernel.buffer(op.getWeight()), bias = kernel.buffer(op.getBias());
 
@@ -66,6 +69,14 @@ void emitLayerNorm(prim::LayerNormOp op, const BufferizedKernel& kernel, mlir::O
 
   mlir::Value sum = kb.loop(t, n, step, fzero, [&](mlir::Value c, mlir::Value acc) {
     mlir::Value v = kb.load(x, {row, c});
+    if (residual) {
+      // input + residual in the input's type (the f32 sum of two halves rounds once to
+      // the same half as their half sum: f32 has over twice their precision).
+      v = b.create<mlir::arith::AddFOp>(loc, v, kb.load(residual, {row, c}));
+      if (!inputType.isF32())
+        v = b.create<mlir::arith::ExtFOp>(
+            loc, b.getF32Type(), b.create<mlir::arith::TruncFOp>(loc, inputType, v).getResult());
+    }
     b.create<mlir::memref::StoreOp>(loc, v, xs, c);
     return b.create<mlir::arith::AddFOp>(loc, acc, v);
   });

@@ -124,8 +124,8 @@ Value fusedLayerNorm(aten::NativeLayerNormOp op, PrimBuilder &b) {
   if (!input.hasStaticShape() || input.getRank() < 1 ||
       input.getShape().back() > prim::kFusedRowMaxElements || input.getElementType() != b.resultElementType(0))
     return {};
-  return b.create<prim::LayerNormOp>(b.resultType(0), op.getInput(), op.getWeight(),
-                                     op.getBias(), FloatAttr::get(Float64Type::get(op.getContext()),
+  return b.create<prim::LayerNormOp>(b.resultType(0), op.getInput(), /*residual=*/Value(),
+                                     op.getWeight(), op.getBias(), FloatAttr::get(Float64Type::get(op.getContext()),
                                                                   op.getEps().convertToDouble()));
 }
 
