@@ -121,10 +121,10 @@ int64_t tileSharedBytes(const Attention& a, int64_t rows, int64_t elementBytes) 
 // staged in shared memory once for all of them (whole rows read by neighbouring threads),
 // every product then read from shared memory:
 //   qs[r][d] = q[i0 + r][d];  kv[j][d] = K[j][d]                    (barrier)
-//   sc[r][j] = score(qs[r], kv[j])  (threads along j)                (barrier)
+//   sc[r][j] = score(qs[r], kv[j])  (a thread per key j, for every r) (barrier)
 //   kv[j][e] = V[j][e]; a warp per row: sc[r][j] = exp(sc[r][j] - max), inv[r] = 1 / sum
 //                                                                     (barrier)
-//   out[i0 + r][e] = inv[r] * sum_j sc[r][j] kv[j][e]  (threads along e)
+//   out[i0 + r][e] = inv[r] * sum_j sc[r][j] kv[j][e]  (a thread per column e, every r)
 void emitTileKernel(Attention& a, int64_t rows) {
   mlir::OpBuilder& b = a.b;
   KernelBuilder& kb = a.kb;
@@ -174,31 +174,73 @@ void emitTileKernel(Attention& a, int64_t rows) {
     b.create<mlir::memref::StoreOp>(
         loc, kb.load(a.q, a.at(0, a.bIdx, a.hIdx, clampedRowOf(r), d)), qs, idx);
   });
-  kb.loop(t, a.keys * a.dim, step, [&](mlir::Value idx) {
-    auto [j, d] = divRem(idx, a.dim);
-    mlir::Value x = b.create<mlir::memref::LoadOp>(loc, a.k, a.at(1, a.bIdx, a.hIdx, j, d));
-    b.create<mlir::memref::StoreOp>(loc, x, kv, add(mul(j, kStride), d));
-  });
+  // Copies `count` elements into shared memory, kUnroll loads in flight per thread: one
+  // load after another, each waited for by its store, would leave the copy bound by
+  // global memory latency. Loads past the end read the last element; their stores are
+  // skipped.
+  constexpr int64_t kUnroll = 8;
+  auto stage = [&](int64_t count, llvm::function_ref<mlir::Value(mlir::Value)> load,
+                   llvm::function_ref<void(mlir::Value, mlir::Value)> store) {
+    int64_t chunk = kUnroll * threads;
+    kb.loop(zero, (count + chunk - 1) / chunk * chunk, kb.index(chunk), [&](mlir::Value base) {
+      llvm::SmallVector<mlir::Value> indices, values;
+      for (int64_t u = 0; u < kUnroll; ++u) {
+        indices.push_back(add(add(base, kb.index(u * threads)), t));
+        mlir::Value clamped = b.create<mlir::arith::MinUIOp>(loc, indices.back(),
+                                                             kb.index(count - 1));
+        values.push_back(load(clamped));
+      }
+      for (int64_t u = 0; u < kUnroll; ++u) {
+        mlir::Value inRange = b.create<mlir::arith::CmpIOp>(
+            loc, mlir::arith::CmpIPredicate::ult, indices[u], kb.index(count));
+        auto ifInRange = b.create<mlir::scf::IfOp>(loc, inRange, /*withElseRegion=*/false);
+        mlir::OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifInRange.thenBlock());
+        store(indices[u], values[u]);
+      }
+    });
+  };
+  stage(
+      a.keys * a.dim,
+      [&](mlir::Value idx) {
+        auto [j, d] = divRem(idx, a.dim);
+        return b.create<mlir::memref::LoadOp>(loc, a.k, a.at(1, a.bIdx, a.hIdx, j, d)).getResult();
+      },
+      [&](mlir::Value idx, mlir::Value x) {
+        auto [j, d] = divRem(idx, a.dim);
+        b.create<mlir::memref::StoreOp>(loc, x, kv, add(mul(j, kStride), d));
+      });
   b.create<mlir::gpu::BarrierOp>(loc);
 
-  kb.loop(t, rows * a.keys, step, [&](mlir::Value idx) {
-    auto [r, j] = divRem(idx, a.keys);
-    mlir::Value qBase = mul(r, a.dim), kBase = mul(j, kStride);
-    mlir::Value dot = kb.loop(zero, a.dim, one, fzero, [&](mlir::Value d, mlir::Value acc) {
-      mlir::Value x = b.create<mlir::memref::LoadOp>(loc, qs, add(qBase, d));
+  // A thread per key, for all the block's rows at once: each K element read from shared
+  // memory serves `rows` products.
+  llvm::SmallVector<mlir::Value> zeros(rows, fzero);
+  kb.loop(t, a.keys, step, [&](mlir::Value j) {
+    mlir::Value kBase = mul(j, kStride);
+    auto dots = kb.loop(zero, a.dim, one, zeros, [&](mlir::Value d, mlir::ValueRange acc) {
       mlir::Value y = kb.load(kv, add(kBase, d));
-      return b.create<mlir::arith::AddFOp>(loc, acc, b.create<mlir::arith::MulFOp>(loc, x, y));
+      llvm::SmallVector<mlir::Value> next;
+      for (int64_t r = 0; r < rows; ++r) {
+        mlir::Value x = b.create<mlir::memref::LoadOp>(loc, qs, add(kb.index(r * a.dim), d));
+        next.push_back(b.create<mlir::arith::AddFOp>(
+            loc, acc[r], b.create<mlir::arith::MulFOp>(loc, x, y)));
+      }
+      return next;
     });
-    mlir::Value s = a.finishScore(dot, a.bIdx, a.hIdx, clampedRowOf(r), j);
-    b.create<mlir::memref::StoreOp>(loc, s, sc, idx);
+    for (int64_t r = 0; r < rows; ++r) {
+      mlir::Value s = a.finishScore(dots[r], a.bIdx, a.hIdx, clampedRowOf(kb.index(r)), j);
+      b.create<mlir::memref::StoreOp>(loc, s, sc, add(kb.index(r * a.keys), j));
+    }
   });
   b.create<mlir::gpu::BarrierOp>(loc);  // K is read: V may take its place
 
-  kb.loop(t, a.keys * a.vdim, step, [&](mlir::Value idx) {
-    auto [j, e] = divRem(idx, a.vdim);
-    mlir::Value x = b.create<mlir::memref::LoadOp>(loc, a.v, a.at(2, a.bIdx, a.hIdx, j, e));
-    b.create<mlir::memref::StoreOp>(loc, x, kv, idx);
-  });
+  stage(
+      a.keys * a.vdim,
+      [&](mlir::Value idx) {
+        auto [j, e] = divRem(idx, a.vdim);
+        return b.create<mlir::memref::LoadOp>(loc, a.v, a.at(2, a.bIdx, a.hIdx, j, e)).getResult();
+      },
+      [&](mlir::Value idx, mlir::Value x) { b.create<mlir::memref::StoreOp>(loc, x, kv, idx); });
   // A warp per row; the lanes of a warp take the same rows, so the shuffles converge.
   auto [warp, lane] = divRem(t, kWarp);
   kb.loop(warp, rows, kb.index(threads / kWarp), [&](mlir::Value r) {
@@ -225,31 +267,31 @@ void emitTileKernel(Attention& a, int64_t rows) {
   });
   b.create<mlir::gpu::BarrierOp>(loc);
 
-  kb.loop(t, rows * a.vdim, step, [&](mlir::Value idx) {
-    auto [r, e] = divRem(idx, a.vdim);
-    mlir::Value base = mul(r, a.keys);
-    mlir::Value acc = kb.loop(zero, a.keys, one, fzero, [&](mlir::Value j, mlir::Value sum) {
-      mlir::Value p = b.create<mlir::memref::LoadOp>(loc, sc, add(base, j));
+  // A thread per output column, for all the block's rows at once.
+  kb.loop(t, a.vdim, step, [&](mlir::Value e) {
+    auto sums = kb.loop(zero, a.keys, one, zeros, [&](mlir::Value j, mlir::ValueRange acc) {
       mlir::Value x = kb.load(kv, add(mul(j, a.vdim), e));
-      return b.create<mlir::arith::AddFOp>(loc, sum, b.create<mlir::arith::MulFOp>(loc, p, x));
+      llvm::SmallVector<mlir::Value> next;
+      for (int64_t r = 0; r < rows; ++r) {
+        mlir::Value p = b.create<mlir::memref::LoadOp>(loc, sc, add(kb.index(r * a.keys), j));
+        next.push_back(b.create<mlir::arith::AddFOp>(
+            loc, acc[r], b.create<mlir::arith::MulFOp>(loc, p, x)));
+      }
+      return next;
     });
-    mlir::Value row = rowOf(r);
-    mlir::Value inRange =
-        b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult, row, kb.index(a.queries));
-    auto ifInRange = b.create<mlir::scf::IfOp>(loc, inRange, /*withElseRegion=*/false);
-    mlir::OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifInRange.thenBlock());
-    a.storeResult(acc, b.create<mlir::memref::LoadOp>(loc, inv, r), a.bIdx, a.hIdx, row, e);
+    for (int64_t r = 0; r < rows; ++r) {
+      mlir::Value row = rowOf(kb.index(r));
+      mlir::Value inRange = b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult,
+                                                          row, kb.index(a.queries));
+      auto ifInRange = b.create<mlir::scf::IfOp>(loc, inRange, /*withElseRegion=*/false);
+      mlir::OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifInRange.thenBlock());
+      a.storeResult(sums[r], b.create<mlir::memref::LoadOp>(loc, inv, kb.index(r)), a.bIdx,
+                    a.hIdx, row, e);
+    }
   });
 }
 
-// The row kernel, for attention whose K and V do not fit in shared memory: a block (4 or 8
-// warps) per query row, K and V read from global memory.
-//   q_s = q[i];  p_s[j] = score(q_s, K[j]): a warp per key, its lanes along the key's
-//   row, the lanes' products summed by shuffles; m = max_j p_s[j] (gpu.all_reduce);
-//   p_s[j] = exp(p_s[j] - m), s = sum_j p_s[j] (gpu.all_reduce);
-//   out[i][e] = (sum_j p_s[j] V[j][e]) / s: threads along e, split over the keys when
-//   there are more threads than columns, the parts added through shared memory.
 void emitRowKernel(Attention& a) {
   mlir::OpBuilder& b = a.b;
   KernelBuilder& kb = a.kb;

@@ -48,6 +48,20 @@ class KernelBuilder {
         });
     return forOp.getResult(0);
   }
+  // The same carrying several values (a thread's accumulators for several rows).
+  llvm::SmallVector<mlir::Value> loop(
+      mlir::Value from, int64_t to, mlir::Value step, mlir::ValueRange inits,
+      llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::Value, mlir::ValueRange)> body) {
+    auto forOp = b.create<mlir::scf::ForOp>(
+        loc, from, index(to), step, inits,
+        [&](mlir::OpBuilder& nested, mlir::Location, mlir::Value iv, mlir::ValueRange iter) {
+          mlir::OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
+          llvm::SmallVector<mlir::Value> next = body(iv, iter);
+          b.create<mlir::scf::YieldOp>(loc, next);
+        });
+    return llvm::SmallVector<mlir::Value>(forOp.getResults());
+  }
   void loop(mlir::Value from, int64_t to, mlir::Value step,
             llvm::function_ref<void(mlir::Value)> body) {
     b.create<mlir::scf::ForOp>(
