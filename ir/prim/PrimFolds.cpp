@@ -237,16 +237,31 @@ Value widenedSource(Value v) {
 }
 
 /// layer_norm computes in f32 from any float operands and rounds once to its result
-/// type: a widening convert of an operand, or a convert of its only use, is part of it.
+/// type: a widening convert of an operand, or a convert of its only use, is part of it;
+/// so is an add whose only use it is (the residual connection before a post-norm).
 struct AbsorbConvertsIntoLayerNorm : OpRewritePattern<LayerNormOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(LayerNormOp op, PatternRewriter &rewriter) const override {
-    Value operands[3] = {op.getInput(), op.getWeight(), op.getBias()};
+    Value operands[4] = {op.getInput(), op.getResidual(), op.getWeight(), op.getBias()};
     bool changed = false;
-    for (Value &v : operands)
-      if (Value source = widenedSource(v)) {
-        v = source;
+    // The affine operands widen exactly; the input only without a residual (the sum is
+    // rounded to the input's type).
+    for (int i : {0, 2, 3}) {
+      if (i == 0 && operands[1])
+        continue;
+      if (Value source = widenedSource(operands[i])) {
+        operands[i] = source;
+        changed = true;
+      }
+    }
+    // x + r feeding only the op: the op adds (in the add's type).
+    if (!operands[1])
+      if (auto add = operands[0].getDefiningOp<AddOp>();
+          add && add->hasOneUse() && add.getLhs().getType() == add.getType() &&
+          add.getRhs().getType() == add.getType()) {
+        operands[0] = add.getLhs();
+        operands[1] = add.getRhs();
         changed = true;
       }
     Operation *user = op->hasOneUse() ? *op->getUsers().begin() : nullptr;
@@ -260,7 +275,7 @@ struct AbsorbConvertsIntoLayerNorm : OpRewritePattern<LayerNormOp> {
       return failure();
     Type resultType = outConvert ? outConvert.getType() : op.getType();
     auto fused = rewriter.create<LayerNormOp>(op.getLoc(), resultType, operands[0], operands[1],
-                                              operands[2], op.getEpsilonAttr());
+                                              operands[2], operands[3], op.getEpsilonAttr());
     if (outConvert) {
       rewriter.replaceOp(outConvert, fused.getResult());
       rewriter.eraseOp(op);

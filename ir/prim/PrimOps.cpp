@@ -165,6 +165,8 @@ LogicalResult LayerNormOp::verify() {
   auto in = getInput().getType(), out = getType();
   if (!in.hasStaticShape() || in.getRank() < 1 || in.getShape() != out.getShape())
     return emitOpError("needs a static input of rank >= 1 and a result of its shape");
+  if (getResidual() && getResidual().getType() != in)
+    return emitOpError("residual must have the input's type");
   int64_t n = in.getShape().back();
   for (Value v : {getWeight(), getBias()})
     if (v && cast<RankedTensorType>(v.getType()).getShape() != ArrayRef<int64_t>{n})

@@ -273,19 +273,23 @@ def Prim_AttentionOp : Prim_Op<"attention"> {
 def Prim_LayerNormOp : Prim_Op<"layer_norm", [AttrSizedOperandSegments]> {
   let summary = "layer norm over the last dim in one op, for targets with a fused kernel";
   let description = [{
-    result = (x - mean) / sqrt(var + epsilon) * weight + bias over the last dim of
-    `input` (mean and the biased variance of that dim), computed in f32 whatever the
-    element types and rounded once to the result's type; weight and bias are optional,
+    result = (x - mean) / sqrt(var + epsilon) * weight + bias over the last dim of x
+    (mean and the biased variance of that dim), computed in f32 whatever the element
+    types and rounded once to the result's type. x is `input`, or `input + residual`
+    rounded to input's type when `residual` (input's type and shape) is present: the
+    residual connection of a post-norm transformer block. weight and bias are optional,
     one value per element of the last dim. Canonicalization absorbs widening converts of
-    the operands and a convert of the result. Only the CUDA pipeline emits it (the
-    decomposition of native_layer_norm in a module marked `pt2c.fused_attention`).
+    the operands, a convert of the result and an add that only feeds the op. Only the
+    CUDA pipeline emits it (the decomposition of native_layer_norm in a module marked
+    `pt2c.fused_attention`).
   }];
-  let arguments = (ins Prim_FloatTensor:$input, Optional<Prim_FloatTensor>:$weight,
-                       Optional<Prim_FloatTensor>:$bias, F64Attr:$epsilon);
+  let arguments = (ins Prim_FloatTensor:$input, Optional<Prim_FloatTensor>:$residual,
+                       Optional<Prim_FloatTensor>:$weight, Optional<Prim_FloatTensor>:$bias,
+                       F64Attr:$epsilon);
   let results = (outs Prim_FloatTensor:$result);
   let assemblyFormat = [{
-    $input (`weight` $weight^)? (`bias` $bias^)? `,` `epsilon` `=` $epsilon attr-dict `:`
-    type(operands) `->` type($result)
+    $input (`residual` $residual^)? (`weight` $weight^)? (`bias` $bias^)? `,` `epsilon` `=`
+    $epsilon attr-dict `:` type(operands) `->` type($result)
   }];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
