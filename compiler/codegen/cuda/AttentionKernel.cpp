@@ -212,21 +212,30 @@ void emitTileKernel(Attention& a, int64_t rows) {
       });
   b.create<mlir::gpu::BarrierOp>(loc);
 
-  // A thread per key, for all the block's rows at once: each K element read from shared
-  // memory serves `rows` products.
+  // For every row r of the block: sum over i < count of rowsBuffer[r * rowStride + i] *
+  // shared(i), each shared(i) read once for all the rows.
   llvm::SmallVector<mlir::Value> zeros(rows, fzero);
-  kb.loop(t, a.keys, step, [&](mlir::Value j) {
-    mlir::Value kBase = mul(j, kStride);
-    auto dots = kb.loop(zero, a.dim, one, zeros, [&](mlir::Value d, mlir::ValueRange acc) {
-      mlir::Value y = kb.load(kv, add(kBase, d));
+  auto sumOverRows = [&](int64_t count, mlir::Value rowsBuffer, int64_t rowStride,
+                         llvm::function_ref<mlir::Value(mlir::Value)> shared) {
+    return kb.loop(zero, count, one, zeros, [&](mlir::Value i, mlir::ValueRange acc) {
+      mlir::Value y = shared(i);
       llvm::SmallVector<mlir::Value> next;
       for (int64_t r = 0; r < rows; ++r) {
-        mlir::Value x = b.create<mlir::memref::LoadOp>(loc, qs, add(kb.index(r * a.dim), d));
+        mlir::Value x =
+            b.create<mlir::memref::LoadOp>(loc, rowsBuffer, add(kb.index(r * rowStride), i));
         next.push_back(b.create<mlir::arith::AddFOp>(
             loc, acc[r], b.create<mlir::arith::MulFOp>(loc, x, y)));
       }
       return next;
     });
+  };
+
+  // A thread per key, for all the block's rows at once: each K element read from shared
+  // memory serves `rows` products.
+  kb.loop(t, a.keys, step, [&](mlir::Value j) {
+    mlir::Value kBase = mul(j, kStride);
+    auto dots = sumOverRows(a.dim, qs, a.dim,
+                            [&](mlir::Value d) { return kb.load(kv, add(kBase, d)); });
     for (int64_t r = 0; r < rows; ++r) {
       mlir::Value s = a.finishScore(dots[r], a.bIdx, a.hIdx, clampedRowOf(kb.index(r)), j);
       b.create<mlir::memref::StoreOp>(loc, s, sc, add(kb.index(r * a.keys), j));
@@ -269,16 +278,8 @@ void emitTileKernel(Attention& a, int64_t rows) {
 
   // A thread per output column, for all the block's rows at once.
   kb.loop(t, a.vdim, step, [&](mlir::Value e) {
-    auto sums = kb.loop(zero, a.keys, one, zeros, [&](mlir::Value j, mlir::ValueRange acc) {
-      mlir::Value x = kb.load(kv, add(mul(j, a.vdim), e));
-      llvm::SmallVector<mlir::Value> next;
-      for (int64_t r = 0; r < rows; ++r) {
-        mlir::Value p = b.create<mlir::memref::LoadOp>(loc, sc, add(kb.index(r * a.keys), j));
-        next.push_back(b.create<mlir::arith::AddFOp>(
-            loc, acc[r], b.create<mlir::arith::MulFOp>(loc, p, x)));
-      }
-      return next;
-    });
+    auto sums = sumOverRows(a.keys, sc, a.keys,
+                            [&](mlir::Value j) { return kb.load(kv, add(mul(j, a.vdim), e)); });
     for (int64_t r = 0; r < rows; ++r) {
       mlir::Value row = rowOf(kb.index(r));
       mlir::Value inRange = b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult,
