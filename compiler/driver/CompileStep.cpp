@@ -133,7 +133,8 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
     return llvm::Error::success();
   }
 
-  // The GPU has a fused attention kernel: scaled_dot_product_attention stays one op.
+  // The GPU has fused kernels for attention and layer norm: their aten ops decompose to
+  // one prim op each (prim.attention, prim.layer_norm).
   if (!cudaSms.empty())
     (*module)->setAttr(prim::kFusedAttentionAttr, mlir::UnitAttr::get(&context));
   mlir::PassManager decompose(&context);

@@ -76,20 +76,11 @@ struct Attention {
     b.create<mlir::memref::StoreOp>(loc, result, out, at(3, bi, hi, i, e));
   }
   mlir::MemRefType sharedType(int64_t n, mlir::Type elementType) {
-    return mlir::MemRefType::get(
-        {n}, elementType, mlir::MemRefLayoutAttrInterface{},
-        mlir::gpu::AddressSpaceAttr::get(ctx, mlir::gpu::AddressSpace::Workgroup));
+    return kb.sharedType(n, elementType);
   }
+  // A launch with a block row per (batch, head) (y); sets bIdx and hIdx inside it.
   mlir::gpu::LaunchOp launch(int64_t gridX, int64_t threads, mlir::TypeRange shared) {
-    mlir::Value one = kb.index(1);
-    auto launch = b.create<mlir::gpu::LaunchOp>(
-        loc, kb.index(gridX), kb.index(batch * heads), one, kb.index(threads), one, one,
-        /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-        /*asyncDependencies=*/mlir::ValueRange{}, /*workgroupAttributions=*/shared);
-    mlir::Block& body = launch.getBody().front();
-    b.setInsertionPointToStart(&body);
-    b.create<mlir::gpu::TerminatorOp>(loc);
-    b.setInsertionPointToStart(&body);
+    auto launch = kb.launch(gridX, batch * heads, threads, shared);
     bIdx = b.create<mlir::arith::DivUIOp>(loc, launch.getBlockIds().y, kb.index(heads));
     hIdx = b.create<mlir::arith::RemUIOp>(loc, launch.getBlockIds().y, kb.index(heads));
     return launch;

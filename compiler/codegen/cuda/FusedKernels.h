@@ -62,6 +62,27 @@ class KernelBuilder {
         });
     return llvm::SmallVector<mlir::Value>(forOp.getResults());
   }
+  // A 1-D array of shared (workgroup) memory, for a launch's workgroup attributions.
+  mlir::MemRefType sharedType(int64_t n, mlir::Type elementType) {
+    return mlir::MemRefType::get(
+        {n}, elementType, mlir::MemRefLayoutAttrInterface{},
+        mlir::gpu::AddressSpaceAttr::get(b.getContext(), mlir::gpu::AddressSpace::Workgroup));
+  }
+  // A launch of gridX x gridY blocks of `threads` threads with `shared` arrays; the
+  // builder then inserts into its body, before the terminator.
+  mlir::gpu::LaunchOp launch(int64_t gridX, int64_t gridY, int64_t threads,
+                             mlir::TypeRange shared) {
+    mlir::Value one = index(1);
+    auto launch = b.create<mlir::gpu::LaunchOp>(
+        loc, index(gridX), index(gridY), one, index(threads), one, one,
+        /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+        /*asyncDependencies=*/mlir::ValueRange{}, /*workgroupAttributions=*/shared);
+    mlir::Block& body = launch.getBody().front();
+    b.setInsertionPointToStart(&body);
+    b.create<mlir::gpu::TerminatorOp>(loc);
+    b.setInsertionPointToStart(&body);
+    return launch;
+  }
   void loop(mlir::Value from, int64_t to, mlir::Value step,
             llvm::function_ref<void(mlir::Value)> body) {
     b.create<mlir::scf::ForOp>(

@@ -44,18 +44,7 @@ void emitLayerNorm(prim::LayerNormOp op, const BufferizedKernel& kernel, mlir::O
   mlir::Value out = rowsOf(kernel.out);
   mlir::Value weight = kernel.buffer(op.getWeight()), bias = kernel.buffer(op.getBias());
 
-  mlir::Value one = kb.index(1);
-  auto shared = mlir::MemRefType::get(
-      {n}, b.getF32Type(), mlir::MemRefLayoutAttrInterface{},
-      mlir::gpu::AddressSpaceAttr::get(ctx, mlir::gpu::AddressSpace::Workgroup));
-  auto launch = b.create<mlir::gpu::LaunchOp>(
-      loc, kb.index(rows), one, one, kb.index(threads), one, one,
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/mlir::ValueRange{}, /*workgroupAttributions=*/mlir::TypeRange{shared});
-  mlir::Block& body = launch.getBody().front();
-  b.setInsertionPointToStart(&body);
-  b.create<mlir::gpu::TerminatorOp>(loc);
-  b.setInsertionPointToStart(&body);
+  auto launch = kb.launch(rows, 1, threads, {kb.sharedType(n, b.getF32Type())});
   mlir::Value xs = launch.getWorkgroupAttributions()[0];
   mlir::Value row = launch.getBlockIds().x;
   mlir::Value t = launch.getThreadIds().x;
