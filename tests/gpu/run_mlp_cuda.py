@@ -35,8 +35,24 @@ PT2C_DEVICE_CUDA = 1
 PT2C_I32 = 6
 DTYPES = {np.dtype(np.float32): 1, np.dtype(np.float64): 2, np.dtype(np.float16): 3,
           np.dtype(np.int64): 5, np.dtype(np.int32): 6, np.dtype(np.int16): 7,
-          np.dtype(np.int8): 8, np.dtype(np.uint8): 9, np.dtype(np.bool_): 10}
+          np.dtype(np.int8): 8, np.dtype(np.uint8): 9, np.dtype(np.bool_): 10,
+          # bf16 travels as its bit patterns (NumPy has none), as tools/eager_reference.py
+          # writes it
+          np.dtype(np.uint16): 4}
 NUMPY_OF = {v: k for k, v in DTYPES.items()}
+
+
+def as_float(array):
+    """bf16 bit patterns (uint16) as the float32 values they stand for; others as they are."""
+    if array.dtype == np.uint16:
+        return (array.astype(np.uint32) << 16).view(np.float32)
+    return array
+
+
+def to_torch(array):
+    """A NumPy array as a torch tensor on the GPU (bf16 bit patterns as int16, same bits)."""
+    import torch
+    return torch.from_numpy(array.view(np.int16) if array.dtype == np.uint16 else array).cuda()
 
 
 class Tensor(ctypes.Structure):  # pt2c_tensor
@@ -59,6 +75,7 @@ def report(name, ok, detail=""):
 
 
 def relative_error(out, ref):
+    out, ref = as_float(out), as_float(ref)
     scale = float(np.abs(ref).max())
     diff = float(np.abs(out.astype(np.float64) - ref.astype(np.float64)).max())
     return diff / scale if scale > 0 else diff
@@ -140,7 +157,7 @@ def check_host_memory(lib, model, inputs, refs, tolerance):
     worst = 0.0
     for _ in range(3):
         for o in outs:
-            o.fill(np.nan)
+            o.view(np.uint8).fill(0xFF)  # a NaN in f16, bf16 and f32 alike
         status = lib.lib.pt2c_model_run(model, ins, len(xs), outs_t, len(outs))
         if status != PT2C_OK:
             return report("pt2c_model_run (host memory, 3 runs)", False,
@@ -163,12 +180,15 @@ def check_device_memory(lib, model, inputs, refs, tolerance):
     if not torch.cuda.is_available():
         return report("pt2c_model_run_device (torch tensors, own stream)", None,
                       "torch sees no GPU")
-    xs = [torch.from_numpy(np.load(p)).cuda() for p in inputs]
-    outs = [torch.full(shape, float("nan"), dtype=torch.from_numpy(np.empty(0, dtype)).dtype,
-                       device="cuda") for dtype, shape in lib.outputs(model)]
-    ins, keep_in = tensors([(x.data_ptr(), x.cpu().numpy().dtype, tuple(x.shape)) for x in xs])
-    outs_t, keep_out = tensors([(o.data_ptr(), o.cpu().numpy().dtype, tuple(o.shape))
-                                for o in outs])
+    arrays = [np.load(p) for p in inputs]
+    xs = [to_torch(a) for a in arrays]
+    infos = lib.outputs(model)
+    # All bits set (a NaN in f16, bf16 and f32 alike) where a run writes nothing.
+    outs = [to_torch(np.full(int(np.prod(shape)) * np.dtype(dtype).itemsize, 0xFF, np.uint8)
+                     .view(dtype).reshape(shape)) for dtype, shape in infos]
+    ins, keep_in = tensors([(x.data_ptr(), a.dtype, a.shape) for x, a in zip(xs, arrays)])
+    outs_t, keep_out = tensors([(o.data_ptr(), np.dtype(dtype), shape)
+                                for o, (dtype, shape) in zip(outs, infos)])
     stream = torch.cuda.Stream()
     torch.cuda.synchronize()
     with torch.cuda.stream(stream):
@@ -178,7 +198,8 @@ def check_device_memory(lib, model, inputs, refs, tolerance):
         return report("pt2c_model_run_device (torch tensors, own stream)", False,
                       f"status {status}: {lib.error()}")
     stream.synchronize()
-    errors = [relative_error(o.cpu().numpy(), np.load(r)) for o, r in zip(outs, refs)]
+    errors = [relative_error(o.cpu().numpy().view(np.dtype(dtype)), np.load(r))
+              for o, (dtype, _), r in zip(outs, infos, refs)]
     report("pt2c_model_run_device (torch tensors, own stream)", max(errors) <= tolerance,
            f"rel {errors}")
 

@@ -8,6 +8,7 @@
 //     keys): a block per query row, K and V read from global memory.
 // A tensor whose heads_inner flag is set is indexed [b, row, h, column] instead of
 // [b, h, row, column]. A row whose keys are all masked out gives 0.
+#include "compiler/codegen/cuda/AttentionKernels.h"
 #include "compiler/codegen/cuda/FusedKernels.h"
 
 #include "ir/prim/PrimDialect.h"
@@ -25,80 +26,6 @@ namespace pt2c::fused {
 namespace {
 
 constexpr int64_t kMaxThreads = 256;
-
-// One attention op being lowered: its sizes, the buffers of the new function and the
-// builder inside it.
-struct Attention {
-  Attention(prim::AttentionOp op, mlir::OpBuilder& b)
-      : op(op), b(b), kb(b, op.getLoc()), loc(op.getLoc()), ctx(op.getContext()) {
-    auto qShape = op.logicalShape(0), kShape = op.logicalShape(1), vShape = op.logicalShape(2);
-    batch = qShape[0];
-    heads = qShape[1];
-    queries = qShape[2];
-    keys = kShape[2];
-    dim = qShape[3];
-    vdim = vShape[3];
-    outType = memrefOf(op.getResult());
-  }
-
-  // Indices into q, k, v or the result (0..3) for [b, h, row, column] in its layout.
-  llvm::SmallVector<mlir::Value, 4> at(unsigned which, mlir::Value bi, mlir::Value hi,
-                                       mlir::Value row, mlir::Value col) {
-    if (op.getHeadsInner()[which]) return {bi, row, hi, col};
-    return {bi, hi, row, col};
-  }
-  // The score of query row i and key j: the dot product scaled, plus the bias, -inf past
-  // i when causal.
-  mlir::Value finishScore(mlir::Value dot, mlir::Value bi, mlir::Value hi, mlir::Value i,
-                          mlir::Value j) {
-    mlir::Value s = b.create<mlir::arith::MulFOp>(loc, dot, kb.f32(op.getScale().convertToDouble()));
-    if (bias) {
-      auto biasType = llvm::cast<mlir::MemRefType>(bias.getType());
-      mlir::Value coords[4] = {bi, hi, i, j};
-      llvm::SmallVector<mlir::Value> indices;
-      for (int64_t d = 0; d < 4; ++d)
-        indices.push_back(biasType.getDimSize(d) == 1 ? kb.index(0) : coords[d]);
-      s = b.create<mlir::arith::AddFOp>(loc, s, kb.load(bias, indices));
-    }
-    if (op.getCausal()) {
-      mlir::Value future =
-          b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ugt, j, i);
-      s = kb.select(future, kb.f32(-INFINITY), s);
-    }
-    return s;
-  }
-  // acc * inverse in the result's type, stored at [b, h, i, e].
-  void storeResult(mlir::Value acc, mlir::Value inverse, mlir::Value bi, mlir::Value hi,
-                   mlir::Value i, mlir::Value e) {
-    mlir::Type elementType = outType.getElementType();
-    mlir::Value result = b.create<mlir::arith::MulFOp>(loc, acc, inverse);
-    if (!elementType.isF32()) result = b.create<mlir::arith::TruncFOp>(loc, elementType, result);
-    b.create<mlir::memref::StoreOp>(loc, result, out, at(3, bi, hi, i, e));
-  }
-  mlir::MemRefType sharedType(int64_t n, mlir::Type elementType) {
-    return kb.sharedType(n, elementType);
-  }
-  // A launch with a block row per (batch, head) (y); sets bIdx and hIdx inside it.
-  mlir::gpu::LaunchOp launch(int64_t gridX, int64_t threads, mlir::TypeRange shared) {
-    auto launch = kb.launch(gridX, batch * heads, threads, shared);
-    bIdx = b.create<mlir::arith::DivUIOp>(loc, launch.getBlockIds().y, kb.index(heads));
-    hIdx = b.create<mlir::arith::RemUIOp>(loc, launch.getBlockIds().y, kb.index(heads));
-    return launch;
-  }
-  mlir::Value warpReduce(mlir::Value value, bool max) {
-    return fused::warpReduce(b, loc, value, max);
-  }
-
-  prim::AttentionOp op;
-  mlir::OpBuilder& b;
-  KernelBuilder kb;
-  mlir::Location loc;
-  mlir::MLIRContext* ctx;
-  int64_t batch, heads, queries, keys, dim, vdim;
-  mlir::MemRefType outType;
-  mlir::Value q, k, v, bias, out;
-  mlir::Value bIdx, hIdx;  // inside the launch
-};
 
 // Shared memory of the tile kernel for `rows` query rows per block, in bytes: the q rows
 // (f32), K (rows padded by one 32-bit word against bank conflicts) then V in one buffer
@@ -389,6 +316,7 @@ void emitAttention(prim::AttentionOp op, const BufferizedKernel& kernel, mlir::O
   a.v = kernel.buffer(op.getValue());
   a.bias = kernel.buffer(op.getBias());
   a.out = kernel.out;
+  if (emitMmaAttentionKernel(a)) return;
   int64_t elementBytes = a.outType.getElementType().getIntOrFloatBitWidth() / 8;
   for (int64_t rows : {4, 2, 1})
     if (rows <= a.queries && tileSharedBytes(a, rows, elementBytes) <= kMaxSharedBytes)

@@ -2,6 +2,7 @@
 #include "compiler/codegen/cuda/FusedKernels.h"
 
 #include "compiler/codegen/cuda/GpuPasses.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -100,8 +101,10 @@ struct LowerFusedOpsToGpuPass
            "bufferized functions of one fused launch";
   }
   void getDependentDialects(mlir::DialectRegistry& registry) const override {
-    registry.insert<mlir::arith::ArithDialect, mlir::gpu::GPUDialect, mlir::math::MathDialect,
-                    mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
+    // LLVM: the tensor-core attention kernel's pointer accesses and mma.sync
+    // (AttentionMmaKernel.cpp).
+    registry.insert<mlir::arith::ArithDialect, mlir::gpu::GPUDialect, mlir::LLVM::LLVMDialect,
+                    mlir::math::MathDialect, mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
   }
   void runOnOperation() override {
     mlir::ModuleOp module = getOperation();
