@@ -4,6 +4,7 @@ time, fails with a clear message where there is no driver, and, through a fake d
 (tests/unit/testdata/fake_cuda.c), launches exactly the kernels of its plan with the
 parameters its cubins expect. Numbers on a real GPU: tests/gpu/run_mlp_cuda.py."""
 import ctypes
+import os
 import subprocess
 
 import numpy as np
@@ -421,4 +422,42 @@ def test_attention_and_layer_norm_are_one_fused_kernel_each(pt2c, cpp_host, tmp_
     launched = [line.split()[1] for line in (tmp_path / "log").read_text().splitlines()
                 if line.startswith("launch ")]
     assert attention[0]["name"] in launched and launches[2]["name"] in launched
+
+
+ATTENTION_CASES = REPO / "tests" / "gpu" / "attention" / "attention_cases.py"
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_attention_with_16_wide_heads_runs_on_tensor_cores(pt2c, cpp_host, tmp_path,
+                                                                dtype):
+    """f16 and bf16 attention whose head sizes are multiples of 16 compiles to the
+    tensor-core kernel (codegen/cuda/AttentionMmaKernel.cpp): 4 warps a block, either
+    one 16-row tile a block with the keys split over the warps (few tiles) or one tile a
+    warp (552 tiles for the 1100-token case). The cases are tests/gpu/attention's, which
+    the GPU machine checks against eager (make_attention_bundles.sh); here the launches
+    go through the fake driver, which checks their parameters against the cubins'."""
+    so = tmp_path / "cases_cuda.so"
+    result = run([pt2c, ATTENTION_CASES, "--target", "cuda:sm_90", "-o", so],
+                 env=dict(os.environ, PT2C_DTYPE=dtype))
+    assert result.returncode == 0, result.stderr
+    plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
+    attention = [k for k in plan["gpu_kernels"] if k["block"] == (128, 1, 1)]
+    # 200 tokens x 4 heads x batch 2, 77 causal, 50 queries over 130 keys, 1100 causal
+    # (64 rows a block: 4 tiles).
+    assert sorted(k["grid"] for k in attention) == [(4, 8, 1), (5, 8, 1), (13, 8, 1),
+                                                    (18, 8, 1)], attention
+    rng = np.random.default_rng(5)
+    inputs = []
+    for name, shape in (("x", (2, 200, 256)), ("y", (2, 50, 256)), ("bias", (2, 1, 1, 130)),
+                        ("z", (2, 1100, 128))):
+        inputs.append(tmp_path / f"{name}.npy")
+        values = rng.standard_normal(shape).astype(np.float32)
+        if dtype == "bfloat16":  # bf16 .npy inputs are bit patterns (tools/host/npy.h)
+            values = (values.view(np.uint32) >> 16).astype(np.uint16)
+        np.save(inputs[-1], values.astype(np.float16) if dtype == "float16" else values)
+    np.save(tmp_path / "mask.npy", rng.random((200, 200)) > 0.3)
+    inputs.insert(1, tmp_path / "mask.npy")
+    _, log = run_on_fake_driver(cpp_host, so, inputs, tmp_path, sm="90")
+    launched = {line.split()[1] for line in log if line.startswith("launch ")}
+    assert {k["name"] for k in attention} <= launched
 

@@ -39,7 +39,8 @@ struct Attention {
   // i when causal.
   mlir::Value finishScore(mlir::Value dot, mlir::Value bi, mlir::Value hi, mlir::Value i,
                           mlir::Value j) {
-    mlir::Value s = b.create<mlir::arith::MulFOp>(loc, dot, kb.f32(op.getScale().convertToDouble()));
+    mlir::Value s =
+        b.create<mlir::arith::MulFOp>(loc, dot, kb.f32(op.getScale().convertToDouble()));
     if (bias) {
       auto biasType = llvm::cast<mlir::MemRefType>(bias.getType());
       mlir::Value coords[4] = {bi, hi, i, j};

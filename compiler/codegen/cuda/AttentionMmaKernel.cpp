@@ -313,7 +313,8 @@ bool emitMmaAttentionKernel(Attention& a) {
           for (int64_t o = 0; o < outTiles; ++o) {
             mlir::Value col = addc(g, o * 8);
             mlir::Value vf[4];
-            for (int64_t i = 0; i < 4; ++i) vf[i] = mem.loadOne(vBase, linear(2, a.v, vRows[i], col));
+            for (int64_t i = 0; i < 4; ++i)
+              vf[i] = mem.loadOne(vBase, linear(2, a.v, vRows[i], col));
             mlir::Value bfrag[2] = {mem.pack(vf[0], vf[1]), mem.pack(vf[2], vf[3])};
             auto d = mem.mma(pFragment, bfrag,
                              llvm::ArrayRef<mlir::Value>(next).slice(o * 4, 4));
