@@ -390,7 +390,7 @@ def test_attention_and_layer_norm_are_one_fused_kernel_each(pt2c, cpp_host, tmp_
     (codegen/cuda/AttentionKernel.cpp): a block per 4 query rows and per batch x head, no
     GEMM steps for the scores or for P @ V, and no copies for the head split and merge
     (the kernel reads q, k, v where the Linear wrote them and writes the merged layout).
-    Layer norm is one launch of its own fused kernel (LayerNormKernel.cpp), a block per
+    Layer norm is one launch of its own fused kernel (LayerNormKernel.cpp), a warp per
     row, reading and writing f16. The launches' parameters match their cubins' (the fake
     driver checks); their numerics are checked on a GPU (tests/gpu: the zoo's
     transformers, BERT-base, ViT-B/16)."""
@@ -408,10 +408,10 @@ def test_attention_and_layer_norm_are_one_fused_kernel_each(pt2c, cpp_host, tmp_
                 ["num_fallback_steps"] for g in range(j)):
             launches.append(plan["gpu_kernels"][step["kernel"]])
     # The mask's bias (0 or -inf), the attention (4 query rows a block) and the layer norm
-    # (a block per row): nothing moves q, k, v or the output.
-    assert [k["grid"] for k in launches] == [(1, 1, 1), (3, 8, 1), (20, 1, 1)], launches
+    # (a warp per row, 4 rows a block): nothing moves q, k, v or the output.
+    assert [k["grid"] for k in launches] == [(1, 1, 1), (3, 8, 1), (5, 1, 1)], launches
     attention = launches[1:2]
-    assert attention[0]["block"] == (128, 1, 1) and launches[2]["block"] == (32, 1, 1)
+    assert attention[0]["block"] == (128, 1, 1) and launches[2]["block"] == (128, 1, 1)
     rng = np.random.default_rng(3)
     np.save(tmp_path / "x.npy", rng.standard_normal((2, 10, 32)).astype(np.float16))
     np.save(tmp_path / "mask.npy", rng.random((10, 10)) > 0.3)

@@ -58,13 +58,14 @@ func.func private @rows(%q: tensor<1x1x3x8xf16>, %k: tensor<1x1x4096x8xf16>) -> 
 // NVVM: llvm.func @rows_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 // NVVM: nvvm.shfl.sync  bfly
 
-// Layer norm: a block per row of the last dim (the input seen as [rows, n]), up to 256
-// threads striding over the row kept in shared memory, two block-wide sums.
+// Layer norm over rows longer than 1024: a block per row of the last dim (the input seen
+// as [rows, n]), up to 256 threads striding over the row kept in shared memory, two
+// block-wide sums.
 // CHECK-LABEL: func.func private @layer_norm(
-// CHECK-SAME: %[[X:[a-z0-9]+]]: memref<2x3x40xf16>, %[[W:[a-z0-9]+]]: memref<40xf16>, %[[OUT:[a-z0-9]+]]: memref<2x3x40xf16>)
-// CHECK-DAG: %[[XR:.*]] = memref.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : memref<2x3x40xf16> into memref<6x40xf16>
+// CHECK-SAME: %[[X:[a-z0-9]+]]: memref<2x3x1100xf16>, %[[W:[a-z0-9]+]]: memref<1100xf16>, %[[OUT:[a-z0-9]+]]: memref<2x3x1100xf16>)
+// CHECK-DAG: %[[XR:.*]] = memref.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : memref<2x3x1100xf16> into memref<6x1100xf16>
 // CHECK-DAG: %[[OR:.*]] = memref.collapse_shape %[[OUT]] {{\[}}[0, 1], [2]]
-// CHECK: gpu.launch blocks(%[[ROW:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c6, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[XS:.*]] : memref<40xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch blocks(%[[ROW:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c6, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[XS:.*]] : memref<1100xf32, #gpu.address_space<workgroup>>)
 // CHECK: memref.load %[[XR]][%[[ROW]], %{{.*}}]
 // CHECK: gpu.all_reduce  add
 // CHECK: gpu.all_reduce  add
@@ -72,22 +73,34 @@ func.func private @rows(%q: tensor<1x1x3x8xf16>, %k: tensor<1x1x4096x8xf16>) -> 
 // CHECK: memref.load %[[W]]
 // CHECK: arith.truncf
 // CHECK: memref.store %{{.*}}, %[[OR]][%[[ROW]], %{{.*}}]
-func.func private @layer_norm(%x: tensor<2x3x40xf16>, %w: tensor<40xf16>) -> tensor<2x3x40xf16> attributes {pt2c.kernel} {
-  %0 = prim.layer_norm %x weight %w, epsilon = 1.0e-5 : tensor<2x3x40xf16>, tensor<40xf16> -> tensor<2x3x40xf16>
-  return %0 : tensor<2x3x40xf16>
+func.func private @layer_norm(%x: tensor<2x3x1100xf16>, %w: tensor<1100xf16>) -> tensor<2x3x1100xf16> attributes {pt2c.kernel} {
+  %0 = prim.layer_norm %x weight %w, epsilon = 1.0e-5 : tensor<2x3x1100xf16>, tensor<1100xf16> -> tensor<2x3x1100xf16>
+  return %0 : tensor<2x3x1100xf16>
 }
 // NVVM: llvm.func @layer_norm_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 
-// With a residual: x = input + residual rounded to f16 (as the add it replaces), then the
-// same row statistics.
+// Rows of up to 1024: a warp per row, 4 rows a block (6 rows: 2 blocks, the last warps
+// of the second on the last row, storing nothing), the row in registers (40 wide: lane l
+// holds columns l and l + 32, the second only on lanes < 8), the sums as shuffles. With
+// a residual: x = input + residual rounded to f16 (as the add it replaces).
 // CHECK-LABEL: func.func private @layer_norm_residual(
 // CHECK-SAME: %[[A:[a-z0-9]+]]: memref<6x40xf16>, %[[R:[a-z0-9]+]]: memref<6x40xf16>, %[[O:[a-z0-9]+]]: memref<6x40xf16>)
-// CHECK: %[[XA:.*]] = memref.load %[[A]]
-// CHECK: %[[XR:.*]] = memref.load %[[R]]
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) {
+// CHECK: %[[LOADROW:.*]] = arith.minui %{{.*}}, %c5
+// CHECK: %[[XA:.*]] = memref.load %[[A]][%[[LOADROW]], %{{.*}}]
+// CHECK: %[[XR:.*]] = memref.load %[[R]][%[[LOADROW]], %{{.*}}]
 // CHECK: %[[SUM:.*]] = arith.addf
 // CHECK: %[[H:.*]] = arith.truncf %[[SUM]] : f32 to f16
 // CHECK: arith.extf %[[H]] : f16 to f32
-// CHECK: gpu.all_reduce  add
+// CHECK: arith.cmpi ult, %{{.*}}, %c40
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK: math.rsqrt
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[O]]
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[O]]
+// CHECK-NOT: gpu.barrier
 func.func private @layer_norm_residual(%a: tensor<6x40xf16>, %r: tensor<6x40xf16>) -> tensor<6x40xf16> attributes {pt2c.kernel} {
   %0 = prim.layer_norm %a residual %r, epsilon = 1.0e-5 : tensor<6x40xf16>, tensor<6x40xf16> -> tensor<6x40xf16>
   return %0 : tensor<6x40xf16>
