@@ -86,13 +86,17 @@ func.func private @layer_norm(%x: tensor<2x3x1100xf16>, %w: tensor<1100xf16>) ->
 // CHECK-LABEL: func.func private @layer_norm_residual(
 // CHECK-SAME: %[[A:[a-z0-9]+]]: memref<6x40xf16>, %[[R:[a-z0-9]+]]: memref<6x40xf16>, %[[O:[a-z0-9]+]]: memref<6x40xf16>)
 // CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) {
+// Every load comes before the arithmetic.
 // CHECK: %[[LOADROW:.*]] = arith.minui %{{.*}}, %c5
-// CHECK: %[[XA:.*]] = memref.load %[[A]][%[[LOADROW]], %{{.*}}]
-// CHECK: %[[XR:.*]] = memref.load %[[R]][%[[LOADROW]], %{{.*}}]
+// CHECK: memref.load %[[A]][%[[LOADROW]], %{{.*}}]
+// CHECK: memref.load %[[R]][%[[LOADROW]], %{{.*}}]
+// CHECK: arith.cmpi ult, %{{.*}}, %c40
+// CHECK: memref.load %[[A]][%[[LOADROW]], %{{.*}}]
+// CHECK: memref.load %[[R]][%[[LOADROW]], %{{.*}}]
+// CHECK-NOT: memref.load
 // CHECK: %[[SUM:.*]] = arith.addf
 // CHECK: %[[H:.*]] = arith.truncf %[[SUM]] : f32 to f16
 // CHECK: arith.extf %[[H]] : f16 to f32
-// CHECK: arith.cmpi ult, %{{.*}}, %c40
 // CHECK-COUNT-5: gpu.shuffle  xor
 // CHECK-COUNT-5: gpu.shuffle  xor
 // CHECK: math.rsqrt

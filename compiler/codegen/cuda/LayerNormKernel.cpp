@@ -55,25 +55,29 @@ void emitLayerNorm(prim::LayerNormOp op, const BufferizedKernel& kernel, mlir::O
 
   mlir::Type elementType = op.getType().getElementType();
   mlir::Value fzero = kb.f32(0.0), count = kb.f32((double)n);
-  // x (+ residual) at [row, c] in f32: input + residual in the input's type (the f32 sum
-  // of two halves rounds once to the same half as their half sum: f32 has over twice
-  // their precision).
-  auto input = [&](mlir::Value row, mlir::Value c) {
-    mlir::Value v = kb.load(x, {row, c});
-    if (!residual) return v;
-    v = b.create<mlir::arith::AddFOp>(loc, v, kb.load(residual, {row, c}));
+  // x (+ residual) in f32, from their loaded elements: input + residual in the input's
+  // type (the f32 sum of two halves rounds once to the same half as their half sum: f32
+  // has over twice their precision).
+  auto combine = [&](mlir::Value xv, mlir::Value rv) {
+    mlir::Value v = xv;
+    if (!rv) return v;
+    v = b.create<mlir::arith::AddFOp>(loc, v, rv);
     if (!inputType.isF32())
       v = b.create<mlir::arith::ExtFOp>(
           loc, b.getF32Type(), b.create<mlir::arith::TruncFOp>(loc, inputType, v).getResult());
     return v;
   };
-  // (v - mean) * rstd * weight[c] + bias[c], stored at [row, c].
+  auto input = [&](mlir::Value row, mlir::Value c) {
+    return combine(kb.load(x, {row, c}), residual ? kb.load(residual, {row, c}) : nullptr);
+  };
+  // (v - mean) * rstd * w + b (w, b: weight[c] and bias[c], null when absent), stored at
+  // [row, c].
   auto normalize = [&](mlir::Value v, mlir::Value mean, mlir::Value rstd, mlir::Value row,
-                       mlir::Value c) {
+                       mlir::Value c, mlir::Value w, mlir::Value bc) {
     mlir::Value y = b.create<mlir::arith::MulFOp>(
         loc, b.create<mlir::arith::SubFOp>(loc, v, mean), rstd);
-    if (weight) y = b.create<mlir::arith::MulFOp>(loc, y, kb.load(weight, {c}));
-    if (bias) y = b.create<mlir::arith::AddFOp>(loc, y, kb.load(bias, {c}));
+    if (w) y = b.create<mlir::arith::MulFOp>(loc, y, w);
+    if (bc) y = b.create<mlir::arith::AddFOp>(loc, y, bc);
     if (!elementType.isF32()) y = b.create<mlir::arith::TruncFOp>(loc, elementType, y);
     b.create<mlir::memref::StoreOp>(loc, y, out, mlir::ValueRange{row, c});
   };
@@ -96,23 +100,29 @@ void emitLayerNorm(prim::LayerNormOp op, const BufferizedKernel& kernel, mlir::O
                                                         row, kb.index(rows));
     mlir::Value loadRow = b.create<mlir::arith::MinUIOp>(loc, row, kb.index(rows - 1));
     // Lane l holds columns l, l + 32, ...; past n it reads the last column and counts 0.
+    // Every load is issued before any arithmetic: the PTX keeps this order, and a load
+    // waited for before the next is issued would leave the row bound by memory latency.
     int64_t perLane = (n + kWarp - 1) / kWarp;
-    llvm::SmallVector<mlir::Value> columns, values, valid;
-    mlir::Value sum = fzero;
+    llvm::SmallVector<mlir::Value> columns, valid, xs, rs, ws, bs;
     for (int64_t i = 0; i < perLane; ++i) {
       mlir::Value c = b.create<mlir::arith::AddIOp>(loc, lane, kb.index(i * kWarp));
       columns.push_back(c);
-      mlir::Value v;
-      if ((i + 1) * kWarp <= n) {
-        v = input(loadRow, c);
-        valid.push_back(nullptr);
-      } else {
-        valid.push_back(b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult, c,
-                                                      kb.index(n)));
-        v = kb.select(valid.back(),
-                      input(loadRow, b.create<mlir::arith::MinUIOp>(loc, c, kb.index(n - 1))),
-                      fzero);
-      }
+      valid.push_back((i + 1) * kWarp <= n ? nullptr
+                                           : b.create<mlir::arith::CmpIOp>(
+                                                 loc, mlir::arith::CmpIPredicate::ult, c,
+                                                 kb.index(n)).getResult());
+      mlir::Value readable =
+          valid.back() ? b.create<mlir::arith::MinUIOp>(loc, c, kb.index(n - 1)).getResult() : c;
+      xs.push_back(kb.load(x, {loadRow, readable}));
+      rs.push_back(residual ? kb.load(residual, {loadRow, readable}) : nullptr);
+      ws.push_back(weight ? kb.load(weight, {readable}) : nullptr);
+      bs.push_back(bias ? kb.load(bias, {readable}) : nullptr);
+    }
+    llvm::SmallVector<mlir::Value> values;
+    mlir::Value sum = fzero;
+    for (int64_t i = 0; i < perLane; ++i) {
+      mlir::Value v = combine(xs[i], rs[i]);
+      if (valid[i]) v = kb.select(valid[i], v, fzero);
       values.push_back(v);
       sum = b.create<mlir::arith::AddFOp>(loc, sum, v);
     }
@@ -130,13 +140,13 @@ void emitLayerNorm(prim::LayerNormOp op, const BufferizedKernel& kernel, mlir::O
     b.setInsertionPointToStart(ifInRange.thenBlock());
     for (int64_t i = 0; i < perLane; ++i) {
       if (!valid[i]) {
-        normalize(values[i], mean, rstd, row, columns[i]);
+        normalize(values[i], mean, rstd, row, columns[i], ws[i], bs[i]);
         continue;
       }
       auto ifValid = b.create<mlir::scf::IfOp>(loc, valid[i], /*withElseRegion=*/false);
       mlir::OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifValid.thenBlock());
-      normalize(values[i], mean, rstd, row, columns[i]);
+      normalize(values[i], mean, rstd, row, columns[i], ws[i], bs[i]);
     }
     return;
   }
@@ -166,7 +176,8 @@ void emitLayerNorm(prim::LayerNormOp op, const BufferizedKernel& kernel, mlir::O
   mlir::Value rstd =
       rstdOf(b.create<mlir::arith::DivFOp>(loc, allReduceSum(squares), count));
   kb.loop(t, n, step, [&](mlir::Value c) {
-    normalize(b.create<mlir::memref::LoadOp>(loc, xs, c), mean, rstd, row, c);
+    normalize(b.create<mlir::memref::LoadOp>(loc, xs, c), mean, rstd, row, c,
+              weight ? kb.load(weight, {c}) : nullptr, bias ? kb.load(bias, {c}) : nullptr);
   });
 }
 
