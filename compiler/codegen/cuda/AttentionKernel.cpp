@@ -1,7 +1,9 @@
 // pt2c-lower-fused-ops-to-gpu: see GpuPasses.h. Fused attention, the formula of
 // decompose/Attention.cpp in f32 whatever the element type, so that the scores never
 // leave the chip: one launch in place of the two GEMMs, the two row reductions with
-// their fills, the softmax's pointwise kernels and the final scaling. Two kernels:
+// their fills, the softmax's pointwise kernels and the final scaling. f16/bf16 with head
+// sizes that are multiples of 16 take the tensor-core kernel (AttentionMmaKernel.cpp);
+// the rest one of two kernels here:
 //   - the tile kernel (emitTileKernel), where a (batch, head)'s K or V fits in shared
 //     memory: a block per 4 query rows, K and V staged once per block;
 //   - the row kernel (emitRowKernel) otherwise (up to prim::kFusedAttentionMaxKeys
