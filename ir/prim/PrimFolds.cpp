@@ -116,6 +116,37 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
 
 namespace {
 
+/// A static transpose that keeps the order of the dims larger than 1 only moves unit
+/// dims: the same elements in the same order, a reshape (no copy) instead.
+struct UnitDimTransposeToReshape : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransposeOp op, PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getOperand().getType());
+    if (!type.hasStaticShape())
+      return failure();
+    int64_t last = -1;
+    for (int64_t d : op.getPermutation()) {
+      if (type.getDimSize(d) == 1)
+        continue;
+      if (d < last)
+        return failure();
+      last = d;
+    }
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), op.getOperand(), ValueRange{});
+    return success();
+  }
+};
+
+} // namespace
+
+void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                              MLIRContext *context) {
+  patterns.add<UnitDimTransposeToReshape>(context);
+}
+
+namespace {
+
 /// dot_general(transpose(x, p), y) = dot_general(x, y) with dims mapped through p,
 /// provided the free dims of x keep their relative order (the result dims are the free
 /// dims in operand order, so reordering them would transpose the result).
@@ -171,9 +202,37 @@ bool swapsHeadsAndLength(TransposeOp transpose) {
   return transpose && llvm::equal(transpose.getPermutation(), ArrayRef<int64_t>{0, 2, 1, 3});
 }
 
+/// With batch 1, [1, H, len, dim] may be the rank-3 head split reshaped:
+/// reshape(transpose(x: [len, H, dim], [1, 0, 2])); the op then reads x, reshaped to
+/// [1, len, H, dim], in the other layout. Null where `operand` is not that.
+Value unitBatchHeadSplit(Value operand, PatternRewriter &rewriter) {
+  auto reshape = operand.getDefiningOp<ReshapeOp>();
+  auto transpose = reshape ? reshape.getOperand().getDefiningOp<TransposeOp>() : TransposeOp();
+  if (!transpose || !llvm::equal(transpose.getPermutation(), ArrayRef<int64_t>{1, 0, 2}))
+    return {};
+  auto type = cast<RankedTensorType>(operand.getType());
+  auto split = cast<RankedTensorType>(transpose.getType());
+  if (type.getRank() != 4 || type.getDimSize(0) != 1 ||
+      type.getShape().drop_front() != split.getShape())
+    return {};
+  auto source = cast<RankedTensorType>(transpose.getOperand().getType());
+  SmallVector<int64_t> shape = {1};
+  llvm::append_range(shape, source.getShape());
+  return rewriter.create<ReshapeOp>(reshape.getLoc(), source.clone(shape),
+                                    transpose.getOperand(), ValueRange{});
+}
+
+/// The permutation of [1, H, len, dim] that merges heads with batch 1 in sequence-first
+/// order ([len, 1, H, dim], nn.MultiheadAttention's): the other layout, reshaped.
+bool mergesUnitBatchSequenceFirst(TransposeOp transpose) {
+  return transpose && llvm::equal(transpose.getPermutation(), ArrayRef<int64_t>{2, 0, 1, 3}) &&
+         cast<RankedTensorType>(transpose.getOperand().getType()).getDimSize(0) == 1;
+}
+
 /// attention(transpose(x)) reads x in the other layout; transpose(attention(...)), the
 /// result's only use, is the attention writing the other layout. Saves the copies
 /// attention code makes when it splits a Linear's output into heads and merges them.
+/// The unit-batch forms of both (rank-3 head splits, a sequence-first merge) count too.
 struct AbsorbTransposesIntoAttention : OpRewritePattern<AttentionOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -181,19 +240,27 @@ struct AbsorbTransposesIntoAttention : OpRewritePattern<AttentionOp> {
     SmallVector<bool> layout(op.getHeadsInner());
     SmallVector<Value> operands = {op.getQuery(), op.getKey(), op.getValue()};
     bool changed = false;
-    for (unsigned i = 0; i < 3; ++i)
+    for (unsigned i = 0; i < 3; ++i) {
       if (auto transpose = operands[i].getDefiningOp<TransposeOp>();
           swapsHeadsAndLength(transpose)) {
         operands[i] = transpose.getOperand();
-        layout[i] = !layout[i];
-        changed = true;
+      } else if (Value source = layout[i] ? Value() : unitBatchHeadSplit(operands[i], rewriter)) {
+        operands[i] = source;
+      } else {
+        continue;
       }
+      layout[i] = !layout[i];
+      changed = true;
+    }
     Operation *user = op->hasOneUse() ? *op->getUsers().begin() : nullptr;
     auto outTranspose = dyn_cast_or_null<TransposeOp>(user);
     Type resultType = op.getType();
-    if (swapsHeadsAndLength(outTranspose)) {
+    bool sequenceFirst = !layout[3] && mergesUnitBatchSequenceFirst(outTranspose);
+    if (swapsHeadsAndLength(outTranspose) || sequenceFirst) {
       layout[3] = !layout[3];
-      resultType = outTranspose.getType();
+      auto type = cast<RankedTensorType>(op.getType());
+      resultType = type.clone({type.getDimSize(0), type.getDimSize(2), type.getDimSize(1),
+                               type.getDimSize(3)});
       changed = true;
     } else {
       outTranspose = nullptr;
@@ -205,7 +272,11 @@ struct AbsorbTransposesIntoAttention : OpRewritePattern<AttentionOp> {
                                               op.getCausalAttr(),
                                               rewriter.getDenseBoolArrayAttr(layout));
     if (outTranspose) {
-      rewriter.replaceOp(outTranspose, fused.getResult());
+      Value result = fused.getResult();
+      if (sequenceFirst)
+        result = rewriter.create<ReshapeOp>(outTranspose.getLoc(), outTranspose.getType(), result,
+                                            ValueRange{});
+      rewriter.replaceOp(outTranspose, result);
       rewriter.eraseOp(op);
     } else {
       rewriter.replaceOp(op, fused.getResult());

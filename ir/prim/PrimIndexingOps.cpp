@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/SmallBitVector.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace pt2c::prim;
@@ -96,6 +97,82 @@ OpFoldResult SliceOp::fold(FoldAdaptor) {
       }))
     return getOperand(); // the whole tensor
   return {};
+}
+
+namespace {
+
+/// slice(transpose(x, p)) = transpose(slice(x), p), the slice's entry for result dim i
+/// moved to x's dim p[i]; where the transpose only feeds slices, so that the whole
+/// transposed tensor is never made (nn.MultiheadAttention's packed q, k, v: the
+/// transpose that brings the 3 to the front, then a slice for each).
+struct SliceThroughTranspose : OpRewritePattern<SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SliceOp op, PatternRewriter &rewriter) const override {
+    auto transpose = op.getOperand().getDefiningOp<TransposeOp>();
+    if (!transpose || !llvm::all_of(transpose->getUsers(),
+                                    [](Operation *user) { return isa<SliceOp>(user); }))
+      return failure();
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    SmallVector<int64_t> start(perm.size()), limit(perm.size()), strides(perm.size());
+    for (size_t i = 0; i < perm.size(); ++i) {
+      start[perm[i]] = op.getStartIndices()[i];
+      limit[perm[i]] = op.getLimitIndices()[i];
+      strides[perm[i]] = op.getStrides()[i];
+    }
+    Value slice = rewriter.create<SliceOp>(op.getLoc(), transpose.getOperand(), start, limit,
+                                           strides);
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, slice, perm);
+    return success();
+  }
+};
+
+/// slice(reshape(x)) = reshape(slice(x)) where the reshape only adds or drops unit dims
+/// (static shapes): the slice of each dim larger than 1 applies to its counterpart in x.
+struct SliceThroughUnitReshape : OpRewritePattern<SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SliceOp op, PatternRewriter &rewriter) const override {
+    auto reshape = op.getOperand().getDefiningOp<ReshapeOp>();
+    if (!reshape)
+      return failure();
+    auto from = cast<RankedTensorType>(reshape.getOperand().getType());
+    auto to = cast<RankedTensorType>(reshape.getType());
+    if (!from.hasStaticShape() || !to.hasStaticShape())
+      return failure();
+    auto nonUnit = [](RankedTensorType t) {
+      SmallVector<int64_t> dims;
+      for (int64_t d = 0; d < t.getRank(); ++d)
+        if (t.getDimSize(d) != 1)
+          dims.push_back(d);
+      return dims;
+    };
+    SmallVector<int64_t> fromDims = nonUnit(from), toDims = nonUnit(to);
+    if (fromDims.size() != toDims.size())
+      return failure();
+    SmallVector<int64_t> start(from.getRank(), 0), limit(from.getShape()),
+        strides(from.getRank(), 1);
+    for (size_t i = 0; i < fromDims.size(); ++i) {
+      if (from.getDimSize(fromDims[i]) != to.getDimSize(toDims[i]))
+        return failure();
+      start[fromDims[i]] = op.getStartIndices()[toDims[i]];
+      limit[fromDims[i]] = op.getLimitIndices()[toDims[i]];
+      strides[fromDims[i]] = op.getStrides()[toDims[i]];
+    }
+    for (int64_t d = 0; d < to.getRank(); ++d)  // a unit dim sliced whole, not emptied
+      if (to.getDimSize(d) == 1 && op.getLimitIndices()[d] != 1)
+        return failure();
+    Value slice = rewriter.create<SliceOp>(op.getLoc(), reshape.getOperand(), start, limit,
+                                           strides);
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), slice, ValueRange{});
+    return success();
+  }
+};
+
+} // namespace
+
+void SliceOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
+  patterns.add<SliceThroughTranspose, SliceThroughUnitReshape>(context);
 }
 
 LogicalResult ConcatenateOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,

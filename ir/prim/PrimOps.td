@@ -186,6 +186,7 @@ def Prim_TransposeOp : Prim_Op<"transpose", [InferTypeOpAdaptor]> {
     $operand `,` `permutation` `=` $permutation attr-dict `:` type($operand) `->` type($result)
   }];
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Prim_DotGeneralOp : Prim_Op<"dot_general", [InferTypeOpAdaptor]> {
@@ -334,6 +335,7 @@ def Prim_SliceOp : Prim_Op<"slice", [InferTypeOpAdaptor]> {
     `strides` `=` $strides attr-dict `:` type($operand) `->` type($result)
   }];
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Prim_ConcatenateOp : Prim_Op<"concatenate", [InferTypeOpAdaptor]> {

@@ -104,3 +104,50 @@ func.func @reshape_of_constant() -> tensor<1xf32> {
   %1 = prim.reshape %0 : tensor<f32> -> tensor<1xf32>
   return %1 : tensor<1xf32>
 }
+
+// -----
+
+// A transpose that only moves unit dims is a reshape; one that reorders dims larger than
+// 1 stays.
+// CHECK-LABEL: func.func @unit_dim_transposes
+// CHECK-NEXT: %[[A:.*]] = prim.reshape %arg0 : tensor<1x7x5xf32> -> tensor<7x1x5xf32>
+// CHECK-NEXT: %[[B:.*]] = prim.transpose %arg0, permutation = [0, 2, 1]
+// CHECK-NEXT: return %[[A]], %[[B]]
+func.func @unit_dim_transposes(%x: tensor<1x7x5xf32>) -> (tensor<7x1x5xf32>, tensor<1x5x7xf32>) {
+  %0 = prim.transpose %x, permutation = [1, 0, 2] : tensor<1x7x5xf32> -> tensor<7x1x5xf32>
+  %1 = prim.transpose %x, permutation = [0, 2, 1] : tensor<1x7x5xf32> -> tensor<1x5x7xf32>
+  return %0, %1 : tensor<7x1x5xf32>, tensor<1x5x7xf32>
+}
+
+// -----
+
+// Slices move above a transpose that only feeds slices (the transposed whole is never
+// made), and above a reshape that only adds or drops unit dims.
+// CHECK-LABEL: func.func @slices_through_layout_ops
+// CHECK-NEXT: %[[S0:.*]] = prim.slice %arg0, start = [0, 0], limit = [4, 1], strides = [1, 1] : tensor<4x3xf32> -> tensor<4x1xf32>
+// CHECK-NEXT: %[[R0:.*]] = prim.reshape %[[S0]] : tensor<4x1xf32> -> tensor<1x4xf32>
+// CHECK-NEXT: %[[S1:.*]] = prim.slice %arg0, start = [0, 2], limit = [4, 3], strides = [1, 1] : tensor<4x3xf32> -> tensor<4x1xf32>
+// CHECK-NEXT: %[[R1:.*]] = prim.reshape %[[S1]] : tensor<4x1xf32> -> tensor<1x4xf32>
+// CHECK-NEXT: %[[S2:.*]] = prim.slice %arg1, start = [0, 1, 0], limit = [1, 3, 6], strides = [1, 1, 2] : tensor<1x5x6xf32> -> tensor<1x2x3xf32>
+// CHECK-NEXT: %[[R2:.*]] = prim.reshape %[[S2]] : tensor<1x2x3xf32> -> tensor<2x1x3xf32>
+// CHECK-NEXT: return %[[R0]], %[[R1]], %[[R2]]
+func.func @slices_through_layout_ops(%x: tensor<4x3xf32>, %y: tensor<1x5x6xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>, tensor<2x1x3xf32>) {
+  %t = prim.transpose %x, permutation = [1, 0] : tensor<4x3xf32> -> tensor<3x4xf32>
+  %0 = prim.slice %t, start = [0, 0], limit = [1, 4], strides = [1, 1] : tensor<3x4xf32> -> tensor<1x4xf32>
+  %1 = prim.slice %t, start = [2, 0], limit = [3, 4], strides = [1, 1] : tensor<3x4xf32> -> tensor<1x4xf32>
+  %r = prim.reshape %y : tensor<1x5x6xf32> -> tensor<5x1x6xf32>
+  %2 = prim.slice %r, start = [1, 0, 0], limit = [3, 1, 6], strides = [1, 1, 2] : tensor<5x1x6xf32> -> tensor<2x1x3xf32>
+  return %0, %1, %2 : tensor<1x4xf32>, tensor<1x4xf32>, tensor<2x1x3xf32>
+}
+
+// -----
+
+// A transpose with another use than slices stays whole, its slices below it.
+// CHECK-LABEL: func.func @transpose_with_other_uses
+// CHECK: %[[T:.*]] = prim.transpose %arg0
+// CHECK: prim.slice %[[T]]
+func.func @transpose_with_other_uses(%x: tensor<4x3xf32>) -> (tensor<3x4xf32>, tensor<1x4xf32>) {
+  %t = prim.transpose %x, permutation = [1, 0] : tensor<4x3xf32> -> tensor<3x4xf32>
+  %0 = prim.slice %t, start = [0, 0], limit = [1, 4], strides = [1, 1] : tensor<3x4xf32> -> tensor<1x4xf32>
+  return %t, %0 : tensor<3x4xf32>, tensor<1x4xf32>
+}

@@ -18,6 +18,56 @@ func.func @absorb_transposes(%x: tensor<1x5x2x8xf16>, %k: tensor<1x2x5x8xf16>) -
 
 // -----
 
+// nn.MultiheadAttention with batch 1 (ViT): the packed in-projection [len, 3 x E] is
+// split by a transpose that brings the 3 to the front and a slice each, then rank-3
+// head splits; the heads merge sequence-first. Canonicalization leaves one slice per
+// operand (the transpose never made, the unit-dim transposes now reshapes), all read
+// [1, len, H, dim], and the result written that way.
+// CHECK-LABEL: func.func @packed_unit_batch
+// CHECK-SAME: (%[[P:[a-z0-9]+]]: tensor<5x48xf16>)
+// CHECK-NOT: prim.transpose
+// CHECK: %[[R:.*]] = prim.reshape %[[P]] : tensor<5x48xf16> -> tensor<1x5x1x3x16xf16>
+// CHECK: prim.slice %[[R]], start = [0, 0, 0, 0, 0], limit = [1, 5, 1, 1, 16]
+// CHECK: prim.slice %[[R]], start = [0, 0, 0, 1, 0], limit = [1, 5, 1, 2, 16]
+// CHECK: prim.slice %[[R]], start = [0, 0, 0, 2, 0], limit = [1, 5, 1, 3, 16]
+// CHECK: %[[O:.*]] = prim.attention {{.*}} heads_inner = [true, true, true, true] : tensor<1x5x2x8xf16>, tensor<1x5x2x8xf16>, tensor<1x5x2x8xf16> -> tensor<1x5x2x8xf16>
+// CHECK: prim.reshape %[[O]] : tensor<1x5x2x8xf16> -> tensor<5x1x2x8xf16>
+// CHECK-NOT: prim.transpose
+func.func @packed_unit_batch(%p: tensor<5x48xf16>) -> tensor<5x1x2x8xf16> {
+  %0 = prim.reshape %p : tensor<5x48xf16> -> tensor<1x5x1x3x16xf16>
+  %1 = prim.transpose %0, permutation = [3, 1, 2, 0, 4] : tensor<1x5x1x3x16xf16> -> tensor<3x5x1x1x16xf16>
+  %2 = prim.reshape %1 : tensor<3x5x1x1x16xf16> -> tensor<3x5x1x16xf16>
+  %s0 = prim.slice %2, start = [0, 0, 0, 0], limit = [1, 5, 1, 16], strides = [1, 1, 1, 1] : tensor<3x5x1x16xf16> -> tensor<1x5x1x16xf16>
+  %s1 = prim.slice %2, start = [1, 0, 0, 0], limit = [2, 5, 1, 16], strides = [1, 1, 1, 1] : tensor<3x5x1x16xf16> -> tensor<1x5x1x16xf16>
+  %s2 = prim.slice %2, start = [2, 0, 0, 0], limit = [3, 5, 1, 16], strides = [1, 1, 1, 1] : tensor<3x5x1x16xf16> -> tensor<1x5x1x16xf16>
+  %r0 = prim.reshape %s0 : tensor<1x5x1x16xf16> -> tensor<5x2x8xf16>
+  %r1 = prim.reshape %s1 : tensor<1x5x1x16xf16> -> tensor<5x2x8xf16>
+  %r2 = prim.reshape %s2 : tensor<1x5x1x16xf16> -> tensor<5x2x8xf16>
+  %t0 = prim.transpose %r0, permutation = [1, 0, 2] : tensor<5x2x8xf16> -> tensor<2x5x8xf16>
+  %t1 = prim.transpose %r1, permutation = [1, 0, 2] : tensor<5x2x8xf16> -> tensor<2x5x8xf16>
+  %t2 = prim.transpose %r2, permutation = [1, 0, 2] : tensor<5x2x8xf16> -> tensor<2x5x8xf16>
+  %q = prim.reshape %t0 : tensor<2x5x8xf16> -> tensor<1x2x5x8xf16>
+  %k = prim.reshape %t1 : tensor<2x5x8xf16> -> tensor<1x2x5x8xf16>
+  %v = prim.reshape %t2 : tensor<2x5x8xf16> -> tensor<1x2x5x8xf16>
+  %a = prim.attention %q, %k, %v, scale = 1.0, causal = false, heads_inner = [false, false, false, false] : tensor<1x2x5x8xf16>, tensor<1x2x5x8xf16>, tensor<1x2x5x8xf16> -> tensor<1x2x5x8xf16>
+  %m = prim.transpose %a, permutation = [2, 0, 1, 3] : tensor<1x2x5x8xf16> -> tensor<5x1x2x8xf16>
+  return %m : tensor<5x1x2x8xf16>
+}
+
+// -----
+
+// With batch 2 the sequence-first merge is a real transpose: it stays.
+// CHECK-LABEL: func.func @sequence_first_batch_2
+// CHECK: prim.attention {{.*}} heads_inner = [false, false, false, false]
+// CHECK: prim.transpose %{{.*}}, permutation = [2, 0, 1, 3]
+func.func @sequence_first_batch_2(%q: tensor<2x2x5x8xf16>) -> tensor<5x2x2x8xf16> {
+  %a = prim.attention %q, %q, %q, scale = 1.0, causal = false, heads_inner = [false, false, false, false] : tensor<2x2x5x8xf16>, tensor<2x2x5x8xf16>, tensor<2x2x5x8xf16> -> tensor<2x2x5x8xf16>
+  %m = prim.transpose %a, permutation = [2, 0, 1, 3] : tensor<2x2x5x8xf16> -> tensor<5x2x2x8xf16>
+  return %m : tensor<5x2x2x8xf16>
+}
+
+// -----
+
 func.func @mismatched_heads(%q: tensor<1x2x3x4xf32>, %k: tensor<1x3x3x4xf32>) -> tensor<1x2x3x4xf32> {
   // expected-error @+1 {{batch and head dims of query, key, value and result differ}}
   %0 = prim.attention %q, %k, %k, scale = 1.0, causal = false, heads_inner = [false, false, false, false] : tensor<1x2x3x4xf32>, tensor<1x3x3x4xf32>, tensor<1x3x3x4xf32> -> tensor<1x2x3x4xf32>
