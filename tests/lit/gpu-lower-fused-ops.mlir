@@ -109,3 +109,14 @@ func.func private @layer_norm_residual(%a: tensor<6x40xf16>, %r: tensor<6x40xf16
   %0 = prim.layer_norm %a residual %r, epsilon = 1.0e-5 : tensor<6x40xf16>, tensor<6x40xf16> -> tensor<6x40xf16>
   return %0 : tensor<6x40xf16>
 }
+
+// A constant operand becomes a global of the kernel, 16-byte aligned like the arena's
+// buffers (the tensor-core attention kernel reads element pairs as 32-bit words).
+// CHECK-LABEL: memref.global "private" constant @ln_constant_weight_constant : memref<40xf16> = dense<2.000000e+00> {alignment = 16 : i64}
+// CHECK-LABEL: func.func private @ln_constant_weight(
+// CHECK: memref.get_global @ln_constant_weight_constant : memref<40xf16>
+func.func private @ln_constant_weight(%x: tensor<6x40xf16>) -> tensor<6x40xf16> attributes {pt2c.kernel} {
+  %w = prim.constant dense<2.0> : tensor<40xf16>
+  %0 = prim.layer_norm %x weight %w, epsilon = 1.0e-5 : tensor<6x40xf16>, tensor<40xf16> -> tensor<6x40xf16>
+  return %0 : tensor<6x40xf16>
+}

@@ -27,9 +27,11 @@ mlir::Value bufferOf(mlir::Value operand, mlir::func::FuncOp newFunc, mlir::OpBu
   auto value = llvm::cast<mlir::DenseElementsAttr>(constant.getValue());
   mlir::OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(newFunc);
+  // 16-byte aligned like the arena's buffers: the tensor-core attention kernel reads
+  // element pairs as 32-bit words.
   auto global = b.create<mlir::memref::GlobalOp>(
       constant.getLoc(), (newFunc.getName() + "_constant").str(), b.getStringAttr("private"),
-      type, value, /*constant=*/true, /*alignment=*/nullptr);
+      type, value, /*constant=*/true, /*alignment=*/b.getI64IntegerAttr(16));
   symbols.insert(global);
   b.setInsertionPointToStart(&newFunc.getBody().front());
   return b.create<mlir::memref::GetGlobalOp>(constant.getLoc(), type, global.getSymName());
