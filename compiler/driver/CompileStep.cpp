@@ -136,7 +136,7 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
   // The GPU has fused kernels for attention and layer norm: their aten ops decompose to
   // one prim op each (prim.attention, prim.layer_norm).
   if (!cudaSms.empty())
-    (*module)->setAttr(prim::kFusedAttentionAttr, mlir::UnitAttr::get(&context));
+    (*module)->setAttr(prim::kFusedOpsAttr, mlir::UnitAttr::get(&context));
   mlir::PassManager decompose(&context);
   decompose.addPass(createFunctionalizePass());
   decompose.addPass(createDecomposeAtenToPrimPass());

@@ -21,7 +21,7 @@ namespace pt2c::prim {
 
 /// The module attribute that asks the decomposition for prim.attention and
 /// prim.layer_norm: set by the CUDA pipeline, which has fused kernels for them.
-constexpr char kFusedAttentionAttr[] = "pt2c.fused_attention";
+constexpr char kFusedOpsAttr[] = "pt2c.fused_ops";
 /// The most keys prim.attention takes: the fused kernel keeps a query's scores (f32)
 /// in shared memory.
 constexpr int64_t kFusedAttentionMaxKeys = 8192;

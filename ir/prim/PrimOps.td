@@ -252,7 +252,7 @@ def Prim_AttentionOp : Prim_Op<"attention"> {
     (the layout of a Linear's output split into heads, before the transpose that
     attention code applies; canonicalization absorbs such transposes into the op).
     Only the CUDA pipeline emits it (the decomposition of scaled_dot_product_attention
-    in a module marked `pt2c.fused_attention`); every other target sees that formula
+    in a module marked `pt2c.fused_ops`); every other target sees that formula
     as prim ops.
   }];
   let arguments = (ins Prim_FloatTensor:$query, Prim_FloatTensor:$key,
@@ -282,7 +282,7 @@ def Prim_LayerNormOp : Prim_Op<"layer_norm", [AttrSizedOperandSegments]> {
     one value per element of the last dim. Canonicalization absorbs widening converts of
     the operands, a convert of the result and an add that only feeds the op. Only the
     CUDA pipeline emits it (the decomposition of native_layer_norm in a module marked
-    `pt2c.fused_attention`).
+    `pt2c.fused_ops`).
   }];
   let arguments = (ins Prim_FloatTensor:$input, Optional<Prim_FloatTensor>:$residual,
                        Optional<Prim_FloatTensor>:$weight, Optional<Prim_FloatTensor>:$bias,

@@ -1,6 +1,6 @@
 // RUN: pt2c-opt %s --split-input-file --pt2c-decompose-aten-to-prim --canonicalize --cse | FileCheck %s
 
-// In a module the CUDA pipeline marked pt2c.fused_attention, attention is one
+// In a module the CUDA pipeline marked pt2c.fused_ops, attention is one
 // prim.attention on the half operands as they are; a float mask becomes its bias
 // (right-aligned to rank 4, kept in the operands' type); the flash kernel's unused
 // logsumexp disappears.
@@ -11,7 +11,7 @@
 // CHECK-SAME: -> tensor<1x2x3x4xf16>
 // CHECK-NOT: prim.dot_general
 // CHECK: return %[[O]]
-module attributes {pt2c.fused_attention} {
+module attributes {pt2c.fused_ops} {
 func.func @flash_f16_mask(%q: tensor<1x2x3x8xf16>, %k: tensor<1x2x5x8xf16>, %v: tensor<1x2x5x4xf16>, %m: tensor<3x5xf16>) -> tensor<1x2x3x4xf16> {
   %0:2 = "aten._scaled_dot_product_flash_attention_for_cpu"(%q, %k, %v, %m) {scale = 0.25 : f64, operandSegmentSizes = array<i32: 1, 1, 1, 1>} : (tensor<1x2x3x8xf16>, tensor<1x2x5x8xf16>, tensor<1x2x5x4xf16>, tensor<3x5xf16>) -> (tensor<1x2x3x4xf16>, tensor<1x2x3xf32>)
   return %0#0 : tensor<1x2x3x4xf16>
@@ -27,7 +27,7 @@ func.func @flash_f16_mask(%q: tensor<1x2x3x8xf16>, %k: tensor<1x2x5x8xf16>, %v: 
 // CHECK: prim.attention %{{.*}}, %{{.*}}, %{{.*}} bias %[[SEL]], scale = 5.000000e-01, causal = false
 // CHECK-LABEL: func.func @sdpa_causal
 // CHECK: prim.attention %{{.*}}, %{{.*}}, %{{.*}}, scale = 5.000000e-01, causal = true
-module attributes {pt2c.fused_attention} {
+module attributes {pt2c.fused_ops} {
 func.func @sdpa_bool_mask(%q: tensor<1x2x3x4xf32>, %m: tensor<3x3xi1>) -> tensor<1x2x3x4xf32> {
   %0 = "aten.scaled_dot_product_attention"(%q, %q, %q, %m) {operandSegmentSizes = array<i32: 1, 1, 1, 1>} : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>, tensor<3x3xi1>) -> tensor<1x2x3x4xf32>
   return %0 : tensor<1x2x3x4xf32>
@@ -51,7 +51,7 @@ func.func @sdpa_causal(%q: tensor<1x2x3x4xbf16>) -> tensor<1x2x3x4xbf16> {
 // CHECK-LABEL: func.func @logsumexp_used
 // CHECK-NOT: prim.attention
 // CHECK: prim.log
-module attributes {pt2c.fused_attention} {
+module attributes {pt2c.fused_ops} {
 func.func @rank3(%q: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
   %0 = "aten.scaled_dot_product_attention"(%q, %q, %q) {operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
   return %0 : tensor<2x3x4xf32>

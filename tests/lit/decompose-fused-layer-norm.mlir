@@ -9,7 +9,7 @@
 // CHECK-NEXT: return %[[Y]]
 // CHECK-LABEL: func.func @ln_no_affine
 // CHECK: prim.layer_norm %{{.*}}, epsilon = 9.9999999999999995E-7 : tensor<4x16xf32> -> tensor<4x16xf32>
-module attributes {pt2c.fused_attention} {
+module attributes {pt2c.fused_ops} {
 func.func @ln_f16(%x: tensor<2x3x8xf16>, %w: tensor<8xf16>, %b: tensor<8xf16>) -> tensor<2x3x8xf16> {
   %0:3 = "aten.native_layer_norm"(%x, %w, %b) {normalized_shape = array<i64: 8>, eps = 1.0e-05 : f64, operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<2x3x8xf16>, tensor<8xf16>, tensor<8xf16>) -> (tensor<2x3x8xf16>, tensor<2x3x1xf16>, tensor<2x3x1xf16>)
   return %0#0 : tensor<2x3x8xf16>
@@ -30,7 +30,7 @@ func.func @ln_no_affine(%x: tensor<4x16xf32>) -> tensor<4x16xf32> {
 // CHECK-LABEL: func.func @mean_used
 // CHECK-NOT: prim.layer_norm
 // CHECK: prim.reduce SUM
-module attributes {pt2c.fused_attention} {
+module attributes {pt2c.fused_ops} {
 func.func @two_dims(%x: tensor<2x3x8xf32>) -> tensor<2x3x8xf32> {
   %0:3 = "aten.native_layer_norm"(%x) {normalized_shape = array<i64: 3, 8>, eps = 1.0e-05 : f64, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<2x3x8xf32>) -> (tensor<2x3x8xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>)
   return %0#0 : tensor<2x3x8xf32>

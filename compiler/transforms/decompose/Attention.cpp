@@ -130,13 +130,13 @@ std::pair<Value, Value> attention(PrimBuilder &b, const AttentionArgs &args,
 }
 
 /// The one-op form of attention, for a module the CUDA pipeline marked with
-/// kFusedAttentionAttr (its fused kernel: codegen/cuda/AttentionKernel.cpp); null where
+/// kFusedOpsAttr (its fused kernels: codegen/cuda/Attention*Kernel.cpp); null where
 /// that form does not apply (then the formula above serves). It takes q, k and v as
 /// they are (f16, bf16 or f32, [B, H, len, dim], one shape for key and value batch
 /// dims) and an additive bias (f32, or q's type) in place of the mask.
 Value fusedAttention(Operation *op, PrimBuilder &b, const AttentionArgs &args) {
   auto module = op->getParentOfType<ModuleOp>();
-  if (!module || !module->hasAttr(prim::kFusedAttentionAttr))
+  if (!module || !module->hasAttr(prim::kFusedOpsAttr))
     return {};
   auto q = tensorType(args.query), k = tensorType(args.key), v = tensorType(args.value);
   Type t = q.getElementType();

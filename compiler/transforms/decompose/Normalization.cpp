@@ -116,7 +116,7 @@ Value fusedLayerNorm(aten::NativeLayerNormOp op, PrimBuilder &b) {
     });
   };
   auto module = op->getParentOfType<ModuleOp>();
-  if (!module || !module->hasAttr(prim::kFusedAttentionAttr) ||
+  if (!module || !module->hasAttr(prim::kFusedOpsAttr) ||
       op.getNormalizedShape().size() != 1 || !unused(op->getResult(1)) ||
       !unused(op->getResult(2)))
     return {};
