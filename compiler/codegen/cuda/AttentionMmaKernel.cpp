@@ -64,22 +64,11 @@ class Memory {
                                         /*alignment=*/2);
   }
   // Two f32 values rounded to the element type, as one mma register.
-  mlir::Value packF32(mlir::Value x, mlir::Value y) {
-    return pack(b.create<mlir::arith::TruncFOp>(loc, elementType, x),
-                b.create<mlir::arith::TruncFOp>(loc, elementType, y));
-  }
-  mlir::Value pack(mlir::Value x, mlir::Value y) {
-    mlir::Value pair = b.create<mlir::LLVM::UndefOp>(loc, pairType());
-    pair = b.create<mlir::LLVM::InsertElementOp>(loc, pair, x, i32(0));
-    pair = b.create<mlir::LLVM::InsertElementOp>(loc, pair, y, i32(1));
-    return asRegister(pair);
-  }
+  mlir::Value packF32(mlir::Value x, mlir::Value y) { return asRegister(pairOfF32(x, y)); }
+  mlir::Value pack(mlir::Value x, mlir::Value y) { return asRegister(pairOf(x, y)); }
+  // Two f32 values rounded to the element type, stored as one 32-bit word.
   void storePairF32(mlir::Value base, mlir::Value index, mlir::Value x, mlir::Value y) {
-    mlir::Value pair = b.create<mlir::LLVM::UndefOp>(loc, pairType());
-    pair = b.create<mlir::LLVM::InsertElementOp>(
-        loc, pair, b.create<mlir::arith::TruncFOp>(loc, elementType, x), i32(0));
-    pair = b.create<mlir::LLVM::InsertElementOp>(
-        loc, pair, b.create<mlir::arith::TruncFOp>(loc, elementType, y), i32(1));
+    mlir::Value pair = pairOfF32(x, y);
     b.create<mlir::LLVM::StoreOp>(loc, pair, at(base, index), /*alignment=*/4);
   }
   // D = A B + C on m16n8k16: 4 registers of A, 2 of B, 4 f32 of C; returns D's 4 f32.
@@ -110,6 +99,16 @@ class Memory {
  private:
   mlir::Type ptrType(unsigned space) { return mlir::LLVM::LLVMPointerType::get(ctx, space); }
   mlir::VectorType pairType() { return mlir::VectorType::get({2}, elementType); }
+  // The vector of two elements x, y.
+  mlir::Value pairOf(mlir::Value x, mlir::Value y) {
+    mlir::Value pair = b.create<mlir::LLVM::UndefOp>(loc, pairType());
+    pair = b.create<mlir::LLVM::InsertElementOp>(loc, pair, x, i32(0));
+    return b.create<mlir::LLVM::InsertElementOp>(loc, pair, y, i32(1));
+  }
+  mlir::Value pairOfF32(mlir::Value x, mlir::Value y) {
+    mlir::Value first = b.create<mlir::arith::TruncFOp>(loc, elementType, x);
+    return pairOf(first, b.create<mlir::arith::TruncFOp>(loc, elementType, y));
+  }
   mlir::Value i32(int32_t v) {
     return b.create<mlir::LLVM::ConstantOp>(loc, b.getI32Type(), b.getI32IntegerAttr(v));
   }
