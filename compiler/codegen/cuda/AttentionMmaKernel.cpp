@@ -177,13 +177,7 @@ bool emitMmaAttentionKernel(Attention& a) {
   auto exp2 = [&](mlir::Value x) { return b.create<mlir::math::Exp2Op>(loc, x).getResult(); };
   // Combines the 4 lanes of a fragment row (lanes 4g .. 4g+3).
   auto quadReduce = [&](mlir::Value value, bool max) {
-    for (int32_t offset : {1, 2}) {
-      auto shuffle = b.create<mlir::gpu::ShuffleOp>(loc, value, offset, (int32_t)kWarp,
-                                                    mlir::gpu::ShuffleMode::XOR);
-      value = max ? fmax(value, shuffle.getShuffleResult())
-                  : fadd(value, shuffle.getShuffleResult());
-    }
-    return value;
+    return shuffleReduce(b, loc, value, max, {1, 2});
   };
   // The element index of [b, h, row, col] in operand `which` (0..3: q, k, v, out).
   auto linear = [&](unsigned which, mlir::Value memref, mlir::Value row, mlir::Value col) {

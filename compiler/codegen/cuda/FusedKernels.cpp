@@ -61,8 +61,9 @@ BufferizedKernel startBufferizedKernel(mlir::func::FuncOp old, mlir::Operation* 
   return kernel;
 }
 
-mlir::Value warpReduce(mlir::OpBuilder& b, mlir::Location loc, mlir::Value value, bool max) {
-  for (int32_t offset = kWarp / 2; offset > 0; offset /= 2) {
+mlir::Value shuffleReduce(mlir::OpBuilder& b, mlir::Location loc, mlir::Value value, bool max,
+                          llvm::ArrayRef<int32_t> offsets) {
+  for (int32_t offset : offsets) {
     auto shuffle = b.create<mlir::gpu::ShuffleOp>(loc, value, offset, (int32_t)kWarp,
                                                   mlir::gpu::ShuffleMode::XOR);
     value = max ? b.create<mlir::arith::MaximumFOp>(loc, value, shuffle.getShuffleResult())
@@ -71,6 +72,10 @@ mlir::Value warpReduce(mlir::OpBuilder& b, mlir::Location loc, mlir::Value value
                       .getResult();
   }
   return value;
+}
+
+mlir::Value warpReduce(mlir::OpBuilder& b, mlir::Location loc, mlir::Value value, bool max) {
+  return shuffleReduce(b, loc, value, max, {16, 8, 4, 2, 1});
 }
 
 namespace {

@@ -122,7 +122,11 @@ struct BufferizedKernel {
 BufferizedKernel startBufferizedKernel(mlir::func::FuncOp old, mlir::Operation* op,
                                        mlir::OpBuilder& b, mlir::SymbolTable& symbols);
 
-// The lanes of a warp combined by xor shuffles (sum, or max): every lane gets the result.
+// Lanes combined by xor shuffles at `offsets` (sum, or max): every lane of each group the
+// offsets span gets its group's result.
+mlir::Value shuffleReduce(mlir::OpBuilder& b, mlir::Location loc, mlir::Value value, bool max,
+                          llvm::ArrayRef<int32_t> offsets);
+// The 32 lanes of a warp combined so (offsets 16, 8, 4, 2, 1).
 mlir::Value warpReduce(mlir::OpBuilder& b, mlir::Location loc, mlir::Value value, bool max);
 
 // The launches (AttentionKernel.cpp, LayerNormKernel.cpp).
