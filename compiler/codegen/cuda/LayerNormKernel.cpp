@@ -22,19 +22,26 @@ namespace {
 constexpr int64_t kWarpRowMax = 1024;
 constexpr int64_t kRowsPerBlock = 4;
 
-}  // namespace
+// One layer norm being lowered: [rows, n] views of its operands (the sink pass copies
+// them into the launch) and the arithmetic both kernels share.
+struct LayerNorm {
+  LayerNorm(prim::LayerNormOp op, const BufferizedKernel& kernel, mlir::OpBuilder& b)
+      : op(op), b(b), kb(b, op.getLoc()), loc(op.getLoc()) {
+    auto type = op.getInput().getType();
+    n = type.getShape().back();
+    rows = type.getNumElements() / n;
+    x = rowsOf(kernel.buffer(op.getInput()));
+    residual = op.getResidual() ? rowsOf(kernel.buffer(op.getResidual())) : nullptr;
+    inputType = type.getElementType();
+    out = rowsOf(kernel.out);
+    weight = kernel.buffer(op.getWeight());
+    bias = kernel.buffer(op.getBias());
+    elementType = op.getType().getElementType();
+    fzero = kb.f32(0.0);
+    count = kb.f32((double)n);
+  }
 
-void emitLayerNorm(prim::LayerNormOp op, const BufferizedKernel& kernel, mlir::OpBuilder& b) {
-  mlir::Location loc = op.getLoc();
-  mlir::MLIRContext* ctx = op.getContext();
-  KernelBuilder kb(b, loc);
-  auto type = op.getInput().getType();
-  int64_t n = type.getShape().back();
-  int64_t rows = type.getNumElements() / n;
-  int64_t threads = std::min<int64_t>(256, (n + kWarp - 1) / kWarp * kWarp);
-  // [rows, n] views of the input and the output (the sink pass copies them into the
-  // launch).
-  auto rowsOf = [&](mlir::Value memref) -> mlir::Value {
+  mlir::Value rowsOf(mlir::Value memref) {
     auto memrefType = llvm::cast<mlir::MemRefType>(memref.getType());
     int64_t rank = memrefType.getRank();
     if (rank == 2) return memref;
@@ -46,19 +53,11 @@ void emitLayerNorm(prim::LayerNormOp op, const BufferizedKernel& kernel, mlir::O
     for (int64_t d = 0; d + 1 < rank; ++d) leading.push_back(d);
     return b.create<mlir::memref::CollapseShapeOp>(
         loc, memref, llvm::ArrayRef<mlir::ReassociationIndices>{leading, {rank - 1}});
-  };
-  mlir::Value x = rowsOf(kernel.buffer(op.getInput()));
-  mlir::Value residual = op.getResidual() ? rowsOf(kernel.buffer(op.getResidual())) : nullptr;
-  mlir::Type inputType = op.getInput().getType().getElementType();
-  mlir::Value out = rowsOf(kernel.out);
-  mlir::Value weight = kernel.buffer(op.getWeight()), bias = kernel.buffer(op.getBias());
-
-  mlir::Type elementType = op.getType().getElementType();
-  mlir::Value fzero = kb.f32(0.0), count = kb.f32((double)n);
+  }
   // x (+ residual) in f32, from their loaded elements: input + residual in the input's
   // type (the f32 sum of two halves rounds once to the same half as their half sum: f32
   // has over twice their precision).
-  auto combine = [&](mlir::Value xv, mlir::Value rv) {
+  mlir::Value combine(mlir::Value xv, mlir::Value rv) {
     mlir::Value v = xv;
     if (!rv) return v;
     v = b.create<mlir::arith::AddFOp>(loc, v, rv);
@@ -66,104 +65,127 @@ void emitLayerNorm(prim::LayerNormOp op, const BufferizedKernel& kernel, mlir::O
       v = b.create<mlir::arith::ExtFOp>(
           loc, b.getF32Type(), b.create<mlir::arith::TruncFOp>(loc, inputType, v).getResult());
     return v;
-  };
-  auto input = [&](mlir::Value row, mlir::Value c) {
+  }
+  mlir::Value input(mlir::Value row, mlir::Value c) {
     return combine(kb.load(x, {row, c}), residual ? kb.load(residual, {row, c}) : nullptr);
-  };
+  }
   // (v - mean) * rstd * w + b (w, b: weight[c] and bias[c], null when absent), stored at
   // [row, c].
-  auto normalize = [&](mlir::Value v, mlir::Value mean, mlir::Value rstd, mlir::Value row,
-                       mlir::Value c, mlir::Value w, mlir::Value bc) {
+  void normalize(mlir::Value v, mlir::Value mean, mlir::Value rstd, mlir::Value row,
+                 mlir::Value c, mlir::Value w, mlir::Value bc) {
     mlir::Value y = b.create<mlir::arith::MulFOp>(
         loc, b.create<mlir::arith::SubFOp>(loc, v, mean), rstd);
     if (w) y = b.create<mlir::arith::MulFOp>(loc, y, w);
     if (bc) y = b.create<mlir::arith::AddFOp>(loc, y, bc);
     if (!elementType.isF32()) y = b.create<mlir::arith::TruncFOp>(loc, elementType, y);
     b.create<mlir::memref::StoreOp>(loc, y, out, mlir::ValueRange{row, c});
-  };
-  auto rstdOf = [&](mlir::Value variance) {
+  }
+  mlir::Value rstdOf(mlir::Value variance) {
     return b.create<mlir::math::RsqrtOp>(
         loc, b.create<mlir::arith::AddFOp>(loc, variance,
                                            kb.f32(op.getEpsilon().convertToDouble())));
-  };
-
-  if (n <= kWarpRowMax) {
-    auto launch = kb.launch((rows + kRowsPerBlock - 1) / kRowsPerBlock, 1,
-                            kRowsPerBlock * kWarp, {});
-    mlir::Value t = launch.getThreadIds().x;
-    mlir::Value lane = b.create<mlir::arith::RemUIOp>(loc, t, kb.index(kWarp));
-    mlir::Value row = b.create<mlir::arith::AddIOp>(
-        loc, b.create<mlir::arith::MulIOp>(loc, launch.getBlockIds().x, kb.index(kRowsPerBlock)),
-        b.create<mlir::arith::DivUIOp>(loc, t, kb.index(kWarp)));
-    // The last block's extra warps compute on the last row and store nothing.
-    mlir::Value inRange = b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult,
-                                                        row, kb.index(rows));
-    mlir::Value loadRow = b.create<mlir::arith::MinUIOp>(loc, row, kb.index(rows - 1));
-    // Lane l holds columns l, l + 32, ...; past n it reads the last column and counts 0.
-    // Every load is issued before any arithmetic: the PTX keeps this order, and a load
-    // waited for before the next is issued would leave the row bound by memory latency.
-    int64_t perLane = (n + kWarp - 1) / kWarp;
-    llvm::SmallVector<mlir::Value> columns, valid, xs, rs, ws, bs;
-    for (int64_t i = 0; i < perLane; ++i) {
-      mlir::Value c = b.create<mlir::arith::AddIOp>(loc, lane, kb.index(i * kWarp));
-      columns.push_back(c);
-      valid.push_back((i + 1) * kWarp <= n ? nullptr
-                                           : b.create<mlir::arith::CmpIOp>(
-                                                 loc, mlir::arith::CmpIPredicate::ult, c,
-                                                 kb.index(n)).getResult());
-      mlir::Value readable =
-          valid.back() ? b.create<mlir::arith::MinUIOp>(loc, c, kb.index(n - 1)).getResult() : c;
-      xs.push_back(kb.load(x, {loadRow, readable}));
-      rs.push_back(residual ? kb.load(residual, {loadRow, readable}) : nullptr);
-      ws.push_back(weight ? kb.load(weight, {readable}) : nullptr);
-      bs.push_back(bias ? kb.load(bias, {readable}) : nullptr);
-    }
-    llvm::SmallVector<mlir::Value> values;
-    mlir::Value sum = fzero;
-    for (int64_t i = 0; i < perLane; ++i) {
-      mlir::Value v = combine(xs[i], rs[i]);
-      if (valid[i]) v = kb.select(valid[i], v, fzero);
-      values.push_back(v);
-      sum = b.create<mlir::arith::AddFOp>(loc, sum, v);
-    }
-    mlir::Value mean = b.create<mlir::arith::DivFOp>(loc, warpReduce(b, loc, sum, false), count);
-    mlir::Value squares = fzero;
-    for (int64_t i = 0; i < perLane; ++i) {
-      mlir::Value d = b.create<mlir::arith::SubFOp>(loc, values[i], mean);
-      d = b.create<mlir::arith::MulFOp>(loc, d, d);
-      if (valid[i]) d = kb.select(valid[i], d, fzero);
-      squares = b.create<mlir::arith::AddFOp>(loc, squares, d);
-    }
-    mlir::Value rstd = rstdOf(
-        b.create<mlir::arith::DivFOp>(loc, warpReduce(b, loc, squares, false), count));
-    auto ifInRange = b.create<mlir::scf::IfOp>(loc, inRange, /*withElseRegion=*/false);
-    b.setInsertionPointToStart(ifInRange.thenBlock());
-    for (int64_t i = 0; i < perLane; ++i) {
-      if (!valid[i]) {
-        normalize(values[i], mean, rstd, row, columns[i], ws[i], bs[i]);
-        continue;
-      }
-      auto ifValid = b.create<mlir::scf::IfOp>(loc, valid[i], /*withElseRegion=*/false);
-      mlir::OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifValid.thenBlock());
-      normalize(values[i], mean, rstd, row, columns[i], ws[i], bs[i]);
-    }
-    return;
   }
 
-  auto launch = kb.launch(rows, 1, threads, {kb.sharedType(n, b.getF32Type())});
+  prim::LayerNormOp op;
+  mlir::OpBuilder& b;
+  KernelBuilder kb;
+  mlir::Location loc;
+  int64_t n, rows;
+  mlir::Value x, residual, out, weight, bias, fzero, count;
+  mlir::Type inputType, elementType;
+};
+
+// A warp per row, kRowsPerBlock rows a block.
+void emitWarpPerRow(LayerNorm& ln) {
+  mlir::OpBuilder& b = ln.b;
+  KernelBuilder& kb = ln.kb;
+  mlir::Location loc = ln.loc;
+  int64_t n = ln.n, rows = ln.rows;
+  mlir::Value fzero = ln.fzero, count = ln.count;
+  auto launch = kb.launch((rows + kRowsPerBlock - 1) / kRowsPerBlock, 1,
+                          kRowsPerBlock * kWarp, {});
+  mlir::Value t = launch.getThreadIds().x;
+  mlir::Value lane = b.create<mlir::arith::RemUIOp>(loc, t, kb.index(kWarp));
+  mlir::Value row = b.create<mlir::arith::AddIOp>(
+      loc, b.create<mlir::arith::MulIOp>(loc, launch.getBlockIds().x, kb.index(kRowsPerBlock)),
+      b.create<mlir::arith::DivUIOp>(loc, t, kb.index(kWarp)));
+  // The last block's extra warps compute on the last row and store nothing.
+  mlir::Value inRange = b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult,
+                                                      row, kb.index(rows));
+  mlir::Value loadRow = b.create<mlir::arith::MinUIOp>(loc, row, kb.index(rows - 1));
+  // Lane l holds columns l, l + 32, ...; past n it reads the last column and counts 0.
+  // Every load is issued before any arithmetic: the PTX keeps this order, and a load
+  // waited for before the next is issued would leave the row bound by memory latency.
+  int64_t perLane = (n + kWarp - 1) / kWarp;
+  llvm::SmallVector<mlir::Value> columns, valid, xs, rs, ws, bs;
+  for (int64_t i = 0; i < perLane; ++i) {
+    mlir::Value c = b.create<mlir::arith::AddIOp>(loc, lane, kb.index(i * kWarp));
+    columns.push_back(c);
+    valid.push_back((i + 1) * kWarp <= n ? nullptr
+                                         : b.create<mlir::arith::CmpIOp>(
+                                               loc, mlir::arith::CmpIPredicate::ult, c,
+                                               kb.index(n)).getResult());
+    mlir::Value readable =
+        valid.back() ? b.create<mlir::arith::MinUIOp>(loc, c, kb.index(n - 1)).getResult() : c;
+    xs.push_back(kb.load(ln.x, {loadRow, readable}));
+    rs.push_back(ln.residual ? kb.load(ln.residual, {loadRow, readable}) : nullptr);
+    ws.push_back(ln.weight ? kb.load(ln.weight, {readable}) : nullptr);
+    bs.push_back(ln.bias ? kb.load(ln.bias, {readable}) : nullptr);
+  }
+  llvm::SmallVector<mlir::Value> values;
+  mlir::Value sum = fzero;
+  for (int64_t i = 0; i < perLane; ++i) {
+    mlir::Value v = ln.combine(xs[i], rs[i]);
+    if (valid[i]) v = kb.select(valid[i], v, fzero);
+    values.push_back(v);
+    sum = b.create<mlir::arith::AddFOp>(loc, sum, v);
+  }
+  mlir::Value mean = b.create<mlir::arith::DivFOp>(loc, warpReduce(b, loc, sum, false), count);
+  mlir::Value squares = fzero;
+  for (int64_t i = 0; i < perLane; ++i) {
+    mlir::Value d = b.create<mlir::arith::SubFOp>(loc, values[i], mean);
+    d = b.create<mlir::arith::MulFOp>(loc, d, d);
+    if (valid[i]) d = kb.select(valid[i], d, fzero);
+    squares = b.create<mlir::arith::AddFOp>(loc, squares, d);
+  }
+  mlir::Value rstd = ln.rstdOf(
+      b.create<mlir::arith::DivFOp>(loc, warpReduce(b, loc, squares, false), count));
+  auto ifInRange = b.create<mlir::scf::IfOp>(loc, inRange, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifInRange.thenBlock());
+  for (int64_t i = 0; i < perLane; ++i) {
+    if (!valid[i]) {
+      ln.normalize(values[i], mean, rstd, row, columns[i], ws[i], bs[i]);
+      continue;
+    }
+    auto ifValid = b.create<mlir::scf::IfOp>(loc, valid[i], /*withElseRegion=*/false);
+    mlir::OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifValid.thenBlock());
+    ln.normalize(values[i], mean, rstd, row, columns[i], ws[i], bs[i]);
+  }
+}
+
+// A block per row, the row in shared memory.
+void emitBlockPerRow(LayerNorm& ln) {
+  mlir::OpBuilder& b = ln.b;
+  KernelBuilder& kb = ln.kb;
+  mlir::Location loc = ln.loc;
+  int64_t n = ln.n;
+  int64_t threads = std::min<int64_t>(256, (n + kWarp - 1) / kWarp * kWarp);
+  mlir::Value fzero = ln.fzero, count = ln.count;
+  auto launch = kb.launch(ln.rows, 1, threads, {kb.sharedType(n, b.getF32Type())});
   mlir::Value xs = launch.getWorkgroupAttributions()[0];
   mlir::Value row = launch.getBlockIds().x;
   mlir::Value t = launch.getThreadIds().x;
   mlir::Value step = kb.index(threads);
   auto allReduceSum = [&](mlir::Value value) {
     return b.create<mlir::gpu::AllReduceOp>(
-        loc, value, mlir::gpu::AllReduceOperationAttr::get(ctx, mlir::gpu::AllReduceOperation::ADD),
+        loc, value,
+        mlir::gpu::AllReduceOperationAttr::get(b.getContext(), mlir::gpu::AllReduceOperation::ADD),
         /*uniform=*/true);
   };
 
   mlir::Value sum = kb.loop(t, n, step, fzero, [&](mlir::Value c, mlir::Value acc) {
-    mlir::Value v = input(row, c);
+    mlir::Value v = ln.input(row, c);
     b.create<mlir::memref::StoreOp>(loc, v, xs, c);
     return b.create<mlir::arith::AddFOp>(loc, acc, v);
   });
@@ -174,11 +196,22 @@ void emitLayerNorm(prim::LayerNormOp op, const BufferizedKernel& kernel, mlir::O
     return b.create<mlir::arith::AddFOp>(loc, acc, b.create<mlir::arith::MulFOp>(loc, d, d));
   });
   mlir::Value rstd =
-      rstdOf(b.create<mlir::arith::DivFOp>(loc, allReduceSum(squares), count));
+      ln.rstdOf(b.create<mlir::arith::DivFOp>(loc, allReduceSum(squares), count));
   kb.loop(t, n, step, [&](mlir::Value c) {
-    normalize(b.create<mlir::memref::LoadOp>(loc, xs, c), mean, rstd, row, c,
-              weight ? kb.load(weight, {c}) : nullptr, bias ? kb.load(bias, {c}) : nullptr);
+    ln.normalize(b.create<mlir::memref::LoadOp>(loc, xs, c), mean, rstd, row, c,
+                 ln.weight ? kb.load(ln.weight, {c}) : nullptr,
+                 ln.bias ? kb.load(ln.bias, {c}) : nullptr);
   });
+}
+
+}  // namespace
+
+void emitLayerNorm(prim::LayerNormOp op, const BufferizedKernel& kernel, mlir::OpBuilder& b) {
+  LayerNorm ln(op, kernel, b);
+  if (ln.n <= kWarpRowMax)
+    emitWarpPerRow(ln);
+  else
+    emitBlockPerRow(ln);
 }
 
 }  // namespace pt2c::fused
