@@ -253,6 +253,39 @@ def test_tolist_numpy_and_array_reads(export_source):
     assert all(n.loc.line != line_of(source, "PRINT") for n in graph.nodes)
 
 
+def test_code_asking_whether_it_is_exported_takes_its_export_path(export_source):
+    # As under torch.export, library code outside torch is told it is being exported, so
+    # it skips reads of tensor values written for eager runs (transformers' `mask.all()`)
+    # and the graph needs no guard. is_compiling() keeps its answer (False).
+    source = """
+        import torch
+
+        def exporting():
+            compiler = getattr(torch, "compiler", None)
+            return compiler is not None and compiler.is_exporting()  # ASK
+
+        class M(torch.nn.Module):
+            def forward(self, mask):
+                compiling = hasattr(torch, "compiler") and torch.compiler.is_compiling()
+                if compiling or exporting() or not bool(mask.all()):  # BRANCH
+                    return mask * 2
+                return mask
+        model = M()
+        example_inputs = (torch.ones(4),)
+    """
+    run = export_source(source)
+    assert run.returncode == 0, run.stderr
+    found = [(e.kind, e.loc.line, e.op, e.assumed) for e in run.artifact().message.report]
+    if not hasattr(torch, "compiler"):  # torch 1.13: nothing to answer, the read is a guard
+        assert [kind for kind, *_ in found] == ["DATA_DEPENDENT"], found
+        return
+    assert found == [("EXPORT_PATH", line_of(source, "ASK"), "torch.compiler.is_exporting",
+                      "True")]
+    message = run.artifact().message.report[0].message
+    assert "to exporting (from forward at model.py:%d)" % line_of(source, "BRANCH") in message
+    assert not run.artifact().message.graphs[0].guards
+
+
 def test_a_fused_op_that_reaches_the_trace_is_reported_as_taken(export_source):
     source = """
         import torch

@@ -14,6 +14,8 @@ The kinds (README.md says what each detects and misses):
   PARAMETER_MUTATION  a parameter or constant written in place
   RANDOMNESS          an op that draws random numbers
   FAST_PATH           a module's fused inference kernel, steered off or taken
+  EXPORT_PATH         code asked torch.compiler.is_compiling()/is_exporting() and took
+                      its export path (export_mode.py)
   UNSUPPORTED_DTYPE, UNSUPPORTED_ARGUMENT, UNTRACKED_ALIAS, NON_TENSOR_OUTPUT
                       what the artifact format cannot describe
 """
@@ -21,7 +23,7 @@ import pt2c_pb2 as pb
 
 # The order of kinds in summaries; other kinds follow in alphabetical order.
 KIND_ORDER = ["DATA_DEPENDENT", "UNSUPPORTED_OP", "INPUT_MUTATION", "BUFFER_MUTATION",
-              "PARAMETER_MUTATION", "RANDOMNESS", "FAST_PATH"]
+              "PARAMETER_MUTATION", "RANDOMNESS", "FAST_PATH", "EXPORT_PATH"]
 
 # More distinct assumed values than this at one place are elided with a count.
 _MAX_LISTED_VALUES = 4

@@ -12,7 +12,7 @@ import sys
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from . import fast_path, value_escapes
+from . import export_mode, fast_path, value_escapes
 from .graph_builder import GraphBuilder
 from .op_findings import OpFindings
 from .report import Report
@@ -114,7 +114,7 @@ def trace(model, example_inputs, model_dir, supported_ops=None, method="forward"
     locator = SourceLocator(model_dir)
     mode = _RecordingMode(builder, OpFindings(report, supported_ops), locator)
     with torch.no_grad(), fast_path.steered_off(report, locator), \
-            value_escapes.reported(report, locator), mode:
+            export_mode.answered(report, locator), value_escapes.reported(report, locator), mode:
         result = function(*example_inputs)
     graph, weights = builder.finish(result)
     return Trace(graph, weights, report, result, slots)
