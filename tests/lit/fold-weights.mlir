@@ -106,6 +106,35 @@ func.func @conv_bias_scale(%x: tensor<1x1x2x2xf32> {pt2c.input = "x"},
 
 // -----
 
+// A ResNet downsampling block's sum, (conv_a + b1) + (conv_b + b2): the two biases meet
+// on conv_b's side, relu(conv_b + (b1 + b2) + conv_a), a convolution epilogue with a
+// residual (ConvKernels.h). b1 + b2 = [1, 2] + [10, 20] = [11, 22].
+// CHECK-LABEL: func.func @two_bias_adds(
+// CHECK-SAME: %[[B:[^:]*]]: tensor<2xf32> {pt2c.value = dense_resource<[[RB:.*]]> : tensor<2xf32>, pt2c.weight = "#fold0"})
+// CHECK: %[[A:.*]] = prim.convolution %arg0, %arg1,
+// CHECK: %[[C:.*]] = prim.convolution %arg0, %arg2,
+// CHECK: %[[BB:.*]] = prim.broadcast_in_dim %[[B]]
+// CHECK: %[[CB:.*]] = prim.add %[[C]], %[[BB]]
+// CHECK: %[[S:.*]] = prim.add %[[A]], %[[CB]]
+// CHECK-NEXT: return %[[S]]
+// CHECK: [[RB]]: "0x40000000000030410000B041"
+func.func @two_bias_adds(%x: tensor<1x1x2x2xf32> {pt2c.input = "x"},
+                         %wa: tensor<2x1x1x1xf32> {pt2c.weight = "a.weight"},
+                         %wb: tensor<2x1x1x1xf32> {pt2c.weight = "b.weight"},
+                         %b1: tensor<2xf32> {pt2c.weight = "a.bias", pt2c.value = dense<[1.0, 2.0]> : tensor<2xf32>},
+                         %b2: tensor<2xf32> {pt2c.weight = "b.bias", pt2c.value = dense<[10.0, 20.0]> : tensor<2xf32>}) -> tensor<1x2x2x2xf32> {
+  %a = prim.convolution %x, %wa, strides = [1, 1], low = [0, 0], high = [0, 0], dilations = [1, 1], groups = 1 : (tensor<1x1x2x2xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x2x2xf32>
+  %bb1 = prim.broadcast_in_dim %b1, dims = [1] : tensor<2xf32> -> tensor<1x2x2x2xf32>
+  %ab = prim.add %a, %bb1 : tensor<1x2x2x2xf32>
+  %c = prim.convolution %x, %wb, strides = [1, 1], low = [0, 0], high = [0, 0], dilations = [1, 1], groups = 1 : (tensor<1x1x2x2xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x2x2xf32>
+  %bb2 = prim.broadcast_in_dim %b2, dims = [1] : tensor<2xf32> -> tensor<1x2x2x2xf32>
+  %cb = prim.add %c, %bb2 : tensor<1x2x2x2xf32>
+  %out = prim.add %ab, %cb : tensor<1x2x2x2xf32>
+  return %out : tensor<1x2x2x2xf32>
+}
+
+// -----
+
 // linear -> batch norm 1d: the scale of output feature j goes into row j of the weight.
 //   W' = [[1, 1], [1, 1], [1, 1]] * [1, 2, 3] by rows
 // CHECK-LABEL: func.func @linear_bn(

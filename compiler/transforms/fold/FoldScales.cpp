@@ -229,6 +229,37 @@ struct CombineConstantAdds : OpRewritePattern<prim::AddOp> {
   }
 };
 
+// add(add(y1, c1), add(y2, c2)) -> add(y1, add(y2, add(c1, c2))): a ResNet downsampling
+// block adds two convolutions' folded batch norms, (conv_a + c1) + (conv_b + c2); with
+// one bias the sum is a convolution epilogue with a residual, relu(conv_b + c + z), which
+// a convolution library runs fused (cuDNN: no kernel of ours between the two, so both
+// products stay in its channels-last layout).
+struct CombineConstantsOfTwoAdds : OpRewritePattern<prim::AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+  // (y, c) when `v` is add(y, c), used once, with c weight-only and y not.
+  static std::optional<std::pair<Value, Value>> splitConstant(Value v) {
+    auto add = v.getDefiningOp<prim::AddOp>();
+    if (!add || !add->hasOneUse()) return std::nullopt;
+    for (unsigned side : {0u, 1u}) {
+      Value y = add->getOperand(side), c = add->getOperand(1 - side);
+      if (isWeightOnly(c) && !isWeightOnly(y)) return std::make_pair(y, c);
+    }
+    return std::nullopt;
+  }
+  LogicalResult matchAndRewrite(prim::AddOp add, PatternRewriter& rw) const override {
+    auto a = splitConstant(add.getLhs()), b = splitConstant(add.getRhs());
+    if (!a || !b || add.getLhs() == add.getRhs()) return failure();
+    Operation *innerA = add.getLhs().getDefiningOp(), *innerB = add.getRhs().getDefiningOp();
+    rw.setInsertionPoint(add);
+    Value c = rw.create<prim::AddOp>(add.getLoc(), a->second, b->second);
+    Value withBias = rw.create<prim::AddOp>(add.getLoc(), b->first, c);
+    rw.replaceOpWithNewOp<prim::AddOp>(add, a->first, withBias);
+    rw.eraseOp(innerA);
+    rw.eraseOp(innerB);
+    return success();
+  }
+};
+
 // Whether two lists of dynamic sizes are the same sizes: the same values, or the same
 // dim of the same tensor (decompositions make a prim.dim_size per use).
 bool sameSizes(ValueRange a, ValueRange b) {
@@ -264,7 +295,8 @@ struct HoistOverBroadcasts : OpRewritePattern<OpT> {
 }  // namespace
 
 void populateScaleFoldingPatterns(RewritePatternSet& patterns) {
-  patterns.add<ScaleIntoWeight, ScaleThroughConvert, DistributeScale, CombineConstantAdds, HoistOverBroadcasts<prim::AddOp>,
+  patterns.add<ScaleIntoWeight, ScaleThroughConvert, DistributeScale, CombineConstantAdds,
+               CombineConstantsOfTwoAdds, HoistOverBroadcasts<prim::AddOp>,
                HoistOverBroadcasts<prim::SubOp>, HoistOverBroadcasts<prim::MulOp>,
                HoistOverBroadcasts<prim::DivOp>>(patterns.getContext());
 }

@@ -12,7 +12,9 @@ namespace pt2c::fold {
 // output channels (likewise dot_general and the free dims of its constant operand);
 // mul(add(y, c1), c2) -> add(mul(y, c2), mul(c1, c2)) when the first mul can then fold;
 // the same through the convert of an f16/bf16 product (FoldLowPrecision.h);
-// add(add(y, c1), c2) -> add(y, add(c1, c2)); op(bcast(a), bcast(b)) -> bcast(op(a, b))
+// add(add(y, c1), c2) -> add(y, add(c1, c2));
+// add(add(y1, c1), add(y2, c2)) -> add(y1, add(y2, add(c1, c2)));
+// op(bcast(a), bcast(b)) -> bcast(op(a, b))
 // on constants. c, s: weight-only values (FoldWeights.h: isWeightOnly).
 void populateScaleFoldingPatterns(mlir::RewritePatternSet& patterns);
 
