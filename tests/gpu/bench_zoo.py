@@ -6,6 +6,7 @@ eager, torch.compile and reduce-overhead (bench.py's variants, same GPU, one pro
 model).
 
     python3 bench_zoo.py BUNDLE [NAME...] [--runs 200] [--warmup 20] [--tolerance 1e-3]
+                         [--skip-own-kernels]
                          [--timeout 400]
 
 Each model runs in its own process (BUNDLE/NAME/bench.py BUNDLE/NAME), so a crash or a
@@ -61,6 +62,9 @@ def main():
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--tolerance", type=float, default=1e-3)
     parser.add_argument("--timeout", type=float, default=400)
+    parser.add_argument("--skip-own-kernels", action="store_true",
+                        help="passed to bench.py: check but do not time our fallback kernels "
+                             "(seconds per CNN run)")
     args = parser.parse_args()
     bundle = args.bundle.resolve()
     header, rows, failed = None, [], []
@@ -68,7 +72,7 @@ def main():
         folder = bundle / name
         command = [sys.executable, str(folder / "bench.py"), str(folder), "--runs",
                    str(args.runs), "--warmup", str(args.warmup), "--tolerance",
-                   str(args.tolerance)]
+                   str(args.tolerance)] + (["--skip-own-kernels"] if args.skip_own_kernels else [])
         print(f"== {name}", flush=True)
         start = time.monotonic()
         made, message = make_weights(folder, args.timeout)
