@@ -46,6 +46,7 @@ install -m 755 tests/gpu/run_mlp_cuda.py "$out/run_mlp_cuda.py"
 # bench.py runs model.py itself (torch eager and torch.compile on the GPU).
 install -m 755 tests/gpu/bench.py "$out/bench.py"
 install -m 755 tests/gpu/profile_kernels.py "$out/profile_kernels.py"
+install -m 755 tests/gpu/creates.py "$out/creates.py"
 install -m 644 tools/eager_reference.py "$out/eager_reference.py"
 install -m 644 "$model" "$out/model.py"
 # Fresh inputs and PyTorch eager (CPU, fp32) outputs for them.
