@@ -1,11 +1,11 @@
 """Tells model code that it is being exported, as torch.export does, and says so.
 
 Libraries guard their reads of tensor values with torch.compiler.is_exporting(), which
-torch.export sets while it traces: transformers, asked whether a
-padding mask may be dropped, reads `mask.all()` in eager mode, but under export builds
-the attention bias from the mask whatever it holds. Traced in eager mode, that read
-becomes a guard (guards.py): the compiled model would refuse every input whose mask
-gives the other answer, and a GPU run would have to wait for the kernels to read it.
+torch.export sets while it traces. transformers, deciding whether a padding mask may be
+dropped, reads `mask.all()` in eager mode, but under export builds the attention bias
+from the mask whatever it holds. Traced in eager mode, that read becomes a guard
+(guards.py): the compiled model would refuse every input whose mask gives the other
+answer, and every GPU run would wait for the kernels so as to check it.
 
 While tracing, is_exporting() answers True to callers outside torch, so such code takes
 the path it wrote for export, and an EXPORT_PATH entry records the place. torch's own
