@@ -7,9 +7,10 @@ from the mask whatever it holds. Traced in eager mode, that read becomes a guard
 (guards.py): the compiled model would refuse every input whose mask gives the other
 answer, and every GPU run would wait for the kernels so as to check it.
 
-While tracing, is_exporting() answers True to callers outside torch, so such code takes
-the path it wrote for export, and an EXPORT_PATH entry records the place. torch's own
-callers get the real answer (False): its modules would otherwise skip the fast-path
+While tracing, is_exporting() answers True to the model's code and its libraries (what
+user_errors.is_user_file counts as the user's), so such code takes the path it wrote for
+export, and an EXPORT_PATH entry records the place. torch's own callers get the real
+answer (False): its modules would otherwise skip the fast-path
 checks that fast_path.py steers off and reports. is_compiling(), which torch.export sets
 too, keeps its answer: code behind it is written for dynamo's just-in-time graphs
 (transformers skips registering its output classes with pytree there, for instance),
@@ -22,37 +23,34 @@ import sys
 
 import torch
 
-_TORCH_DIR = os.path.dirname(os.path.realpath(torch.__file__)) + os.sep
-_NAMES = ("is_exporting",)
-_MESSAGE = ("torch.compiler.%s() answered True, as under torch.export, to %s: the code took "
-            "the path it has for export")
+from .user_errors import is_user_file
+
+_MESSAGE = ("torch.compiler.is_exporting() answered True, as under torch.export, to %s: the "
+            "code took the path it has for export")
 
 
 @contextlib.contextmanager
 def answered(report, locator):
     compiler = getattr(torch, "compiler", None)
-    originals = {name: getattr(compiler, name) for name in _NAMES
-                 if compiler is not None and hasattr(compiler, name)}
-    for name, original in originals.items():
-        setattr(compiler, name, _wrap(name, original, report, locator))
+    original = getattr(compiler, "is_exporting", None)
+    if original is None:
+        yield
+        return
+
+    def is_exporting():
+        caller = sys._getframe(1)
+        if not is_user_file(caller.f_code.co_filename):  # torch's own code, or ours
+            return original()
+        report.add("EXPORT_PATH", _MESSAGE % _asker(caller), locator.current(),
+                   "torch.compiler.is_exporting", "True")
+        return True
+
+    is_exporting.__doc__ = original.__doc__
+    compiler.is_exporting = is_exporting
     try:
         yield
     finally:
-        for name, original in originals.items():
-            setattr(compiler, name, original)
-
-
-def _wrap(name, original, report, locator):
-    def answer():
-        caller = sys._getframe(1)
-        if os.path.realpath(caller.f_code.co_filename).startswith(_TORCH_DIR):
-            return original()
-        report.add("EXPORT_PATH", _MESSAGE % (name, _asker(caller)), locator.current(),
-                   "torch.compiler." + name, "True")
-        return True
-    answer.__name__ = name
-    answer.__doc__ = original.__doc__
-    return answer
+        compiler.is_exporting = original
 
 
 def _asker(frame):

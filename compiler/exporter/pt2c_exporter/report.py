@@ -14,7 +14,7 @@ The kinds (README.md says what each detects and misses):
   PARAMETER_MUTATION  a parameter or constant written in place
   RANDOMNESS          an op that draws random numbers
   FAST_PATH           a module's fused inference kernel, steered off or taken
-  EXPORT_PATH         code asked torch.compiler.is_compiling()/is_exporting() and took
+  EXPORT_PATH         code asked torch.compiler.is_exporting(), was told True and took
                       its export path (export_mode.py)
   UNSUPPORTED_DTYPE, UNSUPPORTED_ARGUMENT, UNTRACKED_ALIAS, NON_TENSOR_OUTPUT
                       what the artifact format cannot describe

@@ -247,8 +247,9 @@ struct CombineConstantsOfTwoAdds : OpRewritePattern<prim::AddOp> {
     return std::nullopt;
   }
   LogicalResult matchAndRewrite(prim::AddOp add, PatternRewriter& rw) const override {
+    // Each side used once (splitConstant), so the two sides are two different adds.
     auto a = splitConstant(add.getLhs()), b = splitConstant(add.getRhs());
-    if (!a || !b || add.getLhs() == add.getRhs()) return failure();
+    if (!a || !b) return failure();
     Operation *innerA = add.getLhs().getDefiningOp(), *innerB = add.getRhs().getDefiningOp();
     rw.setInsertionPoint(add);
     Value c = rw.create<prim::AddOp>(add.getLoc(), a->second, b->second);
