@@ -1,6 +1,7 @@
 // compileArtifact: .pt2c -> model.so, one progress line per stage. --target cuda takes
 // compiler/codegen/cuda's path from the execution plan on.
 #include "compiler/codegen/CpuCodegen.h"
+#include "compiler/codegen/CpuLibraryPlan.h"
 #include "compiler/codegen/ExecutionPlan.h"
 #include "compiler/codegen/MultiGraphPlan.h"
 #include "compiler/codegen/SharedLibraryLinker.h"
@@ -208,12 +209,20 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
     if (options.emit == "llvm") return llvm::Error::success();
     timer.done("codegen", describe(*summary, cudaSms));
   } else {
+    // GEMMs and convolutions run on the runtime's microkernels (a plan set's graphs keep
+    // their generated kernels for now).
+    ExecutionPlan cpuPlan = *plan;
+    if (!modelPlan->isPlanSet) {
+      auto withLibrary = addCpuLibrarySteps(*plan, findDenseKernels(*kernels));
+      if (!withLibrary) return withLibrary.takeError();
+      cpuPlan = std::move(*withLibrary);
+    }
     if (mlir::failed(lowerKernelsToLLVMDialect(*kernels))) return fail("kernel lowering failed");
     if (options.emit == "llvm") cg.onLLVMIR = printIR;
-    if (mlir::failed(emitCpuObject(*kernels, *plan, cg, std::string(object.path))))
+    if (mlir::failed(emitCpuObject(*kernels, cpuPlan, cg, std::string(object.path))))
       return fail("CPU code generation failed");
     if (options.emit == "llvm") return llvm::Error::success();
-    timer.done("codegen", "x86-64 (" + options.cpu + ")");
+    timer.done("codegen", "x86-64 (" + options.cpu + ")" + describeLibrarySteps(cpuPlan));
   }
 
   auto output = AtomicOutput::create(libraryPath);

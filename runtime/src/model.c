@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu/library_steps.h"
 #include "cuda/cuda_model.h"
 #include "dispatch.h"
 #include "error.h"
@@ -21,6 +22,7 @@ static void free_model(pt2c_model* model) {
   if (model == NULL) return;
   pt2c_plan_set_free(model);
   pt2c_cuda_model_destroy(model->cuda);
+  pt2c_cpu_library_steps_destroy(model->cpu_library_steps);
   free(model->step_arg_data);
   free(model->buffer_data);
   free(model->arena_allocation);
@@ -171,6 +173,9 @@ pt2c_status pt2c_model_create_from(const pt2c_model_source* source, pt2c_model**
     status = check_kernel_table(source, &model->plan);
     if (status == PT2C_OK) status = allocate_memory(model);
     if (status == PT2C_OK) status = allocate_state(model);
+    if (status == PT2C_OK)
+      status = pt2c_cpu_library_steps_create(&model->plan, model->buffer_data,
+                                             &model->cpu_library_steps);
   }
   if (status != PT2C_OK) {
     free_model(model);

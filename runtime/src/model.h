@@ -28,6 +28,7 @@ typedef struct pt2c_model_source {
 } pt2c_model_source;
 
 struct pt2c_cuda_model;
+struct pt2c_cpu_library_steps;
 struct pt2c_model_graph;
 
 /* A model is one graph's executable (the fields up to `cuda`), or, for a plan set
@@ -44,6 +45,8 @@ struct pt2c_model {
   void** buffer_data;             /* per plan buffer; INPUT/OUTPUT entries set per run */
   void** step_arg_data;           /* max_step_args entries, the kernel's argument array */
   struct pt2c_cuda_model* cuda;   /* owned; the device side of a CUDA plan, else NULL */
+  struct pt2c_cpu_library_steps* cpu_library_steps; /* owned; a CPU plan's GEMM and
+                                   * convolution steps on the microkernels, else NULL */
   int64_t* info_dims;             /* owned; plan dims as the info calls give them (-1:
                                    * dynamic) */
   pt2c_weights_file weights_file; /* owned; the mapped external weights file that

@@ -192,8 +192,6 @@ static int operand_fits(const pt2c_plan* plan, uint32_t buffer, uint64_t element
 static pt2c_status check_gemm_step(const pt2c_plan* plan, uint32_t number,
                                    const pt2c_plan_step* step) {
   const pt2c_plan_gemm* g = &plan->gemms[step->kernel];
-  if (plan->header->device != PT2C_DEVICE_CUDA)
-    return CORRUPT("step %u: a GEMM step in a plan that does not run on CUDA", number);
   if (g->dtype != PT2C_F32 && g->dtype != PT2C_F16 && g->dtype != PT2C_BF16)
     return CORRUPT("step %u: GEMM dtype %u is not f32, f16 or bf16", number, g->dtype);
   if (g->epilogue > PT2C_GEMM_EPILOGUE_BIAS_RELU || g->transpose_a > 1 || g->transpose_b > 1)
@@ -241,8 +239,6 @@ static int holds(const pt2c_plan* plan, uint32_t buffer, uint64_t size, const ui
 static pt2c_status check_conv_step(const pt2c_plan* plan, uint32_t number,
                                    const pt2c_plan_step* step) {
   const pt2c_plan_conv* c = &plan->convs[step->kernel];
-  if (plan->header->device != PT2C_DEVICE_CUDA)
-    return CORRUPT("step %u: a convolution step in a plan that does not run on CUDA", number);
   if (c->dtype != PT2C_F32 && c->dtype != PT2C_F16 && c->dtype != PT2C_BF16)
     return CORRUPT("step %u: convolution dtype %u is not f32, f16 or bf16", number, c->dtype);
   if (c->epilogue > PT2C_CONV_EPILOGUE_BIAS_ADD_RELU)

@@ -1,6 +1,7 @@
 /* The run loop: check everything, bind the caller's memory, call each step's kernel (or
  * hand a CUDA plan to cuda/cuda_run.c). */
 #include "check.h"
+#include "cpu/library_steps.h"
 #include "cuda/cuda_model.h"
 #include "dispatch.h"
 #include "error.h"
@@ -71,6 +72,13 @@ static pt2c_status run_graph(pt2c_model* model, const pt2c_tensor* inputs, int32
     const pt2c_plan_step* step = &plan->steps[s];
     for (uint32_t a = 0; a < step->num_args; ++a)
       model->step_arg_data[a] = model->buffer_data[plan->step_args[step->first_arg + a]];
+    if (step->kind == PT2C_STEP_GEMM || step->kind == PT2C_STEP_CONV) {
+      /* Served by the microkernels, or left to the fallback steps that follow. */
+      if (pt2c_cpu_library_step_run(model->cpu_library_steps, plan, step, model->step_arg_data))
+        s += step->kind == PT2C_STEP_GEMM ? plan->gemms[step->kernel].num_fallback_steps
+                                          : plan->convs[step->kernel].num_fallback_steps;
+      continue;
+    }
     model->kernels[step->kernel](model->step_arg_data,
                                  plan->header->num_syms > 0 ? sym_values : NULL);
   }

@@ -20,7 +20,7 @@ pt2c_model_create_with_weights pt2c_model_destroy pt2c_model_device pt2c_model_d
 pt2c_model_graph_info pt2c_model_graph_input_info pt2c_model_graph_output_info \
 pt2c_model_input_info pt2c_model_num_dynamic_dims pt2c_model_num_graphs pt2c_model_num_inputs \
 pt2c_model_num_outputs pt2c_model_output_info pt2c_model_output_shape pt2c_model_run \
-pt2c_model_run_device pt2c_model_run_method "
+pt2c_model_run_device pt2c_model_run_method pt2c_num_threads pt2c_set_num_threads "
 if [ "$exported" != "$expected" ]; then
   echo "FAIL: $model exports: $exported"
   echo "      expected:       $expected"

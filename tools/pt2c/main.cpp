@@ -17,6 +17,7 @@
 #include "mlir/InitAllPasses.h"
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/kernels/FormKernels.h"
+#include "tools/pt2c/BenchCommand.h"
 #include "tools/pt2c/ReportCommand.h"
 #include "tools/pt2c/RunCommand.h"
 
@@ -131,6 +132,21 @@ int main(int argc, char** argv) {
                      "Weights file of a model compiled with --external-weights (default: "
                      "$PT2C_WEIGHTS, else MODEL.so.weights)");
 
+  CLI::App* benchCmd = app.add_subcommand("bench", "Time a compiled model's runs");
+  pt2c::BenchOptions bench;
+  benchCmd->add_option("library", bench.library, "model.so")->required()->check(CLI::ExistingFile);
+  benchCmd->add_option("-i,--input", bench.inputs,
+                       "Input .npy file, one per model input, in order (default: synthetic "
+                       "inputs: seeded uniform [-1, 1) floats, zero integers)");
+  benchCmd->add_option("--runs", bench.runs, "Timed runs (default 20)");
+  benchCmd->add_option("--warmup", bench.warmup, "Untimed runs first (default 3)");
+  benchCmd->add_option("--threads", bench.threads,
+                       "CPU threads (default: $PT2C_NUM_THREADS, else the CPUs this process "
+                       "may use)");
+  benchCmd->add_option("--method", bench.method, "Method of a multi-graph model");
+  benchCmd->add_option("--weights", bench.weights,
+                       "Weights file of a model compiled with --external-weights");
+
   CLI::App* reportCmd = app.add_subcommand("report", "Print the draft report of a .pt2c artifact");
   std::string reportPath;
   bool reportJson = false;
@@ -142,6 +158,7 @@ int main(int argc, char** argv) {
 
   if (*runCmd) return pt2c::runModelOnNpyFiles(library, inputs, outputDir, method, runWeights);
   if (*reportCmd) return pt2c::printReport(reportPath, reportJson);
+  if (*benchCmd) return pt2c::benchModel(bench);
 
   mlir::registerAllPasses();
   pt2c::registerPasses();

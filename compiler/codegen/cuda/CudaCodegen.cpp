@@ -38,13 +38,11 @@ llvm::Expected<CudaCodegenSummary> emitCudaObject(mlir::ModuleOp kernels,
   auto toolkit = findCudaToolkit();
   if (!toolkit) return toolkit.takeError();
   // Read at the prim level, before the lowering rewrites the kernel functions.
-  std::map<std::string, SplitKernel> splits = splitGemmPrologues(kernels);
-  GemmKernelTable gemmKernels = findGemmKernels(kernels);
-  ConvKernelTable convKernels = findConvKernels(kernels);
+  DenseKernels dense = findDenseKernels(kernels);
   if (mlir::failed(lowerKernelsToGpu(kernels))) return fail("lowering the kernels to GPU failed");
   auto launches = readLaunchTable(kernels);
   if (mlir::failed(launches)) return fail("reading the GPU launches failed");
-  auto cudaPlan = expandPlanForCuda(plan, *launches, gemmKernels, convKernels, splits);
+  auto cudaPlan = expandPlanForCuda(plan, *launches, dense);
   if (!cudaPlan) return cudaPlan.takeError();
 
   auto gpuModule = kernels.lookupSymbol<mlir::gpu::GPUModuleOp>(kGpuModuleName);

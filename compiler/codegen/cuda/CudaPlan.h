@@ -6,28 +6,20 @@
 #define PT2C_COMPILER_CODEGEN_CUDA_CUDAPLAN_H_
 
 #include "compiler/codegen/ExecutionPlan.h"
-#include "compiler/codegen/cuda/ConvKernels.h"
-#include "compiler/codegen/cuda/GemmKernels.h"
 #include "compiler/codegen/cuda/LaunchTable.h"
-#include "compiler/codegen/cuda/SplitGemmPrologues.h"
+#include "compiler/codegen/dense/LibrarySteps.h"
 #include "llvm/Support/Error.h"
 
 namespace pt2c {
 
 // A kernel function's temporaries get arena space after everything the CPU-style plan
 // placed, shared by all steps (each step's temporaries are dead when the step ends).
-// A step of a split kernel function (SplitGemmPrologues.h) first becomes the steps of its
-// two parts. A step of a GEMM kernel (GemmKernels.h) becomes a GEMM step (plan_format.h) followed by
-// its launches as the fallback; a bias epilogue kernel right after it, reading only the
-// product, joins the GEMM step (and its launches the fallback). Convolution kernels
-// (ConvKernels.h) become convolution steps the same way, joined by a bias (+ ReLU,
-// + residual) epilogue kernel.
+// GEMM and convolution kernels become library steps (cuBLASLt, cuDNN) with their launches
+// as the fallback (dense/LibrarySteps.h).
 // The result's `kernels` lists the GPU kernel names in kernel-table order.
 llvm::Expected<ExecutionPlan> expandPlanForCuda(const ExecutionPlan& plan,
                                                 const LaunchTable& launches,
-                                                const GemmKernelTable& gemmKernels,
-                                                const ConvKernelTable& convKernels,
-                                                const std::map<std::string, SplitKernel>& splits);
+                                                const DenseKernels& dense);
 
 }  // namespace pt2c
 

@@ -22,8 +22,9 @@ extern "C" {
  *    pt2c_model_find_graph, pt2c_model_run_method, PT2C_ERROR_NO_MATCHING_GRAPH.
  * 4: dynamic dimensions: -1 in info dims, pt2c_model_num_dynamic_dims,
  *    pt2c_model_dynamic_dim_info, pt2c_model_output_shape.
- * 5: external weights: pt2c_model_create_with_weights, PT2C_ERROR_WEIGHTS_FILE. */
-#define PT2C_ABI_VERSION 5u
+ * 5: external weights: pt2c_model_create_with_weights, PT2C_ERROR_WEIGHTS_FILE.
+ * 6: CPU threads: pt2c_set_num_threads, pt2c_num_threads. */
+#define PT2C_ABI_VERSION 6u
 
 #if defined(__GNUC__)
 #define PT2C_API __attribute__((visibility("default")))
@@ -200,7 +201,8 @@ PT2C_API pt2c_device pt2c_model_device(const pt2c_model* model);
  * pt2c_model_find_graph). Inputs and outputs are checked (count, dtype, rank, sizes) before any
  * kernel runs. Output buffers are caller-owned and must have the sizes output_info gives
  * (for dynamic dimensions: pt2c_model_output_shape).
- * A model is not safe to run from two threads at once; create one per thread.
+ * A model is not safe to run from two threads at once; create one per thread (CPU models
+ * then share one thread pool, see pt2c_set_num_threads).
  *
  * Tensors are in host memory for every model. A CUDA model copies the inputs to the
  * device, runs, and copies the outputs back before it returns (synchronous).
@@ -223,6 +225,17 @@ PT2C_API pt2c_status pt2c_model_run(pt2c_model* model, const pt2c_tensor* inputs
 PT2C_API pt2c_status pt2c_model_run_device(pt2c_model* model, const pt2c_tensor* inputs,
                                            int32_t num_inputs, pt2c_tensor* outputs,
                                            int32_t num_outputs, void* stream);
+
+/* CPU models split their GEMMs and convolutions over a pool of worker threads that every
+ * model of this model.so shares (one pool per loaded model.so). The default is the number
+ * of CPUs the process may run on (sched_getaffinity), or $PT2C_NUM_THREADS when set. A
+ * run that finds the pool busy with another thread's run computes on its own thread
+ * alone, so concurrent runs never oversubscribe the cores. num_threads <= 0 restores the
+ * default. Takes effect from the next run; PT2C_ERROR_INVALID_ARGUMENT above 1024. */
+PT2C_API pt2c_status pt2c_set_num_threads(int32_t num_threads);
+
+/* The number of threads CPU runs use (the caller's thread included). */
+PT2C_API int32_t pt2c_num_threads(void);
 
 /* The message of the last failed call on this thread ("" if none). */
 PT2C_API const char* pt2c_last_error(void);

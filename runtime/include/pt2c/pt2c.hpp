@@ -138,6 +138,8 @@ struct Api {
   decltype(&::pt2c_model_num_dynamic_dims) model_num_dynamic_dims = nullptr;
   decltype(&::pt2c_model_dynamic_dim_info) model_dynamic_dim_info = nullptr;
   decltype(&::pt2c_model_output_shape) model_output_shape = nullptr;
+  decltype(&::pt2c_set_num_threads) set_num_threads = nullptr;
+  decltype(&::pt2c_num_threads) num_threads = nullptr;
   decltype(&::pt2c_last_error) last_error = nullptr;
 
   Api() = default;
@@ -189,6 +191,8 @@ inline std::shared_ptr<const Api> load(const std::string& path) {
   resolve(*api, path, "pt2c_model_output_info", &api->model_output_info);
   resolve(*api, path, "pt2c_model_run", &api->model_run);
   resolve(*api, path, "pt2c_last_error", &api->last_error);
+  resolve(*api, path, "pt2c_set_num_threads", &api->set_num_threads);
+  resolve(*api, path, "pt2c_num_threads", &api->num_threads);
   resolve(*api, path, "pt2c_model_device", &api->model_device);
   resolve(*api, path, "pt2c_model_run_device", &api->model_run_device);
   resolve(*api, path, "pt2c_model_num_graphs", &api->model_num_graphs);
@@ -387,6 +391,9 @@ class Library {
   }
   uint32_t abi_version() const { return api_->abi_version(); }
   const std::string& path() const { return path_; }
+  // The CPU thread pool that every model of this library shares (pt2c_set_num_threads).
+  void set_num_threads(int32_t n) const { api_->check(api_->set_num_threads(n)); }
+  int32_t num_threads() const { return api_->num_threads(); }
 
  private:
   std::shared_ptr<const detail::Api> api_;

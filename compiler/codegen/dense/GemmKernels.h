@@ -7,8 +7,8 @@
 //     optionally followed by max(., 0) (relu), from two arguments x and bias.
 // The CUDA plan (CudaPlan.cpp) turns a GEMM kernel's step into a GEMM step, fused with the
 // bias epilogue kernel that follows it when that kernel is the GEMM result's only reader.
-#ifndef PT2C_COMPILER_CODEGEN_CUDA_GEMMKERNELS_H_
-#define PT2C_COMPILER_CODEGEN_CUDA_GEMMKERNELS_H_
+#ifndef PT2C_COMPILER_CODEGEN_DENSE_GEMMKERNELS_H_
+#define PT2C_COMPILER_CODEGEN_DENSE_GEMMKERNELS_H_
 
 #include <map>
 #include <string>
@@ -38,4 +38,4 @@ GemmKernelTable findGemmKernels(mlir::ModuleOp kernels);
 
 }  // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_CUDA_GEMMKERNELS_H_
+#endif  // PT2C_COMPILER_CODEGEN_DENSE_GEMMKERNELS_H_

@@ -1,4 +1,4 @@
-#include "compiler/codegen/cuda/GemmKernels.h"
+#include "compiler/codegen/dense/GemmKernels.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"

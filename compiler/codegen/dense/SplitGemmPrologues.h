@@ -6,8 +6,8 @@
 // MLP layers end up as one fused cuBLASLt call each. Convolutions whose input is computed
 // (a CNN's bias + ReLU between two convolutions) are split the same way, into a prologue
 // and a plain convolution kernel (ConvKernels.h) that cuDNN can serve.
-#ifndef PT2C_COMPILER_CODEGEN_CUDA_SPLITGEMMPROLOGUES_H_
-#define PT2C_COMPILER_CODEGEN_CUDA_SPLITGEMMPROLOGUES_H_
+#ifndef PT2C_COMPILER_CODEGEN_DENSE_SPLITGEMMPROLOGUES_H_
+#define PT2C_COMPILER_CODEGEN_DENSE_SPLITGEMMPROLOGUES_H_
 
 #include <map>
 #include <string>
@@ -33,4 +33,4 @@ std::map<std::string, SplitKernel> splitGemmPrologues(mlir::ModuleOp kernels);
 
 }  // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_CUDA_SPLITGEMMPROLOGUES_H_
+#endif  // PT2C_COMPILER_CODEGEN_DENSE_SPLITGEMMPROLOGUES_H_

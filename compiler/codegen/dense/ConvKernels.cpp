@@ -1,4 +1,4 @@
-#include "compiler/codegen/cuda/ConvKernels.h"
+#include "compiler/codegen/dense/ConvKernels.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"

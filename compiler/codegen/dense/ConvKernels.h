@@ -15,8 +15,8 @@
 // reader. A kernel that computes the convolution's input first (the previous layer's bias
 // and ReLU, fused in by form-kernels) is split into a prologue and a plain convolution
 // kernel first (SplitGemmPrologues.h), as for GEMMs.
-#ifndef PT2C_COMPILER_CODEGEN_CUDA_CONVKERNELS_H_
-#define PT2C_COMPILER_CODEGEN_CUDA_CONVKERNELS_H_
+#ifndef PT2C_COMPILER_CODEGEN_DENSE_CONVKERNELS_H_
+#define PT2C_COMPILER_CODEGEN_DENSE_CONVKERNELS_H_
 
 #include <map>
 #include <string>
@@ -49,4 +49,4 @@ ConvKernelTable findConvKernels(mlir::ModuleOp kernels);
 
 }  // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_CUDA_CONVKERNELS_H_
+#endif  // PT2C_COMPILER_CODEGEN_DENSE_CONVKERNELS_H_

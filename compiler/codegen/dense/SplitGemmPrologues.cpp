@@ -1,4 +1,4 @@
-#include "compiler/codegen/cuda/SplitGemmPrologues.h"
+#include "compiler/codegen/dense/SplitGemmPrologues.h"
 
 #include "llvm/ADT/BitVector.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -1,0 +1,27 @@
+/* What the convolution files share (cpu_conv.c drives conv_im2col.c and
+ * conv_depthwise.c). Internal. */
+#ifndef PT2C_RUNTIME_CPU_CONV_INTERNAL_H_
+#define PT2C_RUNTIME_CPU_CONV_INTERNAL_H_
+
+#include <stdint.h>
+
+/* A 1-D or 2-D convolution as 2-D: a 1-D one has height 1. */
+typedef struct pt2c_conv_geometry {
+  int64_t batch, channels, out_channels, groups;
+  int64_t group_channels, group_out_channels; /* C/G, K/G */
+  int64_t in_h, in_w, out_h, out_w;
+  int64_t kernel_h, kernel_w, stride_h, stride_w, pad_h, pad_w, dilation_h, dilation_w;
+} pt2c_conv_geometry;
+
+/* Panel `panel` (PT2C_GEMM_NR output pixels) of the im2col matrix of one image and group,
+ * [C/G * kernel_h * kernel_w, out_h * out_w], straight into the GEMM's packed-B layout.
+ * x: the group's first input channel. */
+void pt2c_conv_im2col_panel(const pt2c_conv_geometry* g, const float* x, int64_t panel,
+                            float* dst);
+
+/* One output channel plane of a depthwise convolution, epilogue included.
+ * x: its input plane; w: its kernel_h x kernel_w weights; z: NULL or its residual plane. */
+void pt2c_conv_depthwise_plane(const pt2c_conv_geometry* g, const float* x, const float* w,
+                               float bias, const float* z, int relu, float* y);
+
+#endif /* PT2C_RUNTIME_CPU_CONV_INTERNAL_H_ */

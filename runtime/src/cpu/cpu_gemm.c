@@ -1,0 +1,218 @@
+/* The GEMM driver: packs what is not prepacked, then runs the microkernel over blocks of
+ * C, both phases as parallel regions of the thread pool.
+ *
+ * Blocking (Goto/BLIS): per task, a block of up to MC_PANELS x NC_PANELS tiles; K in
+ * blocks of KC. For one K block the kernel sweeps the block's B panels (KC x NR each,
+ * NC_PANELS of them: 512 KiB, in L2) once per A panel (MR x KC: 6 KiB, in L1). */
+#include "cpu_gemm.h"
+
+#include <string.h>
+
+#include "gemm_kernel.h"
+#include "gemm_pack.h"
+#include "scratch.h"
+#include "thread_pool.h"
+
+#ifndef PT2C_GEMM_KC /* -D for tuning experiments */
+#define PT2C_GEMM_KC 256
+#endif
+
+enum {
+  MR = PT2C_GEMM_MR,
+  NR = PT2C_GEMM_NR,
+  KC = PT2C_GEMM_KC,
+  MC_PANELS = 16, /* 96 rows */
+  NC_PANELS = 16, /* 512 columns */
+  TASKS_PER_THREAD = 4, /* enough to even out tasks of unequal cost */
+};
+/* Below this many flops a parallel region costs more than it saves. */
+static const double kSerialFlops = 1 << 17;
+
+typedef struct gemm_job {
+  const pt2c_sgemm_problem* problems;
+  int64_t count, m, n, k;
+  int64_t m_panels, n_panels;
+  const float** a; /* per problem: its packed A (prepacked or in scratch) */
+  const float** b;
+  float* a_scratch; /* packing destinations, one stretch per problem */
+  float* b_scratch;
+  int pack_a, pack_b;               /* some problem needs A (B) packed */
+  int64_t mc_panels, nc_panels;     /* panels per task block */
+  int64_t tiles_m, tiles_n;
+  pt2c_gemm_kernel_fn kernel;
+} gemm_job;
+
+static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+static pt2c_gemm_kernel_fn kernel_for(pt2c_cpu_isa isa) {
+  switch (isa) {
+    case PT2C_CPU_ISA_AVX512: return pt2c_gemm_kernel_avx512;
+    case PT2C_CPU_ISA_AVX2: return pt2c_gemm_kernel_avx2;
+    default: return pt2c_gemm_kernel_generic;
+  }
+}
+
+/* Pack task: panel t of problem t / panels, A panels first, then B panels. */
+static void pack_task(void* ctx, int64_t task, int thread) {
+  const gemm_job* job = ctx;
+  int64_t a_tasks = job->pack_a ? job->count * job->m_panels : 0;
+  if (task < a_tasks) {
+    int64_t i = task / job->m_panels, panel = task % job->m_panels;
+    const pt2c_sgemm_problem* p = &job->problems[i];
+    if (p->a_packed) return;
+    pt2c_gemm_pack_a_panel(p->a, p->a_row_stride, p->a_col_stride, job->m, job->k, panel,
+                           job->a_scratch + (i * job->m_panels + panel) * MR * job->k);
+  } else {
+    task -= a_tasks;
+    int64_t i = task / job->n_panels, panel = task % job->n_panels;
+    const pt2c_sgemm_problem* p = &job->problems[i];
+    if (p->b_packed) return;
+    pt2c_gemm_pack_b_panel(p->b, p->b_row_stride, p->b_col_stride, job->k, job->n, panel,
+                           job->b_scratch + (i * job->n_panels + panel) * NR * job->k);
+  }
+}
+
+/* Compute task: one block of C tiles of one problem, over all of K. */
+static void compute_task(void* ctx, int64_t task, int thread) {
+  const gemm_job* job = ctx;
+  int64_t per_problem = job->tiles_m * job->tiles_n;
+  int64_t i = task / per_problem, tile = task % per_problem;
+  int64_t ip0 = tile / job->tiles_n * job->mc_panels, jp0 = tile % job->tiles_n * job->nc_panels;
+  int64_t ip1 = min64(ip0 + job->mc_panels, job->m_panels);
+  int64_t jp1 = min64(jp0 + job->nc_panels, job->n_panels);
+  const pt2c_sgemm_problem* p = &job->problems[i];
+  const pt2c_sgemm_epilogue* ep = &p->epilogue;
+  const float* a = job->a[i];
+  const float* b = job->b[i];
+  int64_t k = job->k;
+  pt2c_gemm_tile t;
+  t.ldc = p->ldc;
+  t.bias_per_row = ep->bias_per_row;
+  t.relu = ep->relu;
+  for (int64_t k0 = 0; k0 < k; k0 += KC) {
+    t.kc = min64(KC, k - k0);
+    t.accumulate = k0 > 0;
+    t.last = k0 + t.kc == k;
+    for (int64_t ip = ip0; ip < ip1; ++ip) {
+      int64_t row0 = ip * MR;
+      t.a = a + ip * MR * k + k0 * MR;
+      t.mr = (int)min64(MR, job->m - row0);
+      for (int64_t jp = jp0; jp < jp1; ++jp) {
+        int64_t col0 = jp * NR;
+        t.b = b + jp * NR * k + k0 * NR;
+        t.nr = (int)min64(NR, job->n - col0);
+        t.c = p->c + row0 * p->ldc + col0;
+        t.bias = ep->bias ? ep->bias + (ep->bias_per_row ? row0 : col0) : NULL;
+        t.residual = ep->residual ? ep->residual + row0 * p->ldc + col0 : NULL;
+        job->kernel(&t);
+      }
+    }
+  }
+}
+
+/* Task blocks: as large as the caches allow, but at least TASKS_PER_THREAD per thread
+ * when the problem is big enough, splitting N first (M is often small: a batch). Blocks
+ * are then evened out (43 panels in 3 blocks: 15 + 15 + 13, not 16 + 16 + 11), since the
+ * largest block bounds the time. */
+static void choose_blocks(gemm_job* job, int threads) {
+  int64_t want = (int64_t)threads * TASKS_PER_THREAD;
+  job->tiles_m = ceil_div(job->m_panels, MC_PANELS);
+  int64_t want_n = max64(1, ceil_div(want, job->count * job->tiles_m));
+  job->tiles_n = max64(ceil_div(job->n_panels, NC_PANELS), min64(want_n, job->n_panels));
+  if (job->count * job->tiles_m * job->tiles_n < want) {
+    int64_t want_m = ceil_div(want, job->count * job->tiles_n);
+    job->tiles_m = max64(job->tiles_m, min64(want_m, job->m_panels));
+  }
+  job->mc_panels = ceil_div(job->m_panels, job->tiles_m);
+  job->tiles_m = ceil_div(job->m_panels, job->mc_panels);
+  job->nc_panels = ceil_div(job->n_panels, job->tiles_n);
+  job->tiles_n = ceil_div(job->n_panels, job->nc_panels);
+}
+
+/* k == 0: C = epilogue(0). */
+static void epilogue_only(const pt2c_sgemm_problem* p) {
+  const pt2c_sgemm_epilogue* ep = &p->epilogue;
+  for (int64_t i = 0; i < p->m; ++i)
+    for (int64_t j = 0; j < p->n; ++j) {
+      float v = ep->bias ? ep->bias[ep->bias_per_row ? i : j] : 0.0f;
+      if (ep->residual) v += ep->residual[i * p->ldc + j];
+      p->c[i * p->ldc + j] = ep->relu && v < 0.0f ? 0.0f : v;
+    }
+}
+
+static void run(int64_t num_tasks, pt2c_pool_task_fn fn, gemm_job* job, int serial) {
+  if (serial) {
+    for (int64_t t = 0; t < num_tasks; ++t) fn(job, t, 0);
+  } else {
+    pt2c_pool_parallel_for(num_tasks, fn, job);
+  }
+}
+
+void pt2c_sgemm_many(const pt2c_sgemm_problem* problems, int64_t count) {
+  if (count <= 0 || problems[0].m <= 0 || problems[0].n <= 0) return;
+  gemm_job job;
+  memset(&job, 0, sizeof(job));
+  job.problems = problems;
+  job.count = count;
+  job.m = problems[0].m;
+  job.n = problems[0].n;
+  job.k = problems[0].k;
+  job.m_panels = ceil_div(job.m, MR);
+  job.n_panels = ceil_div(job.n, NR);
+  if (job.k <= 0) {
+    for (int64_t i = 0; i < count; ++i) epilogue_only(&problems[i]);
+    return;
+  }
+  job.kernel = kernel_for(pt2c_cpu_best_isa());
+  for (int64_t i = 0; i < count; ++i) {
+    job.pack_a |= problems[i].a_packed == NULL;
+    job.pack_b |= problems[i].b_packed == NULL;
+  }
+  size_t a_floats = job.pack_a ? (size_t)(count * job.m_panels * MR * job.k) : 0;
+  size_t b_floats = job.pack_b ? (size_t)(count * job.n_panels * NR * job.k) : 0;
+  size_t pointers = sizeof(float*) * 2 * (size_t)count;
+  size_t pointer_bytes = (pointers + 63) / 64 * 64;
+  char* scratch = pt2c_cpu_scratch(PT2C_SCRATCH_GEMM_PACK,
+                                   pointer_bytes + sizeof(float) * (a_floats + b_floats));
+  if (!scratch) return; /* out of memory: nothing sensible left to do */
+  job.a = (const float**)scratch;
+  job.b = job.a + count;
+  job.a_scratch = (float*)(scratch + pointer_bytes);
+  job.b_scratch = job.a_scratch + a_floats;
+  for (int64_t i = 0; i < count; ++i) {
+    job.a[i] = problems[i].a_packed ? problems[i].a_packed
+                                    : job.a_scratch + i * job.m_panels * MR * job.k;
+    job.b[i] = problems[i].b_packed ? problems[i].b_packed
+                                    : job.b_scratch + i * job.n_panels * NR * job.k;
+  }
+  double flops = 2.0 * (double)job.m * (double)job.n * (double)job.k * (double)count;
+  int serial = flops < kSerialFlops;
+  int threads = serial ? 1 : pt2c_pool_num_threads();
+  int64_t pack_tasks = count * ((job.pack_a ? job.m_panels : 0) + (job.pack_b ? job.n_panels : 0));
+  if (pack_tasks) run(pack_tasks, pack_task, &job, serial);
+  choose_blocks(&job, threads);
+  run(count * job.tiles_m * job.tiles_n, compute_task, &job, serial);
+}
+
+void pt2c_sgemm(const pt2c_sgemm_problem* p) { pt2c_sgemm_many(p, 1); }
+
+void pt2c_sgemm_batched(const pt2c_sgemm_problem* p, int64_t batch, int64_t a_stride,
+                        int64_t b_stride, int64_t c_stride) {
+  if (batch <= 0) return;
+  pt2c_sgemm_problem* list =
+      pt2c_cpu_scratch(PT2C_SCRATCH_GEMM_PROBLEMS, sizeof(*list) * (size_t)batch);
+  if (!list) return;
+  for (int64_t i = 0; i < batch; ++i) {
+    pt2c_sgemm_problem* q = &list[i];
+    *q = *p;
+    if (p->a) q->a = p->a + i * a_stride;
+    if (p->a_packed) q->a_packed = (const float*)p->a_packed + i * a_stride;
+    if (p->b) q->b = p->b + i * b_stride;
+    if (p->b_packed) q->b_packed = (const float*)p->b_packed + i * b_stride;
+    q->c = p->c + i * c_stride;
+    if (p->epilogue.residual) q->epilogue.residual = p->epilogue.residual + i * c_stride;
+  }
+  pt2c_sgemm_many(list, batch);
+}

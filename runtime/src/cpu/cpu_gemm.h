@@ -1,0 +1,83 @@
+/* f32 GEMM for CPU plans: packed panels, register-blocked microkernels (AVX-512, AVX2 +
+ * FMA or portable C, chosen at run time), epilogues fused into the store, split over the
+ * thread pool (thread_pool.h). Internal (hidden symbols). */
+#ifndef PT2C_RUNTIME_CPU_CPU_GEMM_H_
+#define PT2C_RUNTIME_CPU_CPU_GEMM_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  PT2C_CPU_ISA_GENERIC = 0,
+  PT2C_CPU_ISA_AVX2 = 1,   /* AVX2 + FMA */
+  PT2C_CPU_ISA_AVX512 = 2, /* AVX-512 F, BW, VL, DQ */
+} pt2c_cpu_isa;
+
+/* The best ISA this CPU and OS support (cpuid + xgetbv), lowered by
+ * $PT2C_CPU_ISA=generic|avx2|avx512 (read once) or by pt2c_cpu_set_isa_override; never
+ * raised above what the CPU has. */
+pt2c_cpu_isa pt2c_cpu_best_isa(void);
+/* What the CPU supports, ignoring the environment and the override. */
+pt2c_cpu_isa pt2c_cpu_host_isa(void);
+/* isa < 0: no override. For tests and benchmarks; not thread-safe against running GEMMs. */
+void pt2c_cpu_set_isa_override(int isa);
+
+typedef struct pt2c_sgemm_epilogue {
+  const float* bias;     /* NULL, or added to every element: bias[row] when bias_per_row,
+                          * else bias[col] */
+  int bias_per_row;
+  const float* residual; /* NULL, or added after the bias: residual[row * ldc + col] (C's
+                          * layout); must not overlap C */
+  int relu;              /* 1: max(., 0), last */
+} pt2c_sgemm_epilogue;
+
+/* Packed operands: panels of PT2C_GEMM_MR rows of A (PT2C_GEMM_NR columns of B), k-major,
+ * zero padded; the same layout for every ISA. `packed` needs 4-byte alignment (64 is
+ * best). */
+size_t pt2c_sgemm_packed_a_bytes(int64_t m, int64_t k);
+void pt2c_sgemm_pack_a(const float* a, int64_t row_stride, int64_t col_stride, int64_t m,
+                       int64_t k, void* packed);
+size_t pt2c_sgemm_packed_b_bytes(int64_t k, int64_t n);
+void pt2c_sgemm_pack_b(const float* b, int64_t row_stride, int64_t col_stride, int64_t k,
+                       int64_t n, void* packed);
+
+typedef struct pt2c_sgemm_problem {
+  int64_t m, n, k;
+  /* A(i, kk) = a[i * a_row_stride + kk * a_col_stride]; ignored when a_packed */
+  const float* a;
+  int64_t a_row_stride, a_col_stride;
+  const void* a_packed; /* from pt2c_sgemm_pack_a(m, k), or NULL */
+  /* B(kk, j) = b[kk * b_row_stride + j * b_col_stride]; ignored when b_packed */
+  const float* b;
+  int64_t b_row_stride, b_col_stride;
+  const void* b_packed; /* from pt2c_sgemm_pack_b(k, n), or NULL */
+  float* c;             /* C(i, j) = c[i * ldc + j] */
+  int64_t ldc;
+  pt2c_sgemm_epilogue epilogue;
+} pt2c_sgemm_problem;
+
+/* C = A x B (+ epilogue), overwriting C; any m, n, k >= 1 (m or n 0: nothing). Operands
+ * that are not prepacked are packed in the parallel region, into per-thread scratch
+ * that is kept for the next call. */
+void pt2c_sgemm(const pt2c_sgemm_problem* p);
+
+/* `batch` independent problems in one parallel region: problem i is *p with a, b, c and
+ * epilogue.residual advanced by i * a_stride, i * b_stride, i * c_stride elements (c and
+ * residual both by c_stride). A prepacked operand advances by the same stride counted in
+ * floats of its packed buffer: 0 shares one pack across the batch. The bias is shared. */
+void pt2c_sgemm_batched(const pt2c_sgemm_problem* p, int64_t batch, int64_t a_stride,
+                        int64_t b_stride, int64_t c_stride);
+
+/* `count` problems of the same m, n and k (any pointers, strides and epilogues) in one
+ * parallel region: what the batched call and the convolutions build on. */
+void pt2c_sgemm_many(const pt2c_sgemm_problem* problems, int64_t count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PT2C_RUNTIME_CPU_CPU_GEMM_H_ */

@@ -1,0 +1,43 @@
+/* The GEMM microkernels: C[MR x NR tile] (+)= A panel x B panel, with the epilogue fused
+ * into the store. One instance per ISA, all from gemm_kernel_template.h. Internal. */
+#ifndef PT2C_RUNTIME_CPU_GEMM_KERNEL_H_
+#define PT2C_RUNTIME_CPU_GEMM_KERNEL_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The packed layout, the same for every ISA (packs are made once and may be run by
+ * another ISA's kernel, e.g. in tests): A in panels of MR rows, B in panels of NR
+ * columns, each k-major over the whole K and zero padded past M (N). AVX-512 holds the
+ * 6 x 32 tile in 12 zmm accumulators; AVX2 runs it as two 6 x 16 halves (12 ymm). */
+enum { PT2C_GEMM_MR = 6, PT2C_GEMM_NR = 32 };
+
+typedef struct pt2c_gemm_tile {
+  int64_t kc;      /* depth of this K block */
+  const float* a;  /* a[kk * MR + i], kk < kc */
+  const float* b;  /* b[kk * NR + j] */
+  float* c;        /* C(i, j) = c[i * ldc + j], i < mr, j < nr */
+  int64_t ldc;
+  int mr, nr;      /* the valid part of the tile */
+  int accumulate;  /* add to C (every K block after the first) */
+  int last;        /* the last K block: apply the epilogue */
+  const float* bias; /* offset to the tile: bias[i] per row, else bias[j] */
+  int bias_per_row;
+  const float* residual; /* offset to the tile, stride ldc */
+  int relu;
+} pt2c_gemm_tile;
+
+typedef void (*pt2c_gemm_kernel_fn)(const pt2c_gemm_tile* tile);
+
+void pt2c_gemm_kernel_generic(const pt2c_gemm_tile* tile);
+void pt2c_gemm_kernel_avx2(const pt2c_gemm_tile* tile);
+void pt2c_gemm_kernel_avx512(const pt2c_gemm_tile* tile);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PT2C_RUNTIME_CPU_GEMM_KERNEL_H_ */

@@ -1,0 +1,164 @@
+/* GEMM and convolution steps of CPU plans on the runtime's microkernels. */
+#include "library_steps.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../error.h"
+#include "cpu_conv.h"
+#include "cpu_gemm.h"
+
+/* What create decided for one GEMM record: served or not, and its operands packed once
+ * when they are weights (owned). */
+typedef struct gemm_state {
+  int served;
+  void* packed_a;
+  void* packed_b;
+} gemm_state;
+
+struct pt2c_cpu_library_steps {
+  uint32_t num_gemms, num_convs;
+  gemm_state* gemms;                /* by GEMM record */
+  pt2c_conv_prepacked** convs;      /* by convolution record; NULL: not served */
+};
+
+static int microkernels_disabled(void) {
+  const char* value = getenv("PT2C_CPU_MICROKERNELS");
+  return value != NULL && strcmp(value, "0") == 0;
+}
+
+/* The address of a step argument's buffer when it is a weight (constant across runs),
+ * else NULL. */
+static const float* weight_arg(const pt2c_plan* plan, void* const* buffer_data,
+                               const pt2c_plan_step* step, uint32_t arg) {
+  uint32_t buffer = plan->step_args[step->first_arg + arg];
+  return plan->buffers[buffer].kind == PT2C_BUFFER_WEIGHT ? buffer_data[buffer] : NULL;
+}
+
+/* The element (row, col) of operand A is a[row * a_row + col * a_col]; likewise B. */
+static void gemm_strides(const pt2c_plan_gemm* g, int64_t* a_row, int64_t* a_col,
+                         int64_t* b_row, int64_t* b_col) {
+  *a_row = g->transpose_a ? 1 : (int64_t)g->ld_a;
+  *a_col = g->transpose_a ? (int64_t)g->ld_a : 1;
+  *b_row = g->transpose_b ? 1 : (int64_t)g->ld_b;
+  *b_col = g->transpose_b ? (int64_t)g->ld_b : 1;
+}
+
+static pt2c_status prepare_gemm(const pt2c_plan* plan, void* const* buffer_data,
+                                const pt2c_plan_step* step, gemm_state* state) {
+  const pt2c_plan_gemm* g = &plan->gemms[step->kernel];
+  if (g->dtype != PT2C_F32 || g->input_dtype != 0) return PT2C_OK; /* fallback */
+  state->served = 1;
+  if (g->batch != 1) return PT2C_OK; /* batched products multiply activations */
+  int64_t a_row, a_col, b_row, b_col;
+  gemm_strides(g, &a_row, &a_col, &b_row, &b_col);
+  const float* a = weight_arg(plan, buffer_data, step, 0);
+  const float* b = weight_arg(plan, buffer_data, step, 1);
+  if (a != NULL) {
+    state->packed_a = malloc(pt2c_sgemm_packed_a_bytes((int64_t)g->m, (int64_t)g->k));
+    if (state->packed_a == NULL)
+      return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a packed GEMM weight");
+    pt2c_sgemm_pack_a(a, a_row, a_col, (int64_t)g->m, (int64_t)g->k, state->packed_a);
+  }
+  if (b != NULL) {
+    state->packed_b = malloc(pt2c_sgemm_packed_b_bytes((int64_t)g->k, (int64_t)g->n));
+    if (state->packed_b == NULL)
+      return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a packed GEMM weight");
+    pt2c_sgemm_pack_b(b, b_row, b_col, (int64_t)g->k, (int64_t)g->n, state->packed_b);
+  }
+  return PT2C_OK;
+}
+
+static pt2c_conv_prepacked* prepare_conv(const pt2c_plan* plan, void* const* buffer_data,
+                                         const pt2c_plan_step* step) {
+  const pt2c_plan_conv* c = &plan->convs[step->kernel];
+  const float* w = weight_arg(plan, buffer_data, step, 1);
+  if (c->dtype != PT2C_F32 || w == NULL) return NULL; /* fallback */
+  return pt2c_conv_prepack(c, w);
+}
+
+pt2c_status pt2c_cpu_library_steps_create(const pt2c_plan* plan, void* const* buffer_data,
+                                          pt2c_cpu_library_steps** out) {
+  *out = NULL;
+  const pt2c_plan_header* header = plan->header;
+  if ((header->num_gemms == 0 && header->num_convs == 0) || microkernels_disabled())
+    return PT2C_OK;
+  pt2c_cpu_library_steps* steps = calloc(1, sizeof(*steps));
+  if (steps == NULL) return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a model");
+  steps->num_gemms = header->num_gemms;
+  steps->num_convs = header->num_convs;
+  steps->gemms = calloc(header->num_gemms + 1, sizeof(gemm_state));
+  steps->convs = calloc(header->num_convs + 1, sizeof(pt2c_conv_prepacked*));
+  pt2c_status status = PT2C_OK;
+  if (steps->gemms == NULL || steps->convs == NULL)
+    status = pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a model");
+  for (uint32_t s = 0; s < header->num_steps && status == PT2C_OK; ++s) {
+    const pt2c_plan_step* step = &plan->steps[s];
+    if (step->kind == PT2C_STEP_GEMM)
+      status = prepare_gemm(plan, buffer_data, step, &steps->gemms[step->kernel]);
+    else if (step->kind == PT2C_STEP_CONV)
+      steps->convs[step->kernel] = prepare_conv(plan, buffer_data, step);
+  }
+  if (status != PT2C_OK) {
+    pt2c_cpu_library_steps_destroy(steps);
+    return status;
+  }
+  *out = steps;
+  return PT2C_OK;
+}
+
+void pt2c_cpu_library_steps_destroy(pt2c_cpu_library_steps* steps) {
+  if (steps == NULL) return;
+  for (uint32_t i = 0; steps->gemms != NULL && i < steps->num_gemms; ++i) {
+    free(steps->gemms[i].packed_a);
+    free(steps->gemms[i].packed_b);
+  }
+  for (uint32_t i = 0; steps->convs != NULL && i < steps->num_convs; ++i)
+    pt2c_conv_prepacked_free(steps->convs[i]);
+  free(steps->gemms);
+  free(steps->convs);
+  free(steps);
+}
+
+static int run_gemm(const gemm_state* state, const pt2c_plan_gemm* g, uint32_t num_args,
+                    void* const* args) {
+  if (!state->served) return 0;
+  pt2c_sgemm_problem p;
+  memset(&p, 0, sizeof(p));
+  p.m = (int64_t)g->m, p.n = (int64_t)g->n, p.k = (int64_t)g->k;
+  gemm_strides(g, &p.a_row_stride, &p.a_col_stride, &p.b_row_stride, &p.b_col_stride);
+  p.a = args[0], p.a_packed = state->packed_a;
+  p.b = args[1], p.b_packed = state->packed_b;
+  p.c = args[num_args - 1], p.ldc = (int64_t)g->ld_d;
+  if (g->epilogue != PT2C_GEMM_EPILOGUE_NONE) p.epilogue.bias = args[2];
+  p.epilogue.relu = g->epilogue == PT2C_GEMM_EPILOGUE_BIAS_RELU;
+  if (g->batch == 1)
+    pt2c_sgemm(&p);
+  else
+    pt2c_sgemm_batched(&p, (int64_t)g->batch, (int64_t)g->stride_a, (int64_t)g->stride_b,
+                       (int64_t)g->stride_d);
+  return 1;
+}
+
+static int run_conv(const pt2c_conv_prepacked* packed, const pt2c_plan_conv* c,
+                    uint32_t num_args, void* const* args) {
+  if (packed == NULL) return 0;
+  const float* bias = c->epilogue != PT2C_CONV_EPILOGUE_NONE ? args[2] : NULL;
+  const float* z = c->epilogue == PT2C_CONV_EPILOGUE_BIAS_ADD_RELU ? args[3] : NULL;
+  int relu = c->epilogue == PT2C_CONV_EPILOGUE_BIAS_RELU ||
+             c->epilogue == PT2C_CONV_EPILOGUE_BIAS_ADD_RELU;
+  pt2c_conv_run(packed, args[0], bias, z, relu, args[num_args - 1]);
+  return 1;
+}
+
+int pt2c_cpu_library_step_run(const pt2c_cpu_library_steps* steps, const pt2c_plan* plan,
+                              const pt2c_plan_step* step, void* const* args) {
+  if (steps == NULL) return 0;
+  if (step->kind == PT2C_STEP_GEMM)
+    return run_gemm(&steps->gemms[step->kernel], &plan->gemms[step->kernel], step->num_args,
+                    args);
+  if (step->kind == PT2C_STEP_CONV)
+    return run_conv(steps->convs[step->kernel], &plan->convs[step->kernel], step->num_args,
+                    args);
+  return 0;
+}
