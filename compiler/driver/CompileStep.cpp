@@ -213,7 +213,9 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
     // their generated kernels for now).
     ExecutionPlan cpuPlan = *plan;
     if (!modelPlan->isPlanSet) {
-      auto withLibrary = addCpuLibrarySteps(*plan, findDenseKernels(*kernels));
+      GemmMatchOptions gemmOptions;
+      gemmOptions.interleavedBatches = true;
+      auto withLibrary = addCpuLibrarySteps(*plan, findDenseKernels(*kernels, gemmOptions));
       if (!withLibrary) return withLibrary.takeError();
       cpuPlan = std::move(*withLibrary);
     }

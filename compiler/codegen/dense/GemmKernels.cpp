@@ -68,10 +68,53 @@ std::optional<std::pair<int, uint32_t>> widenedArgument(mlir::func::FuncOp func,
   return std::make_pair(arg, *dtype);
 }
 
+// One dot_general operand (a contiguous row-major tensor) as a strided matrix per batch:
+// its batch dims, its free dims and its one contracting dim each collapse to one
+// (count, stride) pair. Unit dims drop out; dims of a group collapse when each is
+// contiguous within the one before it (in dim order).
+struct OperandView {
+  uint64_t batch = 1, free = 1, k = 1;
+  uint64_t batchStride = 0, freeStride = 1, kStride = 1;
+};
+
+std::optional<std::pair<uint64_t, uint64_t>> collapse(llvm::ArrayRef<int64_t> shape,
+                                                      llvm::ArrayRef<int64_t> strides,
+                                                      llvm::ArrayRef<int64_t> dims) {
+  uint64_t count = 1, stride = 0;
+  int64_t last = -1;
+  for (int64_t d : dims) {
+    if (shape[d] == 1) continue;
+    if (last >= 0 && strides[last] != strides[d] * shape[d]) return std::nullopt;
+    count *= shape[d];
+    stride = strides[d];
+    last = d;
+  }
+  return std::make_pair(count, stride);
+}
+
+std::optional<OperandView> operandView(llvm::ArrayRef<int64_t> shape,
+                                       llvm::ArrayRef<int64_t> batchDims, int64_t contract) {
+  int64_t rank = shape.size();
+  if (contract < 0 || contract >= rank) return std::nullopt;
+  llvm::SmallVector<int64_t> strides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d) strides[d] = strides[d + 1] * shape[d + 1];
+  llvm::SmallVector<int64_t> freeDims;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != contract && !llvm::is_contained(batchDims, d)) freeDims.push_back(d);
+  auto batch = collapse(shape, strides, batchDims);
+  auto free = collapse(shape, strides, freeDims);
+  if (!batch || !free) return std::nullopt;
+  OperandView view;
+  view.batch = batch->first, view.batchStride = batch->second;
+  view.free = free->first, view.freeStride = free->first > 1 ? free->second : 1;
+  view.k = shape[contract], view.kStride = strides[contract];
+  return view;
+}
+
 // A kernel that is one dot_general of two arguments, as a row-major GEMM; or of two f16
 // (bf16) arguments widened to f32 (an f16 model's attention scores, which PyTorch
 // computes in f32): an f32 GEMM of f16 operands, which cuBLASLt runs on tensor cores.
-std::optional<GemmKernel> matchGemm(mlir::func::FuncOp func) {
+std::optional<GemmKernel> matchGemm(mlir::func::FuncOp func, const GemmMatchOptions& options) {
   auto b = body(func);
   if (!b || (b->first.size() != 1 && b->first.size() != 3)) return std::nullopt;
   mlir::Operation* dot = b->first.back();
@@ -100,51 +143,49 @@ std::optional<GemmKernel> matchGemm(mlir::func::FuncOp func) {
   auto rhsBatch = i64Array(dot, "rhs_batching_dimensions");
   auto lhsContract = i64Array(dot, "lhs_contracting_dimensions");
   auto rhsContract = i64Array(dot, "rhs_contracting_dimensions");
-  if (lhsContract.size() != 1 || rhsContract.size() != 1 || lhsBatch != rhsBatch)
-    return std::nullopt;
-  // Batch dims must be the leading ones, in order, on both sides.
-  int64_t nb = lhsBatch.size();
-  for (int64_t i = 0; i < nb; ++i)
-    if (lhsBatch[i] != i || (*lhs)[i] != (*rhs)[i]) return std::nullopt;
-  int64_t lhsRank = lhs->size(), rhsRank = rhs->size();
-  if (rhsRank != nb + 2 || lhsRank < nb + 1 || (nb > 0 && lhsRank != nb + 2)) return std::nullopt;
-  if (lhsRank == nb + 1 && nb > 0) return std::nullopt;
+  if (lhsContract.size() != 1 || rhsContract.size() != 1) return std::nullopt;
+  auto a = operandView(*lhs, lhsBatch, lhsContract[0]);
+  auto bView = operandView(*rhs, rhsBatch, rhsContract[0]);
+  if (!a || !bView || a->batch != bView->batch || a->k != bView->k) return std::nullopt;
 
   pt2c_plan_gemm g{};
   g.dtype = *gemmDtype(dtype);
   g.input_dtype = inputDtype;
   g.epilogue = PT2C_GEMM_EPILOGUE_NONE;
-  g.batch = product(lhs->take_front(nb));
-  // lhs: [.., K] (rows flattened into M) or, for plain matrices, [K, M].
-  if (lhsContract[0] == lhsRank - 1) {
-    g.k = (*lhs)[lhsRank - 1];
-    g.m = product(lhs->drop_front(nb).drop_back());
-    g.ld_a = g.k;
-  } else if (lhsContract[0] == nb && lhsRank == nb + 2) {
+  g.batch = a->batch;
+  g.m = a->free;
+  g.n = bView->free;
+  g.k = a->k;
+  // A(i, kk) is row-major [M, K] (K contiguous) or stored transposed [K, M].
+  if (a->kStride == 1 && (a->free == 1 || a->freeStride >= g.k)) {
+    g.ld_a = a->free == 1 ? g.k : a->freeStride;
+  } else if (a->freeStride == 1 && a->kStride >= g.m) {
     g.transpose_a = 1;
-    g.k = (*lhs)[nb];
-    g.m = (*lhs)[nb + 1];
-    g.ld_a = g.m;
+    g.ld_a = a->kStride;
   } else {
     return std::nullopt;
   }
-  if (rhsContract[0] == nb) {  // [K, N]
-    g.n = (*rhs)[nb + 1];
-    g.ld_b = g.n;
-    if ((*rhs)[nb] != static_cast<int64_t>(g.k)) return std::nullopt;
-  } else if (rhsContract[0] == nb + 1) {  // [N, K]
+  // B(kk, j) is row-major [K, N] (N contiguous) or stored transposed [N, K].
+  if (bView->freeStride == 1 && (g.k == 1 || bView->kStride >= g.n)) {
+    g.ld_b = g.k == 1 ? g.n : bView->kStride;
+  } else if (bView->kStride == 1 && (bView->free == 1 || bView->freeStride >= g.k)) {
     g.transpose_b = 1;
-    g.n = (*rhs)[nb];
-    g.ld_b = g.k;
-    if ((*rhs)[nb + 1] != static_cast<int64_t>(g.k)) return std::nullopt;
+    g.ld_b = bView->free == 1 ? g.k : bView->freeStride;
   } else {
     return std::nullopt;
   }
+  // The result is [batch..., lhs free..., rhs free...], contiguous.
   if (g.m == 0 || g.n == 0 || g.k == 0 || g.batch == 0 ||
-      product(*result) != g.batch * g.m * g.n || result->back() != static_cast<int64_t>(g.n))
+      product(*result) != g.batch * g.m * g.n)
     return std::nullopt;
   g.ld_d = g.n;
-  if (g.batch > 1) g.stride_a = g.m * g.k, g.stride_b = g.k * g.n, g.stride_d = g.m * g.n;
+  if (g.batch > 1) {
+    g.stride_a = a->batchStride, g.stride_b = bView->batchStride, g.stride_d = g.m * g.n;
+    // Batches that interleave inside one operand (attention's heads read from a
+    // [sequence, heads x head_dim] matrix) are for targets that ask for them.
+    if (!options.interleavedBatches && (g.stride_a != g.m * g.k || g.stride_b != g.k * g.n))
+      return std::nullopt;
+  }
   GemmKernel kernel;
   kernel.gemm = g;
   kernel.lhs = lhsArg;
@@ -211,11 +252,11 @@ std::optional<BiasEpilogueKernel> matchBiasEpilogue(mlir::func::FuncOp func) {
 
 }  // namespace
 
-GemmKernelTable findGemmKernels(mlir::ModuleOp kernels) {
+GemmKernelTable findGemmKernels(mlir::ModuleOp kernels, const GemmMatchOptions& options) {
   GemmKernelTable table;
   kernels.walk([&](mlir::func::FuncOp func) {
     if (func.isExternal()) return;
-    if (auto gemm = matchGemm(func)) table.gemms[func.getName().str()] = *gemm;
+    if (auto gemm = matchGemm(func, options)) table.gemms[func.getName().str()] = *gemm;
     else if (auto epilogue = matchBiasEpilogue(func))
       table.epilogues[func.getName().str()] = *epilogue;
   });

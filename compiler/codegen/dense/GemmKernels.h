@@ -34,7 +34,14 @@ struct GemmKernelTable {
   std::map<std::string, BiasEpilogueKernel> epilogues; // by kernel function name
 };
 
-GemmKernelTable findGemmKernels(mlir::ModuleOp kernels);
+struct GemmMatchOptions {
+  // Batched products whose batches interleave inside an operand (stride_a < m * k or
+  // stride_b < k * n: attention's heads read in place from [sequence, heads x head_dim]);
+  // the CPU microkernels take them, the CUDA path keeps dense batches.
+  bool interleavedBatches = false;
+};
+
+GemmKernelTable findGemmKernels(mlir::ModuleOp kernels, const GemmMatchOptions& options = {});
 
 }  // namespace pt2c
 

@@ -32,7 +32,7 @@ struct DenseKernels {
 
 // Splits GEMM and convolution prologues off in `kernels` (in place), then finds the GEMM
 // and convolution kernel functions and their epilogues.
-DenseKernels findDenseKernels(mlir::ModuleOp kernels);
+DenseKernels findDenseKernels(mlir::ModuleOp kernels, const GemmMatchOptions& gemmOptions = {});
 
 llvm::Error internalError(const llvm::Twine& message);
 
