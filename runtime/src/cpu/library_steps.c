@@ -7,6 +7,7 @@
 #include "../error.h"
 #include "cpu_conv.h"
 #include "cpu_gemm.h"
+#include "half_gemm.h"
 
 /* What create decided for one GEMM record: served or not, and its operands packed once
  * when they are weights (owned). */
@@ -29,7 +30,7 @@ static int microkernels_disabled(void) {
 
 /* The address of a step argument's buffer when it is a weight (constant across runs),
  * else NULL. */
-static const float* weight_arg(const pt2c_plan* plan, void* const* buffer_data,
+static const void* weight_arg(const pt2c_plan* plan, void* const* buffer_data,
                                const pt2c_plan_step* step, uint32_t arg) {
   uint32_t buffer = plan->step_args[step->first_arg + arg];
   return plan->buffers[buffer].kind == PT2C_BUFFER_WEIGHT ? buffer_data[buffer] : NULL;
@@ -44,27 +45,45 @@ static void gemm_strides(const pt2c_plan_gemm* g, int64_t* a_row, int64_t* a_col
   *b_col = g->transpose_b ? (int64_t)g->ld_b : 1;
 }
 
+/* A weight operand of `rows` x `cols` (element (r, c) at r * row + c * col) as f32: the
+ * weight itself, or a widened copy in *owned (f16/bf16). */
+static const float* weight_as_f32(const void* weight, uint32_t dtype, int64_t rows,
+                                  int64_t cols, int64_t row, int64_t col, float** owned) {
+  *owned = NULL;
+  if (dtype == PT2C_F32) return weight;
+  int64_t count = (rows - 1) * row + (cols - 1) * col + 1;
+  *owned = malloc(sizeof(float) * (size_t)count);
+  if (*owned != NULL) pt2c_widen_half(weight, dtype, count, *owned);
+  return *owned;
+}
+
 static pt2c_status prepare_gemm(const pt2c_plan* plan, void* const* buffer_data,
                                 const pt2c_plan_step* step, gemm_state* state) {
   const pt2c_plan_gemm* g = &plan->gemms[step->kernel];
-  if (g->dtype != PT2C_F32 || g->input_dtype != 0) return PT2C_OK; /* fallback */
   state->served = 1;
   if (g->batch != 1) return PT2C_OK; /* batched products multiply activations */
+  uint32_t dtype = pt2c_gemm_operand_dtype(g);
+  int64_t m = (int64_t)g->m, n = (int64_t)g->n, k = (int64_t)g->k;
   int64_t a_row, a_col, b_row, b_col;
   gemm_strides(g, &a_row, &a_col, &b_row, &b_col);
-  const float* a = weight_arg(plan, buffer_data, step, 0);
-  const float* b = weight_arg(plan, buffer_data, step, 1);
+  const void* a = weight_arg(plan, buffer_data, step, 0);
+  const void* b = weight_arg(plan, buffer_data, step, 1);
+  float* wide = NULL;
   if (a != NULL) {
-    state->packed_a = malloc(pt2c_sgemm_packed_a_bytes((int64_t)g->m, (int64_t)g->k));
+    const float* a32 = weight_as_f32(a, dtype, m, k, a_row, a_col, &wide);
+    state->packed_a = a32 ? malloc(pt2c_sgemm_packed_a_bytes(m, k)) : NULL;
+    if (state->packed_a != NULL) pt2c_sgemm_pack_a(a32, a_row, a_col, m, k, state->packed_a);
+    free(wide);
     if (state->packed_a == NULL)
       return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a packed GEMM weight");
-    pt2c_sgemm_pack_a(a, a_row, a_col, (int64_t)g->m, (int64_t)g->k, state->packed_a);
   }
   if (b != NULL) {
-    state->packed_b = malloc(pt2c_sgemm_packed_b_bytes((int64_t)g->k, (int64_t)g->n));
+    const float* b32 = weight_as_f32(b, dtype, k, n, b_row, b_col, &wide);
+    state->packed_b = b32 ? malloc(pt2c_sgemm_packed_b_bytes(k, n)) : NULL;
+    if (state->packed_b != NULL) pt2c_sgemm_pack_b(b32, b_row, b_col, k, n, state->packed_b);
+    free(wide);
     if (state->packed_b == NULL)
       return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a packed GEMM weight");
-    pt2c_sgemm_pack_b(b, b_row, b_col, (int64_t)g->k, (int64_t)g->n, state->packed_b);
   }
   return PT2C_OK;
 }
@@ -132,6 +151,8 @@ static int run_gemm(const gemm_state* state, const pt2c_plan_gemm* g, uint32_t n
   p.c = args[num_args - 1], p.ldc = (int64_t)g->ld_d;
   if (g->epilogue != PT2C_GEMM_EPILOGUE_NONE) p.epilogue.bias = args[2];
   p.epilogue.relu = g->epilogue == PT2C_GEMM_EPILOGUE_BIAS_RELU;
+  if (pt2c_gemm_operand_dtype(g) != PT2C_F32 || g->dtype != PT2C_F32)
+    return pt2c_half_gemm_run(g, &p);
   if (g->batch == 1)
     pt2c_sgemm(&p);
   else

@@ -1,9 +1,10 @@
 /* GEMM and convolution steps of CPU plans (plan_format.h, PT2C_STEP_GEMM / PT2C_STEP_CONV)
  * on the runtime's own microkernels (cpu_gemm.h, cpu_conv.h). At create, each step is
- * either served (its constant operand packed once into the kernel's panel layout) or left
- * to its fallback steps, the compiler's generated kernels for the same result: f16/bf16
- * operands for now, convolutions of more than two spatial dims, weights computed at run
- * time, and every step when $PT2C_CPU_MICROKERNELS=0 (for comparisons and tests). Internal. */
+ * either served (its constant operand packed once into the kernel's panel layout; f16 and
+ * bf16 GEMMs through half_gemm.h) or left to its fallback steps, the compiler's generated
+ * kernels for the same result: f16/bf16 convolutions, convolutions of more than two
+ * spatial dims, convolution weights computed at run time, and every step when
+ * $PT2C_CPU_MICROKERNELS=0 (for comparisons and tests). Internal. */
 #ifndef PT2C_RUNTIME_CPU_LIBRARY_STEPS_H_
 #define PT2C_RUNTIME_CPU_LIBRARY_STEPS_H_
 

@@ -10,7 +10,10 @@ typedef enum {
   PT2C_SCRATCH_GEMM_PACK = 0,     /* cpu_gemm.c: packed operands of one call */
   PT2C_SCRATCH_GEMM_PROBLEMS = 1, /* pt2c_sgemm_batched: its problem list */
   PT2C_SCRATCH_CONV = 2,          /* cpu_conv.c: im2col panels and problem lists */
-  PT2C_SCRATCH_NUM_SLOTS = 3,
+  PT2C_SCRATCH_HALF_A = 3,        /* half_gemm.c: A widened to f32 */
+  PT2C_SCRATCH_HALF_B = 4,        /* half_gemm.c: B widened to f32 */
+  PT2C_SCRATCH_HALF_D = 5,        /* half_gemm.c: the f32 product and bias */
+  PT2C_SCRATCH_NUM_SLOTS = 6,
 } pt2c_scratch_slot;
 
 /* At least `bytes` of 64-byte aligned memory owned by the calling thread, valid until its

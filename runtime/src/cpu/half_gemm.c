@@ -1,0 +1,86 @@
+/* f16/bf16 GEMM steps over the f32 microkernels. */
+#include "half_gemm.h"
+
+#include <string.h>
+
+#include "../half_convert.h"
+#include "scratch.h"
+
+static float bf16_to_f32(uint16_t bits) {
+  uint32_t wide = (uint32_t)bits << 16;
+  float value;
+  memcpy(&value, &wide, sizeof(value));
+  return value;
+}
+
+void pt2c_widen_half(const uint16_t* src, uint32_t dtype, int64_t count, float* dst) {
+  if (dtype == PT2C_BF16) {
+    for (int64_t i = 0; i < count; ++i) dst[i] = bf16_to_f32(src[i]);
+  } else {
+    for (int64_t i = 0; i < count; ++i) dst[i] = pt2c_f16_bits_to_f32(src[i]);
+  }
+}
+
+uint32_t pt2c_gemm_operand_dtype(const pt2c_plan_gemm* g) {
+  return g->input_dtype != 0 ? g->input_dtype : g->dtype;
+}
+
+/* Elements an operand of `batch` matrices spans: (batch - 1) * stride + (rows - 1) * ld +
+ * cols (plan.c checked that it fits its buffer). */
+static int64_t span(uint64_t batch, uint64_t stride, uint64_t rows, uint64_t cols,
+                    uint64_t ld) {
+  return (int64_t)((batch - 1) * stride + (rows - 1) * ld + cols);
+}
+
+/* A widened copy of an operand with the same layout, in scratch `slot`. */
+static const float* widened(const void* src, uint32_t dtype, int64_t count,
+                            pt2c_scratch_slot slot) {
+  float* dst = pt2c_cpu_scratch(slot, sizeof(float) * (size_t)count);
+  if (dst != NULL) pt2c_widen_half(src, dtype, count, dst);
+  return dst;
+}
+
+int pt2c_half_gemm_run(const pt2c_plan_gemm* g, const pt2c_sgemm_problem* half) {
+  uint32_t in = pt2c_gemm_operand_dtype(g);
+  pt2c_sgemm_problem p = *half;
+  if (p.a_packed == NULL) {
+    int64_t n = span(g->batch, g->stride_a, g->transpose_a ? g->k : g->m,
+                     g->transpose_a ? g->m : g->k, g->ld_a);
+    if ((p.a = widened(half->a, in, n, PT2C_SCRATCH_HALF_A)) == NULL) return 0;
+  }
+  if (p.b_packed == NULL) {
+    int64_t n = span(g->batch, g->stride_b, g->transpose_b ? g->n : g->k,
+                     g->transpose_b ? g->k : g->n, g->ld_b);
+    if ((p.b = widened(half->b, in, n, PT2C_SCRATCH_HALF_B)) == NULL) return 0;
+  }
+  /* The f32 product (and the f32 bias after it) when D is half; D itself when f32. */
+  int64_t d_count = span(g->batch, g->stride_d, g->m, g->n, g->ld_d);
+  int narrow = g->dtype != PT2C_F32;
+  if (narrow) {
+    float* d = pt2c_cpu_scratch(PT2C_SCRATCH_HALF_D, sizeof(float) * (size_t)(d_count + g->n));
+    if (d == NULL) return 0;
+    p.c = d;
+    if (half->epilogue.bias != NULL) {
+      pt2c_widen_half((const uint16_t*)half->epilogue.bias, g->dtype, (int64_t)g->n,
+                      d + d_count);
+      p.epilogue.bias = d + d_count;
+    }
+  }
+  if (g->batch == 1)
+    pt2c_sgemm(&p);
+  else
+    pt2c_sgemm_batched(&p, (int64_t)g->batch, (int64_t)g->stride_a, (int64_t)g->stride_b,
+                       (int64_t)g->stride_d);
+  if (narrow) {
+    uint16_t* d = (uint16_t*)half->c;
+    /* Only the elements of the product: rows may have gaps (ld_d > n). */
+    for (int64_t b = 0; b < (int64_t)g->batch; ++b)
+      for (int64_t i = 0; i < (int64_t)g->m; ++i) {
+        int64_t row = b * (int64_t)g->stride_d + i * (int64_t)g->ld_d;
+        for (int64_t j = 0; j < (int64_t)g->n; ++j)
+          d[row + j] = g->dtype == PT2C_BF16 ? pt2c_f32_to_bf16_bits(p.c[row + j])
+                                             : pt2c_f32_to_f16_bits(p.c[row + j]);
+      }
+  }
+  return 1;
+}
