@@ -2,6 +2,7 @@
 
 #include "compiler/codegen/LoweringPipelines.h"
 #include "compiler/codegen/LLVMOptimizer.h"
+#include "compiler/codegen/NoAliasKernelArgs.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -36,6 +37,7 @@ constexpr const char* kBuffersToLLVM =
     "lower-affine,"
     "expand-strided-metadata,"
     "convert-scf-to-cf,"
+    "pt2c-approximate-math,"
     "convert-math-to-llvm,"
     "convert-math-to-libm,"
     "finalize-memref-to-llvm,"
@@ -221,6 +223,7 @@ mlir::LogicalResult emitCpuObject(mlir::ModuleOp kernels, const ExecutionPlan& p
     m->print(os, nullptr);
     options.onLLVMIR(os.str());
   }
+  addNoAliasKernelArgs(*m, plan);
   optimizeModuleO3(*m, *tm, /*unrollLoops=*/false);
 
   std::error_code ec;

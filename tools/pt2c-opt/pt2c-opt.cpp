@@ -10,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "compiler/codegen/ApproximateMath.h"
 #include "compiler/codegen/DynamicKernelAbi.h"
 #include "compiler/codegen/cuda/GpuPasses.h"
 #include "compiler/transforms/Passes.h"
@@ -60,6 +61,7 @@ int main(int argc, char **argv) {
   pt2c::registerGpuPasses();
   pt2c::registerSymbolicShapesPass();
   pt2c::registerDynamicKernelAbiPasses();
+  pt2c::registerApproximateMathPass();
 
   mlir::DialectRegistry registry;
   pt2c::registerAllDialects(registry);

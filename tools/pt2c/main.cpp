@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "CLI/CLI.hpp"
+#include "compiler/codegen/ApproximateMath.h"
 #include "compiler/codegen/DynamicKernelAbi.h"
 #include "compiler/driver/Pipeline.h"
 #include "compiler/driver/Resources.h"
@@ -164,6 +165,7 @@ int main(int argc, char** argv) {
   pt2c::registerPasses();
   pt2c::registerFormKernelsPass();
   pt2c::registerDynamicKernelAbiPasses();
+  pt2c::registerApproximateMathPass();
   auto resources = pt2c::findResources(argv[0]);
   if (!resources) return reportError(resources.takeError());
 

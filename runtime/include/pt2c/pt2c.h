@@ -200,7 +200,8 @@ PT2C_API pt2c_device pt2c_model_device(const pt2c_model* model);
 /* Runs the model (the graph of the default method that matches the inputs, see
  * pt2c_model_find_graph). Inputs and outputs are checked (count, dtype, rank, sizes) before any
  * kernel runs. Output buffers are caller-owned and must have the sizes output_info gives
- * (for dynamic dimensions: pt2c_model_output_shape).
+ * (for dynamic dimensions: pt2c_model_output_shape); they must not overlap each other or
+ * the inputs (kernels assume distinct memory).
  * A model is not safe to run from two threads at once; create one per thread (CPU models
  * then share one thread pool, see pt2c_set_num_threads).
  *

@@ -1,115 +1,119 @@
 /* Depthwise convolution (one input channel per output channel) computed directly: a GEMM
  * of depth kernel_h * kernel_w would be all packing.
  *
- * Each output row goes in chunks of 8 (then 4) columns whose accumulators stay in vector
- * registers while every tap is added, so the row is stored once instead of once per tap.
- * Only columns whose taps all fall inside the input row (at stride 1) take that path; the
- * few at the edges, and strided rows, check each tap. */
-#include "conv_internal.h"
-
+ * The input plane is first copied, zero padded, into `stride_w` phase planes: phase p
+ * holds the padded columns p, p + stride_w, p + 2 * stride_w, ... So every tap of every
+ * output column is in bounds, and the taps of neighbouring output columns are neighbours
+ * in one phase plane, also at stride 2: each output row is a few vectors of
+ * accumulators, each tap one contiguous load and one multiply-add, with no edge cases.
+ * The row loop exists three times, for AVX-512, AVX2 + FMA and baseline SSE2 (GCC's
+ * target attribute, picked by pt2c_cpu_best_isa), from one macro. */
 #include <stddef.h>
 #include <string.h>
 
-enum { CHUNK = 8, LANES = 4 }; /* CHUNK: columns per edge_columns call */
+#include "conv_internal.h"
+#include "cpu_gemm.h" /* pt2c_cpu_best_isa */
+#include "scratch.h"
 
-/* GCC/Clang vectors (SSE2 on baseline x86-64): plain loops over a float array stayed
- * scalar, and in memory. */
-typedef float v4f __attribute__((vector_size(16)));
+enum { VEC = 16 }; /* output columns per vector of accumulators */
 
-static inline v4f load4(const float* p) {
-  v4f v;
-  memcpy(&v, p, sizeof(v));
-  return v;
-}
+typedef float v16f __attribute__((vector_size(VEC * sizeof(float))));
 
-/* The first output column whose input column ow * stride + offset is >= 0, and one past
- * the last whose input column is < in_w. */
-static void valid_span(int64_t offset, int64_t stride, int64_t in_w, int64_t out_w,
-                       int64_t* lo, int64_t* hi) {
-  *lo = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
-  *hi = in_w - offset <= 0 ? 0 : (in_w - offset + stride - 1) / stride;
-  if (*hi > out_w) *hi = out_w;
-  if (*lo > *hi) *lo = *hi;
-}
+/* The padded input plane split into phases (see above): phase p, padded row r, column j
+ * is data[(p * rows + r) * width + j]. */
+typedef struct phase_planes {
+  const float* data;
+  int64_t rows, width;
+} phase_planes;
 
-/* Columns [o0, o0 + 4 * VECS) of output row oh, every tap inside the input row: the
- * accumulators are vector locals, so they stay in registers across all taps. */
-#define DEFINE_INTERIOR(name, VECS)                                                        \
-  static void name(const pt2c_conv_geometry* g, const float* x, const float* w, float bias, \
-                   int64_t oh, int64_t o0, float* acc_out) {                               \
-    v4f acc[VECS];                                                                         \
-    for (int v = 0; v < VECS; ++v) acc[v] = (v4f){bias, bias, bias, bias};                 \
-    for (int64_t r = 0; r < g->kernel_h; ++r) {                                            \
-      int64_t ih = oh * g->stride_h - g->pad_h + r * g->dilation_h;                        \
-      if (ih < 0 || ih >= g->in_h) continue;                                               \
-      const float* row = x + ih * g->in_w + o0 - g->pad_w;                                 \
-      for (int64_t s = 0; s < g->kernel_w; ++s) {                                          \
-        float weight = w[r * g->kernel_w + s];                                             \
-        v4f wv = {weight, weight, weight, weight};                                         \
-        const float* in = row + s * g->dilation_w;                                         \
-        for (int v = 0; v < VECS; ++v) acc[v] += wv * load4(in + LANES * v);               \
+/* Output rows [0, out_h) from the phase planes; acc + epilogue -> y. */
+#define DEFINE_ROWS(name, target)                                                            \
+  target static void name(const pt2c_conv_geometry* g, const phase_planes* pp,            \
+                          const float* w, float bias, const float* z, int relu, float* y) { \
+    int64_t stride = g->stride_w;                                                          \
+    for (int64_t oh = 0; oh < g->out_h; ++oh) {                                            \
+      for (int64_t o0 = 0; o0 < g->out_w; o0 += VEC) {                                     \
+        v16f acc;                                                                          \
+        for (int l = 0; l < VEC; ++l) acc[l] = bias;                                       \
+        for (int64_t r = 0; r < g->kernel_h; ++r) {                                        \
+          int64_t row = oh * g->stride_h + r * g->dilation_h;                              \
+          for (int64_t s = 0; s < g->kernel_w; ++s) {                                      \
+            int64_t t = s * g->dilation_w;                                                 \
+            const float* in =                                                              \
+                pp->data + ((t % stride) * pp->rows + row) * pp->width + t / stride + o0;  \
+            v16f x;                                                                        \
+            __builtin_memcpy(&x, in, sizeof(x));                                           \
+            acc += w[r * g->kernel_w + s] * x;                                             \
+          }                                                                                \
+        }                                                                                  \
+        int64_t n = g->out_w - o0 < VEC ? g->out_w - o0 : VEC;                             \
+        float* out = y + oh * g->out_w + o0;                                               \
+        const float* res = z ? z + oh * g->out_w + o0 : NULL;                              \
+        for (int64_t l = 0; l < n; ++l) {                                                  \
+          float v = acc[l] + (res ? res[l] : 0.0f);                                        \
+          out[l] = relu && v < 0.0f ? 0.0f : v;                                            \
+        }                                                                                  \
       }                                                                                    \
     }                                                                                      \
-    memcpy(acc_out, acc, sizeof(acc));                                                     \
   }
-DEFINE_INTERIOR(interior_8, 2)
-DEFINE_INTERIOR(interior_4, 1)
+DEFINE_ROWS(rows_avx512, __attribute__((target("avx512f"))))
+DEFINE_ROWS(rows_avx2, __attribute__((target("avx2,fma"))))
+DEFINE_ROWS(rows_generic, )
 
-/* Columns [o0, o1) of one output row (a few at an edge), checking each tap. */
-static void edge_columns(const pt2c_conv_geometry* g, const float* x, const float* w,
-                         float bias, int64_t oh, int64_t o0, int64_t o1, float* acc) {
-  for (int64_t ow = o0; ow < o1; ++ow) {
-    float sum = bias;
-    for (int64_t r = 0; r < g->kernel_h; ++r) {
-      int64_t ih = oh * g->stride_h - g->pad_h + r * g->dilation_h;
-      if (ih < 0 || ih >= g->in_h) continue;
-      for (int64_t s = 0; s < g->kernel_w; ++s) {
-        int64_t iw = ow * g->stride_w - g->pad_w + s * g->dilation_w;
-        if (iw >= 0 && iw < g->in_w) sum += w[r * g->kernel_w + s] * x[ih * g->in_w + iw];
-      }
-    }
-    acc[ow - o0] = sum;
+/* One row of phase plane p: padded columns p, p + stride, ... of input row `src` (NULL:
+ * a padding row), zeros where they fall in the padding. */
+static void phase_row(const pt2c_conv_geometry* g, const float* src, int64_t p, int64_t width,
+                      float* dst) {
+  int64_t stride = g->stride_w;
+  /* Columns j with pad_w <= j * stride + p < pad_w + in_w hold input; the rest are 0. */
+  int64_t lo = g->pad_w > p ? (g->pad_w - p + stride - 1) / stride : 0;
+  int64_t hi = (g->pad_w + g->in_w - p + stride - 1) / stride;
+  if (src == NULL || hi <= lo) lo = hi = 0;
+  if (hi > width) hi = width;
+  memset(dst, 0, sizeof(float) * (size_t)lo);
+  const float* in = src ? src + lo * stride + p - g->pad_w : NULL;
+  if (stride == 1) {
+    memcpy(dst + lo, in, sizeof(float) * (size_t)(hi - lo));
+  } else {
+    for (int64_t j = lo; j < hi; ++j, in += stride) dst[j] = *in;
   }
+  memset(dst + hi, 0, sizeof(float) * (size_t)(width - hi));
 }
 
-/* acc (+ residual, relu) -> columns [o0, o1) of output row oh. */
-static void store_columns(const pt2c_conv_geometry* g, const float* acc, const float* z,
-                          int relu, int64_t oh, int64_t o0, int64_t o1, float* y) {
-  for (int64_t ow = o0; ow < o1; ++ow) {
-    float v = acc[ow - o0] + (z ? z[oh * g->out_w + ow] : 0.0f);
-    y[oh * g->out_w + ow] = relu && v < 0.0f ? 0.0f : v;
-  }
+/* Copies plane x into phase planes in thread scratch; NULL data when out of memory. */
+static phase_planes split_phases(const pt2c_conv_geometry* g, const float* x) {
+  int64_t stride = g->stride_w;
+  int64_t padded_w = g->in_w + 2 * g->pad_w;
+  phase_planes pp;
+  pp.rows = g->in_h + 2 * g->pad_h;
+  /* Room for the last vector of every tap: it may read up to VEC - 1 columns past the
+   * last output column. */
+  pp.width = (padded_w + stride - 1) / stride + VEC;
+  size_t floats = (size_t)(stride * pp.rows * pp.width);
+  float* data = pt2c_cpu_scratch(PT2C_SCRATCH_DEPTHWISE, floats * sizeof(float));
+  pp.data = data;
+  if (data == NULL) return pp;
+  for (int64_t p = 0; p < stride; ++p)
+    for (int64_t row = 0; row < pp.rows; ++row) {
+      int64_t ih = row - g->pad_h;
+      const float* src = ih >= 0 && ih < g->in_h ? x + ih * g->in_w : NULL;
+      phase_row(g, src, p, pp.width, data + (p * pp.rows + row) * pp.width);
+    }
+  return pp;
 }
 
 void pt2c_conv_depthwise_plane(const pt2c_conv_geometry* g, const float* x, const float* w,
                                float bias, const float* z, int relu, float* y) {
-  /* Output columns whose every tap is inside the input row: [first, last). */
-  int64_t reach = (g->kernel_w - 1) * g->dilation_w, first, last, unused;
-  valid_span(-g->pad_w, g->stride_w, g->in_w, g->out_w, &first, &unused);
-  valid_span(reach - g->pad_w, g->stride_w, g->in_w, g->out_w, &unused, &last);
-  if (last < first) last = first;
-  float acc[CHUNK];
-  for (int64_t oh = 0; oh < g->out_h; ++oh) {
-    for (int64_t o0 = 0; o0 < first; o0 += CHUNK) { /* left edge */
-      int64_t o1 = o0 + CHUNK < first ? o0 + CHUNK : first;
-      edge_columns(g, x, w, bias, oh, o0, o1, acc);
-      store_columns(g, acc, z, relu, oh, o0, o1, y);
-    }
-    int64_t o0 = first;
-    if (g->stride_w == 1) { /* strided rows gather: they take the checked path */
-      for (; o0 + 8 <= last; o0 += 8) {
-        interior_8(g, x, w, bias, oh, o0, acc);
-        store_columns(g, acc, z, relu, oh, o0, o0 + 8, y);
-      }
-      for (; o0 + 4 <= last; o0 += 4) {
-        interior_4(g, x, w, bias, oh, o0, acc);
-        store_columns(g, acc, z, relu, oh, o0, o0 + 4, y);
-      }
-    }
-    for (; o0 < g->out_w; o0 += CHUNK) { /* right edge */
-      int64_t o1 = o0 + CHUNK < g->out_w ? o0 + CHUNK : g->out_w;
-      edge_columns(g, x, w, bias, oh, o0, o1, acc);
-      store_columns(g, acc, z, relu, oh, o0, o1, y);
-    }
+  phase_planes pp = split_phases(g, x);
+  if (pp.data == NULL) return; /* out of memory: nothing sensible left to do */
+  switch (pt2c_cpu_best_isa()) {
+    case PT2C_CPU_ISA_AVX512:
+      rows_avx512(g, &pp, w, bias, z, relu, y);
+      break;
+    case PT2C_CPU_ISA_AVX2:
+      rows_avx2(g, &pp, w, bias, z, relu, y);
+      break;
+    default:
+      rows_generic(g, &pp, w, bias, z, relu, y);
   }
 }

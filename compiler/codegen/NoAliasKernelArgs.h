@@ -1,0 +1,21 @@
+// Marks the buffer parameters of a CPU kernel `noalias` when every step of the plan that
+// calls it passes buffers that share no bytes. LLVM may then keep a reduction's
+// accumulator in a register instead of storing it through the output pointer after
+// every term, and vectorize loops without run-time overlap checks. Kernels that some step
+// calls with overlapping buffers (a state buffer read and written in place) keep plain
+// pointers.
+#ifndef PT2C_COMPILER_CODEGEN_NOALIASKERNELARGS_H_
+#define PT2C_COMPILER_CODEGEN_NOALIASKERNELARGS_H_
+
+#include "compiler/codegen/ExecutionPlan.h"
+#include "llvm/IR/Module.h"
+
+namespace pt2c {
+
+// `m` holds the plan's kernels by name (ExecutionPlan::kernels); returns how many got
+// noalias parameters. A plan set's graphs are left alone.
+size_t addNoAliasKernelArgs(llvm::Module& m, const ExecutionPlan& plan);
+
+}  // namespace pt2c
+
+#endif  // PT2C_COMPILER_CODEGEN_NOALIASKERNELARGS_H_
