@@ -1,5 +1,7 @@
 #include "compiler/codegen/CpuLibraryPlan.h"
 
+#include <algorithm>
+
 #include "compiler/codegen/PlanReader.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -28,10 +30,8 @@ class CpuStepPlanner : public LibraryStepPlanner {
   std::vector<std::string> names;
 };
 
-}  // namespace
-
-llvm::Expected<ExecutionPlan> addCpuLibrarySteps(const ExecutionPlan& plan,
-                                                 const DenseKernels& dense) {
+// One lone plan's rewrite.
+llvm::Expected<ExecutionPlan> rewritePlan(const ExecutionPlan& plan, const DenseKernels& dense) {
   auto records = readPlanRecords(plan.bytes);
   if (!records) return records.takeError();
   if (records->device != PT2C_DEVICE_CPU)
@@ -43,6 +43,36 @@ llvm::Expected<ExecutionPlan> addCpuLibrarySteps(const ExecutionPlan& plan,
   records->numKernels = result.kernels.size();
   result.arenaSize = records->arenaSize;
   result.bytes = serializePlan(*records);
+  return result;
+}
+
+}  // namespace
+
+llvm::Expected<ExecutionPlan> addCpuLibrarySteps(const ModelPlan& model,
+                                                 const DenseKernels& dense) {
+  if (!model.isPlanSet) return rewritePlan(model.plan, dense);
+  // Each graph indexes the shared kernel table from its firstKernel on.
+  ExecutionPlan result = model.plan;
+  result.kernels.clear();
+  result.arenaSize = 0;
+  std::vector<PlanSetGraph> graphs = model.graphs;
+  for (size_t g = 0; g < graphs.size(); ++g) {
+    size_t first = graphs[g].firstKernel;
+    size_t end = g + 1 < graphs.size() ? graphs[g + 1].firstKernel : model.plan.kernels.size();
+    if (first > end || end > model.plan.kernels.size())
+      return internalError("a plan set's kernel ranges do not add up");
+    ExecutionPlan graph;
+    graph.bytes = graphs[g].plan;
+    graph.kernels.assign(model.plan.kernels.begin() + first, model.plan.kernels.begin() + end);
+    auto rewritten = rewritePlan(graph, dense);
+    if (!rewritten) return rewritten.takeError();
+    graphs[g].firstKernel = result.kernels.size();
+    graphs[g].plan = rewritten->bytes;
+    result.kernels.insert(result.kernels.end(), rewritten->kernels.begin(),
+                          rewritten->kernels.end());
+    result.arenaSize = std::max(result.arenaSize, rewritten->arenaSize);
+  }
+  result.bytes = serializePlanSet(graphs);
   return result;
 }
 

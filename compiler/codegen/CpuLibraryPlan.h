@@ -7,14 +7,16 @@
 #define PT2C_COMPILER_CODEGEN_CPULIBRARYPLAN_H_
 
 #include "compiler/codegen/ExecutionPlan.h"
+#include "compiler/codegen/MultiGraphPlan.h"
 #include "compiler/codegen/dense/LibrarySteps.h"
 #include "llvm/Support/Error.h"
 
 namespace pt2c {
 
-// `plan` is a lone kernel-function plan (not a plan set); the result's `kernels` lists
-// the kernel functions in kernel-table order (split prologues included).
-llvm::Expected<ExecutionPlan> addCpuLibrarySteps(const ExecutionPlan& plan,
+// `model`'s plan (a lone plan or a plan set, each graph rewritten) with library steps; the
+// result's `kernels` lists the kernel functions in kernel-table order (split prologues
+// included).
+llvm::Expected<ExecutionPlan> addCpuLibrarySteps(const ModelPlan& model,
                                                  const DenseKernels& dense);
 
 // ", 12 GEMM steps, 20 convolution steps (microkernels)" for the progress line; empty

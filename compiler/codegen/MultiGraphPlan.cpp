@@ -128,6 +128,7 @@ mlir::FailureOr<ModelPlan> buildModelPlan(mlir::ModuleOp module, const ArtifactF
   result.plan.bytes = serializePlanSet(graphs);
   result.plan.weights = std::move(*weights);
   result.isPlanSet = true;
+  result.graphs = std::move(graphs);
   return result;
 }
 

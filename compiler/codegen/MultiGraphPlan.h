@@ -6,6 +6,7 @@
 #define PT2C_COMPILER_CODEGEN_MULTIGRAPHPLAN_H_
 
 #include "compiler/codegen/ExecutionPlan.h"
+#include "compiler/codegen/PlanSetWriter.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace pt2c {
@@ -14,6 +15,7 @@ struct ModelPlan {
   ExecutionPlan plan;     // for a plan set: all kernels, the set's bytes, the shared blob
   size_t numGraphs = 1;
   bool isPlanSet = false;
+  std::vector<PlanSetGraph> graphs;  // a plan set's graphs, as serialized into plan.bytes
 };
 
 // `module` after pt2c-form-kernels: one model function per artifact graph, named after

@@ -209,22 +209,17 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
     if (options.emit == "llvm") return llvm::Error::success();
     timer.done("codegen", describe(*summary, cudaSms));
   } else {
-    // GEMMs and convolutions run on the runtime's microkernels (a plan set's graphs keep
-    // their generated kernels for now).
-    ExecutionPlan cpuPlan = *plan;
-    if (!modelPlan->isPlanSet) {
-      GemmMatchOptions gemmOptions;
-      gemmOptions.interleavedBatches = true;
-      auto withLibrary = addCpuLibrarySteps(*plan, findDenseKernels(*kernels, gemmOptions));
-      if (!withLibrary) return withLibrary.takeError();
-      cpuPlan = std::move(*withLibrary);
-    }
+    // GEMMs and convolutions run on the runtime's microkernels.
+    GemmMatchOptions gemmOptions;
+    gemmOptions.interleavedBatches = true;
+    auto cpuPlan = addCpuLibrarySteps(*modelPlan, findDenseKernels(*kernels, gemmOptions));
+    if (!cpuPlan) return cpuPlan.takeError();
     if (mlir::failed(lowerKernelsToLLVMDialect(*kernels))) return fail("kernel lowering failed");
     if (options.emit == "llvm") cg.onLLVMIR = printIR;
-    if (mlir::failed(emitCpuObject(*kernels, cpuPlan, cg, std::string(object.path))))
+    if (mlir::failed(emitCpuObject(*kernels, *cpuPlan, cg, std::string(object.path))))
       return fail("CPU code generation failed");
     if (options.emit == "llvm") return llvm::Error::success();
-    timer.done("codegen", "x86-64 (" + options.cpu + ")" + describeLibrarySteps(cpuPlan));
+    timer.done("codegen", "x86-64 (" + options.cpu + ")" + describeLibrarySteps(*cpuPlan));
   }
 
   auto output = AtomicOutput::create(libraryPath);

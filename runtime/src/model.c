@@ -9,6 +9,7 @@
 #include "cpu/library_steps.h"
 #include "cuda/cuda_model.h"
 #include "dispatch.h"
+#include "step_profile.h"
 #include "error.h"
 
 enum { kArenaAlignment = 64, kWeightsAlignment = 64 };
@@ -23,6 +24,7 @@ static void free_model(pt2c_model* model) {
   pt2c_plan_set_free(model);
   pt2c_cuda_model_destroy(model->cuda);
   pt2c_cpu_library_steps_destroy(model->cpu_library_steps);
+  if (model->plan.header != NULL) pt2c_step_profile_finish(model->profile, &model->plan);
   free(model->step_arg_data);
   free(model->buffer_data);
   free(model->arena_allocation);
@@ -176,6 +178,7 @@ pt2c_status pt2c_model_create_from(const pt2c_model_source* source, pt2c_model**
     if (status == PT2C_OK)
       status = pt2c_cpu_library_steps_create(&model->plan, model->buffer_data,
                                              &model->cpu_library_steps);
+    if (status == PT2C_OK) model->profile = pt2c_step_profile_create(&model->plan);
   }
   if (status != PT2C_OK) {
     free_model(model);

@@ -29,6 +29,7 @@ typedef struct pt2c_model_source {
 
 struct pt2c_cuda_model;
 struct pt2c_cpu_library_steps;
+struct pt2c_step_profile;
 struct pt2c_model_graph;
 
 /* A model is one graph's executable (the fields up to `cuda`), or, for a plan set
@@ -45,6 +46,7 @@ struct pt2c_model {
   void** buffer_data;             /* per plan buffer; INPUT/OUTPUT entries set per run */
   void** step_arg_data;           /* max_step_args entries, the kernel's argument array */
   struct pt2c_cuda_model* cuda;   /* owned; the device side of a CUDA plan, else NULL */
+  struct pt2c_step_profile* profile; /* owned; $PT2C_PROFILE's step times, else NULL */
   struct pt2c_cpu_library_steps* cpu_library_steps; /* owned; a CPU plan's GEMM and
                                    * convolution steps on the microkernels, else NULL */
   int64_t* info_dims;             /* owned; plan dims as the info calls give them (-1:

@@ -7,6 +7,7 @@
 #include "error.h"
 #include "guard.h"
 #include "model.h"
+#include "step_profile.h"
 #include "symbolic.h"
 
 /* Points INPUT and OUTPUT buffers at this run's caller memory (the inputs are read-only
@@ -72,15 +73,19 @@ static pt2c_status run_graph(pt2c_model* model, const pt2c_tensor* inputs, int32
     const pt2c_plan_step* step = &plan->steps[s];
     for (uint32_t a = 0; a < step->num_args; ++a)
       model->step_arg_data[a] = model->buffer_data[plan->step_args[step->first_arg + a]];
+    int64_t start = model->profile ? pt2c_step_profile_now() : 0;
+    uint32_t step_number = s;
     if (step->kind == PT2C_STEP_GEMM || step->kind == PT2C_STEP_CONV) {
       /* Served by the microkernels, or left to the fallback steps that follow. */
       if (pt2c_cpu_library_step_run(model->cpu_library_steps, plan, step, model->step_arg_data))
         s += step->kind == PT2C_STEP_GEMM ? plan->gemms[step->kernel].num_fallback_steps
                                           : plan->convs[step->kernel].num_fallback_steps;
-      continue;
+    } else {
+      model->kernels[step->kernel](model->step_arg_data,
+                                   plan->header->num_syms > 0 ? sym_values : NULL);
     }
-    model->kernels[step->kernel](model->step_arg_data,
-                                 plan->header->num_syms > 0 ? sym_values : NULL);
+    if (model->profile)
+      pt2c_step_profile_add(model->profile, step_number, pt2c_step_profile_now() - start);
   }
   return pt2c_check_guards(model);
 }

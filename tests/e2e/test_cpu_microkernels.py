@@ -4,11 +4,8 @@ runtime can take for them (AVX-512, AVX2, portable C, and the generated fallback
 matches PyTorch eager."""
 import os
 
-import numpy as np
-import pytest
-
 from conftest import env_without_python, run
-from harness import eager_data, run_against_references, with_random_batch_norm, write_model
+from harness import eager_data, with_random_batch_norm, write_model
 
 MLP = """
 import torch
@@ -73,7 +70,13 @@ PATHS = [{}, {"PT2C_CPU_ISA": "avx2"}, {"PT2C_CPU_ISA": "generic"},
          {"PT2C_CPU_MICROKERNELS": "0"}, {"PT2C_NUM_THREADS": "1"}]
 
 
-def compile_and_check(pt2c, cpp_host, python, tmp_path, source, steps, cpu=None):
+MLP_BF16 = MLP.replace("return Net()", "return Net().to(torch.bfloat16)").replace(
+    "return (torch.randn(37, 96), torch.randn(3, 19, 24))",
+    "return (torch.randn(37, 96).bfloat16(), torch.randn(3, 19, 24).bfloat16())")
+
+
+def compile_and_check(pt2c, cpp_host, python, tmp_path, source, steps, cpu=None,
+                      tolerance=1e-4):
     model_py = write_model(tmp_path, source)
     so = tmp_path / "model.so"
     cmd = [pt2c, model_py, "-o", so] + (["--cpu", cpu] if cpu else [])
@@ -84,7 +87,8 @@ def compile_and_check(pt2c, cpp_host, python, tmp_path, source, steps, cpu=None)
     for i, extra in enumerate(PATHS):
         env = env_without_python()
         env.update(extra)
-        cmd = [cpp_host, so, "--output-dir", tmp_path / f"out{i}", "--tolerance", "1e-4"]
+        cmd = [cpp_host, so, "--output-dir", tmp_path / f"out{i}", "--tolerance",
+               str(tolerance)]
         for p in inputs:
             cmd += ["--input", p]
         for p in refs:
@@ -96,6 +100,12 @@ def compile_and_check(pt2c, cpp_host, python, tmp_path, source, steps, cpu=None)
 
 def test_gemm_steps_match_eager_on_every_path(pt2c, cpp_host, python, tmp_path):
     compile_and_check(pt2c, cpp_host, python, tmp_path, MLP, "4 GEMM steps (microkernels)")
+
+
+def test_bf16_gemm_steps_match_eager_on_every_path(pt2c, cpp_host, python, tmp_path):
+    # bf16 keeps 8 significant bits; eager rounds at other points than the f32 products.
+    compile_and_check(pt2c, cpp_host, python, tmp_path, MLP_BF16,
+                      "4 GEMM steps (microkernels)", tolerance=2e-2)
 
 
 def test_convolution_steps_match_eager_on_every_path(pt2c, cpp_host, python, tmp_path):
@@ -119,5 +129,10 @@ def test_bench_prints_times(pt2c, tmp_path):
     result = run([pt2c, "bench", so, "--runs", "5", "--warmup", "1", "--threads", "1"])
     assert result.returncode == 0, result.stderr
     assert "5 runs (1 warmup), cpu, 1 threads: median" in result.stdout, result.stdout
+    env = dict(os.environ, PT2C_PROFILE="1")
+    profiled = run([pt2c, "bench", so, "--runs", "2", "--warmup", "0"], env=env)
+    assert profiled.returncode == 0, profiled.stderr
+    assert "pt2c profile: " in profiled.stderr and "GEMM m=37 n=200 k=96" in profiled.stderr, \
+        profiled.stderr
     bad = run([pt2c, "bench", so, "--runs", "0"])
     assert bad.returncode != 0 and "--runs must be >= 1" in bad.stderr

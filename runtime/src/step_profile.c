@@ -1,0 +1,83 @@
+/* Per-step timing of CPU runs (step_profile.h). */
+#define _POSIX_C_SOURCE 200112L /* clock_gettime */
+#include "step_profile.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { kReportedSteps = 25 };
+
+struct pt2c_step_profile {
+  uint32_t num_steps;
+  int64_t* nanoseconds; /* per step, summed over runs */
+};
+
+pt2c_step_profile* pt2c_step_profile_create(const pt2c_plan* plan) {
+  const char* value = getenv("PT2C_PROFILE");
+  if (value == NULL || value[0] == '\0' || strcmp(value, "0") == 0) return NULL;
+  pt2c_step_profile* profile = calloc(1, sizeof(*profile));
+  if (profile == NULL) return NULL;
+  profile->num_steps = plan->header->num_steps;
+  profile->nanoseconds = calloc(profile->num_steps + 1, sizeof(int64_t));
+  if (profile->nanoseconds == NULL) {
+    free(profile);
+    return NULL;
+  }
+  return profile;
+}
+
+int64_t pt2c_step_profile_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+void pt2c_step_profile_add(pt2c_step_profile* profile, uint32_t step, int64_t nanoseconds) {
+  if (profile != NULL && step < profile->num_steps) profile->nanoseconds[step] += nanoseconds;
+}
+
+/* "GEMM 128x768x3072 x12", "conv 3->64 7x7/2 224x224", "kernel 17". */
+static void describe(const pt2c_plan* plan, uint32_t s, char* text, size_t size) {
+  const pt2c_plan_step* step = &plan->steps[s];
+  if (step->kind == PT2C_STEP_GEMM) {
+    const pt2c_plan_gemm* g = &plan->gemms[step->kernel];
+    snprintf(text, size, "GEMM m=%" PRIu64 " n=%" PRIu64 " k=%" PRIu64 " batch=%" PRIu64, g->m,
+             g->n, g->k, g->batch);
+  } else if (step->kind == PT2C_STEP_CONV) {
+    const pt2c_plan_conv* c = &plan->convs[step->kernel];
+    snprintf(text, size,
+             "conv %" PRIu64 "->%" PRIu64 " kernel %" PRIu64 "x%" PRIu64 " stride %" PRIu64
+             " groups %u, input %" PRIu64 "x%" PRIu64,
+             c->in_channels, c->out_channels, c->kernel[0], c->kernel[1], c->stride[0],
+             c->groups, c->input[0], c->input[1]);
+  } else {
+    snprintf(text, size, "kernel %u (%u buffers)", step->kernel, step->num_args);
+  }
+}
+
+void pt2c_step_profile_finish(pt2c_step_profile* profile, const pt2c_plan* plan) {
+  if (profile == NULL) return;
+  int64_t total = 0;
+  for (uint32_t s = 0; s < profile->num_steps; ++s) total += profile->nanoseconds[s];
+  if (total > 0) {
+    fprintf(stderr, "pt2c profile: %u steps, %.3f ms in all runs; the slowest:\n",
+            profile->num_steps, (double)total / 1e6);
+    for (int n = 0; n < kReportedSteps; ++n) { /* selection: a report, not a hot path */
+      uint32_t best = 0;
+      for (uint32_t s = 1; s < profile->num_steps; ++s)
+        if (profile->nanoseconds[s] > profile->nanoseconds[best]) best = s;
+      if (profile->nanoseconds[best] <= 0) break;
+      char text[160];
+      describe(plan, best, text, sizeof(text));
+      fprintf(stderr, "  step %4u %9.3f ms %5.1f%%  %s\n", best,
+              (double)profile->nanoseconds[best] / 1e6,
+              100.0 * (double)profile->nanoseconds[best] / (double)total, text);
+      profile->nanoseconds[best] = -1;
+    }
+  }
+  free(profile->nanoseconds);
+  free(profile);
+}
