@@ -38,6 +38,7 @@ constexpr const char* kBuffersToLLVM =
     "expand-strided-metadata,"
     "convert-scf-to-cf,"
     "pt2c-approximate-math,"
+    "pt2c-select-minmax,"
     "convert-math-to-llvm,"
     "convert-math-to-libm,"
     "finalize-memref-to-llvm,"

@@ -210,9 +210,10 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
     timer.done("codegen", describe(*summary, cudaSms));
   } else {
     // GEMMs and convolutions run on the runtime's microkernels.
-    GemmMatchOptions gemmOptions;
-    gemmOptions.interleavedBatches = true;
-    auto cpuPlan = addCpuLibrarySteps(*modelPlan, findDenseKernels(*kernels, gemmOptions));
+    DenseOptions dense;
+    dense.gemms.interleavedBatches = true;
+    dense.splits.poolingPrologues = true;
+    auto cpuPlan = addCpuLibrarySteps(*modelPlan, findDenseKernels(*kernels, dense));
     if (!cpuPlan) return cpuPlan.takeError();
     if (mlir::failed(lowerKernelsToLLVMDialect(*kernels))) return fail("kernel lowering failed");
     if (options.emit == "llvm") cg.onLLVMIR = printIR;

@@ -12,6 +12,7 @@
 
 #include "compiler/codegen/ApproximateMath.h"
 #include "compiler/codegen/DynamicKernelAbi.h"
+#include "compiler/codegen/SelectMinMax.h"
 #include "compiler/codegen/cuda/GpuPasses.h"
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/fold/FoldWeights.h"
@@ -62,6 +63,7 @@ int main(int argc, char **argv) {
   pt2c::registerSymbolicShapesPass();
   pt2c::registerDynamicKernelAbiPasses();
   pt2c::registerApproximateMathPass();
+  pt2c::registerSelectMinMaxPass();
 
   mlir::DialectRegistry registry;
   pt2c::registerAllDialects(registry);

@@ -9,6 +9,7 @@
 #include "CLI/CLI.hpp"
 #include "compiler/codegen/ApproximateMath.h"
 #include "compiler/codegen/DynamicKernelAbi.h"
+#include "compiler/codegen/SelectMinMax.h"
 #include "compiler/driver/Pipeline.h"
 #include "compiler/driver/Resources.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -166,6 +167,7 @@ int main(int argc, char** argv) {
   pt2c::registerFormKernelsPass();
   pt2c::registerDynamicKernelAbiPasses();
   pt2c::registerApproximateMathPass();
+  pt2c::registerSelectMinMaxPass();
   auto resources = pt2c::findResources(argv[0]);
   if (!resources) return reportError(resources.takeError());
 

@@ -16,10 +16,10 @@ uint64_t alignArena(uint64_t value) {
   return (value + a - 1) / a * a;
 }
 
-DenseKernels findDenseKernels(mlir::ModuleOp kernels, const GemmMatchOptions& gemmOptions) {
+DenseKernels findDenseKernels(mlir::ModuleOp kernels, const DenseOptions& options) {
   DenseKernels dense;
-  dense.splits = splitGemmPrologues(kernels);
-  dense.gemms = findGemmKernels(kernels, gemmOptions);
+  dense.splits = splitGemmPrologues(kernels, options.splits);
+  dense.gemms = findGemmKernels(kernels, options.gemms);
   dense.convs = findConvKernels(kernels);
   return dense;
 }

@@ -32,7 +32,13 @@ struct DenseKernels {
 
 // Splits GEMM and convolution prologues off in `kernels` (in place), then finds the GEMM
 // and convolution kernel functions and their epilogues.
-DenseKernels findDenseKernels(mlir::ModuleOp kernels, const GemmMatchOptions& gemmOptions = {});
+// What a target's library steps take beyond the common ground.
+struct DenseOptions {
+  GemmMatchOptions gemms;
+  SplitOptions splits;
+};
+
+DenseKernels findDenseKernels(mlir::ModuleOp kernels, const DenseOptions& options = {});
 
 llvm::Error internalError(const llvm::Twine& message);
 

@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace pt2c {
 namespace {
@@ -33,57 +34,114 @@ mlir::Operation* splittableDot(mlir::func::FuncOp func, unsigned& computed) {
 
 }  // namespace
 
-std::map<std::string, SplitKernel> splitGemmPrologues(mlir::ModuleOp kernels) {
+namespace {
+
+// The prologue: `func` without `consumer`, returning the consumer's operand `computed`.
+// Records its name and arguments in `split`.
+mlir::func::FuncOp clonePrologue(mlir::func::FuncOp func, mlir::Operation* consumer,
+                                 unsigned computed, mlir::OpBuilder& b, SplitKernel& split) {
+  auto operandType = mlir::cast<mlir::RankedTensorType>(consumer->getOperand(computed).getType());
+  split.operandBytes = operandType.getNumElements() * 4;
+  auto prologue = llvm::cast<mlir::func::FuncOp>(b.clone(*func));
+  split.prologue = (func.getName() + "_prologue").str();
+  prologue.setName(split.prologue);
+  mlir::Operation* ret = prologue.getBody().front().getTerminator();
+  mlir::Operation* clonedConsumer = ret->getOperand(0).getDefiningOp();
+  ret->setOperand(0, clonedConsumer->getOperand(computed));
+  clonedConsumer->erase();
+  // What only the consumer used (a pooling window's initial value) goes with it.
+  llvm::SmallVector<mlir::Operation*> ops;
+  for (mlir::Operation& op : prologue.getBody().front().without_terminator()) ops.push_back(&op);
+  for (mlir::Operation* op : llvm::reverse(ops))  // users before what they use
+    if (op->use_empty() && mlir::isPure(op)) op->erase();
+  llvm::BitVector unused(prologue.getNumArguments());
+  for (mlir::BlockArgument arg : prologue.getArguments()) {
+    if (arg.use_empty()) unused.set(arg.getArgNumber());
+    else split.prologueArgs.push_back(arg.getArgNumber());
+  }
+  prologue.eraseArguments(unused);
+  prologue.setType(b.getFunctionType(prologue.getArgumentTypes(), {operandType}));
+  return prologue;
+}
+
+// A function named `name` of `argTypes` returning `func`'s results, with `func`'s
+// attributes; the caller fills its entry block.
+mlir::func::FuncOp createConsumer(mlir::func::FuncOp func, const std::string& name,
+                                  mlir::TypeRange argTypes, mlir::OpBuilder& b) {
+  auto consumer =
+      b.create<mlir::func::FuncOp>(func.getLoc(), name, b.getFunctionType(argTypes, func.getResultTypes()));
+  consumer.setPrivate();
+  for (mlir::NamedAttribute attr : func->getDiscardableAttrs())
+    consumer->setAttr(attr.getName(), attr.getValue());
+  consumer.addEntryBlock();
+  return consumer;
+}
+
+// The pooling window `func` returns when its input is computed in `func` from the
+// arguments (a convolution's bias and ReLU fused into the max pooling after it), and its
+// initial value is a constant.
+mlir::Operation* splittablePooling(mlir::func::FuncOp func) {
+  if (func.isExternal() || func.getNumResults() != 1) return nullptr;
+  auto ret = llvm::dyn_cast<mlir::func::ReturnOp>(func.getBody().front().getTerminator());
+  mlir::Operation* pool = ret ? ret.getOperand(0).getDefiningOp() : nullptr;
+  if (!pool || pool->getName().getStringRef() != "prim.reduce_window" ||
+      pool->getNumOperands() != 2 || pool->getNumResults() != 1)
+    return nullptr;
+  mlir::Operation* input = pool->getOperand(0).getDefiningOp();
+  mlir::Operation* init = pool->getOperand(1).getDefiningOp();
+  if (!input || !pool->getOperand(0).hasOneUse() || !init ||
+      init->getName().getStringRef() != "prim.constant")
+    return nullptr;
+  auto type = mlir::dyn_cast<mlir::RankedTensorType>(pool->getOperand(0).getType());
+  return type && type.hasStaticShape() ? pool : nullptr;
+}
+
+}  // namespace
+
+std::map<std::string, SplitKernel> splitGemmPrologues(mlir::ModuleOp kernels,
+                                                      const SplitOptions& options) {
   std::map<std::string, SplitKernel> splits;
   mlir::SymbolTable symbols(kernels);
   llvm::SmallVector<mlir::func::FuncOp> funcs(kernels.getOps<mlir::func::FuncOp>());
   for (mlir::func::FuncOp func : funcs) {
     unsigned computed = 0;
     mlir::Operation* dot = splittableDot(func, computed);
-    if (!dot) continue;
+    mlir::Operation* pool = !dot && options.poolingPrologues ? splittablePooling(func) : nullptr;
+    if (!dot && !pool) continue;
     SplitKernel split;
-    mlir::Value operand = dot->getOperand(computed);
-    auto operandType = mlir::cast<mlir::RankedTensorType>(operand.getType());
-    split.operandBytes = operandType.getNumElements() * 4;
-    unsigned otherArg = mlir::cast<mlir::BlockArgument>(dot->getOperand(1 - computed)).getArgNumber();
-    split.gemmArgs = computed == 0 ? std::vector<int>{-1, static_cast<int>(otherArg)}
-                                   : std::vector<int>{static_cast<int>(otherArg), -1};
     mlir::OpBuilder b(func);
-
-    // The prologue: the function without its dot, returning the operand.
-    auto prologue = llvm::cast<mlir::func::FuncOp>(b.clone(*func));
-    split.prologue = (func.getName() + "_prologue").str();
-    prologue.setName(split.prologue);
-    mlir::Operation* ret = prologue.getBody().front().getTerminator();
-    mlir::Operation* clonedDot = ret->getOperand(0).getDefiningOp();
-    ret->setOperand(0, clonedDot->getOperand(computed));
-    clonedDot->erase();
-    llvm::BitVector unused(prologue.getNumArguments());
-    for (mlir::BlockArgument arg : prologue.getArguments()) {
-      if (arg.use_empty()) unused.set(arg.getArgNumber());
-      else split.prologueArgs.push_back(arg.getArgNumber());
+    mlir::func::FuncOp prologue = clonePrologue(func, dot ? dot : pool, pool ? 0 : computed, b, split);
+    mlir::func::FuncOp consumer;
+    if (pool) {
+      // The pooling: its window over its one argument, the initial value cloned in.
+      split.gemmArgs = {-1};
+      split.gemm = (func.getName() + "_pool").str();
+      consumer = createConsumer(func, split.gemm, {pool->getOperand(0).getType()}, b);
+      b.setInsertionPointToStart(&consumer.getBody().front());
+      mlir::Operation* init = b.clone(*pool->getOperand(1).getDefiningOp());
+      mlir::Operation* newPool = b.clone(*pool);
+      newPool->setOperand(0, consumer.getArgument(0));
+      newPool->setOperand(1, init->getResult(0));
+      b.create<mlir::func::ReturnOp>(func.getLoc(), newPool->getResults());
+    } else {
+      // The GEMM (convolution): the product of its two arguments.
+      unsigned otherArg =
+          mlir::cast<mlir::BlockArgument>(dot->getOperand(1 - computed)).getArgNumber();
+      split.gemmArgs = computed == 0 ? std::vector<int>{-1, static_cast<int>(otherArg)}
+                                     : std::vector<int>{static_cast<int>(otherArg), -1};
+      bool isConv = dot->getName().getStringRef() == "prim.convolution";
+      split.gemm = (func.getName() + (isConv ? "_conv" : "_gemm")).str();
+      consumer = createConsumer(
+          func, split.gemm, {dot->getOperand(0).getType(), dot->getOperand(1).getType()}, b);
+      mlir::Block* body = &consumer.getBody().front();
+      b.setInsertionPointToStart(body);
+      mlir::Operation* newDot = b.clone(*dot);
+      newDot->setOperand(0, body->getArgument(0));
+      newDot->setOperand(1, body->getArgument(1));
+      b.create<mlir::func::ReturnOp>(func.getLoc(), newDot->getResults());
     }
-    prologue.eraseArguments(unused);
-    prologue.setType(b.getFunctionType(prologue.getArgumentTypes(), {operandType}));
-
-    // The GEMM: dot_general of its two arguments.
-    mlir::Type lhsType = dot->getOperand(0).getType(), rhsType = dot->getOperand(1).getType();
-    bool isConv = dot->getName().getStringRef() == "prim.convolution";
-    split.gemm = (func.getName() + (isConv ? "_conv" : "_gemm")).str();
-    auto gemm = b.create<mlir::func::FuncOp>(
-        func.getLoc(), split.gemm, b.getFunctionType({lhsType, rhsType}, func.getResultTypes()));
-    gemm.setPrivate();
-    for (mlir::NamedAttribute attr : func->getDiscardableAttrs())
-      gemm->setAttr(attr.getName(), attr.getValue());
-    mlir::Block* body = gemm.addEntryBlock();
-    b.setInsertionPointToStart(body);
-    mlir::Operation* newDot = b.clone(*dot);
-    newDot->setOperand(0, body->getArgument(0));
-    newDot->setOperand(1, body->getArgument(1));
-    b.create<mlir::func::ReturnOp>(func.getLoc(), newDot->getResults());
-
     symbols.insert(prologue);
-    symbols.insert(gemm);
+    symbols.insert(consumer);
     splits[func.getName().str()] = split;
     symbols.erase(func);
   }

@@ -27,9 +27,18 @@ struct SplitKernel {
   uint64_t operandBytes = 0;  // the buffer the prologue writes
 };
 
+struct SplitOptions {
+  // Also split a pooling window's computed input off (the CPU: a convolution's bias and
+  // ReLU fused into the max pooling after it were recomputed for every window tap, and
+  // split off they join the convolution step as its epilogue). `gemm` is then the pooling
+  // kernel, of one argument.
+  bool poolingPrologues = false;
+};
+
 // Rewrites `kernels` in place (the split functions replace the original); by original
 // kernel function name.
-std::map<std::string, SplitKernel> splitGemmPrologues(mlir::ModuleOp kernels);
+std::map<std::string, SplitKernel> splitGemmPrologues(mlir::ModuleOp kernels,
+                                                      const SplitOptions& options = {});
 
 }  // namespace pt2c
 
