@@ -45,16 +45,22 @@ static void gemm_strides(const pt2c_plan_gemm* g, int64_t* a_row, int64_t* a_col
   *b_col = g->transpose_b ? (int64_t)g->ld_b : 1;
 }
 
-/* A weight operand of `rows` x `cols` (element (r, c) at r * row + c * col) as f32: the
- * weight itself, or a widened copy in *owned (f16/bf16). */
-static const float* weight_as_f32(const void* weight, uint32_t dtype, int64_t rows,
-                                  int64_t cols, int64_t row, int64_t col, float** owned) {
-  *owned = NULL;
-  if (dtype == PT2C_F32) return weight;
-  int64_t count = (rows - 1) * row + (cols - 1) * col + 1;
-  *owned = malloc(sizeof(float) * (size_t)count);
-  if (*owned != NULL) pt2c_widen_half(weight, dtype, count, *owned);
-  return *owned;
+/* A weight operand of `rows` x `cols` (element (r, c) at r * row + c * col, f32 or widened
+ * from f16/bf16) packed by `pack` into memory of `bytes(rows, cols)`; NULL when out of
+ * memory. pt2c_sgemm_pack_a and _pack_b share this shape. */
+static void* pack_weight(const void* weight, uint32_t dtype, int64_t rows, int64_t cols,
+                         int64_t row, int64_t col, size_t (*bytes)(int64_t, int64_t),
+                         void (*pack)(const float*, int64_t, int64_t, int64_t, int64_t, void*)) {
+  float* wide = NULL;
+  if (dtype != PT2C_F32) {
+    int64_t count = (rows - 1) * row + (cols - 1) * col + 1;
+    if ((wide = malloc(sizeof(float) * (size_t)count)) == NULL) return NULL;
+    pt2c_widen_half(weight, dtype, count, wide);
+  }
+  void* packed = malloc(bytes(rows, cols));
+  if (packed != NULL) pack(wide ? wide : weight, row, col, rows, cols, packed);
+  free(wide);
+  return packed;
 }
 
 static pt2c_status prepare_gemm(const pt2c_plan* plan, void* const* buffer_data,
@@ -68,23 +74,14 @@ static pt2c_status prepare_gemm(const pt2c_plan* plan, void* const* buffer_data,
   gemm_strides(g, &a_row, &a_col, &b_row, &b_col);
   const void* a = weight_arg(plan, buffer_data, step, 0);
   const void* b = weight_arg(plan, buffer_data, step, 1);
-  float* wide = NULL;
-  if (a != NULL) {
-    const float* a32 = weight_as_f32(a, dtype, m, k, a_row, a_col, &wide);
-    state->packed_a = a32 ? malloc(pt2c_sgemm_packed_a_bytes(m, k)) : NULL;
-    if (state->packed_a != NULL) pt2c_sgemm_pack_a(a32, a_row, a_col, m, k, state->packed_a);
-    free(wide);
-    if (state->packed_a == NULL)
-      return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a packed GEMM weight");
-  }
-  if (b != NULL) {
-    const float* b32 = weight_as_f32(b, dtype, k, n, b_row, b_col, &wide);
-    state->packed_b = b32 ? malloc(pt2c_sgemm_packed_b_bytes(k, n)) : NULL;
-    if (state->packed_b != NULL) pt2c_sgemm_pack_b(b32, b_row, b_col, k, n, state->packed_b);
-    free(wide);
-    if (state->packed_b == NULL)
-      return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a packed GEMM weight");
-  }
+  if (a != NULL && (state->packed_a = pack_weight(a, dtype, m, k, a_row, a_col,
+                                                  pt2c_sgemm_packed_a_bytes,
+                                                  pt2c_sgemm_pack_a)) == NULL)
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a packed GEMM weight");
+  if (b != NULL && (state->packed_b = pack_weight(b, dtype, k, n, b_row, b_col,
+                                                  pt2c_sgemm_packed_b_bytes,
+                                                  pt2c_sgemm_pack_b)) == NULL)
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a packed GEMM weight");
   return PT2C_OK;
 }
 
