@@ -9,25 +9,30 @@
 
 namespace pt2c::host {
 
-std::vector<npy::Array> run_on_npy_files(Model& model, const std::vector<std::string>& paths,
-                                         const std::string& method,
-                                         std::vector<TensorInfo>* output_infos) {
+std::vector<npy::Array> read_inputs(const std::vector<std::string>& paths,
+                                    std::vector<pt2c_tensor>* tensors) {
   std::vector<npy::Array> inputs(paths.size());
-  std::vector<pt2c_tensor> input_tensors;
+  tensors->clear();
   for (size_t i = 0; i < paths.size(); ++i) {
     if (paths[i] == kAbsentInput) {
-      input_tensors.push_back(absent());
+      tensors->push_back(absent());
       continue;
     }
     inputs[i] = npy::read(paths[i]);
-    input_tensors.push_back(inputs[i].tensor());
+    tensors->push_back(inputs[i].tensor());
   }
-  int32_t graph = model.find_graph(method, input_tensors);
+  return inputs;
+}
+
+std::vector<npy::Array> allocate_outputs(const Model& model, const std::string& method,
+                                         const std::vector<pt2c_tensor>& inputs,
+                                         std::vector<TensorInfo>* output_infos) {
+  int32_t graph = model.find_graph(method, inputs);
   std::vector<TensorInfo> infos = model.graph_outputs(graph);
   // Sizes that follow dynamic dimensions (-1 in the info) are these inputs'.
   for (size_t i = 0; i < infos.size(); ++i)
     if (std::find(infos[i].dims.begin(), infos[i].dims.end(), -1) != infos[i].dims.end())
-      infos[i].dims = model.output_shape(input_tensors, static_cast<int32_t>(i));
+      infos[i].dims = model.output_shape(inputs, static_cast<int32_t>(i));
   if (output_infos != nullptr) *output_infos = infos;
   std::vector<npy::Array> outputs(infos.size());
   for (size_t i = 0; i < outputs.size(); ++i) {
@@ -35,6 +40,15 @@ std::vector<npy::Array> run_on_npy_files(Model& model, const std::vector<std::st
     outputs[i].shape = infos[i].dims;
     outputs[i].data.resize(infos[i].nbytes());
   }
+  return outputs;
+}
+
+std::vector<npy::Array> run_on_npy_files(Model& model, const std::vector<std::string>& paths,
+                                         const std::string& method,
+                                         std::vector<TensorInfo>* output_infos) {
+  std::vector<pt2c_tensor> input_tensors;
+  std::vector<npy::Array> inputs = read_inputs(paths, &input_tensors);
+  std::vector<npy::Array> outputs = allocate_outputs(model, method, input_tensors, output_infos);
   std::vector<pt2c_tensor> output_tensors;
   for (npy::Array& output : outputs) output_tensors.push_back(output.tensor());
   model.run_method(method, input_tensors, output_tensors);

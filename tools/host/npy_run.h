@@ -15,6 +15,16 @@ namespace pt2c::host {
 // The word that stands for an absent input (a None of the method) among input paths.
 constexpr const char* kAbsentInput = "none";
 
+// Reads .npy inputs ("none": absent, a null tensor); `tensors` views the returned arrays.
+std::vector<npy::Array> read_inputs(const std::vector<std::string>& paths,
+                                    std::vector<pt2c_tensor>* tensors);
+
+// Output arrays of the graph `method` ("": the default) runs on `inputs`, sized from its
+// output info (dynamic sizes for these inputs); `output_infos`, if given, receives it.
+std::vector<npy::Array> allocate_outputs(const Model& model, const std::string& method,
+                                         const std::vector<pt2c_tensor>& inputs,
+                                         std::vector<TensorInfo>* output_infos = nullptr);
+
 // Reads the inputs ("none": absent) and runs `method` ("": the default method) on the
 // graph they select; the model itself checks count, dtype and shape, so a mismatch
 // comes back as its own message (a pt2c::Error). `output_infos`, if given, receives the

@@ -8,7 +8,6 @@
 #include <random>
 
 #include "pt2c/pt2c.hpp"
-#include "tools/host/npy.h"
 #include "tools/host/npy_run.h"
 
 namespace pt2c {
@@ -71,29 +70,13 @@ int benchModel(const BenchOptions& options) {
     if (options.inputs.empty()) {
       std::mt19937 rng(0);
       for (const TensorInfo& info : model.inputs()) inputs.push_back(syntheticInput(info, rng));
+      for (npy::Array& input : inputs) inputTensors.push_back(input.tensor());
     } else {
-      for (const std::string& path : options.inputs)
-        inputs.push_back(path == host::kAbsentInput ? npy::Array() : npy::read(path));
+      inputs = host::read_inputs(options.inputs, &inputTensors);
     }
-    for (size_t i = 0; i < inputs.size(); ++i)
-      inputTensors.push_back(options.inputs.empty() || options.inputs[i] != host::kAbsentInput
-                                 ? inputs[i].tensor()
-                                 : absent());
-    int32_t graph = model.find_graph(options.method, inputTensors);
-    std::vector<TensorInfo> infos = model.graph_outputs(graph);
-    std::vector<npy::Array> outputs(infos.size());
+    std::vector<npy::Array> outputs = host::allocate_outputs(model, options.method, inputTensors);
     std::vector<pt2c_tensor> outputTensors;
-    for (size_t i = 0; i < infos.size(); ++i) {
-      outputs[i].dtype = infos[i].dtype;
-      outputs[i].shape = infos[i].dims;
-      if (std::find(outputs[i].shape.begin(), outputs[i].shape.end(), -1) !=
-          outputs[i].shape.end())
-        outputs[i].shape = model.output_shape(inputTensors, static_cast<int32_t>(i));
-      size_t elements = 1;
-      for (int64_t d : outputs[i].shape) elements *= static_cast<size_t>(d);
-      outputs[i].data.resize(elements * dtype_size(infos[i].dtype));
-      outputTensors.push_back(outputs[i].tensor());
-    }
+    for (npy::Array& output : outputs) outputTensors.push_back(output.tensor());
     for (int i = 0; i < options.warmup; ++i)
       model.run_method(options.method, inputTensors, outputTensors);
     std::vector<double> ms;
