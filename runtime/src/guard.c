@@ -4,40 +4,14 @@
 #include <string.h>
 
 #include "error.h"
-
-/* IEEE half to float, by hand: the runtime may not depend on compiler support for _Float16. */
-static double half_to_double(uint16_t h) {
-  uint32_t sign = (uint32_t)(h >> 15) << 31, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
-  uint32_t bits;
-  if (exponent == 0x1f) {
-    bits = sign | 0x7f800000u | (mantissa << 13);
-  } else if (exponent != 0) {
-    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
-  } else if (mantissa == 0) {
-    bits = sign;
-  } else { /* subnormal: normalize */
-    exponent = 113;
-    while ((mantissa & 0x400) == 0) mantissa <<= 1, --exponent;
-    bits = sign | (exponent << 23) | ((mantissa & 0x3ff) << 13);
-  }
-  float f;
-  memcpy(&f, &bits, sizeof(f));
-  return f;
-}
+#include "half_convert.h"
 
 static double element_as_double(pt2c_dtype dtype, const void* data) {
   switch (dtype) {
     case PT2C_F32: { float v; memcpy(&v, data, sizeof(v)); return v; }
     case PT2C_F64: { double v; memcpy(&v, data, sizeof(v)); return v; }
-    case PT2C_F16: { uint16_t v; memcpy(&v, data, sizeof(v)); return half_to_double(v); }
-    case PT2C_BF16: {
-      uint16_t v;
-      memcpy(&v, data, sizeof(v));
-      uint32_t bits = (uint32_t)v << 16;
-      float f;
-      memcpy(&f, &bits, sizeof(f));
-      return f;
-    }
+    case PT2C_F16: { uint16_t v; memcpy(&v, data, sizeof(v)); return pt2c_f16_bits_to_f32(v); }
+    case PT2C_BF16: { uint16_t v; memcpy(&v, data, sizeof(v)); return pt2c_bf16_bits_to_f32(v); }
     case PT2C_I64: { int64_t v; memcpy(&v, data, sizeof(v)); return (double)v; }
     case PT2C_I32: { int32_t v; memcpy(&v, data, sizeof(v)); return v; }
     case PT2C_I16: { int16_t v; memcpy(&v, data, sizeof(v)); return v; }

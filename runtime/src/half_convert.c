@@ -56,6 +56,8 @@ float pt2c_f16_bits_to_f32(uint16_t bits) {
   return bits_float(sign | ((exponent + 112u) << 23) | (mantissa << 13));
 }
 
+float pt2c_bf16_bits_to_f32(uint16_t bits) { return bits_float((uint32_t)bits << 16); }
+
 uint16_t pt2c_f32_to_bf16_bits(float value) {
   uint32_t bits = float_bits(value);
   if ((bits & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((bits >> 16) | 0x40u); /* NaN */

@@ -19,6 +19,7 @@ extern "C" {
 /* Bit-level conversions, round to nearest even; NaN stays NaN (quiet). */
 uint16_t pt2c_f32_to_f16_bits(float value);
 float pt2c_f16_bits_to_f32(uint16_t bits);
+float pt2c_bf16_bits_to_f32(uint16_t bits); /* exact: bf16 is f32's upper half */
 uint16_t pt2c_f32_to_bf16_bits(float value);
 uint16_t pt2c_f64_to_f16_bits(double value);
 uint16_t pt2c_f64_to_bf16_bits(double value);

@@ -1,21 +1,12 @@
 /* f16/bf16 GEMM steps over the f32 microkernels. */
 #include "half_gemm.h"
 
-#include <string.h>
-
 #include "../half_convert.h"
 #include "scratch.h"
 
-static float bf16_to_f32(uint16_t bits) {
-  uint32_t wide = (uint32_t)bits << 16;
-  float value;
-  memcpy(&value, &wide, sizeof(value));
-  return value;
-}
-
 void pt2c_widen_half(const uint16_t* src, uint32_t dtype, int64_t count, float* dst) {
   if (dtype == PT2C_BF16) {
-    for (int64_t i = 0; i < count; ++i) dst[i] = bf16_to_f32(src[i]);
+    for (int64_t i = 0; i < count; ++i) dst[i] = pt2c_bf16_bits_to_f32(src[i]);
   } else {
     for (int64_t i = 0; i < count; ++i) dst[i] = pt2c_f16_bits_to_f32(src[i]);
   }
