@@ -4,31 +4,21 @@ at 224x224, fp32: a CNN row of the CPU benchmark (tools/bench_cpu.py).
     pt2c examples/bench/efficientnet_b0/model.py --cpu native -o efficientnet_b0.so
     tools/bench_cpu.py examples/bench/efficientnet_b0/model.py efficientnet_b0.so
 
-Batch-norm statistics and affine parameters are randomized (torchvision's defaults would
-make batch norm almost the identity and hide errors in folding it), as in
-examples/resnet18.
+Weights, randomized batch norm and the input come from ../torchvision_cnn.py.
 """
-import torch
-import torchvision
 
+import importlib.util
+import pathlib
 
-def randomize_batch_norm(net):
-    generator = torch.Generator().manual_seed(1)
-    for m in net.modules():
-        if isinstance(m, torch.nn.BatchNorm2d):
-            n = m.num_features
-            m.running_mean.copy_(torch.rand(n, generator=generator) - 0.5)
-            m.running_var.copy_(torch.rand(n, generator=generator) + 0.5)
-            m.weight.data.copy_(torch.rand(n, generator=generator) + 0.5)
-            m.bias.data.copy_(torch.rand(n, generator=generator) - 0.5)
-    return net
+_spec = importlib.util.spec_from_file_location(
+    "torchvision_cnn", pathlib.Path(__file__).resolve().parents[1] / "torchvision_cnn.py")
+_cnn = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_cnn)
 
 
 def model():
-    torch.manual_seed(0)  # the same weights on every export
-    return randomize_batch_norm(torchvision.models.efficientnet_b0(weights=None).eval())
+    return _cnn.model("efficientnet_b0")
 
 
 def example_inputs():
-    generator = torch.Generator().manual_seed(1)
-    return (torch.randn(1, 3, 224, 224, generator=generator),)
+    return _cnn.example_inputs()
