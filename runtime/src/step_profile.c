@@ -63,8 +63,24 @@ void pt2c_step_profile_finish(pt2c_step_profile* profile, const pt2c_plan* plan)
   int64_t total = 0;
   for (uint32_t s = 0; s < profile->num_steps; ++s) total += profile->nanoseconds[s];
   if (total > 0) {
-    fprintf(stderr, "pt2c profile: %u steps, %.3f ms in all runs; the slowest:\n",
-            profile->num_steps, (double)total / 1e6);
+    fprintf(stderr, "pt2c profile: %u steps, %.3f ms in all runs\n", profile->num_steps,
+            (double)total / 1e6);
+    /* By kind first: how much the library steps (GEMM, convolution) weigh against the
+     * generated kernels decides where tuning pays. */
+    static const struct { uint32_t kind; const char* name; } kKinds[] = {
+        {PT2C_STEP_GEMM, "GEMM steps"}, {PT2C_STEP_CONV, "convolution steps"}};
+    int64_t library = 0;
+    for (size_t k = 0; k < sizeof(kKinds) / sizeof(kKinds[0]); ++k) {
+      int64_t sum = 0;
+      for (uint32_t s = 0; s < profile->num_steps; ++s)
+        if (plan->steps[s].kind == kKinds[k].kind) sum += profile->nanoseconds[s];
+      library += sum;
+      if (sum > 0)
+        fprintf(stderr, "  %-18s %9.3f ms %5.1f%%\n", kKinds[k].name, (double)sum / 1e6,
+                100.0 * (double)sum / (double)total);
+    }
+    fprintf(stderr, "  %-18s %9.3f ms %5.1f%%\nthe slowest steps:\n", "generated kernels",
+            (double)(total - library) / 1e6, 100.0 * (double)(total - library) / (double)total);
     for (int n = 0; n < kReportedSteps; ++n) { /* selection: a report, not a hot path */
       uint32_t best = 0;
       for (uint32_t s = 1; s < profile->num_steps; ++s)

@@ -4,11 +4,12 @@
  *
  *   S=runtime/src/cpu
  *   gcc -std=c11 -O3 -mavx2 -mfma -c $S/gemm_kernel_avx2.c -o /tmp/k_avx2.o
- *   gcc -std=c11 -O3 -mavx512f -mavx512bw -mavx512vl -mavx512dq -mfma \
- *     -c $S/gemm_kernel_avx512.c -o /tmp/k_avx512.o
+ *   for k in avx512 avx512_bf16; do gcc -std=c11 -O3 -mavx512f -mavx512bw -mavx512vl \
+ *     -mavx512dq -mavx512bf16 -mfma -c $S/gemm_kernel_$k.c -o /tmp/k_$k.o; done
  *   gcc -std=c11 -O3 -I. -Iruntime/include -o /tmp/cpu_gemm_bench tests/unit/cpu_gemm_bench.c \
  *     $S/{thread_pool,scratch,cpu_isa,gemm_pack,cpu_gemm,cpu_conv,conv_im2col}.c \
- *     $S/{conv_depthwise,gemm_kernel_generic}.c /tmp/k_avx2.o /tmp/k_avx512.o -lpthread
+ *     $S/{conv_depthwise,gemm_kernel_generic}.c runtime/src/cpu_host_features.c \
+ *     /tmp/k_avx2.o /tmp/k_avx512.o /tmp/k_avx512_bf16.o -lpthread
  *   /tmp/cpu_gemm_bench [linear]   # linear: GEMMs only; PT2C_NUM_THREADS caps the threads
  *
  * The kernels are compiled with their ISA's flags only, the rest for baseline x86-64, and
@@ -96,17 +97,33 @@ static float* random_floats(size_t n) {
     }                                                      \
   } while (0)
 
-/* y = x @ W^T for x [m, k], W [n, k] (a linear layer: W prepacked as B = W^T). */
-static double bench_linear(int64_t m, int64_t k, int64_t n) {
+/* f32 -> bf16 by truncation, in place (the upper halves): the values only feed timing. */
+static void truncate_to_bf16(float* values, size_t count) {
+  uint16_t* out = (uint16_t*)values;
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t bits;
+    memcpy(&bits, &values[i], sizeof(bits));
+    out[i] = (uint16_t)(bits >> 16);
+  }
+}
+
+/* y = x @ W^T for x [m, k], W [n, k] (a linear layer: W prepacked as B = W^T), with f32
+ * or bf16 operands. */
+static double bench_linear(pt2c_gemm_operands operands, int64_t m, int64_t k, int64_t n) {
   float* x = random_floats((size_t)(m * k));
   float* w = random_floats((size_t)(n * k));
   float* bias = random_floats((size_t)n);
   float* y = malloc(sizeof(float) * (size_t)(m * n));
+  if (operands == PT2C_GEMM_BF16) {
+    truncate_to_bf16(x, (size_t)(m * k));
+    truncate_to_bf16(w, (size_t)(n * k));
+  }
   void* wp = NULL;
-  if (posix_memalign(&wp, 64, pt2c_sgemm_packed_b_bytes(k, n))) abort();
-  pt2c_sgemm_pack_b(w, 1, k, k, n, wp);
-  pt2c_sgemm_problem p = {.m = m, .n = n, .k = k, .a = x, .a_row_stride = k, .a_col_stride = 1,
-                          .b_packed = wp, .c = y, .ldc = n};
+  if (posix_memalign(&wp, 64, pt2c_gemm_packed_b_bytes(operands, k, n))) abort();
+  pt2c_gemm_pack_b(operands, w, 1, k, k, n, wp);
+  pt2c_sgemm_problem p = {.m = m, .n = n, .k = k, .operands = operands, .a = x,
+                          .a_row_stride = k, .a_col_stride = 1, .b_packed = wp, .c = y,
+                          .ldc = n};
   p.epilogue.bias = bias;
   p.epilogue.relu = 1;
   double s;
@@ -155,7 +172,7 @@ static double bench_conv(const conv_shape* cs, int64_t batch) {
 
 int main(int argc, char** argv) {
   int linear_only = argc > 1 && strcmp(argv[1], "linear") == 0; /* skip the convs */
-  static const char* const kIsaNames[] = {"generic", "avx2", "avx512"};
+  static const char* const kIsaNames[] = {"generic", "avx2", "avx512", "avx512bf16"};
   int max_threads = pt2c_pool_num_threads();
   int host = pt2c_cpu_host_isa();
   printf("threads available: %d, best ISA: %s\n", max_threads, kIsaNames[host]);
@@ -180,8 +197,16 @@ int main(int argc, char** argv) {
     for (int threads = 1; threads <= max_threads; threads *= 2) {
       pt2c_pool_set_num_threads(threads);
       printf("[%s, %d thread(s)] GFLOP/s\n", kIsaNames[isa], threads);
-      printf("  linear 64x1024 @ 1024x4096 (+bias, relu): %.1f\n", bench_linear(64, 1024, 4096));
-      printf("  linear 64x4096 @ 4096x1024 (+bias, relu): %.1f\n", bench_linear(64, 4096, 1024));
+      if (isa >= PT2C_CPU_ISA_AVX512_BF16) {
+        printf("  bf16 linear 128x768 @ 768x3072 (+bias, relu): %.1f\n",
+               bench_linear(PT2C_GEMM_BF16, 128, 768, 3072));
+        printf("  bf16 linear 128x3072 @ 3072x768 (+bias, relu): %.1f\n",
+               bench_linear(PT2C_GEMM_BF16, 128, 3072, 768));
+      }
+      printf("  linear 64x1024 @ 1024x4096 (+bias, relu): %.1f\n",
+             bench_linear(PT2C_GEMM_F32, 64, 1024, 4096));
+      printf("  linear 64x4096 @ 4096x1024 (+bias, relu): %.1f\n",
+             bench_linear(PT2C_GEMM_F32, 64, 4096, 1024));
       if (linear_only || (isa == PT2C_CPU_ISA_GENERIC && threads > 1)) continue;
       for (size_t i = 0; i < sizeof(kConvs) / sizeof(kConvs[0]); ++i)
         printf("  conv %-28s batch 1: %.1f\n", kConvs[i].name, bench_conv(&kConvs[i], 1));

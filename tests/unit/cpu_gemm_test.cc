@@ -1,6 +1,6 @@
 // The CPU GEMM (runtime/src/cpu/cpu_gemm.h) against a double-accumulated reference, on
 // every ISA this machine has: odd sizes, transposed and prepacked operands, every
-// epilogue, batches; and the ISA selection.
+// epilogue, batches, f32 and (on AVX512_BF16) bf16 operands; and the ISA selection.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -9,6 +9,7 @@
 
 #include "runtime/src/cpu/cpu_gemm.h"
 #include "runtime/src/cpu/thread_pool.h"
+#include "runtime/src/half_convert.h"
 #include "tests/unit/cpu_test_support.h"
 
 using pt2c::testing::availableIsas;
@@ -24,12 +25,14 @@ struct Case {
   int64_t m, n, k;
   bool trans_a, trans_b, pack_a, pack_b;
   bool bias, bias_per_row, residual, relu;
+  bool bf16 = false;  // A and B in bf16 (the reference multiplies the same rounded values)
 };
 
 // Operands in the layout a case asks for, C with padding, and the reference.
 struct Gemm {
   Case cs;
   std::vector<float> a, b, bias, residual, c;
+  std::vector<uint16_t> a_bf16, b_bf16;  // a and b's bits when cs.bf16
   std::vector<char> a_packed, b_packed;
   int64_t ldc;
 
@@ -39,6 +42,19 @@ struct Gemm {
     bias = randomFloats(cs.bias_per_row ? cs.m : cs.n, seed + 2);
     residual = randomFloats(cs.m * ldc, seed + 3);
     c.assign(cs.m * ldc, kSentinel);
+    if (cs.bf16) {
+      a_bf16 = roundToBf16(a);
+      b_bf16 = roundToBf16(b);
+    }
+  }
+  // v rounded to bf16 in place; returns the bits.
+  static std::vector<uint16_t> roundToBf16(std::vector<float>& v) {
+    std::vector<uint16_t> bits(v.size());
+    for (size_t i = 0; i < v.size(); ++i) {
+      bits[i] = pt2c_f32_to_bf16_bits(v[i]);
+      v[i] = pt2c_bf16_bits_to_f32(bits[i]);
+    }
+    return bits;
   }
   // A(i, kk): row-major [m, k], or transposed: stored [k, m].
   int64_t aRowStride() const { return cs.trans_a ? 1 : cs.k; }
@@ -51,17 +67,22 @@ struct Gemm {
   pt2c_sgemm_problem problem() {
     pt2c_sgemm_problem p{};
     p.m = cs.m, p.n = cs.n, p.k = cs.k;
-    p.a = a.data(), p.a_row_stride = aRowStride(), p.a_col_stride = aColStride();
-    p.b = b.data(), p.b_row_stride = bRowStride(), p.b_col_stride = bColStride();
+    p.operands = cs.bf16 ? PT2C_GEMM_BF16 : PT2C_GEMM_F32;
+    p.a = cs.bf16 ? (const void*)a_bf16.data() : a.data();
+    p.a_row_stride = aRowStride(), p.a_col_stride = aColStride();
+    p.b = cs.bf16 ? (const void*)b_bf16.data() : b.data();
+    p.b_row_stride = bRowStride(), p.b_col_stride = bColStride();
     if (cs.pack_a) {
-      a_packed.assign(pt2c_sgemm_packed_a_bytes(cs.m, cs.k), 0);
-      pt2c_sgemm_pack_a(p.a, p.a_row_stride, p.a_col_stride, cs.m, cs.k, a_packed.data());
+      a_packed.assign(pt2c_gemm_packed_a_bytes(p.operands, cs.m, cs.k), 0);
+      pt2c_gemm_pack_a(p.operands, p.a, p.a_row_stride, p.a_col_stride, cs.m, cs.k,
+                       a_packed.data());
       p.a_packed = a_packed.data();
       p.a = nullptr;  // must not be read
     }
     if (cs.pack_b) {
-      b_packed.assign(pt2c_sgemm_packed_b_bytes(cs.k, cs.n), 0);
-      pt2c_sgemm_pack_b(p.b, p.b_row_stride, p.b_col_stride, cs.k, cs.n, b_packed.data());
+      b_packed.assign(pt2c_gemm_packed_b_bytes(p.operands, cs.k, cs.n), 0);
+      pt2c_gemm_pack_b(p.operands, p.b, p.b_row_stride, p.b_col_stride, cs.k, cs.n,
+                       b_packed.data());
       p.b_packed = b_packed.data();
       p.b = nullptr;
     }
@@ -78,7 +99,7 @@ struct Gemm {
     INFO("m=" << cs.m << " n=" << cs.n << " k=" << cs.k << " trans_a=" << cs.trans_a
               << " trans_b=" << cs.trans_b << " pack_a=" << cs.pack_a << " pack_b=" << cs.pack_b
               << " bias=" << cs.bias << " per_row=" << cs.bias_per_row
-              << " residual=" << cs.residual << " relu=" << cs.relu);
+              << " residual=" << cs.residual << " relu=" << cs.relu << " bf16=" << cs.bf16);
     int64_t bad = 0;
     for (int64_t i = 0; i < cs.m; ++i) {
       for (int64_t j = 0; j < cs.n; ++j) {
@@ -133,6 +154,42 @@ TEST_CASE("sgemm matches the reference over odd sizes and layouts on every ISA")
   }
 }
 
+TEST_CASE("bf16 GEMM matches the reference over odd sizes, layouts and epilogues") {
+  if (pt2c_cpu_host_isa() < PT2C_CPU_ISA_AVX512_BF16) {
+    WARN("this CPU has no AVX512_BF16: the bf16 kernel is not tested here");
+    return;
+  }
+  uint32_t variant = 0;
+  // Odd k leaves a half-filled last pair; k = 600 spans three K blocks of pairs.
+  for (int64_t m : {1, 5, 6, 37})
+    for (int64_t n : {1, 17, 32, 45})
+      for (int64_t k : {1, 2, 3, 17, 64, 600}) {
+        uint32_t v = variant++;
+        Case cs{m, n, k, (v & 1) != 0, (v & 2) != 0, (v & 4) != 0, (v & 8) != 0,
+                (v % 3) != 0, (v % 5) < 2, (v % 7) < 3, (v % 11) < 5, true};
+        runAndCheck(cs, 500 + v);
+      }
+  // Batched, with strides counted in bf16 elements (attention's QK^T).
+  const int64_t batch = 3, m = 9, n = 40, k = 33;
+  auto a = randomFloats(batch * m * k, 1), b = randomFloats(batch * n * k, 2);
+  auto a16 = Gemm::roundToBf16(a), b16 = Gemm::roundToBf16(b);
+  std::vector<float> c(batch * m * n);
+  pt2c_sgemm_problem p{};
+  p.m = m, p.n = n, p.k = k, p.operands = PT2C_GEMM_BF16;
+  p.a = a16.data(), p.a_row_stride = k, p.a_col_stride = 1;
+  p.b = b16.data(), p.b_row_stride = 1, p.b_col_stride = k;
+  p.c = c.data(), p.ldc = n;
+  pt2c_sgemm_batched(&p, batch, m * k, n * k, m * n);
+  for (int64_t h = 0; h < batch; ++h)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int64_t kk = 0; kk < k; ++kk)
+          sum += (double)a[h * m * k + i * k + kk] * b[h * n * k + j * k + kk];
+        REQUIRE(c[h * m * n + i * n + j] == Approx(sum).margin(1e-5));
+      }
+}
+
 TEST_CASE("sgemm applies every epilogue combination, packed or not") {
   for (pt2c_cpu_isa isa : availableIsas()) {
     SECTION(isaName(isa)) {
@@ -185,8 +242,8 @@ TEST_CASE("sgemm_batched runs independent problems, shared or strided") {
       const int64_t m2 = 5, n2 = 33, k2 = 17, batch2 = 3;
       auto a2 = randomFloats(batch2 * m2 * k2, 4), b2 = randomFloats(k2 * n2, 5);
       auto bias = randomFloats(n2, 6);
-      std::vector<char> b2_packed(pt2c_sgemm_packed_b_bytes(k2, n2));
-      pt2c_sgemm_pack_b(b2.data(), n2, 1, k2, n2, b2_packed.data());
+      std::vector<char> b2_packed(pt2c_gemm_packed_b_bytes(PT2C_GEMM_F32, k2, n2));
+      pt2c_gemm_pack_b(PT2C_GEMM_F32, b2.data(), n2, 1, k2, n2, b2_packed.data());
       std::vector<float> c2(batch2 * m2 * n2);
       pt2c_sgemm_problem q{};
       q.m = m2, q.n = n2, q.k = k2;
@@ -211,7 +268,7 @@ TEST_CASE("sgemm_batched runs independent problems, shared or strided") {
 TEST_CASE("the ISA override never raises the ISA above the host's") {
   pt2c_cpu_isa host = pt2c_cpu_host_isa();
   {
-    ScopedIsa scoped(PT2C_CPU_ISA_AVX512);
+    ScopedIsa scoped(PT2C_CPU_ISA_AVX512_BF16);  // the highest there is
     CHECK(pt2c_cpu_best_isa() == host);
   }
   {

@@ -28,7 +28,7 @@ inline std::vector<pt2c_cpu_isa> availableIsas() {
 }
 
 inline std::string isaName(pt2c_cpu_isa isa) {
-  static const char* const kNames[] = {"generic", "avx2", "avx512"};
+  static const char* const kNames[] = {"generic", "avx2", "avx512", "avx512bf16"};
   return kNames[isa];
 }
 

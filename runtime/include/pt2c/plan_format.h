@@ -12,8 +12,8 @@
  *   pt2c_plan_step     steps[num_steps]
  *   pt2c_plan_guard    guards[num_guards]
  *   pt2c_plan_gpu_kernel gpu_kernels[num_kernels] (CUDA plans only: the kernel table)
- *   pt2c_plan_gemm     gemms[num_gemms]           (CUDA plans only; see PT2C_STEP_GEMM)
- *   pt2c_plan_conv     convs[num_convs]           (CUDA plans only; see PT2C_STEP_CONV)
+ *   pt2c_plan_gemm     gemms[num_gemms]           (see PT2C_STEP_GEMM)
+ *   pt2c_plan_conv     convs[num_convs]           (see PT2C_STEP_CONV)
  *   pt2c_plan_sym      syms[num_syms]             (dynamic dimensions; see "Symbolic sizes")
  *   uint32_t           step_args[num_step_args]   (buffer ids, padded to 8 bytes)
  *   int64_t            dims[num_dims]
@@ -155,12 +155,14 @@ typedef struct pt2c_plan_guard {
 
 typedef enum pt2c_plan_step_kind {
   PT2C_STEP_KERNEL = 0, /* kernel(args...) with the buffers' base pointers */
-  /* CUDA plans: a matrix product that a vendor library (cuBLASLt) may serve. `kernel`
+  /* A matrix product that a library may serve: cuBLASLt in CUDA plans, the runtime's
+   * microkernels (runtime/src/cpu) in CPU plans. `kernel`
    * indexes gemms[]; the args are A, B, then the bias when the epilogue has one, then D.
    * The next gemm.num_fallback_steps steps compute the same D with the model's own
    * kernels: the runtime runs either the library call or those steps, never both. */
   PT2C_STEP_GEMM = 1,
-  /* CUDA plans: a convolution that a vendor library (cuDNN) may serve. `kernel` indexes
+  /* A convolution that a library may serve: cuDNN in CUDA plans, the runtime's
+   * microkernels in CPU plans. `kernel` indexes
    * convs[]; the args are x, w, then the bias when the epilogue has one, then z (the
    * residual) for BIAS_ADD_RELU, then y. As for GEMM steps, the next
    * conv.num_fallback_steps steps compute the same y with the model's own kernels. */

@@ -107,6 +107,7 @@ void pt2c_conv_depthwise_plane(const pt2c_conv_geometry* g, const float* x, cons
   phase_planes pp = split_phases(g, x);
   if (pp.data == NULL) return; /* out of memory: nothing sensible left to do */
   switch (pt2c_cpu_best_isa()) {
+    case PT2C_CPU_ISA_AVX512_BF16:
     case PT2C_CPU_ISA_AVX512:
       rows_avx512(g, &pp, w, bias, z, relu, y);
       break;

@@ -68,7 +68,9 @@ pt2c_conv_prepacked* pt2c_conv_prepack(const pt2c_plan_conv* conv, const float* 
                         g.pad_w == 0 && g.groups == 1
                     ? CONV_POINTWISE
                     : CONV_IM2COL;
-    p->group_weights = (int64_t)(pt2c_sgemm_packed_a_bytes(g.group_out_channels, depth) / sizeof(float));
+    p->group_weights = (int64_t)(pt2c_gemm_packed_a_bytes(PT2C_GEMM_F32, g.group_out_channels,
+                                                          depth) /
+                                 sizeof(float));
   }
   p->weights = malloc(sizeof(float) * (size_t)(p->group_weights * g.groups));
   if (!p->weights) {
@@ -79,8 +81,8 @@ pt2c_conv_prepacked* pt2c_conv_prepack(const pt2c_plan_conv* conv, const float* 
     memcpy(p->weights, w, sizeof(float) * (size_t)(taps * g.out_channels));
   } else {
     for (int64_t grp = 0; grp < g.groups; ++grp) /* A = w as [K/G, C/G * taps] per group */
-      pt2c_sgemm_pack_a(w + grp * g.group_out_channels * depth, depth, 1, g.group_out_channels,
-                        depth, p->weights + grp * p->group_weights);
+      pt2c_gemm_pack_a(PT2C_GEMM_F32, w + grp * g.group_out_channels * depth, depth, 1,
+                       g.group_out_channels, depth, p->weights + grp * p->group_weights);
   }
   return p;
 }

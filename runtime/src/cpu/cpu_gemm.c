@@ -1,5 +1,7 @@
 /* The GEMM driver: packs what is not prepacked, then runs the microkernel over blocks of
- * C, both phases as parallel regions of the thread pool.
+ * C, both phases as parallel regions of the thread pool. f32 and bf16 operands share it:
+ * a packed panel is a run of 4-byte slots either way (one float, or a pair of bf16 along
+ * K), so blocking and addressing count slots and only the packers and kernel differ.
  *
  * Blocking (Goto/BLIS): per task, a block of up to MC_PANELS x NC_PANELS tiles; K in
  * blocks of KC. For one K block the kernel sweeps the block's B panels (KC x NR each,
@@ -31,8 +33,10 @@ static const double kSerialFlops = 1 << 17;
 typedef struct gemm_job {
   const pt2c_sgemm_problem* problems;
   int64_t count, m, n, k;
+  int bf16;      /* operands are bf16 pairs */
+  int64_t depth; /* packed slots along K: k, or (k + 1) / 2 for bf16 */
   int64_t m_panels, n_panels;
-  const float** a; /* per problem: its packed A (prepacked or in scratch) */
+  const float** a; /* per problem: its packed A (prepacked or in scratch), in slots */
   const float** b;
   float* a_scratch; /* packing destinations, one stretch per problem */
   float* b_scratch;
@@ -46,8 +50,10 @@ static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
-static pt2c_gemm_kernel_fn kernel_for(pt2c_cpu_isa isa) {
+static pt2c_gemm_kernel_fn kernel_for(pt2c_cpu_isa isa, int bf16) {
+  if (bf16) return pt2c_gemm_kernel_avx512_bf16; /* the caller checked the ISA */
   switch (isa) {
+    case PT2C_CPU_ISA_AVX512_BF16:
     case PT2C_CPU_ISA_AVX512: return pt2c_gemm_kernel_avx512;
     case PT2C_CPU_ISA_AVX2: return pt2c_gemm_kernel_avx2;
     default: return pt2c_gemm_kernel_generic;
@@ -62,19 +68,29 @@ static void pack_task(void* ctx, int64_t task, int thread) {
     int64_t i = task / job->m_panels, panel = task % job->m_panels;
     const pt2c_sgemm_problem* p = &job->problems[i];
     if (p->a_packed) return;
-    pt2c_gemm_pack_a_panel(p->a, p->a_row_stride, p->a_col_stride, job->m, job->k, panel,
-                           job->a_scratch + (i * job->m_panels + panel) * MR * job->k);
+    float* dst = job->a_scratch + (i * job->m_panels + panel) * MR * job->depth;
+    if (job->bf16)
+      pt2c_gemm_pack_a_panel_bf16(p->a, p->a_row_stride, p->a_col_stride, job->m, job->k,
+                                  panel, (uint32_t*)dst);
+    else
+      pt2c_gemm_pack_a_panel(p->a, p->a_row_stride, p->a_col_stride, job->m, job->k, panel,
+                             dst);
   } else {
     task -= a_tasks;
     int64_t i = task / job->n_panels, panel = task % job->n_panels;
     const pt2c_sgemm_problem* p = &job->problems[i];
     if (p->b_packed) return;
-    pt2c_gemm_pack_b_panel(p->b, p->b_row_stride, p->b_col_stride, job->k, job->n, panel,
-                           job->b_scratch + (i * job->n_panels + panel) * NR * job->k);
+    float* dst = job->b_scratch + (i * job->n_panels + panel) * NR * job->depth;
+    if (job->bf16)
+      pt2c_gemm_pack_b_panel_bf16(p->b, p->b_row_stride, p->b_col_stride, job->k, job->n,
+                                  panel, (uint32_t*)dst);
+    else
+      pt2c_gemm_pack_b_panel(p->b, p->b_row_stride, p->b_col_stride, job->k, job->n, panel,
+                             dst);
   }
 }
 
-/* Compute task: one block of C tiles of one problem, over all of K. */
+/* Compute task: one block of C tiles of one problem, over all of K (in KC slots). */
 static void compute_task(void* ctx, int64_t task, int thread) {
   const gemm_job* job = ctx;
   int64_t per_problem = job->tiles_m * job->tiles_n;
@@ -86,7 +102,7 @@ static void compute_task(void* ctx, int64_t task, int thread) {
   const pt2c_sgemm_epilogue* ep = &p->epilogue;
   const float* a = job->a[i];
   const float* b = job->b[i];
-  int64_t k = job->k;
+  int64_t k = job->depth;
   pt2c_gemm_tile t;
   t.ldc = p->ldc;
   t.bias_per_row = ep->bias_per_row;
@@ -159,19 +175,21 @@ void pt2c_sgemm_many(const pt2c_sgemm_problem* problems, int64_t count) {
   job.m = problems[0].m;
   job.n = problems[0].n;
   job.k = problems[0].k;
+  job.bf16 = problems[0].operands == PT2C_GEMM_BF16;
+  job.depth = pt2c_gemm_packed_depth(job.bf16, job.k);
   job.m_panels = ceil_div(job.m, MR);
   job.n_panels = ceil_div(job.n, NR);
   if (job.k <= 0) {
     for (int64_t i = 0; i < count; ++i) epilogue_only(&problems[i]);
     return;
   }
-  job.kernel = kernel_for(pt2c_cpu_best_isa());
+  job.kernel = kernel_for(pt2c_cpu_best_isa(), job.bf16);
   for (int64_t i = 0; i < count; ++i) {
     job.pack_a |= problems[i].a_packed == NULL;
     job.pack_b |= problems[i].b_packed == NULL;
   }
-  size_t a_floats = job.pack_a ? (size_t)(count * job.m_panels * MR * job.k) : 0;
-  size_t b_floats = job.pack_b ? (size_t)(count * job.n_panels * NR * job.k) : 0;
+  size_t a_floats = job.pack_a ? (size_t)(count * job.m_panels * MR * job.depth) : 0;
+  size_t b_floats = job.pack_b ? (size_t)(count * job.n_panels * NR * job.depth) : 0;
   size_t pointers = sizeof(float*) * 2 * (size_t)count;
   size_t pointer_bytes = (pointers + 63) / 64 * 64;
   char* scratch = pt2c_cpu_scratch(PT2C_SCRATCH_GEMM_PACK,
@@ -183,9 +201,9 @@ void pt2c_sgemm_many(const pt2c_sgemm_problem* problems, int64_t count) {
   job.b_scratch = job.a_scratch + a_floats;
   for (int64_t i = 0; i < count; ++i) {
     job.a[i] = problems[i].a_packed ? problems[i].a_packed
-                                    : job.a_scratch + i * job.m_panels * MR * job.k;
+                                    : job.a_scratch + i * job.m_panels * MR * job.depth;
     job.b[i] = problems[i].b_packed ? problems[i].b_packed
-                                    : job.b_scratch + i * job.n_panels * NR * job.k;
+                                    : job.b_scratch + i * job.n_panels * NR * job.depth;
   }
   double flops = 2.0 * (double)job.m * (double)job.n * (double)job.k * (double)count;
   int serial = flops < kSerialFlops;
@@ -204,12 +222,13 @@ void pt2c_sgemm_batched(const pt2c_sgemm_problem* p, int64_t batch, int64_t a_st
   pt2c_sgemm_problem* list =
       pt2c_cpu_scratch(PT2C_SCRATCH_GEMM_PROBLEMS, sizeof(*list) * (size_t)batch);
   if (!list) return;
+  size_t element = p->operands == PT2C_GEMM_BF16 ? sizeof(uint16_t) : sizeof(float);
   for (int64_t i = 0; i < batch; ++i) {
     pt2c_sgemm_problem* q = &list[i];
     *q = *p;
-    if (p->a) q->a = p->a + i * a_stride;
+    if (p->a) q->a = (const char*)p->a + (size_t)(i * a_stride) * element;
     if (p->a_packed) q->a_packed = (const float*)p->a_packed + i * a_stride;
-    if (p->b) q->b = p->b + i * b_stride;
+    if (p->b) q->b = (const char*)p->b + (size_t)(i * b_stride) * element;
     if (p->b_packed) q->b_packed = (const float*)p->b_packed + i * b_stride;
     q->c = p->c + i * c_stride;
     if (p->epilogue.residual) q->epilogue.residual = p->epilogue.residual + i * c_stride;

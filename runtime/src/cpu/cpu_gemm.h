@@ -1,6 +1,7 @@
-/* f32 GEMM for CPU plans: packed panels, register-blocked microkernels (AVX-512, AVX2 +
- * FMA or portable C, chosen at run time), epilogues fused into the store, split over the
- * thread pool (thread_pool.h). Internal (hidden symbols). */
+/* GEMM for CPU plans: packed panels, register-blocked microkernels (AVX-512, AVX2 + FMA
+ * or portable C for f32 operands; AVX-512-BF16 dot products for bf16 operands; chosen at
+ * run time), f32 accumulation, epilogues fused into the store, split over the thread
+ * pool (thread_pool.h). Internal (hidden symbols). */
 #ifndef PT2C_RUNTIME_CPU_CPU_GEMM_H_
 #define PT2C_RUNTIME_CPU_CPU_GEMM_H_
 
@@ -15,10 +16,11 @@ typedef enum {
   PT2C_CPU_ISA_GENERIC = 0,
   PT2C_CPU_ISA_AVX2 = 1,   /* AVX2 + FMA */
   PT2C_CPU_ISA_AVX512 = 2, /* AVX-512 F, BW, VL, DQ */
+  PT2C_CPU_ISA_AVX512_BF16 = 3, /* and AVX512_BF16 (vdpbf16ps): bf16 operands natively */
 } pt2c_cpu_isa;
 
 /* The best ISA this CPU and OS support (cpuid + xgetbv), lowered by
- * $PT2C_CPU_ISA=generic|avx2|avx512 (read once) or by pt2c_cpu_set_isa_override; never
+ * $PT2C_CPU_ISA=generic|avx2|avx512|avx512bf16 (read once) or by pt2c_cpu_set_isa_override; never
  * raised above what the CPU has. */
 pt2c_cpu_isa pt2c_cpu_best_isa(void);
 /* What the CPU supports, ignoring the environment and the override. */
@@ -35,26 +37,38 @@ typedef struct pt2c_sgemm_epilogue {
   int relu;              /* 1: max(., 0), last */
 } pt2c_sgemm_epilogue;
 
+/* The operands' element type. f32 runs on every ISA. bf16 needs PT2C_CPU_ISA_AVX512_BF16
+ * (the caller checks pt2c_cpu_best_isa()): each product of two bf16 values is exact in
+ * f32 and the sums are f32, as when widening first, except that the hardware flushes
+ * f32 subnormals to zero. */
+typedef enum {
+  PT2C_GEMM_F32 = 0,
+  PT2C_GEMM_BF16 = 1,
+} pt2c_gemm_operands;
+
 /* Packed operands: panels of PT2C_GEMM_MR rows of A (PT2C_GEMM_NR columns of B), k-major,
- * zero padded; the same layout for every ISA. `packed` needs 4-byte alignment (64 is
- * best). */
-size_t pt2c_sgemm_packed_a_bytes(int64_t m, int64_t k);
-void pt2c_sgemm_pack_a(const float* a, int64_t row_stride, int64_t col_stride, int64_t m,
-                       int64_t k, void* packed);
-size_t pt2c_sgemm_packed_b_bytes(int64_t k, int64_t n);
-void pt2c_sgemm_pack_b(const float* b, int64_t row_stride, int64_t col_stride, int64_t k,
-                       int64_t n, void* packed);
+ * zero padded; the same layout for every ISA. bf16 panels hold pairs of consecutive K
+ * (two bf16 in each 4-byte slot where f32 panels hold one float), K padded to even.
+ * `packed` needs 4-byte alignment (64 is best); `a` and `b` point at f32 or bf16 (uint16_t)
+ * elements as `operands` says. */
+size_t pt2c_gemm_packed_a_bytes(pt2c_gemm_operands operands, int64_t m, int64_t k);
+void pt2c_gemm_pack_a(pt2c_gemm_operands operands, const void* a, int64_t row_stride,
+                      int64_t col_stride, int64_t m, int64_t k, void* packed);
+size_t pt2c_gemm_packed_b_bytes(pt2c_gemm_operands operands, int64_t k, int64_t n);
+void pt2c_gemm_pack_b(pt2c_gemm_operands operands, const void* b, int64_t row_stride,
+                      int64_t col_stride, int64_t k, int64_t n, void* packed);
 
 typedef struct pt2c_sgemm_problem {
   int64_t m, n, k;
+  pt2c_gemm_operands operands; /* of A and B, packed or not; C is f32 */
   /* A(i, kk) = a[i * a_row_stride + kk * a_col_stride]; ignored when a_packed */
-  const float* a;
+  const void* a;
   int64_t a_row_stride, a_col_stride;
-  const void* a_packed; /* from pt2c_sgemm_pack_a(m, k), or NULL */
+  const void* a_packed; /* from pt2c_gemm_pack_a(operands, m, k), or NULL */
   /* B(kk, j) = b[kk * b_row_stride + j * b_col_stride]; ignored when b_packed */
-  const float* b;
+  const void* b;
   int64_t b_row_stride, b_col_stride;
-  const void* b_packed; /* from pt2c_sgemm_pack_b(k, n), or NULL */
+  const void* b_packed; /* from pt2c_gemm_pack_b(operands, k, n), or NULL */
   float* c;             /* C(i, j) = c[i * ldc + j] */
   int64_t ldc;
   pt2c_sgemm_epilogue epilogue;
@@ -68,7 +82,8 @@ void pt2c_sgemm(const pt2c_sgemm_problem* p);
 /* `batch` independent problems in one parallel region: problem i is *p with a, b, c and
  * epilogue.residual advanced by i * a_stride, i * b_stride, i * c_stride elements (c and
  * residual both by c_stride). A prepacked operand advances by the same stride counted in
- * floats of its packed buffer: 0 shares one pack across the batch. The bias is shared. */
+ * 4-byte slots of its packed buffer: 0 shares one pack across the batch. The bias is
+ * shared. */
 void pt2c_sgemm_batched(const pt2c_sgemm_problem* p, int64_t batch, int64_t a_stride,
                         int64_t b_stride, int64_t c_stride);
 

@@ -23,8 +23,10 @@ pt2c_cpu_isa pt2c_cpu_host_isa(void) {
   if (isa >= 0) return (pt2c_cpu_isa)isa;
   static const char* const kAvx2[] = {"avx2", "fma", NULL};
   static const char* const kAvx512[] = {"avx512f", "avx512bw", "avx512vl", "avx512dq", NULL};
+  static const char* const kBf16[] = {"avx512bf16", NULL};
   isa = PT2C_CPU_ISA_GENERIC;
   if (has_all(kAvx2)) isa = has_all(kAvx512) ? PT2C_CPU_ISA_AVX512 : PT2C_CPU_ISA_AVX2;
+  if (isa == PT2C_CPU_ISA_AVX512 && has_all(kBf16)) isa = PT2C_CPU_ISA_AVX512_BF16;
   atomic_store_explicit(&cached, isa, memory_order_relaxed);
   return (pt2c_cpu_isa)isa;
 }
@@ -43,6 +45,7 @@ static int env_isa(void) {
   if (env && strcmp(env, "generic") == 0) isa = PT2C_CPU_ISA_GENERIC;
   if (env && strcmp(env, "avx2") == 0) isa = PT2C_CPU_ISA_AVX2;
   if (env && strcmp(env, "avx512") == 0) isa = PT2C_CPU_ISA_AVX512;
+  if (env && strcmp(env, "avx512bf16") == 0) isa = PT2C_CPU_ISA_AVX512_BF16;
   atomic_store_explicit(&cached, isa, memory_order_relaxed);
   return isa;
 }

@@ -1,5 +1,6 @@
 /* The GEMM microkernels: C[MR x NR tile] (+)= A panel x B panel, with the epilogue fused
- * into the store. One instance per ISA, all from gemm_kernel_template.h. Internal. */
+ * into the store. One instance per ISA and operand type, all from gemm_kernel_template.h.
+ * Internal. */
 #ifndef PT2C_RUNTIME_CPU_GEMM_KERNEL_H_
 #define PT2C_RUNTIME_CPU_GEMM_KERNEL_H_
 
@@ -16,8 +17,8 @@ extern "C" {
 enum { PT2C_GEMM_MR = 6, PT2C_GEMM_NR = 32 };
 
 typedef struct pt2c_gemm_tile {
-  int64_t kc;      /* depth of this K block */
-  const float* a;  /* a[kk * MR + i], kk < kc */
+  int64_t kc;      /* depth of this K block, in slots (gemm_pack.h) */
+  const float* a;  /* a[kk * MR + i], kk < kc (the bf16 kernel reads each slot as a pair) */
   const float* b;  /* b[kk * NR + j] */
   float* c;        /* C(i, j) = c[i * ldc + j], i < mr, j < nr */
   int64_t ldc;
@@ -35,6 +36,8 @@ typedef void (*pt2c_gemm_kernel_fn)(const pt2c_gemm_tile* tile);
 void pt2c_gemm_kernel_generic(const pt2c_gemm_tile* tile);
 void pt2c_gemm_kernel_avx2(const pt2c_gemm_tile* tile);
 void pt2c_gemm_kernel_avx512(const pt2c_gemm_tile* tile);
+/* bf16 panels (pairs along K); C and the epilogue stay f32. */
+void pt2c_gemm_kernel_avx512_bf16(const pt2c_gemm_tile* tile);
 
 #ifdef __cplusplus
 }

@@ -4,11 +4,23 @@
  *   V_ZERO(), V_LOAD(p), V_STORE(p, v), V_BCAST(p) (splat *p), V_FMA(a, b, acc) (a*b+acc),
  *   V_ADD(a, b), V_RELU(v), V_LOAD_N(p, n), V_STORE_N(p, v, n) (first n < VLEN lanes),
  *   KERNEL_NAME.
+ * A kernel whose packed operands are not f32 (bf16 pairs) also defines the operand
+ * vector types and loads the K loop uses: AVEC, V_BCAST_A(p) (splat the slot at p), BVEC,
+ * V_LOAD_B(p) (VLEN slots), and V_FMA(a, b, acc) on them; by default they are the f32
+ * ones.
  * The MR x (VLEN * NVR) accumulators must fit the register file: the tile is covered in
  * NR / (VLEN * NVR) passes over the same A panel (which stays in L1). */
 #include "gemm_kernel.h"
 
 #define COLS_PER_PASS (VLEN * NVR)
+#ifndef AVEC
+#define AVEC VEC
+#define V_BCAST_A(p) V_BCAST(p)
+#endif
+#ifndef BVEC
+#define BVEC VEC
+#define V_LOAD_B(p) V_LOAD(p)
+#endif
 
 static inline VEC load_part(const float* p, int n) {
   return n >= VLEN ? V_LOAD(p) : V_LOAD_N(p, n);
@@ -47,12 +59,12 @@ void KERNEL_NAME(const pt2c_gemm_tile* t) {
     const float* b = t->b + col0;
 #pragma GCC unroll 2
     for (int64_t kk = 0; kk < t->kc; ++kk, a += PT2C_GEMM_MR, b += PT2C_GEMM_NR) {
-      VEC bv[NVR];
+      BVEC bv[NVR];
 #pragma GCC unroll 4
-      for (int v = 0; v < NVR; ++v) bv[v] = V_LOAD(b + v * VLEN);
+      for (int v = 0; v < NVR; ++v) bv[v] = V_LOAD_B(b + v * VLEN);
 #pragma GCC unroll 8
       for (int i = 0; i < PT2C_GEMM_MR; ++i) {
-        VEC ai = V_BCAST(a + i);
+        AVEC ai = V_BCAST_A(a + i);
 #pragma GCC unroll 4
         for (int v = 0; v < NVR; ++v) acc[i][v] = V_FMA(ai, bv[v], acc[i][v]);
       }

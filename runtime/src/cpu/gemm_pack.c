@@ -1,5 +1,5 @@
-/* Packing into the microkernels' panels (gemm_kernel.h). Each loop nest walks the source
- * along its unit stride, so transposed operands pack as fast as plain ones. */
+/* Packing into the microkernels' panels (gemm_kernel.h). Each f32 loop nest walks the
+ * source along its unit stride, so transposed operands pack as fast as plain ones. */
 #include "gemm_pack.h"
 
 #include <string.h>
@@ -45,22 +45,77 @@ void pt2c_gemm_pack_b_panel(const float* b, int64_t row_stride, int64_t col_stri
   }
 }
 
-size_t pt2c_sgemm_packed_a_bytes(int64_t m, int64_t k) {
-  return sizeof(float) * (size_t)(panels(m, MR) * MR * k);
+/* The slot of two bf16 values: `low` first along K. */
+static inline uint32_t pair(uint16_t low, uint16_t high) {
+  return (uint32_t)low | (uint32_t)high << 16;
 }
 
-size_t pt2c_sgemm_packed_b_bytes(int64_t k, int64_t n) {
-  return sizeof(float) * (size_t)(panels(n, NR) * NR * k);
+void pt2c_gemm_pack_a_panel_bf16(const uint16_t* a, int64_t row_stride, int64_t col_stride,
+                                 int64_t m, int64_t k, int64_t panel, uint32_t* dst) {
+  int64_t row0 = panel * MR, depth = pt2c_gemm_packed_depth(1, k), even = k & ~(int64_t)1;
+  int rows = m - row0 < MR ? (int)(m - row0) : MR;
+  if (rows < MR) memset(dst, 0, sizeof(uint32_t) * MR * depth);
+  for (int i = 0; i < rows; ++i) {
+    const uint16_t* src = a + (row0 + i) * row_stride;
+    for (int64_t kk = 0; kk < even; kk += 2)
+      dst[kk / 2 * MR + i] = pair(src[kk * col_stride], src[(kk + 1) * col_stride]);
+    if (k & 1) dst[even / 2 * MR + i] = pair(src[even * col_stride], 0);
+  }
 }
 
-void pt2c_sgemm_pack_a(const float* a, int64_t row_stride, int64_t col_stride, int64_t m,
-                       int64_t k, void* packed) {
-  for (int64_t p = 0; p < panels(m, MR); ++p)
-    pt2c_gemm_pack_a_panel(a, row_stride, col_stride, m, k, p, (float*)packed + p * MR * k);
+void pt2c_gemm_pack_b_panel_bf16(const uint16_t* b, int64_t row_stride, int64_t col_stride,
+                                 int64_t k, int64_t n, int64_t panel, uint32_t* dst) {
+  int64_t col0 = panel * NR, depth = pt2c_gemm_packed_depth(1, k), even = k & ~(int64_t)1;
+  int cols = n - col0 < NR ? (int)(n - col0) : NR;
+  if (cols < NR) memset(dst, 0, sizeof(uint32_t) * NR * depth);
+  if (col_stride == 1) { /* row-major B: rows 2p and 2p + 1 of the panel are contiguous */
+    for (int64_t kk = 0; kk < k; kk += 2) {
+      const uint16_t* lo = b + kk * row_stride + col0;
+      const uint16_t* hi = kk + 1 < k ? lo + row_stride : NULL;
+      for (int j = 0; j < cols; ++j) dst[kk / 2 * NR + j] = pair(lo[j], hi ? hi[j] : 0);
+    }
+  } else { /* each column of the panel is contiguous (B transposed: a weight [n, k]) */
+    for (int j = 0; j < cols; ++j) {
+      const uint16_t* src = b + (col0 + j) * col_stride;
+      for (int64_t kk = 0; kk < even; kk += 2)
+        dst[kk / 2 * NR + j] = pair(src[kk * row_stride], src[(kk + 1) * row_stride]);
+      if (k & 1) dst[even / 2 * NR + j] = pair(src[even * row_stride], 0);
+    }
+  }
 }
 
-void pt2c_sgemm_pack_b(const float* b, int64_t row_stride, int64_t col_stride, int64_t k,
-                       int64_t n, void* packed) {
-  for (int64_t p = 0; p < panels(n, NR); ++p)
-    pt2c_gemm_pack_b_panel(b, row_stride, col_stride, k, n, p, (float*)packed + p * NR * k);
+size_t pt2c_gemm_packed_a_bytes(pt2c_gemm_operands operands, int64_t m, int64_t k) {
+  return sizeof(uint32_t) *
+         (size_t)(panels(m, MR) * MR * pt2c_gemm_packed_depth(operands == PT2C_GEMM_BF16, k));
+}
+
+size_t pt2c_gemm_packed_b_bytes(pt2c_gemm_operands operands, int64_t k, int64_t n) {
+  return sizeof(uint32_t) *
+         (size_t)(panels(n, NR) * NR * pt2c_gemm_packed_depth(operands == PT2C_GEMM_BF16, k));
+}
+
+void pt2c_gemm_pack_a(pt2c_gemm_operands operands, const void* a, int64_t row_stride,
+                      int64_t col_stride, int64_t m, int64_t k, void* packed) {
+  int bf16 = operands == PT2C_GEMM_BF16;
+  int64_t panel_slots = MR * pt2c_gemm_packed_depth(bf16, k);
+  for (int64_t p = 0; p < panels(m, MR); ++p) {
+    uint32_t* dst = (uint32_t*)packed + p * panel_slots;
+    if (bf16)
+      pt2c_gemm_pack_a_panel_bf16(a, row_stride, col_stride, m, k, p, dst);
+    else
+      pt2c_gemm_pack_a_panel(a, row_stride, col_stride, m, k, p, (float*)dst);
+  }
+}
+
+void pt2c_gemm_pack_b(pt2c_gemm_operands operands, const void* b, int64_t row_stride,
+                      int64_t col_stride, int64_t k, int64_t n, void* packed) {
+  int bf16 = operands == PT2C_GEMM_BF16;
+  int64_t panel_slots = NR * pt2c_gemm_packed_depth(bf16, k);
+  for (int64_t p = 0; p < panels(n, NR); ++p) {
+    uint32_t* dst = (uint32_t*)packed + p * panel_slots;
+    if (bf16)
+      pt2c_gemm_pack_b_panel_bf16(b, row_stride, col_stride, k, n, p, dst);
+    else
+      pt2c_gemm_pack_b_panel(b, row_stride, col_stride, k, n, p, (float*)dst);
+  }
 }

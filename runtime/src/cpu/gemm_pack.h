@@ -11,4 +11,17 @@ void pt2c_gemm_pack_a_panel(const float* a, int64_t row_stride, int64_t col_stri
 void pt2c_gemm_pack_b_panel(const float* b, int64_t row_stride, int64_t col_stride,
                             int64_t k, int64_t n, int64_t panel, float* dst);
 
+/* The same for bf16 matrices: slot dst[p * MR + i] holds A(i, 2p) in its low half and
+ * A(i, 2p + 1) in its high half (zero past k); likewise dst[p * NR + j] for B(2p, j) and
+ * B(2p + 1, j). A panel spans (k + 1) / 2 slots per row (column). */
+void pt2c_gemm_pack_a_panel_bf16(const uint16_t* a, int64_t row_stride, int64_t col_stride,
+                                 int64_t m, int64_t k, int64_t panel, uint32_t* dst);
+void pt2c_gemm_pack_b_panel_bf16(const uint16_t* b, int64_t row_stride, int64_t col_stride,
+                                 int64_t k, int64_t n, int64_t panel, uint32_t* dst);
+
+/* The packed depth of a K of k: k slots for f32, (k + 1) / 2 for bf16 pairs. */
+static inline int64_t pt2c_gemm_packed_depth(int bf16, int64_t k) {
+  return bf16 ? (k + 1) / 2 : k;
+}
+
 #endif /* PT2C_RUNTIME_CPU_GEMM_PACK_H_ */

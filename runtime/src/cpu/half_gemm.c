@@ -1,4 +1,4 @@
-/* f16/bf16 GEMM steps over the f32 microkernels. */
+/* f16/bf16 GEMM steps over the f32 or bf16 microkernels. */
 #include "half_gemm.h"
 
 #include "../half_convert.h"
@@ -14,6 +14,11 @@ void pt2c_widen_half(const uint16_t* src, uint32_t dtype, int64_t count, float* 
 
 uint32_t pt2c_gemm_operand_dtype(const pt2c_plan_gemm* g) {
   return g->input_dtype != 0 ? g->input_dtype : g->dtype;
+}
+
+pt2c_gemm_operands pt2c_half_gemm_operands(uint32_t dtype) {
+  return dtype == PT2C_BF16 && pt2c_cpu_best_isa() >= PT2C_CPU_ISA_AVX512_BF16 ? PT2C_GEMM_BF16
+                                                                               : PT2C_GEMM_F32;
 }
 
 /* Elements an operand of `batch` matrices spans: (batch - 1) * stride + (rows - 1) * ld +
@@ -34,12 +39,14 @@ static const float* widened(const void* src, uint32_t dtype, int64_t count,
 int pt2c_half_gemm_run(const pt2c_plan_gemm* g, const pt2c_sgemm_problem* half) {
   uint32_t in = pt2c_gemm_operand_dtype(g);
   pt2c_sgemm_problem p = *half;
-  if (p.a_packed == NULL) {
+  /* bf16 operands on bf16 kernels are packed as they are; others widen first. */
+  int widen = p.operands == PT2C_GEMM_F32;
+  if (widen && p.a_packed == NULL) {
     int64_t n = span(g->batch, g->stride_a, g->transpose_a ? g->k : g->m,
                      g->transpose_a ? g->m : g->k, g->ld_a);
     if ((p.a = widened(half->a, in, n, PT2C_SCRATCH_HALF_A)) == NULL) return 0;
   }
-  if (p.b_packed == NULL) {
+  if (widen && p.b_packed == NULL) {
     int64_t n = span(g->batch, g->stride_b, g->transpose_b ? g->n : g->k,
                      g->transpose_b ? g->k : g->n, g->ld_b);
     if ((p.b = widened(half->b, in, n, PT2C_SCRATCH_HALF_B)) == NULL) return 0;

@@ -13,6 +13,7 @@
  * when they are weights (owned). */
 typedef struct gemm_state {
   int served;
+  pt2c_gemm_operands operands; /* bf16 where both the model and the CPU have it */
   void* packed_a;
   void* packed_b;
 } gemm_state;
@@ -45,20 +46,24 @@ static void gemm_strides(const pt2c_plan_gemm* g, int64_t* a_row, int64_t* a_col
   *b_col = g->transpose_b ? (int64_t)g->ld_b : 1;
 }
 
-/* A weight operand of `rows` x `cols` (element (r, c) at r * row + c * col, f32 or widened
- * from f16/bf16) packed by `pack` into memory of `bytes(rows, cols)`; NULL when out of
- * memory. pt2c_sgemm_pack_a and _pack_b share this shape. */
-static void* pack_weight(const void* weight, uint32_t dtype, int64_t rows, int64_t cols,
-                         int64_t row, int64_t col, size_t (*bytes)(int64_t, int64_t),
-                         void (*pack)(const float*, int64_t, int64_t, int64_t, int64_t, void*)) {
+/* A weight operand of `rows` x `cols` (element (r, c) at r * row + c * col) of `dtype`,
+ * packed by `pack` as `operands` (f16, and bf16 on CPUs without bf16 dot products, widened
+ * to f32 first) into memory of `bytes(operands, rows, cols)`; NULL when out of memory.
+ * pt2c_gemm_pack_a and _pack_b share this shape. */
+static void* pack_weight(const void* weight, uint32_t dtype, pt2c_gemm_operands operands,
+                         int64_t rows, int64_t cols, int64_t row, int64_t col,
+                         size_t (*bytes)(pt2c_gemm_operands, int64_t, int64_t),
+                         void (*pack)(pt2c_gemm_operands, const void*, int64_t, int64_t,
+                                      int64_t, int64_t, void*)) {
   float* wide = NULL;
-  if (dtype != PT2C_F32) {
+  if (dtype != PT2C_F32 && operands == PT2C_GEMM_F32) {
     int64_t count = (rows - 1) * row + (cols - 1) * col + 1;
     if ((wide = malloc(sizeof(float) * (size_t)count)) == NULL) return NULL;
     pt2c_widen_half(weight, dtype, count, wide);
   }
-  void* packed = malloc(bytes(rows, cols));
-  if (packed != NULL) pack(wide ? wide : weight, row, col, rows, cols, packed);
+  void* packed = malloc(bytes(operands, rows, cols));
+  if (packed != NULL)
+    pack(operands, wide ? (const void*)wide : weight, row, col, rows, cols, packed);
   free(wide);
   return packed;
 }
@@ -66,21 +71,22 @@ static void* pack_weight(const void* weight, uint32_t dtype, int64_t rows, int64
 static pt2c_status prepare_gemm(const pt2c_plan* plan, void* const* buffer_data,
                                 const pt2c_plan_step* step, gemm_state* state) {
   const pt2c_plan_gemm* g = &plan->gemms[step->kernel];
-  state->served = 1;
-  if (g->batch != 1) return PT2C_OK; /* batched products multiply activations */
   uint32_t dtype = pt2c_gemm_operand_dtype(g);
+  state->served = 1;
+  state->operands = pt2c_half_gemm_operands(dtype);
+  if (g->batch != 1) return PT2C_OK; /* batched products multiply activations */
   int64_t m = (int64_t)g->m, n = (int64_t)g->n, k = (int64_t)g->k;
   int64_t a_row, a_col, b_row, b_col;
   gemm_strides(g, &a_row, &a_col, &b_row, &b_col);
   const void* a = weight_arg(plan, buffer_data, step, 0);
   const void* b = weight_arg(plan, buffer_data, step, 1);
-  if (a != NULL && (state->packed_a = pack_weight(a, dtype, m, k, a_row, a_col,
-                                                  pt2c_sgemm_packed_a_bytes,
-                                                  pt2c_sgemm_pack_a)) == NULL)
+  if (a != NULL && (state->packed_a = pack_weight(a, dtype, state->operands, m, k, a_row,
+                                                  a_col, pt2c_gemm_packed_a_bytes,
+                                                  pt2c_gemm_pack_a)) == NULL)
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a packed GEMM weight");
-  if (b != NULL && (state->packed_b = pack_weight(b, dtype, k, n, b_row, b_col,
-                                                  pt2c_sgemm_packed_b_bytes,
-                                                  pt2c_sgemm_pack_b)) == NULL)
+  if (b != NULL && (state->packed_b = pack_weight(b, dtype, state->operands, k, n, b_row,
+                                                  b_col, pt2c_gemm_packed_b_bytes,
+                                                  pt2c_gemm_pack_b)) == NULL)
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a packed GEMM weight");
   return PT2C_OK;
 }
@@ -142,6 +148,7 @@ static int run_gemm(const gemm_state* state, const pt2c_plan_gemm* g, uint32_t n
   pt2c_sgemm_problem p;
   memset(&p, 0, sizeof(p));
   p.m = (int64_t)g->m, p.n = (int64_t)g->n, p.k = (int64_t)g->k;
+  p.operands = state->operands;
   gemm_strides(g, &p.a_row_stride, &p.a_col_stride, &p.b_row_stride, &p.b_col_stride);
   p.a = args[0], p.a_packed = state->packed_a;
   p.b = args[1], p.b_packed = state->packed_b;
