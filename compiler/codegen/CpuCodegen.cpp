@@ -1,6 +1,6 @@
 #include "compiler/codegen/CpuCodegen.h"
 
-#include "compiler/codegen/LoweringPipelines.h"
+#include "compiler/codegen/CpuPipeline.h"
 #include "compiler/codegen/LLVMOptimizer.h"
 #include "compiler/codegen/NoAliasKernelArgs.h"
 #include "llvm/IR/IRBuilder.h"
@@ -26,26 +26,6 @@ namespace pt2c {
 namespace {
 
 constexpr const char* kTriple = "x86_64-unknown-linux-gnu";
-
-// After kBufferizeKernelsPipeline: loops, then the LLVM dialect with memrefs as bare
-// pointers (shapes are static).
-constexpr const char* kBuffersToLLVM =
-    "buffer-deallocation-pipeline,"
-    "convert-bufferization-to-memref,"
-    "pt2c-dynamic-kernel-abi,"
-    "func.func(convert-linalg-to-loops),"
-    "lower-affine,"
-    "expand-strided-metadata,"
-    "convert-scf-to-cf,"
-    "pt2c-approximate-math,"
-    "pt2c-select-minmax,"
-    "convert-math-to-llvm,"
-    "convert-math-to-libm,"
-    "finalize-memref-to-llvm,"
-    "convert-arith-to-llvm,"
-    "convert-cf-to-llvm,"
-    "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
-    "reconcile-unrealized-casts";
 
 llvm::GlobalVariable* addConstant(llvm::Module& m, llvm::Constant* init, const char* name) {
   auto* g = new llvm::GlobalVariable(m, init->getType(), /*isConstant=*/true,
@@ -193,10 +173,10 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string& cpuN
 }  // namespace
 
 mlir::LogicalResult lowerKernelsToLLVMDialect(mlir::ModuleOp kernels) {
-  return runPassPipeline(kernels,
-                         std::string("pt2c-bind-kernel-symbols,") + kBufferizeKernelsPipeline + "," +
-                             kBuffersToLLVM,
-                         "CPU lowering");
+  mlir::PassManager pm(kernels->getName());
+  if (mlir::failed(buildCpuLoweringPipeline(pm)))
+    return kernels.emitError() << "internal error: bad CPU lowering pipeline";
+  return pm.run(kernels);
 }
 
 mlir::LogicalResult emitCpuObject(mlir::ModuleOp kernels, const ExecutionPlan& plan,

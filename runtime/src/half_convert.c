@@ -59,10 +59,7 @@ float pt2c_f16_bits_to_f32(uint16_t bits) {
 float pt2c_bf16_bits_to_f32(uint16_t bits) { return bits_float((uint32_t)bits << 16); }
 
 uint16_t pt2c_f32_to_bf16_bits(float value) {
-  uint32_t bits = float_bits(value);
-  if ((bits & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((bits >> 16) | 0x40u); /* NaN */
-  bits += 0x7fffu + ((bits >> 16) & 1u);
-  return (uint16_t)(bits >> 16);
+  return pt2c_round_to_bf16_bits(float_bits(value));
 }
 
 /* f64 -> f32 rounded to odd: truncated toward zero, with the last mantissa bit set when

@@ -16,6 +16,13 @@
 extern "C" {
 #endif
 
+/* f32 -> bf16 bits, round to nearest even, NaN stays NaN (quiet): inline for loops over
+ * whole rows (pt2c_f32_to_bf16_bits is this, out of line). */
+static inline uint16_t pt2c_round_to_bf16_bits(uint32_t f32_bits) {
+  if ((f32_bits & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((f32_bits >> 16) | 0x40u);
+  return (uint16_t)((f32_bits + 0x7fffu + ((f32_bits >> 16) & 1u)) >> 16);
+}
+
 /* Bit-level conversions, round to nearest even; NaN stays NaN (quiet). */
 uint16_t pt2c_f32_to_f16_bits(float value);
 float pt2c_f16_bits_to_f32(uint16_t bits);

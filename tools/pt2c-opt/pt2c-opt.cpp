@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compiler/codegen/ApproximateMath.h"
+#include "compiler/codegen/CpuPipeline.h"
 #include "compiler/codegen/DynamicKernelAbi.h"
 #include "compiler/codegen/SelectMinMax.h"
 #include "compiler/codegen/cuda/GpuPasses.h"
@@ -64,6 +65,7 @@ int main(int argc, char **argv) {
   pt2c::registerDynamicKernelAbiPasses();
   pt2c::registerApproximateMathPass();
   pt2c::registerSelectMinMaxPass();
+  pt2c::registerCpuLoweringPipeline();
 
   mlir::DialectRegistry registry;
   pt2c::registerAllDialects(registry);

@@ -35,6 +35,12 @@ typedef struct pt2c_sgemm_epilogue {
   const float* residual; /* NULL, or added after the bias: residual[row * ldc + col] (C's
                           * layout); must not overlap C */
   int relu;              /* 1: max(., 0), last */
+  /* NULL, or the step after the epilogue that turns C into the model's output: for every
+   * finished block of C, narrow(row, count, out) on each of its row segments, where out
+   * is narrow_out at the same (i, j) in C's layout with 2-byte elements. It rounds to
+   * f16/bf16 while the block is in cache, on the thread that computed it. */
+  void (*narrow)(const float* row, int64_t count, void* out);
+  void* narrow_out;
 } pt2c_sgemm_epilogue;
 
 /* The operands' element type. f32 runs on every ISA. bf16 needs PT2C_CPU_ISA_AVX512_BF16
@@ -80,8 +86,8 @@ typedef struct pt2c_sgemm_problem {
 void pt2c_sgemm(const pt2c_sgemm_problem* p);
 
 /* `batch` independent problems in one parallel region: problem i is *p with a, b, c and
- * epilogue.residual advanced by i * a_stride, i * b_stride, i * c_stride elements (c and
- * residual both by c_stride). A prepacked operand advances by the same stride counted in
+ * epilogue.residual advanced by i * a_stride, i * b_stride, i * c_stride elements (c,
+ * residual and narrow_out all by c_stride). A prepacked operand advances by the same stride counted in
  * 4-byte slots of its packed buffer: 0 shares one pack across the batch. The bias is
  * shared. */
 void pt2c_sgemm_batched(const pt2c_sgemm_problem* p, int64_t batch, int64_t a_stride,

@@ -1,6 +1,8 @@
 /* f16/bf16 GEMM steps over the f32 or bf16 microkernels. */
 #include "half_gemm.h"
 
+#include <string.h>
+
 #include "../half_convert.h"
 #include "scratch.h"
 
@@ -26,6 +28,21 @@ pt2c_gemm_operands pt2c_half_gemm_operands(uint32_t dtype) {
 static int64_t span(uint64_t batch, uint64_t stride, uint64_t rows, uint64_t cols,
                     uint64_t ld) {
   return (int64_t)((batch - 1) * stride + (rows - 1) * ld + cols);
+}
+
+/* The epilogue's narrow steps (cpu_gemm.h): f32 rows to the model's output type. */
+static void narrow_to_bf16(const float* row, int64_t count, void* out) {
+  uint16_t* d = out;
+  for (int64_t i = 0; i < count; ++i) {
+    uint32_t bits;
+    memcpy(&bits, &row[i], sizeof(bits));
+    d[i] = pt2c_round_to_bf16_bits(bits);
+  }
+}
+
+static void narrow_to_f16(const float* row, int64_t count, void* out) {
+  uint16_t* d = out;
+  for (int64_t i = 0; i < count; ++i) d[i] = pt2c_f32_to_f16_bits(row[i]);
 }
 
 /* A widened copy of an operand with the same layout, in scratch `slot`. */
@@ -58,6 +75,8 @@ int pt2c_half_gemm_run(const pt2c_plan_gemm* g, const pt2c_sgemm_problem* half) 
     float* d = pt2c_cpu_scratch(PT2C_SCRATCH_HALF_D, sizeof(float) * (size_t)(d_count + g->n));
     if (d == NULL) return 0;
     p.c = d;
+    p.epilogue.narrow = g->dtype == PT2C_BF16 ? narrow_to_bf16 : narrow_to_f16;
+    p.epilogue.narrow_out = half->c;
     if (half->epilogue.bias != NULL) {
       pt2c_widen_half((const uint16_t*)half->epilogue.bias, g->dtype, (int64_t)g->n,
                       d + d_count);
@@ -69,16 +88,5 @@ int pt2c_half_gemm_run(const pt2c_plan_gemm* g, const pt2c_sgemm_problem* half) 
   else
     pt2c_sgemm_batched(&p, (int64_t)g->batch, (int64_t)g->stride_a, (int64_t)g->stride_b,
                        (int64_t)g->stride_d);
-  if (narrow) {
-    uint16_t* d = (uint16_t*)half->c;
-    /* Only the elements of the product: rows may have gaps (ld_d > n). */
-    for (int64_t b = 0; b < (int64_t)g->batch; ++b)
-      for (int64_t i = 0; i < (int64_t)g->m; ++i) {
-        int64_t row = b * (int64_t)g->stride_d + i * (int64_t)g->ld_d;
-        for (int64_t j = 0; j < (int64_t)g->n; ++j)
-          d[row + j] = g->dtype == PT2C_BF16 ? pt2c_f32_to_bf16_bits(p.c[row + j])
-                                             : pt2c_f32_to_f16_bits(p.c[row + j]);
-      }
-  }
   return 1;
 }
