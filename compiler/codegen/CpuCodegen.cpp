@@ -3,6 +3,7 @@
 #include "compiler/codegen/CpuPipeline.h"
 #include "compiler/codegen/LLVMOptimizer.h"
 #include "compiler/codegen/NoAliasKernelArgs.h"
+#include "compiler/codegen/SplitKernelLoops.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -62,41 +63,124 @@ void addCpuFeatureSymbols(llvm::Module& m, const llvm::TargetMachine& tm,
   addConstant(m, llvm::ConstantDataArray::getString(ctx, cpu), "__pt2c_cpu");
 }
 
+// The buffer pointers of `kernel` are read from wrapper argument 0 (an array) and, for a
+// dynamic model, the symbol values are wrapper argument 1, passed first: the kernel's
+// arguments up to its split range, if it has one.
+llvm::SmallVector<llvm::Value*> unpackBuffers(llvm::IRBuilder<>& b, llvm::Function* wrapper,
+                                              llvm::Function* kernel, bool withSymbols,
+                                              bool split) {
+  auto* ptr = llvm::PointerType::getUnqual(b.getContext());
+  llvm::SmallVector<llvm::Value*> args;
+  if (withSymbols) args.push_back(wrapper->getArg(1));
+  unsigned buffers = kernel->arg_size() - (split ? 2 : 0);
+  for (unsigned i = args.size(); i < buffers; ++i) {
+    llvm::Value* slot = b.CreateConstGEP1_64(ptr, wrapper->getArg(0), i - (withSymbols ? 1 : 0));
+    args.push_back(b.CreateLoad(ptr, slot));
+  }
+  return args;
+}
+
 // __pt2c_k<i>(void* const* buffers, const int64_t* sym_values) calls kernel i with the
 // buffers unpacked: the uniform signature the runtime's plan interpreter calls. Kernels
-// of a dynamic model take the symbol values first (DynamicKernelAbi.h).
+// of a dynamic model take the symbol values first (DynamicKernelAbi.h); a split kernel
+// (SplitKernelLoops.h) runs its whole range, [0, extent).
 llvm::Function* addKernelWrapper(llvm::Module& m, llvm::Function* kernel, size_t index,
-                                 bool withSymbols) {
+                                 bool withSymbols, const KernelSplit* split) {
   llvm::LLVMContext& ctx = m.getContext();
   auto* ptr = llvm::PointerType::getUnqual(ctx);
   auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, ptr}, false);
   auto* wrapper = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
                                          "__pt2c_k" + std::to_string(index), m);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", wrapper));
-  llvm::SmallVector<llvm::Value*> args;
-  if (withSymbols) args.push_back(wrapper->getArg(1));
-  for (unsigned i = args.size(); i < kernel->arg_size(); ++i) {
-    llvm::Value* slot = b.CreateConstGEP1_64(ptr, wrapper->getArg(0), i - (withSymbols ? 1 : 0));
-    args.push_back(b.CreateLoad(ptr, slot));
+  llvm::SmallVector<llvm::Value*> args = unpackBuffers(b, wrapper, kernel, withSymbols, split);
+  if (split) {
+    args.push_back(b.getInt64(0));
+    args.push_back(b.getInt64(split->extent));
   }
   b.CreateCall(kernel, args);
   b.CreateRetVoid();
   return wrapper;
 }
 
+// __pt2c_r<i>(buffers, sym_values, begin, end): split kernel i on the range [begin, end)
+// of its split loop (plan_format.h, pt2c_kernel_range_fn).
+llvm::Function* addRangeWrapper(llvm::Module& m, llvm::Function* kernel, size_t index,
+                                bool withSymbols) {
+  llvm::LLVMContext& ctx = m.getContext();
+  auto* ptr = llvm::PointerType::getUnqual(ctx);
+  auto* i64 = llvm::Type::getInt64Ty(ctx);
+  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, ptr, i64, i64}, false);
+  auto* wrapper = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
+                                         "__pt2c_r" + std::to_string(index), m);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", wrapper));
+  llvm::SmallVector<llvm::Value*> args = unpackBuffers(b, wrapper, kernel, withSymbols, true);
+  args.push_back(wrapper->getArg(2));
+  args.push_back(wrapper->getArg(3));
+  b.CreateCall(kernel, args);
+  b.CreateRetVoid();
+  return wrapper;
+}
+
+// __pt2c_kernel_splits: per kernel, {range entry, extent, work} where the kernel splits
+// and every step passes it disjoint buffers (calls on disjoint ranges then never touch
+// the same bytes), else {null, 0, 0}. Plan sets get null entries only (their steps are
+// not read here).
+void addSplitTable(llvm::Module& m, const ExecutionPlan& plan,
+                   const std::map<std::string, KernelSplit>& splits) {
+  llvm::LLVMContext& ctx = m.getContext();
+  auto* ptr = llvm::PointerType::getUnqual(ctx);
+  auto* i64 = llvm::Type::getInt64Ty(ctx);
+  auto* entryType = llvm::StructType::get(ctx, {ptr, i64, i64});
+  std::vector<bool> disjoint = kernelsWithDisjointArgs(plan);
+  llvm::SmallVector<llvm::Constant*> entries;
+  for (auto [i, name] : llvm::enumerate(plan.kernels)) {
+    auto it = splits.find(name);
+    llvm::Function* kernel = m.getFunction(name);
+    if (it == splits.end() || i >= disjoint.size() || !disjoint[i] || !kernel) {
+      entries.push_back(llvm::ConstantStruct::get(
+          entryType, {llvm::ConstantPointerNull::get(ptr), llvm::ConstantInt::get(i64, 0),
+                      llvm::ConstantInt::get(i64, 0)}));
+      continue;
+    }
+    entries.push_back(llvm::ConstantStruct::get(
+        entryType, {addRangeWrapper(m, kernel, i, plan.dynamic),
+                    llvm::ConstantInt::get(i64, it->second.extent),
+                    llvm::ConstantInt::get(i64, it->second.work)}));
+  }
+  // The runtime reads the table through a pointer with a weak null default: a weak
+  // undefined hidden array would not read as null everywhere (see embedded_entry.c).
+  auto* tableType = llvm::ArrayType::get(entryType, entries.size());
+  llvm::GlobalVariable* table = addConstant(m, llvm::ConstantArray::get(tableType, entries),
+                                            "__pt2c_kernel_split_table");
+  table->setLinkage(llvm::GlobalValue::InternalLinkage);
+  addConstant(m, table, "__pt2c_kernel_splits");
+}
+
 mlir::LogicalResult addEmbeddedSymbols(llvm::Module& m, const ExecutionPlan& plan,
-                                       const CpuCodegenOptions& options, mlir::Location loc) {
+                                       const CpuCodegenOptions& options,
+                                       const std::map<std::string, KernelSplit>& splits,
+                                       mlir::Location loc) {
   llvm::LLVMContext& ctx = m.getContext();
   llvm::SmallVector<llvm::Constant*> table;
   for (auto [i, name] : llvm::enumerate(plan.kernels)) {
     llvm::Function* kernel = m.getFunction(name);
     if (!kernel) return mlir::emitError(loc) << "kernel " << name << " was not generated";
-    for (llvm::Type* t : kernel->getFunctionType()->params())
+    auto split = splits.find(name);
+    bool isSplit = split != splits.end();
+    // Pointers, then a split kernel's range (two i64).
+    llvm::ArrayRef<llvm::Type*> params = kernel->getFunctionType()->params();
+    if (isSplit && (params.size() < 2 || !params.back()->isIntegerTy(64) ||
+                    !params[params.size() - 2]->isIntegerTy(64)))
+      return mlir::emitError(loc) << "internal error: split kernel " << name
+                                  << " lacks its range parameters";
+    for (llvm::Type* t : params.drop_back(isSplit ? 2 : 0))
       if (!t->isPointerTy())
         return mlir::emitError(loc) << "kernel " << name
                                     << " has a non-pointer parameter after lowering";
-    table.push_back(addKernelWrapper(m, kernel, i, plan.dynamic));
+    table.push_back(
+        addKernelWrapper(m, kernel, i, plan.dynamic, isSplit ? &split->second : nullptr));
   }
+  addSplitTable(m, plan, splits);
   auto* ptr = llvm::PointerType::getUnqual(ctx);
   addConstant(m, llvm::ConstantArray::get(llvm::ArrayType::get(ptr, table.size()), table),
               "__pt2c_kernels");
@@ -188,7 +272,8 @@ mlir::LogicalResult emitCpuObject(mlir::ModuleOp kernels, const ExecutionPlan& p
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> m = mlir::translateModuleToLLVMIR(kernels, llvmContext, "model");
   if (!m) return mlir::emitError(loc) << "translation to LLVM IR failed";
-  if (mlir::failed(addEmbeddedSymbols(*m, plan, options, loc))) return mlir::failure();
+  if (mlir::failed(addEmbeddedSymbols(*m, plan, options, kernelSplits(kernels), loc)))
+    return mlir::failure();
 
   std::string error;
   auto tm = createTargetMachine(options.cpu, error);

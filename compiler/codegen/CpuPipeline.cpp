@@ -2,7 +2,11 @@
 
 #include <string>
 
+#include "compiler/codegen/ApproximateMath.h"
+#include "compiler/codegen/DynamicKernelAbi.h"
 #include "compiler/codegen/LoweringPipelines.h"
+#include "compiler/codegen/SelectMinMax.h"
+#include "compiler/codegen/SplitKernelLoops.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -15,6 +19,7 @@ constexpr const char kBuffersToLLVM[] =
     "buffer-deallocation-pipeline,"
     "convert-bufferization-to-memref,"
     "pt2c-dynamic-kernel-abi,"
+    "pt2c-split-kernel-loops,"
     "func.func(convert-linalg-to-loops),"
     "lower-affine,"
     "expand-strided-metadata,"
@@ -47,7 +52,11 @@ mlir::LogicalResult buildCpuLoweringPipeline(mlir::OpPassManager& pm) {
   return mlir::success();
 }
 
-void registerCpuLoweringPipeline() {
+void registerCpuLoweringPasses() {
+  registerDynamicKernelAbiPasses();
+  registerSplitKernelLoopsPass();
+  registerApproximateMathPass();
+  registerSelectMinMaxPass();
   static mlir::PassPipelineRegistration<> registration(
       "pt2c-cpu-lowering",
       "pt2c's CPU kernel lowering: prim kernels -> linalg -> buffers -> loops -> LLVM "

@@ -12,8 +12,10 @@ namespace pt2c {
 // must be registered (pt2c-opt and the driver register them at start-up).
 mlir::LogicalResult buildCpuLoweringPipeline(mlir::OpPassManager& pm);
 
-// Registers `pt2c-cpu-lowering` for --pass-pipeline / pt2c-opt.
-void registerCpuLoweringPipeline();
+// Registers the pt2c passes the pipeline names (pt2c-dynamic-kernel-abi and
+// pt2c-bind-kernel-symbols, pt2c-split-kernel-loops, pt2c-approximate-math,
+// pt2c-select-minmax) and `pt2c-cpu-lowering` itself, for the driver and pt2c-opt.
+void registerCpuLoweringPasses();
 
 }  // namespace pt2c
 

@@ -18,11 +18,11 @@ bool mayOverlap(const pt2c_plan_buffer& x, uint32_t a, const pt2c_plan_buffer& y
 
 }  // namespace
 
-size_t addNoAliasKernelArgs(llvm::Module& m, const ExecutionPlan& plan) {
+std::vector<bool> kernelsWithDisjointArgs(const ExecutionPlan& plan) {
   auto records = readPlanRecords(plan.bytes);
   if (!records) {  // a plan set
     llvm::consumeError(records.takeError());
-    return 0;
+    return {};
   }
   std::vector<bool> distinct(plan.kernels.size(), true);
   for (const pt2c_plan_step& step : records->steps) {
@@ -35,8 +35,13 @@ size_t addNoAliasKernelArgs(llvm::Module& m, const ExecutionPlan& plan) {
           break;
         }
   }
+  return distinct;
+}
+
+size_t addNoAliasKernelArgs(llvm::Module& m, const ExecutionPlan& plan) {
+  std::vector<bool> distinct = kernelsWithDisjointArgs(plan);
   size_t marked = 0;
-  for (size_t k = 0; k < plan.kernels.size(); ++k) {
+  for (size_t k = 0; k < distinct.size(); ++k) {
     llvm::Function* f = m.getFunction(plan.kernels[k]);
     if (!f || !distinct[k]) continue;
     // A dynamic kernel's first parameter is the symbol values (DynamicKernelAbi.h).

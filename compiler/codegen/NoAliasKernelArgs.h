@@ -7,10 +7,16 @@
 #ifndef PT2C_COMPILER_CODEGEN_NOALIASKERNELARGS_H_
 #define PT2C_COMPILER_CODEGEN_NOALIASKERNELARGS_H_
 
+#include <vector>
+
 #include "compiler/codegen/ExecutionPlan.h"
 #include "llvm/IR/Module.h"
 
 namespace pt2c {
+
+// Per kernel of the plan (ExecutionPlan::kernels): whether every step that calls it
+// passes buffers that share no bytes. Empty for a plan set (its graphs are not read).
+std::vector<bool> kernelsWithDisjointArgs(const ExecutionPlan& plan);
 
 // `m` holds the plan's kernels by name (ExecutionPlan::kernels); returns how many got
 // noalias parameters. A plan set's graphs are left alone.

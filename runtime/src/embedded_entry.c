@@ -25,6 +25,7 @@ extern const pt2c_kernel_fn __pt2c_kernels[] PT2C_EMBEDDED;
 /* Optional: the kernel table's length. Without it the table is trusted to hold the
  * plan's num_kernels entries (each is still checked to be non-null). */
 extern const uint32_t __pt2c_num_kernels __attribute__((weak)) PT2C_EMBEDDED;
+
 /* Only CUDA models carry a fatbin. */
 extern const unsigned char __pt2c_cuda_fatbin[] __attribute__((weak)) PT2C_EMBEDDED;
 extern const uint64_t __pt2c_cuda_fatbin_size __attribute__((weak)) PT2C_EMBEDDED;
@@ -37,6 +38,8 @@ PT2C_EMBEDDED __attribute__((weak)) const char __pt2c_cpu[] = "";
 /* A model compiled with --external-weights records its weights file here (its
  * __pt2c_weights is then empty); the weak default says "embedded". */
 PT2C_EMBEDDED __attribute__((weak)) const pt2c_external_weights __pt2c_external_weights = {0};
+/* How the kernels divide among threads (one entry per kernel table entry), or NULL. */
+PT2C_EMBEDDED __attribute__((weak)) const pt2c_kernel_split* const __pt2c_kernel_splits = NULL;
 
 /* The weights file's path: the caller's, else $PT2C_WEIGHTS, else this library's path
  * + ".weights". *out_path is malloc'ed. */
@@ -103,6 +106,7 @@ PT2C_API pt2c_status pt2c_model_create_with_weights(const char* weights_path,
       .weights_size = __pt2c_weights_size,
       .kernels = __pt2c_kernels,
       .num_kernels = num_kernels,
+      .kernel_splits = __pt2c_kernel_splits,
       .cuda_fatbin = __pt2c_cuda_fatbin,
       .cuda_fatbin_size = &__pt2c_cuda_fatbin_size != NULL ? __pt2c_cuda_fatbin_size : 0,
   };

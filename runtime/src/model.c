@@ -158,6 +158,7 @@ pt2c_status pt2c_model_create_from(const pt2c_model_source* source, pt2c_model**
   if (model == NULL) return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a model");
   model->weights = source->weights;
   model->kernels = source->kernels;
+  model->kernel_splits = source->kernel_splits;
   if (pt2c_is_plan_set(source->plan, source->plan_size)) {  /* several graphs */
     pt2c_status status = pt2c_plan_set_create(source, model);
     if (status != PT2C_OK) {

@@ -23,6 +23,7 @@ typedef struct pt2c_model_source {
   uint64_t weights_size;
   const pt2c_kernel_fn* kernels;  /* kernel table of CPU plans; must outlive the model */
   uint32_t num_kernels;
+  const pt2c_kernel_split* kernel_splits; /* NULL, or one entry per kernel table entry */
   const void* cuda_fatbin;        /* CUDA plans: the kernels; read during create only */
   uint64_t cuda_fatbin_size;
 } pt2c_model_source;
@@ -40,6 +41,7 @@ struct pt2c_model {
   pt2c_plan plan;                 /* views into plan_copy */
   const unsigned char* weights;
   const pt2c_kernel_fn* kernels;
+  const pt2c_kernel_split* kernel_splits; /* NULL when the kernels do not split */
   void* arena_allocation;         /* owned; holds the arena */
   void* arena;                    /* 64-byte aligned, plan.header->arena_size bytes */
   void* state;                    /* owned; this model's copies of STATE buffers */

@@ -1,6 +1,7 @@
 /* The run loop: check everything, bind the caller's memory, call each step's kernel (or
  * hand a CUDA plan to cuda/cuda_run.c). */
 #include "check.h"
+#include "cpu/kernel_split.h"
 #include "cpu/library_steps.h"
 #include "cuda/cuda_model.h"
 #include "dispatch.h"
@@ -81,8 +82,9 @@ static pt2c_status run_graph(pt2c_model* model, const pt2c_tensor* inputs, int32
         s += step->kind == PT2C_STEP_GEMM ? plan->gemms[step->kernel].num_fallback_steps
                                           : plan->convs[step->kernel].num_fallback_steps;
     } else {
-      model->kernels[step->kernel](model->step_arg_data,
-                                   plan->header->num_syms > 0 ? sym_values : NULL);
+      pt2c_cpu_run_kernel(model->kernels[step->kernel],
+                          model->kernel_splits ? &model->kernel_splits[step->kernel] : NULL,
+                          model->step_arg_data, plan->header->num_syms > 0 ? sym_values : NULL);
     }
     if (model->profile)
       pt2c_step_profile_add(model->profile, step_number, pt2c_step_profile_now() - start);

@@ -10,10 +10,7 @@
 #include <cstring>
 #include <vector>
 
-#include "compiler/codegen/ApproximateMath.h"
 #include "compiler/codegen/CpuPipeline.h"
-#include "compiler/codegen/DynamicKernelAbi.h"
-#include "compiler/codegen/SelectMinMax.h"
 #include "compiler/codegen/cuda/GpuPasses.h"
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/fold/FoldWeights.h"
@@ -62,10 +59,7 @@ int main(int argc, char **argv) {
   pt2c::registerFoldWeightsPass();
   pt2c::registerGpuPasses();
   pt2c::registerSymbolicShapesPass();
-  pt2c::registerDynamicKernelAbiPasses();
-  pt2c::registerApproximateMathPass();
-  pt2c::registerSelectMinMaxPass();
-  pt2c::registerCpuLoweringPipeline();
+  pt2c::registerCpuLoweringPasses();
 
   mlir::DialectRegistry registry;
   pt2c::registerAllDialects(registry);

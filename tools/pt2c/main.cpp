@@ -7,9 +7,6 @@
 #include <iostream>
 
 #include "CLI/CLI.hpp"
-#include "compiler/codegen/ApproximateMath.h"
-#include "compiler/codegen/DynamicKernelAbi.h"
-#include "compiler/codegen/SelectMinMax.h"
 #include "compiler/driver/Pipeline.h"
 #include "compiler/driver/Resources.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -17,6 +14,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "mlir/InitAllPasses.h"
+#include "compiler/codegen/CpuPipeline.h"
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/kernels/FormKernels.h"
 #include "tools/pt2c/BenchCommand.h"
@@ -165,9 +163,7 @@ int main(int argc, char** argv) {
   mlir::registerAllPasses();
   pt2c::registerPasses();
   pt2c::registerFormKernelsPass();
-  pt2c::registerDynamicKernelAbiPasses();
-  pt2c::registerApproximateMathPass();
-  pt2c::registerSelectMinMaxPass();
+  pt2c::registerCpuLoweringPasses();
   auto resources = pt2c::findResources(argv[0]);
   if (!resources) return reportError(resources.takeError());
 

@@ -244,6 +244,18 @@ typedef struct pt2c_plan_conv {
  * and the values of the plan's symbols (NULL when it has none). */
 typedef void (*pt2c_kernel_fn)(void* const* buffers, const int64_t* sym_values);
 
+/* A generated CPU kernel whose work divides along one loop (the compiler's
+ * pt2c-split-kernel-loops): range(buffers, sym_values, begin, end) runs the iterations
+ * [begin, end) of that loop, and calls on disjoint ranges touch disjoint bytes of every
+ * buffer the kernel writes; the kernel table's entry runs [0, extent). */
+typedef void (*pt2c_kernel_range_fn)(void* const* buffers, const int64_t* sym_values,
+                                     int64_t begin, int64_t end);
+typedef struct pt2c_kernel_split {
+  pt2c_kernel_range_fn range; /* NULL: the kernel runs whole */
+  int64_t extent;             /* iterations of the split loop */
+  int64_t work;               /* loop iterations of the whole kernel: whether a split pays */
+} pt2c_kernel_split;
+
 /* Plan sets. A model.so compiled from a multi-graph artifact (README: `signatures`) embeds
  * a plan set instead of a single plan: the dispatch table and one plan per graph. The
  * graphs share the weights blob and the kernel table. The set blob is:
@@ -304,6 +316,10 @@ typedef struct pt2c_plan_slot {
  *   const uint32_t      __pt2c_num_kernels;       optional (weak): entries in the table;
  *                                                 when defined, plan.num_kernels must not
  *                                                 exceed it (CPU plans; 0 for CUDA ones)
+ *   const pt2c_kernel_split* const __pt2c_kernel_splits;  optional (weak, NULL by
+ *                                                 default): one entry per kernel table
+ *                                                 entry, how CPU kernels split among
+ *                                                 threads
  *   const unsigned char __pt2c_cuda_fatbin[];     CUDA plans (weak otherwise): 8-byte
  *                                                 aligned fatbin (cubins + PTX)
  *   const uint64_t      __pt2c_cuda_fatbin_size;
