@@ -87,8 +87,10 @@ const Shape kShapes[] = {
     {"7x7 s2 p3 (resnet stem)", 2, 3, 16, 1, 29, 30, 7, 2, 3, 1},
     {"1x1 s1 (pointwise)", 2, 40, 33, 1, 9, 7, 1, 1, 0, 1},
     {"1x1 s2 (downsample)", 2, 32, 48, 1, 14, 15, 1, 2, 0, 1},
-    {"depthwise 3x3 s2 p1", 2, 24, 24, 24, 15, 16, 3, 2, 1, 1},
+    {"depthwise 3x3 s2 p1 (channel blocks)", 2, 24, 24, 24, 15, 16, 3, 2, 1, 1},
     {"depthwise 3x3 s1 p1", 2, 8, 8, 8, 40, 37, 3, 1, 1, 1},
+    // Rows of at most 8 outputs run on channel blocks (a partial block here).
+    {"depthwise 5x5 p4 dilation 2 on 7x7", 2, 20, 20, 20, 7, 7, 5, 1, 4, 2},
     {"grouped 3x3 (4 groups)", 2, 16, 32, 4, 10, 9, 3, 1, 1, 1},
     {"dilation 2, 3x3 p2", 2, 8, 12, 1, 12, 12, 3, 1, 2, 2},
     {"1-d k5 s1 p2", 1, 12, 20, 1, 1, 50, 5, 1, 2, 1},

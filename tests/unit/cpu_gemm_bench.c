@@ -8,9 +8,11 @@
  *     -mavx512dq -mavx512bf16 -mfma -c $S/gemm_kernel_$k.c -o /tmp/k_$k.o; done
  *   gcc -std=c11 -O3 -I. -Iruntime/include -o /tmp/cpu_gemm_bench tests/unit/cpu_gemm_bench.c \
  *     $S/{thread_pool,scratch,cpu_isa,gemm_pack,cpu_gemm,cpu_conv,conv_im2col}.c \
- *     $S/{conv_depthwise,gemm_kernel_generic}.c runtime/src/cpu_host_features.c \
+ *     $S/{conv_depthwise,conv_depthwise_blocked,gemm_kernel_generic}.c \
+ *     runtime/src/cpu_host_features.c \
  *     /tmp/k_avx2.o /tmp/k_avx512.o /tmp/k_avx512_bf16.o -lpthread
- *   /tmp/cpu_gemm_bench [linear]   # linear: GEMMs only; PT2C_NUM_THREADS caps the threads
+ *   /tmp/cpu_gemm_bench [linear|conv]  # GEMMs only | convolutions on the best ISA only;
+ *                                      # PT2C_NUM_THREADS caps the threads
  *
  * The kernels are compiled with their ISA's flags only, the rest for baseline x86-64, and
  * dispatched at run time, as in the runtime's Bazel targets.
@@ -172,6 +174,7 @@ static double bench_conv(const conv_shape* cs, int64_t batch) {
 
 int main(int argc, char** argv) {
   int linear_only = argc > 1 && strcmp(argv[1], "linear") == 0; /* skip the convs */
+  int conv_only = argc > 1 && strcmp(argv[1], "conv") == 0;     /* skip the rest */
   static const char* const kIsaNames[] = {"generic", "avx2", "avx512", "avx512bf16"};
   int max_threads = pt2c_pool_num_threads();
   int host = pt2c_cpu_host_isa();
@@ -191,22 +194,28 @@ int main(int argc, char** argv) {
       {"layer4 3x3 512->512 7", 512, 512, 7, 3, 1, 1, 1},
       {"1x1 s1 256->1024 14", 256, 1024, 14, 1, 1, 0, 1},
       {"depthwise 3x3 s1 256 28", 256, 256, 28, 3, 1, 1, 256},
+      {"depthwise 5x5 s1 672 14", 672, 672, 14, 5, 1, 2, 672},
+      {"depthwise 5x5 s1 1152 7", 1152, 1152, 7, 5, 1, 2, 1152},
+      {"depthwise 3x3 s2 96 112", 96, 96, 112, 3, 2, 1, 96},
+      {"depthwise 3x3 s1 32 112", 32, 32, 112, 3, 1, 1, 32},
   };
-  for (int isa = host; isa >= 0; --isa) {
+  for (int isa = host; isa >= (conv_only ? host : 0); --isa) {
     pt2c_cpu_set_isa_override(isa);
     for (int threads = 1; threads <= max_threads; threads *= 2) {
       pt2c_pool_set_num_threads(threads);
       printf("[%s, %d thread(s)] GFLOP/s\n", kIsaNames[isa], threads);
-      if (isa >= PT2C_CPU_ISA_AVX512_BF16) {
+      if (isa >= PT2C_CPU_ISA_AVX512_BF16 && !conv_only) {
         printf("  bf16 linear 128x768 @ 768x3072 (+bias, relu): %.1f\n",
                bench_linear(PT2C_GEMM_BF16, 128, 768, 3072));
         printf("  bf16 linear 128x3072 @ 3072x768 (+bias, relu): %.1f\n",
                bench_linear(PT2C_GEMM_BF16, 128, 3072, 768));
       }
-      printf("  linear 64x1024 @ 1024x4096 (+bias, relu): %.1f\n",
-             bench_linear(PT2C_GEMM_F32, 64, 1024, 4096));
-      printf("  linear 64x4096 @ 4096x1024 (+bias, relu): %.1f\n",
-             bench_linear(PT2C_GEMM_F32, 64, 4096, 1024));
+      if (!conv_only) {
+        printf("  linear 64x1024 @ 1024x4096 (+bias, relu): %.1f\n",
+               bench_linear(PT2C_GEMM_F32, 64, 1024, 4096));
+        printf("  linear 64x4096 @ 4096x1024 (+bias, relu): %.1f\n",
+               bench_linear(PT2C_GEMM_F32, 64, 4096, 1024));
+      }
       if (linear_only || (isa == PT2C_CPU_ISA_GENERIC && threads > 1)) continue;
       for (size_t i = 0; i < sizeof(kConvs) / sizeof(kConvs[0]); ++i)
         printf("  conv %-28s batch 1: %.1f\n", kConvs[i].name, bench_conv(&kConvs[i], 1));

@@ -24,4 +24,18 @@ void pt2c_conv_im2col_panel(const pt2c_conv_geometry* g, const float* x, int64_t
 void pt2c_conv_depthwise_plane(const pt2c_conv_geometry* g, const float* x, const float* w,
                                float bias, const float* z, int relu, float* y);
 
+/* Channels per block of the blocked depthwise kernel (conv_depthwise_blocked.c). */
+enum { PT2C_DEPTHWISE_BLOCK = 16 };
+
+/* Floats of scratch the blocked depthwise kernel takes per call. */
+int64_t pt2c_conv_depthwise_block_scratch(const pt2c_conv_geometry* g);
+
+/* `channels` (<= PT2C_DEPTHWISE_BLOCK) consecutive output channel planes of a depthwise
+ * convolution, epilogue included. x: the first one's input plane; w: the block's weights
+ * as [kernel_h * kernel_w][PT2C_DEPTHWISE_BLOCK] (zero past `channels`); bias: NULL or
+ * the block's biases; z: NULL or the first one's residual plane. */
+void pt2c_conv_depthwise_block(const pt2c_conv_geometry* g, const float* x, int channels,
+                               const float* w, const float* bias, const float* z, int relu,
+                               float* y);
+
 #endif /* PT2C_RUNTIME_CPU_CONV_INTERNAL_H_ */

@@ -69,24 +69,16 @@ static void pack_task(void* ctx, int64_t task, int thread) {
     const pt2c_sgemm_problem* p = &job->problems[i];
     if (p->a_packed) return;
     float* dst = job->a_scratch + (i * job->m_panels + panel) * MR * job->depth;
-    if (job->bf16)
-      pt2c_gemm_pack_a_panel_bf16(p->a, p->a_row_stride, p->a_col_stride, job->m, job->k,
-                                  panel, (uint32_t*)dst);
-    else
-      pt2c_gemm_pack_a_panel(p->a, p->a_row_stride, p->a_col_stride, job->m, job->k, panel,
-                             dst);
+    (job->bf16 ? pt2c_gemm_pack_a_panel_bf16 : pt2c_gemm_pack_a_panel)(
+        p->a, p->a_row_stride, p->a_col_stride, job->m, job->k, panel, dst);
   } else {
     task -= a_tasks;
     int64_t i = task / job->n_panels, panel = task % job->n_panels;
     const pt2c_sgemm_problem* p = &job->problems[i];
     if (p->b_packed) return;
     float* dst = job->b_scratch + (i * job->n_panels + panel) * NR * job->depth;
-    if (job->bf16)
-      pt2c_gemm_pack_b_panel_bf16(p->b, p->b_row_stride, p->b_col_stride, job->k, job->n,
-                                  panel, (uint32_t*)dst);
-    else
-      pt2c_gemm_pack_b_panel(p->b, p->b_row_stride, p->b_col_stride, job->k, job->n, panel,
-                             dst);
+    (job->bf16 ? pt2c_gemm_pack_b_panel_bf16 : pt2c_gemm_pack_b_panel)(
+        p->b, p->b_row_stride, p->b_col_stride, job->k, job->n, panel, dst);
   }
 }
 

@@ -1,19 +1,8 @@
 /* The AVX-512 GEMM microkernel: the 6 x 32 tile in one pass of 12 zmm accumulators.
  * Built with -mavx512f (its own Bazel target); called only when the CPU has AVX-512. */
-#include <immintrin.h>
+#include "gemm_kernel_avx512_vec.h"
 
-#define VEC __m512
-#define VLEN 16
-#define NVR 2
-#define V_ZERO() _mm512_setzero_ps()
-#define V_LOAD(p) _mm512_loadu_ps(p)
-#define V_STORE(p, v) _mm512_storeu_ps(p, v)
-#define V_BCAST(p) _mm512_set1_ps(*(p))
 #define V_FMA(a, b, acc) _mm512_fmadd_ps(a, b, acc)
-#define V_ADD(a, b) _mm512_add_ps(a, b)
-#define V_RELU(v) _mm512_max_ps(v, _mm512_setzero_ps())
-#define V_LOAD_N(p, n) _mm512_maskz_loadu_ps((__mmask16)((1u << (n)) - 1), p)
-#define V_STORE_N(p, v, n) _mm512_mask_storeu_ps(p, (__mmask16)((1u << (n)) - 1), v)
 #define KERNEL_NAME pt2c_gemm_kernel_avx512
 
 #include "gemm_kernel_template.h"

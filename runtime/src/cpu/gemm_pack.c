@@ -11,8 +11,10 @@ enum { MR = PT2C_GEMM_MR, NR = PT2C_GEMM_NR };
 
 static int64_t panels(int64_t extent, int64_t width) { return (extent + width - 1) / width; }
 
-void pt2c_gemm_pack_a_panel(const float* a, int64_t row_stride, int64_t col_stride,
-                            int64_t m, int64_t k, int64_t panel, float* dst) {
+void pt2c_gemm_pack_a_panel(const void* source, int64_t row_stride, int64_t col_stride,
+                            int64_t m, int64_t k, int64_t panel, void* packed) {
+  const float* a = source;
+  float* dst = packed;
   int64_t row0 = panel * MR;
   int rows = m - row0 < MR ? (int)(m - row0) : MR;
   if (rows < MR) memset(dst, 0, sizeof(float) * MR * k);
@@ -29,8 +31,10 @@ void pt2c_gemm_pack_a_panel(const float* a, int64_t row_stride, int64_t col_stri
   }
 }
 
-void pt2c_gemm_pack_b_panel(const float* b, int64_t row_stride, int64_t col_stride,
-                            int64_t k, int64_t n, int64_t panel, float* dst) {
+void pt2c_gemm_pack_b_panel(const void* source, int64_t row_stride, int64_t col_stride,
+                            int64_t k, int64_t n, int64_t panel, void* packed) {
+  const float* b = source;
+  float* dst = packed;
   int64_t col0 = panel * NR;
   int cols = n - col0 < NR ? (int)(n - col0) : NR;
   if (cols < NR) memset(dst, 0, sizeof(float) * NR * k);
@@ -50,8 +54,10 @@ static inline uint32_t pair(uint16_t low, uint16_t high) {
   return (uint32_t)low | (uint32_t)high << 16;
 }
 
-void pt2c_gemm_pack_a_panel_bf16(const uint16_t* a, int64_t row_stride, int64_t col_stride,
-                                 int64_t m, int64_t k, int64_t panel, uint32_t* dst) {
+void pt2c_gemm_pack_a_panel_bf16(const void* source, int64_t row_stride, int64_t col_stride,
+                                 int64_t m, int64_t k, int64_t panel, void* packed) {
+  const uint16_t* a = source;
+  uint32_t* dst = packed;
   int64_t row0 = panel * MR, depth = pt2c_gemm_packed_depth(1, k), even = k & ~(int64_t)1;
   int rows = m - row0 < MR ? (int)(m - row0) : MR;
   if (rows < MR) memset(dst, 0, sizeof(uint32_t) * MR * depth);
@@ -63,8 +69,10 @@ void pt2c_gemm_pack_a_panel_bf16(const uint16_t* a, int64_t row_stride, int64_t 
   }
 }
 
-void pt2c_gemm_pack_b_panel_bf16(const uint16_t* b, int64_t row_stride, int64_t col_stride,
-                                 int64_t k, int64_t n, int64_t panel, uint32_t* dst) {
+void pt2c_gemm_pack_b_panel_bf16(const void* source, int64_t row_stride, int64_t col_stride,
+                                 int64_t k, int64_t n, int64_t panel, void* packed) {
+  const uint16_t* b = source;
+  uint32_t* dst = packed;
   int64_t col0 = panel * NR, depth = pt2c_gemm_packed_depth(1, k), even = k & ~(int64_t)1;
   int cols = n - col0 < NR ? (int)(n - col0) : NR;
   if (cols < NR) memset(dst, 0, sizeof(uint32_t) * NR * depth);
@@ -94,28 +102,28 @@ size_t pt2c_gemm_packed_b_bytes(pt2c_gemm_operands operands, int64_t k, int64_t 
          (size_t)(panels(n, NR) * NR * pt2c_gemm_packed_depth(operands == PT2C_GEMM_BF16, k));
 }
 
+/* Every panel of a matrix through `fn` (one of the four above). */
+typedef void (*panel_fn)(const void* src, int64_t row_stride, int64_t col_stride,
+                         int64_t rows, int64_t cols, int64_t panel, void* dst);
+
+static void pack_panels(panel_fn fn, int64_t width, int bf16, const void* src,
+                        int64_t row_stride, int64_t col_stride, int64_t rows, int64_t cols,
+                        int64_t extent, int64_t depth, void* packed) {
+  int64_t panel_slots = width * pt2c_gemm_packed_depth(bf16, depth);
+  for (int64_t p = 0; p < panels(extent, width); ++p)
+    fn(src, row_stride, col_stride, rows, cols, p, (uint32_t*)packed + p * panel_slots);
+}
+
 void pt2c_gemm_pack_a(pt2c_gemm_operands operands, const void* a, int64_t row_stride,
                       int64_t col_stride, int64_t m, int64_t k, void* packed) {
   int bf16 = operands == PT2C_GEMM_BF16;
-  int64_t panel_slots = MR * pt2c_gemm_packed_depth(bf16, k);
-  for (int64_t p = 0; p < panels(m, MR); ++p) {
-    uint32_t* dst = (uint32_t*)packed + p * panel_slots;
-    if (bf16)
-      pt2c_gemm_pack_a_panel_bf16(a, row_stride, col_stride, m, k, p, dst);
-    else
-      pt2c_gemm_pack_a_panel(a, row_stride, col_stride, m, k, p, (float*)dst);
-  }
+  panel_fn fn = bf16 ? pt2c_gemm_pack_a_panel_bf16 : pt2c_gemm_pack_a_panel;
+  pack_panels(fn, MR, bf16, a, row_stride, col_stride, m, k, m, k, packed);
 }
 
 void pt2c_gemm_pack_b(pt2c_gemm_operands operands, const void* b, int64_t row_stride,
                       int64_t col_stride, int64_t k, int64_t n, void* packed) {
   int bf16 = operands == PT2C_GEMM_BF16;
-  int64_t panel_slots = NR * pt2c_gemm_packed_depth(bf16, k);
-  for (int64_t p = 0; p < panels(n, NR); ++p) {
-    uint32_t* dst = (uint32_t*)packed + p * panel_slots;
-    if (bf16)
-      pt2c_gemm_pack_b_panel_bf16(b, row_stride, col_stride, k, n, p, dst);
-    else
-      pt2c_gemm_pack_b_panel(b, row_stride, col_stride, k, n, p, (float*)dst);
-  }
+  panel_fn fn = bf16 ? pt2c_gemm_pack_b_panel_bf16 : pt2c_gemm_pack_b_panel;
+  pack_panels(fn, NR, bf16, b, row_stride, col_stride, k, n, n, k, packed);
 }
