@@ -12,6 +12,7 @@
 #include <cstdlib>
 
 #include "compiler/driver/RemoveTree.h"
+#include "compiler/driver/RunProcesses.h"
 
 namespace pt2c {
 namespace exit_cleanup {
@@ -44,10 +45,12 @@ void undo() {
   if (pid_t leader = childGroup.exchange(0); leader > 0) terminateGroup(leader, kGraceMs);
   for (Slot& slot : slots) {
     if (slot.state.load(std::memory_order_acquire) != kActive) continue;
-    if (slot.kind == Kind::kFile)
+    if (slot.kind == Kind::kFile) {
       unlink(slot.path);
-    else
+    } else {
+      killProcessesOfRun(slot.path);
       removeTree(slot.path);
+    }
   }
   errno = savedErrno;
 }

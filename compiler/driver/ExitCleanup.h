@@ -1,6 +1,6 @@
 // What pt2c undoes when it exits before finishing: the exporter's process group is
-// stopped, temporary outputs beside their targets are unlinked and the run's temporary
-// folder is removed. The same undo runs on SIGINT, SIGTERM and SIGHUP (pt2c then dies of
+// stopped, temporary outputs beside their targets are unlinked, and the run's temporary
+// folder is removed with the processes that still work for the run. The same undo runs on SIGINT, SIGTERM and SIGHUP (pt2c then dies of
 // that signal, as shells expect), on crash signals of pt2c itself, and at exit(); the
 // objects that own these things also undo them on the normal path, so every step is
 // idempotent. SIGKILL cannot be caught: StaleRuns.h sweeps what it leaves behind.
@@ -20,7 +20,8 @@ namespace exit_cleanup {
 // Installs the signal handlers and the atexit hook (once; later calls do nothing).
 void install();
 
-enum class Kind { kFile, kTree };
+// kRunDir: a run's folder (TempDir.h), removed after its processes (RunProcesses.h).
+enum class Kind { kFile, kRunDir };
 // Registers a path to remove if pt2c dies now; returns a handle for `release`, or -1 when
 // the registry is full or the path too long (the owner's normal cleanup still runs).
 int protect(const std::string& path, Kind kind);

@@ -6,15 +6,14 @@
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <functional>
 
 #include "compiler/driver/RemoveTree.h"
+#include "compiler/driver/RunProcesses.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 namespace pt2c {
@@ -43,33 +42,6 @@ bool ownedDirectory(const std::string& path, struct stat& st) {
   return lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == getuid();
 }
 
-// SIGKILL to this user's processes whose environment holds MARKER=dir. A pidfd taken
-// before reading the environment keeps a reused pid from receiving the signal.
-void killMarkedProcesses(const std::string& dir) {
-  std::string needle = std::string(kRunDirMarker) + "=" + dir;
-  needle.push_back('\0');
-  forEachEntry("/proc", [&](llvm::StringRef name) {
-    unsigned long pid = 0;
-    if (name.getAsInteger(10, pid) || static_cast<pid_t>(pid) == getpid()) return;
-    struct stat st;
-    std::string proc = "/proc/" + name.str();
-    if (stat(proc.c_str(), &st) != 0 || st.st_uid != getuid()) return;
-    int pidfd = static_cast<int>(syscall(SYS_pidfd_open, static_cast<pid_t>(pid), 0));
-    auto envFile = llvm::MemoryBuffer::getFileAsStream(proc + "/environ");
-    if (envFile) {
-      llvm::StringRef env = (*envFile)->getBuffer();
-      bool marked = env.starts_with(needle) || env.contains(std::string(1, '\0') + needle);
-      if (marked) {
-        if (pidfd >= 0)
-          syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, nullptr, 0);
-        else
-          kill(static_cast<pid_t>(pid), SIGKILL);
-      }
-    }
-    if (pidfd >= 0) close(pidfd);
-  });
-}
-
 }  // namespace
 
 void sweepStaleRunDirs(const std::string& base) {
@@ -84,7 +56,7 @@ void sweepStaleRunDirs(const std::string& base) {
     if (fd < 0) return;
     bool young = time(nullptr) - st.st_mtime < kYoungSeconds;
     if (flock(fd, LOCK_EX | LOCK_NB) == 0 && !(young && pidAlive(pid))) {
-      killMarkedProcesses(path);
+      killProcessesOfRun(path.c_str());
       removeTree(path.c_str());  // under the lock: no other sweeper works on it meanwhile
     }
     close(fd);

@@ -8,15 +8,13 @@
 
 namespace pt2c {
 
-// A run's folder is BASE/pt2c-<pid>-XXXXXX; PT2C_RUN_DIR=<that folder> is in the
-// environment of every process the run starts.
+// A run's folder is BASE/pt2c-<pid>-XXXXXX (TempDir.h).
 constexpr const char* kRunDirPrefix = "pt2c-";
-constexpr const char* kRunDirMarker = "PT2C_RUN_DIR";
 
 // Removes each of this user's run folders in `base` whose lock (TempDir.h) can be taken,
 // unless it is under a minute old and its pid is alive (its owner may be between mkdtemp
-// and flock), after killing the processes that carry its marker (an exporter whose
-// PR_SET_PDEATHSIG could not reach what model.py started).
+// and flock), after killing the processes that carry its marker (RunProcesses.h: what
+// the exporter started lives on after PR_SET_PDEATHSIG killed the exporter).
 void sweepStaleRunDirs(const std::string& base);
 
 // Removes TARGET.tmp-<pid>-* beside `target` owned by this user whose pid is not alive.

@@ -9,6 +9,7 @@
 
 #include "compiler/driver/ExitCleanup.h"
 #include "compiler/driver/RemoveTree.h"
+#include "compiler/driver/RunProcesses.h"
 #include "compiler/driver/StaleRuns.h"
 
 namespace pt2c {
@@ -24,7 +25,7 @@ llvm::Expected<std::unique_ptr<RunTempDir>> RunTempDir::create() {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot create a temporary folder in " + base + ": " +
                                        strerror(errno) + " (set TMPDIR to a writable folder)");
-  int handle = exit_cleanup::protect(path, exit_cleanup::Kind::kTree);
+  int handle = exit_cleanup::protect(path, exit_cleanup::Kind::kRunDir);
   int lockFd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (lockFd < 0 || flock(lockFd, LOCK_EX | LOCK_NB) != 0) {
     int e = errno;
@@ -41,6 +42,8 @@ llvm::Expected<std::unique_ptr<RunTempDir>> RunTempDir::create() {
 }
 
 RunTempDir::~RunTempDir() {
+  // What model.py started outside the exporter's process group ends with the run.
+  killProcessesOfRun(path_.c_str());
   // Removed while still locked: a sweeping run never sees it unlocked and half gone.
   removeTree(path_.c_str());
   exit_cleanup::release(cleanupHandle_);

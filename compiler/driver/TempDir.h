@@ -7,7 +7,7 @@
 // dies, even by SIGKILL, so "can I take the lock" tells a dead run's folder from a live
 // one without trusting pids (reused, or from another pid namespace sharing /tmp).
 //
-// While it exists, TMPDIR names it (and PT2C_RUN_DIR, the marker StaleRuns.h finds
+// While it exists, TMPDIR names it (and PT2C_RUN_DIR, the marker RunProcesses.h finds
 // leftover processes by): what LLVM (createTemporaryFile: the object file, the weights
 // scratch, the linker's log), the exporter and model.py make there goes with the folder.
 #ifndef PT2C_COMPILER_DRIVER_TEMPDIR_H_
