@@ -20,7 +20,8 @@ struct PipelineOptions {
   bool strict = false;       // --strict: any draft report finding fails the export
   bool printReport = false;  // the exporter prints the whole report (temporary artifact)
   // --export-timeout: seconds the exporter may run before its process group is stopped
-  // (0: no limit). Ten minutes is several times the largest zoo model's export.
+  // (0: no limit). Ten minutes is 7x the slowest export in docs/ZOO.md (86 s on the
+  // 2-core build box): a hung model.py is caught, a big model may need more.
   unsigned exportTimeoutSeconds = 600;
   bool foldWeights = true;   // pt2c-fold-weights (off: --no-fold-weights)
   // --external-weights: the weights go to a file beside model.so (`weightsOut`, default
