@@ -108,7 +108,9 @@ void install() {
     if (sigaction(s, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
     sigaction(s, &action, nullptr);
   }
-  for (int s : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) sigaction(s, &action, nullptr);
+  // SIGPIPE too: pt2c forwards the exporter's output, and a reader that went away
+  // (`pt2c ... 2>&1 | head`) kills pt2c as it always did, now after the cleanup.
+  for (int s : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGPIPE}) sigaction(s, &action, nullptr);
   std::atexit(atExit);
 }
 

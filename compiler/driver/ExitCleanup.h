@@ -1,9 +1,10 @@
 // What pt2c undoes when it exits before finishing: the exporter's process group is
 // stopped, temporary outputs beside their targets are unlinked, and the run's temporary
-// folder is removed with the processes that still work for the run. The same undo runs on SIGINT, SIGTERM and SIGHUP (pt2c then dies of
-// that signal, as shells expect), on crash signals of pt2c itself, and at exit(); the
-// objects that own these things also undo them on the normal path, so every step is
-// idempotent. SIGKILL cannot be caught: StaleRuns.h sweeps what it leaves behind.
+// folder is removed with the processes that still work for the run. The same undo runs
+// on SIGINT, SIGTERM and SIGHUP (pt2c then dies of that signal, as shells expect), on
+// crash signals of pt2c itself and SIGPIPE, and at exit(). The objects that own these
+// things also undo them on the normal path, so every step is idempotent. SIGKILL cannot
+// be caught: StaleRuns.h sweeps what it leaves behind.
 //
 // The signal handler may interrupt anything, so the registry is fixed-size storage read
 // with atomics, and the undo uses only async-signal-safe calls.
