@@ -1,5 +1,7 @@
 // Writes an output file all-or-nothing: work goes to a temporary file beside the target,
 // renamed over it only on success, so a failed run never leaves a half-written file.
+// The temporary, TARGET.tmp-<pid>-XXXXXX, is also removed when pt2c is interrupted
+// (ExitCleanup.h), and by the next run for this target when pt2c was SIGKILLed.
 #ifndef PT2C_COMPILER_DRIVER_ATOMICOUTPUT_H_
 #define PT2C_COMPILER_DRIVER_ATOMICOUTPUT_H_
 
@@ -19,8 +21,10 @@ class AtomicOutput {
   llvm::Error commit();
 
  private:
-  AtomicOutput(std::string target, std::string temp) : target_(target), temp_(temp) {}
+  AtomicOutput(std::string target, std::string temp, int cleanupHandle)
+      : target_(target), temp_(temp), cleanupHandle_(cleanupHandle) {}
   std::string target_, temp_;
+  int cleanupHandle_;  // ExitCleanup.h's, until committed
   bool committed_ = false;
 };
 

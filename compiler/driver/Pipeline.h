@@ -19,6 +19,10 @@ struct PipelineOptions {
   bool quiet = false;
   bool strict = false;       // --strict: any draft report finding fails the export
   bool printReport = false;  // the exporter prints the whole report (temporary artifact)
+  // --export-timeout: seconds the exporter may run before its process group is stopped
+  // (0: no limit). Ten minutes is 7x the slowest export in docs/ZOO.md (86 s on the
+  // 2-core build box): a hung model.py is caught, a big model may need more.
+  unsigned exportTimeoutSeconds = 600;
   bool foldWeights = true;   // pt2c-fold-weights (off: --no-fold-weights)
   // --external-weights: the weights go to a file beside model.so (`weightsOut`, default
   // model.so.weights) with the recipe the exporter remakes it from (ExternalWeights.h).
@@ -26,7 +30,8 @@ struct PipelineOptions {
   std::string weightsOut;
 };
 
-// Runs the exporter on model.py. Its own messages (tracebacks, progress) go to stderr.
+// Runs the exporter on model.py. Its own messages (tracebacks, progress) go to stderr;
+// a crash, a time-out or an interruption stops everything it started (Subprocess.h).
 llvm::Error exportModel(const Resources& resources, const PipelineOptions& options,
                         const std::string& modelPath, const std::string& artifactPath);
 

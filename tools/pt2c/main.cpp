@@ -7,12 +7,10 @@
 #include <iostream>
 
 #include "CLI/CLI.hpp"
+#include "compiler/driver/ExitCleanup.h"
 #include "compiler/driver/Pipeline.h"
 #include "compiler/driver/Resources.h"
-#include "llvm/ADT/ScopeExit.h"
-#include "llvm/ADT/SmallString.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
+#include "compiler/driver/TempDir.h"
 #include "mlir/InitAllPasses.h"
 #include "compiler/codegen/CpuPipeline.h"
 #include "compiler/transforms/Passes.h"
@@ -76,19 +74,21 @@ void addExportOptions(CLI::App* app, pt2c::PipelineOptions& o) {
                   "the project's environment, python3 on PATH, /usr/bin/python3)");
   app->add_flag("--strict", o.strict,
                 "Fail the export, writing nothing, if the draft report has any finding");
+  app->add_option("--export-timeout", o.exportTimeoutSeconds,
+                  "Seconds the exporter (model.py) may run before it and every process it "
+                  "started are stopped and pt2c fails; 0: no limit")
+      ->capture_default_str();
 }
 
-// `pt2c model.py -o model.so`: the export goes to a temporary artifact next to nothing.
+// `pt2c model.py -o model.so`: the artifact lives in the run's temporary folder.
 llvm::Error exportAndCompile(const pt2c::Resources& res, const pt2c::PipelineOptions& o,
-                             const std::string& model, const std::string& out) {
-  llvm::SmallString<128> artifact;
-  if (auto ec = llvm::sys::fs::createTemporaryFile("pt2c-export", "pt2c", artifact))
-    return llvm::createStringError(ec, "cannot create a temporary file: " + ec.message());
-  auto cleanup = llvm::make_scope_exit([&] { llvm::sys::fs::remove(artifact); });
+                             const pt2c::RunTempDir& temp, const std::string& model,
+                             const std::string& out) {
+  std::string artifact = temp.file("model.pt2c");
   pt2c::PipelineOptions exportOptions = o;
   exportOptions.printReport = true;  // the artifact is gone afterwards: show it all now
-  if (auto err = pt2c::exportModel(res, exportOptions, model, std::string(artifact))) return err;
-  return pt2c::compileArtifact(res, o, std::string(artifact), out);
+  if (auto err = pt2c::exportModel(res, exportOptions, model, artifact)) return err;
+  return pt2c::compileArtifact(res, o, artifact, out);
 }
 
 }  // namespace
@@ -166,6 +166,10 @@ int main(int argc, char** argv) {
   pt2c::registerCpuLoweringPasses();
   auto resources = pt2c::findResources(argv[0]);
   if (!resources) return reportError(resources.takeError());
+  // From here on every exit path, interruptions included, removes what the run made.
+  pt2c::exit_cleanup::install();
+  auto temp = pt2c::RunTempDir::create();
+  if (!temp) return reportError(temp.takeError());
 
   if (*exportCmd) {
     if (auto err = pt2c::exportModel(*resources, options, exportModelPath, exportOut))
@@ -187,7 +191,7 @@ int main(int argc, char** argv) {
   if (output.empty() && options.emit.empty())
     return reportError(llvm::createStringError(llvm::inconvertibleErrorCode(),
                                                "missing -o OUTPUT.so (or --emit STAGE)"));
-  if (auto err = exportAndCompile(*resources, options, model, output))
+  if (auto err = exportAndCompile(*resources, options, **temp, model, output))
     return reportError(std::move(err));
   return 0;
 }
