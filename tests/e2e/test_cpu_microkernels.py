@@ -1,7 +1,9 @@
 """CPU GEMM and convolution steps on the runtime's microkernels (runtime/src/cpu): the
 compiler turns matrix products and convolutions into library steps, and every path the
-runtime can take for them (AVX-512, AVX2, portable C, and the generated fallback kernels)
-matches PyTorch eager."""
+runtime can take for them (AVX-512 with and without bf16 dot products, AVX2, portable C,
+one thread, and the generated fallback kernels) matches PyTorch eager. The CNN's
+depthwise convolution has 5-wide rows of 24 channels: the channel-block kernel with a
+partial block."""
 import os
 
 from conftest import env_without_python, run
@@ -66,8 +68,9 @@ def example_inputs():
 
 # The paths a run can take: the best ISA this machine has, each lower one, and the
 # compiler's fallback kernels.
-PATHS = [{}, {"PT2C_CPU_ISA": "avx2"}, {"PT2C_CPU_ISA": "generic"},
-         {"PT2C_CPU_MICROKERNELS": "0"}, {"PT2C_NUM_THREADS": "1"}]
+PATHS = [{}, {"PT2C_CPU_ISA": "avx512"}, {"PT2C_CPU_ISA": "avx2"},
+         {"PT2C_CPU_ISA": "generic"}, {"PT2C_CPU_MICROKERNELS": "0"},
+         {"PT2C_NUM_THREADS": "1"}]
 
 
 MLP_BF16 = MLP.replace("return Net()", "return Net().to(torch.bfloat16)").replace(
