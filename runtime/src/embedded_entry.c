@@ -38,8 +38,10 @@ PT2C_EMBEDDED __attribute__((weak)) const char __pt2c_cpu[] = "";
 /* A model compiled with --external-weights records its weights file here (its
  * __pt2c_weights is then empty); the weak default says "embedded". */
 PT2C_EMBEDDED __attribute__((weak)) const pt2c_external_weights __pt2c_external_weights = {0};
-/* How the kernels divide among threads (one entry per kernel table entry), or NULL. */
-PT2C_EMBEDDED __attribute__((weak)) const pt2c_kernel_split* const __pt2c_kernel_splits = NULL;
+/* How the kernels divide among threads (one entry per kernel table entry), or NULL. The
+ * pointer is not const here: GCC folds a const weak variable's initializer into its uses,
+ * and the compiler's definition would never be read. */
+PT2C_EMBEDDED __attribute__((weak)) const pt2c_kernel_split* __pt2c_kernel_splits = NULL;
 
 /* The weights file's path: the caller's, else $PT2C_WEIGHTS, else this library's path
  * + ".weights". *out_path is malloc'ed. */

@@ -24,7 +24,8 @@ static void free_model(pt2c_model* model) {
   pt2c_plan_set_free(model);
   pt2c_cuda_model_destroy(model->cuda);
   pt2c_cpu_library_steps_destroy(model->cpu_library_steps);
-  if (model->plan.header != NULL) pt2c_step_profile_finish(model->profile, &model->plan);
+  if (model->plan.header != NULL) pt2c_step_profile_finish(model->profile, &model->plan,
+                                                                  model->kernel_splits);
   free(model->step_arg_data);
   free(model->buffer_data);
   free(model->arena_allocation);

@@ -39,8 +39,15 @@ void pt2c_step_profile_add(pt2c_step_profile* profile, uint32_t step, int64_t na
   if (profile != NULL && step < profile->num_steps) profile->nanoseconds[step] += nanoseconds;
 }
 
-/* "GEMM 128x768x3072 x12", "conv 3->64 7x7/2 224x224", "kernel 17". */
-static void describe(const pt2c_plan* plan, uint32_t s, char* text, size_t size) {
+/* Whether step s is a generated kernel that divides among threads. */
+static int splits(const pt2c_plan* plan, const pt2c_kernel_split* table, uint32_t s) {
+  const pt2c_plan_step* step = &plan->steps[s];
+  return step->kind == PT2C_STEP_KERNEL && table != NULL && table[step->kernel].range != NULL;
+}
+
+/* "GEMM m=128 n=768 ...", "conv 3->64 kernel 7x7 ...", "kernel 17 (3 buffers, split 32)". */
+static void describe(const pt2c_plan* plan, const pt2c_kernel_split* table, uint32_t s,
+                     char* text, size_t size) {
   const pt2c_plan_step* step = &plan->steps[s];
   if (step->kind == PT2C_STEP_GEMM) {
     const pt2c_plan_gemm* g = &plan->gemms[step->kernel];
@@ -53,12 +60,16 @@ static void describe(const pt2c_plan* plan, uint32_t s, char* text, size_t size)
              " groups %u, input %" PRIu64 "x%" PRIu64,
              c->in_channels, c->out_channels, c->kernel[0], c->kernel[1], c->stride[0],
              c->groups, c->input[0], c->input[1]);
+  } else if (splits(plan, table, s)) {
+    snprintf(text, size, "kernel %u (%u buffers, split %" PRId64 " ways at most)", step->kernel,
+             step->num_args, table[step->kernel].extent);
   } else {
     snprintf(text, size, "kernel %u (%u buffers)", step->kernel, step->num_args);
   }
 }
 
-void pt2c_step_profile_finish(pt2c_step_profile* profile, const pt2c_plan* plan) {
+void pt2c_step_profile_finish(pt2c_step_profile* profile, const pt2c_plan* plan,
+                              const pt2c_kernel_split* table) {
   if (profile == NULL) return;
   int64_t total = 0;
   for (uint32_t s = 0; s < profile->num_steps; ++s) total += profile->nanoseconds[s];
@@ -79,15 +90,20 @@ void pt2c_step_profile_finish(pt2c_step_profile* profile, const pt2c_plan* plan)
         fprintf(stderr, "  %-18s %9.3f ms %5.1f%%\n", kKinds[k].name, (double)sum / 1e6,
                 100.0 * (double)sum / (double)total);
     }
-    fprintf(stderr, "  %-18s %9.3f ms %5.1f%%\nthe slowest steps:\n", "generated kernels",
-            (double)(total - library) / 1e6, 100.0 * (double)(total - library) / (double)total);
+    int64_t split_time = 0;
+    for (uint32_t s = 0; s < profile->num_steps; ++s)
+      if (splits(plan, table, s)) split_time += profile->nanoseconds[s];
+    fprintf(stderr, "  %-18s %9.3f ms %5.1f%% (%.3f ms in kernels split among threads)\n",
+            "generated kernels", (double)(total - library) / 1e6,
+            100.0 * (double)(total - library) / (double)total, (double)split_time / 1e6);
+    fprintf(stderr, "the slowest steps:\n");
     for (int n = 0; n < kReportedSteps; ++n) { /* selection: a report, not a hot path */
       uint32_t best = 0;
       for (uint32_t s = 1; s < profile->num_steps; ++s)
         if (profile->nanoseconds[s] > profile->nanoseconds[best]) best = s;
       if (profile->nanoseconds[best] <= 0) break;
       char text[160];
-      describe(plan, best, text, sizeof(text));
+      describe(plan, table, best, text, sizeof(text));
       fprintf(stderr, "  step %4u %9.3f ms %5.1f%%  %s\n", best,
               (double)profile->nanoseconds[best] / 1e6,
               100.0 * (double)profile->nanoseconds[best] / (double)total, text);
