@@ -5,6 +5,7 @@ one thread, and the generated fallback kernels) matches PyTorch eager. The CNN's
 depthwise convolution has 5-wide rows of 24 channels: the channel-block kernel with a
 partial block."""
 import os
+import re
 
 from conftest import env_without_python, run
 from harness import eager_data, with_random_batch_norm, write_model
@@ -139,3 +140,35 @@ def test_bench_prints_times(pt2c, tmp_path):
         profiled.stderr
     bad = run([pt2c, "bench", so, "--runs", "0"])
     assert bad.returncode != 0 and "--runs must be >= 1" in bad.stderr
+
+
+# Generated kernels big enough to be worth threads: elementwise over [2, 64, 40, 40] and a
+# softmax over rows (a reduction, a temporary, then the division).
+POINTWISE = """
+import torch
+from torch import nn
+
+class Net(nn.Module):
+    def forward(self, x, y):
+        a = torch.sigmoid(x) * x + 1.0
+        return a, torch.softmax(y, dim=-1)
+
+def model():
+    return Net()
+
+def example_inputs():
+    return (torch.randn(2, 64, 40, 40), torch.randn(512, 300))
+"""
+
+
+def test_generated_kernels_split_among_threads(pt2c, cpp_host, python, tmp_path):
+    # Every path, one thread included, matches eager; with two threads the profile shows
+    # the kernels divided.
+    so = compile_and_check(pt2c, cpp_host, python, tmp_path, POINTWISE, "codegen")
+    env = dict(os.environ, PT2C_PROFILE="1")
+    profiled = run([pt2c, "bench", so, "--runs", "2", "--warmup", "0", "--threads", "2"],
+                   env=env)
+    assert profiled.returncode == 0, profiled.stderr
+    assert "ways at most)" in profiled.stderr, profiled.stderr
+    split = re.search(r"\(([0-9.]+) ms in kernels split among threads\)", profiled.stderr)
+    assert split and float(split.group(1)) > 0, profiled.stderr
