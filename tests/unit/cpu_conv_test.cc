@@ -89,6 +89,11 @@ const Shape kShapes[] = {
     {"1x1 s2 (downsample)", 2, 32, 48, 1, 14, 15, 1, 2, 0, 1},
     {"depthwise 3x3 s2 p1 (channel blocks)", 2, 24, 24, 24, 15, 16, 3, 2, 1, 1},
     {"depthwise 3x3 s1 p1", 2, 8, 8, 8, 40, 37, 3, 1, 1, 1},
+    // Stride 2 on planes: both phases split in one pass, odd and even padding, odd width.
+    {"depthwise 3x3 s2 p1 (planes, odd width)", 2, 8, 8, 8, 21, 37, 3, 2, 1, 1},
+    {"depthwise 5x5 s2 p2 (planes)", 1, 4, 4, 4, 20, 40, 5, 2, 2, 1},
+    {"3x3 s2 p1 (im2col phases, odd width)", 1, 5, 7, 1, 9, 17, 3, 2, 1, 1},
+    {"3x3 s3 p1 (im2col, three phases)", 1, 3, 5, 1, 10, 20, 3, 3, 1, 1},
     // Rows of at most 8 outputs run on channel blocks (a partial block here).
     {"depthwise 5x5 p4 dilation 2 on 7x7", 2, 20, 20, 20, 7, 7, 5, 1, 4, 2},
     {"grouped 3x3 (4 groups)", 2, 16, 32, 4, 10, 9, 3, 1, 1, 1},

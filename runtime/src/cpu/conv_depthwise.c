@@ -80,6 +80,21 @@ static void phase_row(const pt2c_conv_geometry* g, const float* src, int64_t p, 
   memset(dst + hi, 0, sizeof(float) * (size_t)(width - hi));
 }
 
+/* At stride 2, both phase rows of input row `src` in one pass: input column iw is padded
+ * column iw + pad_w, so even input columns land in phase pad_w % 2 from index pad_w / 2
+ * on, odd ones in the other phase from (pad_w + 1) / 2 on. */
+static void phase_rows2(const pt2c_conv_geometry* g, const float* src, int64_t width,
+                        float* phase0, float* phase1) {
+  memset(phase0, 0, sizeof(float) * (size_t)width);
+  memset(phase1, 0, sizeof(float) * (size_t)width);
+  if (src == NULL) return;
+  int odd_pad = (int)(g->pad_w & 1);
+  float* even = (odd_pad ? phase1 : phase0) + g->pad_w / 2;
+  float* odd = (odd_pad ? phase0 : phase1) + (g->pad_w + 1) / 2;
+  pt2c_deinterleave2(src, g->in_w / 2, even, odd);
+  if (g->in_w & 1) even[g->in_w / 2] = src[g->in_w - 1];
+}
+
 /* Copies plane x into phase planes in thread scratch; NULL data when out of memory. */
 static phase_planes split_phases(const pt2c_conv_geometry* g, const float* x) {
   int64_t stride = g->stride_w;
@@ -93,12 +108,16 @@ static phase_planes split_phases(const pt2c_conv_geometry* g, const float* x) {
   float* data = pt2c_cpu_scratch(PT2C_SCRATCH_DEPTHWISE, floats * sizeof(float));
   pp.data = data;
   if (data == NULL) return pp;
-  for (int64_t p = 0; p < stride; ++p)
-    for (int64_t row = 0; row < pp.rows; ++row) {
-      int64_t ih = row - g->pad_h;
-      const float* src = ih >= 0 && ih < g->in_h ? x + ih * g->in_w : NULL;
-      phase_row(g, src, p, pp.width, data + (p * pp.rows + row) * pp.width);
+  for (int64_t row = 0; row < pp.rows; ++row) {
+    int64_t ih = row - g->pad_h;
+    const float* src = ih >= 0 && ih < g->in_h ? x + ih * g->in_w : NULL;
+    if (stride == 2) {
+      phase_rows2(g, src, pp.width, data + row * pp.width, data + (pp.rows + row) * pp.width);
+      continue;
     }
+    for (int64_t p = 0; p < stride; ++p)
+      phase_row(g, src, p, pp.width, data + (p * pp.rows + row) * pp.width);
+  }
   return pp;
 }
 

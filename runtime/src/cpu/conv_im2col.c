@@ -1,7 +1,7 @@
 /* im2col into packed-B panels. A panel's columns are output pixels; they fall into runs
  * along output rows, and for each (channel, kernel row, kernel column) a run reads one
- * input row at a fixed stride: a plain copy at stride 1, zeros where it leaves the
- * padded input. */
+ * input row at a fixed stride: with the rows split into stride phases first, a plain
+ * copy, zeros where it leaves the padded input. */
 #include <string.h>
 
 #include "conv_internal.h"
@@ -13,6 +13,45 @@ typedef struct pixel_run {
   int start, len; /* columns of the panel */
   int64_t oh, ow; /* the output pixel of the first one */
 } pixel_run;
+
+int pt2c_conv_splits_phases(const pt2c_conv_geometry* g) {
+  return g->stride_w > 1 && g->kernel_w > 1;
+}
+
+int64_t pt2c_conv_phase_width(const pt2c_conv_geometry* g) {
+  return (g->in_w + g->stride_w - 1) / g->stride_w;
+}
+
+/* Whether some kernel column reads phase p: s * dilation_w - pad_w = p (mod stride_w).
+ * A 1x1 kernel reads one phase of stride_w. */
+static int phase_read(const pt2c_conv_geometry* g, int64_t p) {
+  int64_t sw = g->stride_w;
+  for (int64_t s = 0; s < g->kernel_w; ++s)
+    if ((((s * g->dilation_w - g->pad_w) % sw) + sw) % sw == p) return 1;
+  return 0;
+}
+
+void pt2c_conv_split_phases(const pt2c_conv_geometry* g, const float* x, int64_t row0,
+                            int64_t rows, float* phased) {
+  int64_t sw = g->stride_w, width = pt2c_conv_phase_width(g);
+  if (sw == 2) { /* both phases in one pass (a 1x1 kernel never splits) */
+    for (int64_t row = row0; row < row0 + rows; ++row) {
+      const float* src = x + row * g->in_w;
+      float* dst = phased + row * 2 * width;
+      pt2c_deinterleave2(src, g->in_w / 2, dst, dst + width);
+      if (g->in_w & 1) dst[g->in_w / 2] = src[g->in_w - 1];
+    }
+    return;
+  }
+  for (int64_t p = 0; p < sw; ++p) {
+    if (!phase_read(g, p)) continue;
+    for (int64_t row = row0; row < row0 + rows; ++row) {
+      const float* src = x + row * g->in_w;
+      float* dst = phased + (row * sw + p) * width;
+      for (int64_t j = 0, iw = p; iw < g->in_w; ++j, iw += sw) dst[j] = src[iw];
+    }
+  }
+}
 
 void pt2c_conv_im2col_panel(const pt2c_conv_geometry* g, const float* x, int64_t panel,
                             float* dst) {
@@ -30,7 +69,9 @@ void pt2c_conv_im2col_panel(const pt2c_conv_geometry* g, const float* x, int64_t
   for (int64_t kk = 0; kk < rows; ++kk, dst += NR) {
     int64_t c = kk / (g->kernel_h * g->kernel_w), rs = kk % (g->kernel_h * g->kernel_w);
     int64_t r = rs / g->kernel_w, s = rs % g->kernel_w;
-    const float* plane = x + c * g->in_h * g->in_w;
+    int64_t sw = g->stride_w, split = pt2c_conv_splits_phases(g);
+    int64_t width = split ? pt2c_conv_phase_width(g) : g->in_w;
+    const float* plane = x + c * g->in_h * (split ? sw : 1) * width;
     if (cols < NR) memset(dst + cols, 0, sizeof(float) * (NR - cols));
     for (int q = 0; q < num_runs; ++q) {
       const pixel_run* run = &runs[q];
@@ -40,19 +81,20 @@ void pt2c_conv_im2col_panel(const pt2c_conv_geometry* g, const float* x, int64_t
         memset(d, 0, sizeof(float) * run->len);
         continue;
       }
-      const float* row = plane + ih * g->in_w;
-      int64_t iw0 = run->ow * g->stride_w - g->pad_w + s * g->dilation_w;
+      int64_t iw0 = run->ow * sw - g->pad_w + s * g->dilation_w;
       /* [t0, t1): the columns whose input column is inside the row */
-      int64_t sw = g->stride_w;
       int64_t t0 = iw0 >= 0 ? 0 : (-iw0 + sw - 1) / sw;
       int64_t t1 = g->in_w - iw0 <= 0 ? 0 : (g->in_w - iw0 + sw - 1) / sw;
       if (t1 > run->len) t1 = run->len;
       if (t0 > t1) t0 = t1;
       for (int64_t t = 0; t < t0; ++t) d[t] = 0.0f;
-      if (sw == 1) {
-        memcpy(d + t0, row + iw0 + t0, sizeof(float) * (size_t)(t1 - t0));
+      int64_t iw = iw0 + t0 * sw; /* the run reads input columns iw, iw + sw, ... */
+      if (split) { /* one phase, consecutive */
+        const float* row = plane + (ih * sw + iw % sw) * width + iw / sw;
+        memcpy(d + t0, row, sizeof(float) * (size_t)(t1 - t0));
       } else {
-        for (int64_t t = t0; t < t1; ++t) d[t] = row[iw0 + t * sw];
+        const float* row = plane + ih * width + iw;
+        for (int64_t t = 0; t < t1 - t0; ++t) d[t0 + t] = row[t * sw];
       }
       for (int64_t t = t1; t < run->len; ++t) d[t] = 0.0f;
     }

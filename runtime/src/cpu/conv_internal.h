@@ -13,16 +13,38 @@ typedef struct pt2c_conv_geometry {
   int64_t kernel_h, kernel_w, stride_h, stride_w, pad_h, pad_w, dilation_h, dilation_w;
 } pt2c_conv_geometry;
 
+/* The input as im2col reads it when pt2c_conv_splits_phases(g) (a strided kernel wider
+ * than 1): each input row split into stride_w phases (columns p, p + stride_w, ...;
+ * pt2c_conv_phase_width(g) wide each), so that the columns one output row reads for one
+ * kernel column are contiguous. Element (c, ih, iw) of an image is then at
+ * ((c * in_h + ih) * stride_w + iw % stride_w) * width + iw / stride_w. Otherwise im2col
+ * reads the NCHW input itself (a 1x1 kernel reads each input element once anyway). */
+int pt2c_conv_splits_phases(const pt2c_conv_geometry* g);
+int64_t pt2c_conv_phase_width(const pt2c_conv_geometry* g);
+/* Input rows [row0, row0 + rows) (counted over channels and images) of x into phased. */
+void pt2c_conv_split_phases(const pt2c_conv_geometry* g, const float* x, int64_t row0,
+                            int64_t rows, float* phased);
+
 /* Panel `panel` (PT2C_GEMM_NR output pixels) of the im2col matrix of one image and group,
  * [C/G * kernel_h * kernel_w, out_h * out_w], straight into the GEMM's packed-B layout.
- * x: the group's first input channel. */
-void pt2c_conv_im2col_panel(const pt2c_conv_geometry* g, const float* x, int64_t panel,
+ * x: the group's first input channel, phase split when pt2c_conv_splits_phases(g). */
+void pt2c_conv_im2col_panel(const pt2c_conv_geometry* g, const float* phased, int64_t panel,
                             float* dst);
 
 /* One output channel plane of a depthwise convolution, epilogue included.
  * x: its input plane; w: its kernel_h x kernel_w weights; z: NULL or its residual plane. */
 void pt2c_conv_depthwise_plane(const pt2c_conv_geometry* g, const float* x, const float* w,
                                float bias, const float* z, int relu, float* y);
+
+/* even[j] = src[2j], odd[j] = src[2j + 1] for j < pairs: the stride-2 phase split, as one
+ * loop the compiler vectorizes with shuffles (two strided passes it does not). */
+static inline void pt2c_deinterleave2(const float* src, int64_t pairs, float* even,
+                                      float* odd) {
+  for (int64_t j = 0; j < pairs; ++j) {
+    even[j] = src[2 * j];
+    odd[j] = src[2 * j + 1];
+  }
+}
 
 /* Channels per block of the blocked depthwise kernel (conv_depthwise_blocked.c). */
 enum { PT2C_DEPTHWISE_BLOCK = 16 };

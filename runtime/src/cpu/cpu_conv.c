@@ -115,6 +115,8 @@ typedef struct conv_job {
   int relu;
   float* y;
   float* cols;          /* im2col: packed B per (image, group) */
+  const float* phased;  /* im2col: x split into stride phases (x itself at stride 1) */
+  float* phase_copy;    /* where the split goes at stride > 1 */
   int64_t panels;       /* per (image, group) */
   int64_t panel_floats; /* NR * C/G * taps */
 } conv_job;
@@ -146,12 +148,25 @@ static void depthwise_block_task(void* ctx, int64_t task, int thread) {
                             job->y + first * out_plane);
 }
 
+enum { PHASE_ROWS_PER_TASK = 64 };
+
+/* Task: input rows [t * PHASE_ROWS_PER_TASK, +PHASE_ROWS_PER_TASK) into stride phases. */
+static void phase_task(void* ctx, int64_t task, int thread) {
+  const conv_job* job = ctx;
+  const pt2c_conv_geometry* g = &job->p->g;
+  int64_t rows = g->batch * g->channels * g->in_h, row0 = task * PHASE_ROWS_PER_TASK;
+  int64_t n = rows - row0 < PHASE_ROWS_PER_TASK ? rows - row0 : PHASE_ROWS_PER_TASK;
+  pt2c_conv_split_phases(g, job->x, row0, n, job->phase_copy);
+}
+
 /* Task: panel t % panels of (image, group) t / panels. */
 static void im2col_task(void* ctx, int64_t task, int thread) {
   const conv_job* job = ctx;
   const pt2c_conv_geometry* g = &job->p->g;
   int64_t image_group = task / job->panels, panel = task % job->panels;
-  const float* x = job->x + image_group * g->group_channels * g->in_h * g->in_w;
+  int64_t row_floats =
+      pt2c_conv_splits_phases(g) ? g->stride_w * pt2c_conv_phase_width(g) : g->in_w;
+  const float* x = job->phased + image_group * g->group_channels * g->in_h * row_floats;
   pt2c_conv_im2col_panel(g, x, panel, job->cols + task * job->panel_floats);
 }
 
@@ -185,7 +200,7 @@ static void gemm_problem(const conv_job* job, int64_t i, pt2c_sgemm_problem* q) 
 void pt2c_conv_run(const pt2c_conv_prepacked* p, const float* x, const float* bias,
                    const float* z, int relu, float* y) {
   const pt2c_conv_geometry* g = &p->g;
-  conv_job job = {p, x, bias, z, relu, y, NULL, 0, 0};
+  conv_job job = {p, x, bias, z, relu, y, NULL, x, NULL, 0, 0};
   if (p->method == CONV_DEPTHWISE) {
     pt2c_pool_parallel_for(g->batch * g->channels, depthwise_task, &job);
     return;
@@ -197,17 +212,27 @@ void pt2c_conv_run(const pt2c_conv_prepacked* p, const float* x, const float* bi
   }
   int64_t count = g->batch * g->groups;
   size_t list_bytes = (sizeof(pt2c_sgemm_problem) * (size_t)count + 63) / 64 * 64;
-  size_t cols_bytes = 0;
+  size_t cols_bytes = 0, phase_bytes = 0;
+  int64_t input_rows = g->batch * g->channels * g->in_h;
   if (p->method == CONV_IM2COL) {
     job.panels = ceil_div(g->out_h * g->out_w, PT2C_GEMM_NR);
     job.panel_floats = PT2C_GEMM_NR * g->group_channels * g->kernel_h * g->kernel_w;
     cols_bytes = sizeof(float) * (size_t)(count * job.panels * job.panel_floats);
+    if (pt2c_conv_splits_phases(g)) {
+      int64_t floats = input_rows * g->stride_w * pt2c_conv_phase_width(g);
+      phase_bytes = sizeof(float) * (size_t)floats;
+    }
   }
-  char* scratch = pt2c_cpu_scratch(PT2C_SCRATCH_CONV, list_bytes + cols_bytes);
+  char* scratch = pt2c_cpu_scratch(PT2C_SCRATCH_CONV, list_bytes + cols_bytes + phase_bytes);
   if (!scratch) return;
   pt2c_sgemm_problem* list = (pt2c_sgemm_problem*)scratch;
   if (p->method == CONV_IM2COL) {
     job.cols = (float*)(scratch + list_bytes);
+    if (phase_bytes > 0) {
+      job.phase_copy = (float*)(scratch + list_bytes + cols_bytes);
+      job.phased = job.phase_copy;
+      pt2c_pool_parallel_for(ceil_div(input_rows, PHASE_ROWS_PER_TASK), phase_task, &job);
+    }
     pt2c_pool_parallel_for(count * job.panels, im2col_task, &job);
   }
   for (int64_t i = 0; i < count; ++i) gemm_problem(&job, i, &list[i]);
