@@ -67,7 +67,8 @@ static pt2c_status weights_file_path(const char* weights_path, char** out_path) 
   return PT2C_OK;
 }
 
-/* Maps and checks the external weights file (weights_file.h). */
+/* Reads and checks the external weights file into private memory (weights_file.h says
+ * why a copy and not a mapping). */
 static pt2c_status open_weights(const char* weights_path, pt2c_weights_file* file) {
   char* path = NULL;
   pt2c_status status = weights_file_path(weights_path, &path);
@@ -124,7 +125,7 @@ PT2C_API pt2c_status pt2c_model_create_with_weights(const char* weights_path,
     pt2c_weights_file_close(&file);
     return status;
   }
-  /* A CUDA model has copied its weights to the device: the mapping is no longer read. */
+  /* A CUDA model has copied its weights to the device: the host copy is no longer read. */
   if (pt2c_model_device(*out_model) == PT2C_DEVICE_CUDA)
     pt2c_weights_file_close(&file);
   else

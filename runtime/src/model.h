@@ -5,6 +5,11 @@
 #define PT2C_RUNTIME_MODEL_H_
 
 #include <stdint.h>
+#ifdef __cplusplus
+#include <atomic>
+#else
+#include <stdatomic.h>
+#endif
 
 #include "plan.h"
 #include "pt2c/plan_format.h"
@@ -53,13 +58,22 @@ struct pt2c_model {
                                    * convolution steps on the microkernels, else NULL */
   int64_t* info_dims;             /* owned; plan dims as the info calls give them (-1:
                                    * dynamic) */
-  pt2c_weights_file weights_file; /* owned; the mapped external weights file that
-                                   * `weights` points into, else zeroed */
+  pt2c_weights_file weights_file; /* owned; the private copy of the external weights
+                                   * file that `weights` points into, else zeroed */
   /* Plan sets only (dispatch.c). */
   uint32_t num_graphs;
   struct pt2c_model_graph* graphs; /* owned, num_graphs entries */
   void* set_copy;                 /* owned 8-byte aligned copy of the set blob */
   pt2c_tensor* gathered;          /* scratch: a graph's inputs in plan order */
+  /* 1 while a run is in progress on this handle, the one the caller holds (run.c): a
+   * run rebinds buffers, writes the arena, state and scratch, so a second one at the
+   * same time would compute garbage. C++ tests include this header too: they see the
+   * same int-sized atomic (C++23 defines C's _Atomic(int) as std::atomic<int>). */
+#ifdef __cplusplus
+  std::atomic<int> running;
+#else
+  atomic_int running;
+#endif
 };
 
 /* Validates the plan against itself and against `source`'s weights and kernel table (or

@@ -1,5 +1,7 @@
-/* The run loop: check everything, bind the caller's memory, call each step's kernel (or
- * hand a CUDA plan to cuda/cuda_run.c). */
+/* The run loop: refuse a second run of a model already running, check everything, bind
+ * the caller's memory, call each step's kernel (or hand a CUDA plan to cuda/cuda_run.c). */
+#include <stdatomic.h>
+
 #include "check.h"
 #include "cpu/kernel_split.h"
 #include "cpu/library_steps.h"
@@ -41,11 +43,32 @@ static pt2c_status check_run(const pt2c_model* model, const pt2c_tensor* inputs,
   return status;
 }
 
-PT2C_API pt2c_status pt2c_model_run_device(pt2c_model* model, const pt2c_tensor* inputs,
-                                           int32_t num_inputs, pt2c_tensor* outputs,
-                                           int32_t num_outputs, void* stream) {
-  if (model == NULL)
-    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_run_device: model is null");
+/* Marks the caller's model as running, or fails if a run on it is already in progress.
+ * Documented as unsafe, concurrent runs of one model used to return OK with wrong
+ * outputs (or crash); this turns the misuse into an error before anything is touched.
+ * One flag per handle covers a plan set too: its graphs share the handle's scratch and
+ * their STATE buffers, so any two runs through one handle conflict. A flag and not a
+ * mutex: waiting would hide the misuse and serialize a server that meant to run in
+ * parallel; the fix is one model per thread. */
+static pt2c_status claim(pt2c_model* model, const char* function) {
+  int idle = 0;
+  if (atomic_compare_exchange_strong_explicit(&model->running, &idle, 1, memory_order_acquire,
+                                              memory_order_relaxed))
+    return PT2C_OK;
+  return pt2c_fail(PT2C_ERROR_BUSY,
+                   "%s: the model is already running (a call from another thread is in "
+                   "progress); a model runs one call at a time: create one model per thread",
+                   function);
+}
+
+/* Ends what claim began; release ordering hands the run's writes to the next claimer. */
+static void release(pt2c_model* model) {
+  atomic_store_explicit(&model->running, 0, memory_order_release);
+}
+
+static pt2c_status run_device_claimed(pt2c_model* model, const pt2c_tensor* inputs,
+                                      int32_t num_inputs, pt2c_tensor* outputs,
+                                      int32_t num_outputs, void* stream) {
   pt2c_status status = pt2c_dispatch(model, "pt2c_model_run_device", NULL, inputs, num_inputs,
                                      &model, &inputs, &num_inputs);
   if (status != PT2C_OK) return status;
@@ -57,6 +80,18 @@ PT2C_API pt2c_status pt2c_model_run_device(pt2c_model* model, const pt2c_tensor*
   status = check_run(model, inputs, num_inputs, outputs, num_outputs, sym_values);
   if (status != PT2C_OK) return status;
   return pt2c_cuda_run(model, inputs, outputs, /*host_memory=*/0, (CUstream)stream);
+}
+
+PT2C_API pt2c_status pt2c_model_run_device(pt2c_model* model, const pt2c_tensor* inputs,
+                                           int32_t num_inputs, pt2c_tensor* outputs,
+                                           int32_t num_outputs, void* stream) {
+  if (model == NULL)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_run_device: model is null");
+  pt2c_status status = claim(model, "pt2c_model_run_device");
+  if (status != PT2C_OK) return status;
+  status = run_device_claimed(model, inputs, num_inputs, outputs, num_outputs, stream);
+  release(model);
+  return status;
 }
 
 /* Runs one graph's executable on host memory. */
@@ -97,11 +132,14 @@ static pt2c_status dispatch_and_run(pt2c_model* model, const char* function, con
                                     const pt2c_tensor* inputs, int32_t num_inputs,
                                     pt2c_tensor* outputs, int32_t num_outputs) {
   if (model == NULL) return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%s: model is null", function);
-  pt2c_model* graph = NULL;
-  pt2c_status status =
-      pt2c_dispatch(model, function, method, inputs, num_inputs, &graph, &inputs, &num_inputs);
+  pt2c_status status = claim(model, function);
   if (status != PT2C_OK) return status;
-  return run_graph(graph, inputs, num_inputs, outputs, num_outputs);
+  pt2c_model* graph = NULL;
+  status =
+      pt2c_dispatch(model, function, method, inputs, num_inputs, &graph, &inputs, &num_inputs);
+  if (status == PT2C_OK) status = run_graph(graph, inputs, num_inputs, outputs, num_outputs);
+  release(model);
+  return status;
 }
 
 PT2C_API pt2c_status pt2c_model_run(pt2c_model* model, const pt2c_tensor* inputs,

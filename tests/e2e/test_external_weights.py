@@ -1,5 +1,5 @@
 """`pt2c --external-weights`: the weights go to model.so.weights (with a recipe and a side
-file of folded weights) instead of into the .so; the runtime maps and checks the file at
+file of folded weights) instead of into the .so; the runtime reads and checks the file at
 create; `python -m pt2c_exporter weights` remakes the identical file from model.py, which
 is how models too big to carry get their weights on the GPU machine (tests/gpu)."""
 import json
@@ -207,7 +207,7 @@ def test_cuda_model_uploads_the_file_once(compiled, pt2c, cpp_host, tmp_path):
     plan, log = run_on_fake_driver(cpp_host, so, inputs, tmp_path)
     assert plan["weights_size"] <= size
     copies = [line for line in log if not line.startswith("launch ")]
-    assert copies[0] == f"htod {plan['weights_size']}"  # at create, from the mapped file
+    assert copies[0] == f"htod {plan['weights_size']}"  # at create, from the copy read from the file
 
 
 # Two graphs (signatures) share one weights blob, and so one weights file.

@@ -1,10 +1,14 @@
 // Plan sets against hand-built graphs: dispatch by presence, dtype and method, the ABI's
-// graph queries, the no-match message, state shared between graphs, corrupt sets.
+// graph queries, the no-match message, state shared between graphs, corrupt sets, one
+// run at a time per model whatever the graph.
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "compiler/codegen/PlanSetWriter.h"
@@ -42,10 +46,20 @@ void read_state(void* const* b, const int64_t*) {
   std::memcpy(b[1], b[0], kNumElements * sizeof(float));
 }
 
+// While g_hold is set, a run of held_double waits inside the kernel.
+std::atomic<bool> g_hold{false};
+std::atomic<int> g_held{0};
+void held_double(void* const* b, const int64_t* syms) {
+  ++g_held;
+  while (g_hold.load()) std::this_thread::yield();
+  --g_held;
+  double_f32(b, syms);
+}
+
 // The shared kernel table; each graph's plan uses its kernel as its kernel 0.
-enum Kernel : uint32_t { kAdd, kDouble, kNegate, kBump, kRead, kNumKernels };
+enum Kernel : uint32_t { kAdd, kDouble, kNegate, kBump, kRead, kHeldDouble, kNumKernels };
 const pt2c_kernel_fn kKernels[kNumKernels] = {add_f32, double_f32, negate_i64, bump_state,
-                                              read_state};
+                                              read_state, held_double};
 
 struct alignas(64) Weights {
   float w[kNumElements] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -283,4 +297,41 @@ TEST_CASE("corrupt plan sets are rejected with a message") {
     CHECK_THAT(last_error(), Contains("version 7"));
   }
   CHECK(model == nullptr);
+}
+
+TEST_CASE("a plan set runs one call at a time, whichever graphs the calls pick") {
+  // encode(x) waits in its kernel; forward(x) picks another graph of the same model.
+  ModelPtr model = create_ok(
+      {graph("x_only", "forward", {{"x", 0}}, kDouble, one_step_plan({PT2C_F32}, PT2C_F32)),
+       graph("encode", "encode", {{"x", 0}}, kHeldDouble, one_step_plan({PT2C_F32}, PT2C_F32))});
+  g_hold = true;
+  Tensor<float> x(PT2C_F32, 1), encoded(PT2C_F32, 0);
+  pt2c_tensor in = x.view(), out = encoded.view();
+  pt2c_status encode_status = PT2C_ERROR_INVALID_ARGUMENT;
+  std::thread runner(
+      [&] { encode_status = pt2c_model_run_method(model.get(), "encode", &in, 1, &out, 1); });
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (g_held.load() == 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::yield();
+  if (g_held.load() != 1) {
+    g_hold = false;
+    runner.join();
+    FAIL("the encode run never reached its kernel");
+  }
+
+  Tensor<float> y(PT2C_F32, 0);
+  pt2c_tensor x_in = x.view(), y_out = y.view();
+  CHECK(pt2c_model_run(model.get(), &x_in, 1, &y_out, 1) == PT2C_ERROR_BUSY);
+  CHECK_THAT(last_error(), Contains("pt2c_model_run: the model is already running"));
+  CHECK(pt2c_model_run_method(model.get(), "encode", &x_in, 1, &y_out, 1) == PT2C_ERROR_BUSY);
+  int32_t picked = -1;  // finding a graph is a query, not a run
+  CHECK(pt2c_model_find_graph(model.get(), nullptr, &x_in, 1, &picked) == PT2C_OK);
+  CHECK(picked == 0);
+
+  g_hold = false;
+  runner.join();
+  CHECK(encode_status == PT2C_OK);
+  for (int i = 0; i < kNumElements; ++i) CHECK(encoded.data[i] == 2 * x.data[i]);
+  REQUIRE(pt2c_model_run(model.get(), &x_in, 1, &y_out, 1) == PT2C_OK);
+  for (int i = 0; i < kNumElements; ++i) CHECK(y.data[i] == 2 * x.data[i]);
 }

@@ -1,6 +1,9 @@
-// The runtime core against hand-built plans: runs, input checks, corrupt plans.
+// The runtime core against hand-built plans: runs, input checks, corrupt plans, a second
+// run while one is in progress.
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -45,8 +48,22 @@ void copy_kernel(void* const* buffers, const int64_t*) {
   std::memcpy(buffers[1], buffers[0], kTensorBytes);
 }
 
-enum Kernel : uint32_t { kAdd, kTriple, kCopy, kNumKernels };
-const pt2c_kernel_fn kKernels[kNumKernels] = {add_kernel, triple_kernel, copy_kernel};
+// While g_hold is set, blocking_copy_kernel waits in the middle of a run: a test can then
+// start a second run for sure while the first is in progress.
+std::atomic<bool> g_hold{false};
+std::atomic<int> g_held{0};  // runs waiting in blocking_copy_kernel
+
+// buffers: in, out = in, after waiting for g_hold to clear
+void blocking_copy_kernel(void* const* buffers, const int64_t*) {
+  ++g_held;
+  while (g_hold.load()) std::this_thread::yield();
+  --g_held;
+  std::memcpy(buffers[1], buffers[0], kTensorBytes);
+}
+
+enum Kernel : uint32_t { kAdd, kTriple, kCopy, kBlockingCopy, kNumKernels };
+const pt2c_kernel_fn kKernels[kNumKernels] = {add_kernel, triple_kernel, copy_kernel,
+                                              blocking_copy_kernel};
 
 struct alignas(64) Weights {
   float w[kNumElements] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -400,4 +417,102 @@ TEST_CASE("state buffers start from the weights and keep their updates across ru
   REQUIRE(io.run(other.get()) == PT2C_OK);
   for (int i = 0; i < kNumElements; ++i) CHECK(io.y[i] == io.x[i] + kWeights.w[i]);
   CHECK(kWeights.w[0] == 1);
+}
+
+TEST_CASE("a run while another is in progress on the model fails with PT2C_ERROR_BUSY") {
+  PlanBuilder plan;
+  uint32_t x = plan.add_input("x", PT2C_F32, kShape);
+  uint32_t y = plan.add_output("y", PT2C_F32, kShape);
+  plan.add_step(kBlockingCopy, {x, y});
+  ModelPtr model = create_ok(plan.build());
+
+  g_hold = true;
+  Io first;
+  pt2c_status first_status = PT2C_ERROR_INVALID_ARGUMENT;
+  std::thread runner([&] { first_status = first.run(model.get()); });
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (g_held.load() == 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::yield();
+  if (g_held.load() != 1) {  // never got there: let it go, then fail
+    g_hold = false;
+    runner.join();
+    FAIL("the first run never reached its kernel");
+  }
+
+  // The first run is inside its kernel now: every way in is refused, and touches nothing.
+  Io second;
+  second.x.assign(kNumElements, 42.0f);
+  CHECK(second.run(model.get()) == PT2C_ERROR_BUSY);
+  CHECK_THAT(last_error(), Contains("pt2c_model_run: the model is already running") &&
+                               Contains("one model per thread"));
+  CHECK(pt2c_model_run_method(model.get(), "forward", &second.input, 1, &second.output, 1) ==
+        PT2C_ERROR_BUSY);
+  CHECK_THAT(last_error(), Contains("pt2c_model_run_method:"));
+  CHECK(pt2c_model_run_device(model.get(), &second.input, 1, &second.output, 1, nullptr) ==
+        PT2C_ERROR_BUSY);
+  CHECK(second.y == std::vector<float>(kNumElements, -1.0f));
+  // Queries are not runs: they still answer.
+  CHECK(pt2c_model_num_inputs(model.get()) == 1);
+
+  g_hold = false;
+  runner.join();
+  CHECK(first_status == PT2C_OK);
+  CHECK(first.y == first.x);  // the refused runs did not disturb it
+  // The flag is down again: the model runs.
+  REQUIRE(second.run(model.get()) == PT2C_OK);
+  CHECK(second.y == second.x);
+}
+
+TEST_CASE("a failed run leaves the model free for the next") {
+  ModelPtr model = create_ok(three_step_builder().build());
+  Io io;
+  CHECK(pt2c_model_run(model.get(), &io.input, 0, &io.output, 1) == PT2C_ERROR_INPUT_COUNT);
+  io.input.dtype = PT2C_I32;
+  CHECK(io.run(model.get()) == PT2C_ERROR_DTYPE);
+  io.input.dtype = PT2C_F32;
+  CHECK(pt2c_model_run_method(model.get(), "nope", &io.input, 1, &io.output, 1) ==
+        PT2C_ERROR_NO_MATCHING_GRAPH);
+  CHECK(pt2c_model_run_device(model.get(), &io.input, 1, &io.output, 1, nullptr) ==
+        PT2C_ERROR_UNSUPPORTED);  // a CPU model
+  REQUIRE(io.run(model.get()) == PT2C_OK);
+  for (int i = 0; i < kNumElements; ++i) CHECK(io.y[i] == (io.x[i] + 2 * kWeights.w[i]) * 3);
+}
+
+TEST_CASE("two threads hammering one model get right outputs or PT2C_ERROR_BUSY, never garbage") {
+  ModelPtr model = create_ok(three_step_builder().build());
+  constexpr int kRuns = 20000;
+  std::atomic<int> busy{0}, wrong{0}, other{0}, ready{0};
+  auto hammer = [&](float base) {
+    Io io;
+    for (int i = 0; i < kNumElements; ++i) io.x[i] = base + i;
+    ++ready;
+    while (ready.load() < 2) std::this_thread::yield();  // start together
+    // At least kRuns each, and on until some run was refused (on a loaded machine the
+    // threads may take turns for a while), within a deadline.
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    for (int r = 0; (r < kRuns || busy.load() == 0) && std::chrono::steady_clock::now() < deadline;
+         ++r) {
+      std::fill(io.y.begin(), io.y.end(), -1.0f);
+      pt2c_status status = io.run(model.get());
+      if (status == PT2C_ERROR_BUSY) {
+        ++busy;
+        continue;
+      }
+      if (status != PT2C_OK) {
+        ++other;
+        continue;
+      }
+      for (int i = 0; i < kNumElements; ++i)
+        if (io.y[i] != (io.x[i] + 2 * kWeights.w[i]) * 3) {
+          ++wrong;
+          break;
+        }
+    }
+  };
+  std::thread a(hammer, 100.0f), b(hammer, 1000.0f);
+  a.join();
+  b.join();
+  CHECK(wrong.load() == 0);
+  CHECK(other.load() == 0);
+  CHECK(busy.load() > 0);  // the runs did overlap, and were refused
 }

@@ -1,10 +1,17 @@
 // The external weights file (pt2c/weights_format.h) as the runtime opens it: a good file
-// maps, and every way a file can be wrong is one clear PT2C_ERROR_WEIGHTS_FILE. Also the
-// checksum: data hashed in pieces hashes as in one.
+// is read into private memory that later changes to the file cannot reach, and every way
+// a file can be wrong (its header bytes, its size, its data, its kind) is one clear
+// PT2C_ERROR_WEIGHTS_FILE. Also the checksum: data hashed in pieces hashes as in one.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -130,6 +137,76 @@ TEST_CASE("wrong weights files are refused with the reason") {
   CHECK_THAT(message, Contains("corrupt") && Contains("PT2C_WEIGHTS_VERIFY=0"));
   // Without the pass over the data only the header is checked.
   CHECK(open(corrupt, expected, &message, /*verify=*/0) == PT2C_OK);
+}
+
+TEST_CASE("every header byte is checked, the reserved ones included") {
+  auto blob = blobBytes();
+  auto expected = expectedFor(blob);
+  auto good = weightsFile(blob, expected);
+  std::string message;
+  // Without the pass over the data, so that only the header can catch the change.
+  for (size_t byte = 0; byte < PT2C_WEIGHTS_FILE_HEADER_SIZE; ++byte) {
+    auto changed = good;
+    changed[byte] ^= 0x01;
+    INFO("header byte " << byte);
+    CHECK(open(changed, expected, &message, /*verify=*/0) == PT2C_ERROR_WEIGHTS_FILE);
+  }
+  auto reserved = good;
+  reserved[63] = 0x80;
+  CHECK(open(reserved, expected, &message, 0) == PT2C_ERROR_WEIGHTS_FILE);
+  CHECK_THAT(message, Contains("header byte 63 (reserved) is 0x80"));
+}
+
+TEST_CASE("a FIFO or a directory at the path is refused without blocking") {
+  auto blob = blobBytes();
+  auto expected = expectedFor(blob);
+  char dir[] = "/tmp/pt2c-weights-fifo-XXXXXX";
+  REQUIRE(mkdtemp(dir) != nullptr);
+  std::string fifo = std::string(dir) + "/model.so.weights";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  // A blocking open() of a FIFO waits for a writer: run it aside, and if it hangs, be
+  // that writer so that the test fails instead of hanging.
+  auto opened = std::async(std::launch::async, [&] {
+    pt2c_weights_file file;
+    pt2c_status status = pt2c_weights_file_open(fifo.c_str(), &expected, 1, &file);
+    return std::make_pair(status, std::string(pt2c_last_error()));
+  });
+  if (opened.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+    int writer = ::open(fifo.c_str(), O_WRONLY);
+    if (writer >= 0) ::close(writer);
+    FAIL("pt2c_weights_file_open blocked on a FIFO");
+  }
+  auto [status, message] = opened.get();
+  CHECK(status == PT2C_ERROR_WEIGHTS_FILE);
+  CHECK_THAT(message, Contains("is a FIFO") && Contains("must be a regular file"));
+
+  pt2c_weights_file file;
+  CHECK(pt2c_weights_file_open(dir, &expected, 1, &file) == PT2C_ERROR_WEIGHTS_FILE);
+  CHECK_THAT(pt2c_last_error(), Contains("is a directory"));
+  CHECK(file.mapping == nullptr);
+  std::remove(fifo.c_str());
+  rmdir(dir);
+}
+
+TEST_CASE("truncating or overwriting the file after open leaves the weights as read") {
+  auto blob = blobBytes();
+  auto expected = expectedFor(blob);
+  std::string path = fileWith(weightsFile(blob, expected));
+  pt2c_weights_file file;
+  REQUIRE(pt2c_weights_file_open(path.c_str(), &expected, 1, &file) == PT2C_OK);
+
+  REQUIRE(truncate(path.c_str(), 0) == 0);  // a mapping would now SIGBUS on reads
+  CHECK(std::memcmp(file.blob, blob.data(), blob.size()) == 0);
+
+  std::vector<unsigned char> garbage(64 + blob.size(), 0xA5);
+  FILE* f = std::fopen(path.c_str(), "r+b");  // in place: same inode, as `cp` over it does
+  REQUIRE(f != nullptr);
+  std::fwrite(garbage.data(), 1, garbage.size(), f);
+  std::fclose(f);
+  CHECK(std::memcmp(file.blob, blob.data(), blob.size()) == 0);
+
+  pt2c_weights_file_close(&file);
+  std::remove(path.c_str());
 }
 
 TEST_CASE("the weights checksum of data in pieces is that of the whole") {

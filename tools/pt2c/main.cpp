@@ -59,7 +59,7 @@ void addCompileOptions(CLI::App* app, pt2c::PipelineOptions& o) {
                 "Compute weight-only math and batch norm at run time instead of folding it "
                 "into derived weights at compile time (for debugging)");
   app->add_flag("--external-weights", o.externalWeights,
-                "Keep the weights out of the .so, in OUTPUT.so.weights (mapped at create), "
+                "Keep the weights out of the .so, in OUTPUT.so.weights (read at create), "
                 "with OUTPUT.so.weights.json, the recipe from which `python -m pt2c_exporter "
                 "weights` remakes that file from model.py elsewhere (and .weights.derived, "
                 "the bytes of folded weights, when there are any)");

@@ -23,7 +23,9 @@ extern "C" {
  * 4: dynamic dimensions: -1 in info dims, pt2c_model_num_dynamic_dims,
  *    pt2c_model_dynamic_dim_info, pt2c_model_output_shape.
  * 5: external weights: pt2c_model_create_with_weights, PT2C_ERROR_WEIGHTS_FILE.
- * 6: CPU threads: pt2c_set_num_threads, pt2c_num_threads. */
+ * 6: CPU threads: pt2c_set_num_threads, pt2c_num_threads. Later, in version 6:
+ *    PT2C_ERROR_BUSY (appended; no signature or struct changed, so hosts built for 6 keep
+ *    working: they only see a status they do not name, with its message). */
 #define PT2C_ABI_VERSION 6u
 
 #if defined(__GNUC__)
@@ -46,7 +48,10 @@ typedef enum pt2c_status {
   PT2C_ERROR_NO_MATCHING_GRAPH = 10, /* no graph of the method takes these inputs, or no
                                         such method */
   PT2C_ERROR_WEIGHTS_FILE = 11,    /* the external weights file is missing, unreadable,
-                                      truncated, corrupt or another model's */
+                                      truncated, corrupt, another model's or not a
+                                      regular file */
+  PT2C_ERROR_BUSY = 12,            /* a run of this model is already in progress on
+                                      another thread (one model per thread) */
 } pt2c_status;
 
 /* Numbering shared with ir/artifact/pt2c.proto (DType). */
@@ -114,13 +119,17 @@ PT2C_API pt2c_status pt2c_model_create(pt2c_model** out_model);
  * are in a file of their own (pt2c/weights_format.h) rather than in the library. The
  * file is `weights_path`; NULL: $PT2C_WEIGHTS if set, else the library's own path plus
  * ".weights" (model.so -> model.so.weights, where pt2c writes it). pt2c_model_create is
- * this call with NULL. The file is mapped read-only (a CPU model reads its weights from
- * the mapping; a CUDA model copies them to the device and unmaps it) and checked: that
- * it is a weights file of this very compile (layout fingerprint and checksum recorded
- * in the .so), not truncated, and that its data has the recorded checksum
- * ($PT2C_WEIGHTS_VERIFY=0 skips that pass over the data). Any problem:
- * PT2C_ERROR_WEIGHTS_FILE with a message naming the file. A model that embeds its
- * weights takes no file: a non-NULL path is PT2C_ERROR_INVALID_ARGUMENT. */
+ * this call with NULL. The path must be a regular file (a FIFO, device or directory is
+ * refused without being opened for reading, so create never blocks on it). Its header
+ * is checked byte for byte: that it is a weights file of this very compile (layout
+ * fingerprint and checksum recorded in the .so), reserved bytes zero, not truncated;
+ * then the data is read into memory private to the model and its checksum checked
+ * ($PT2C_WEIGHTS_VERIFY=0 skips that check, not the read). From then on the model never
+ * reads the file: truncating, overwriting or deleting it cannot crash a run or change
+ * its results. The cost is memory: each model holds its own copy of the weights (a CUDA
+ * model frees it once they are on the device). Any problem: PT2C_ERROR_WEIGHTS_FILE with
+ * a message naming the file. A model that embeds its weights takes no file: a non-NULL
+ * path is PT2C_ERROR_INVALID_ARGUMENT. */
 PT2C_API pt2c_status pt2c_model_create_with_weights(const char* weights_path,
                                                     pt2c_model** out_model);
 
@@ -202,8 +211,11 @@ PT2C_API pt2c_device pt2c_model_device(const pt2c_model* model);
  * kernel runs. Output buffers are caller-owned and must have the sizes output_info gives
  * (for dynamic dimensions: pt2c_model_output_shape); they must not overlap each other or
  * the inputs (kernels assume distinct memory).
- * A model is not safe to run from two threads at once; create one per thread (CPU models
- * then share one thread pool, see pt2c_set_num_threads).
+ * A model runs one call at a time; create one per thread (CPU models then share one
+ * thread pool, see pt2c_set_num_threads). A run (pt2c_model_run, _run_method or
+ * _run_device) that starts while another is in progress on the same model fails at once
+ * with PT2C_ERROR_BUSY and touches nothing; the run in progress is unaffected. (Other
+ * calls while a run is in progress are fine, except pt2c_model_destroy.)
  *
  * Tensors are in host memory for every model. A CUDA model copies the inputs to the
  * device, runs, and copies the outputs back before it returns (synchronous).
@@ -220,8 +232,9 @@ PT2C_API pt2c_status pt2c_model_run(pt2c_model* model, const pt2c_tensor* inputs
  * context (NULL: the legacy default stream). The kernels are queued on `stream` and the
  * call returns without waiting for them, unless the model has guards (export-time
  * assumptions it checks after the run): then it waits for the stream to read them.
- * Checks are the same as pt2c_model_run's. The model's scratch memory is reused by every
- * run, so queue the runs of one model on one stream (or order them yourself).
+ * Checks are the same as pt2c_model_run's, PT2C_ERROR_BUSY included (it covers the call,
+ * not the queued work). The model's scratch memory is reused by every run, so queue the
+ * runs of one model on one stream (or order them yourself).
  * PT2C_ERROR_UNSUPPORTED for a CPU model. */
 PT2C_API pt2c_status pt2c_model_run_device(pt2c_model* model, const pt2c_tensor* inputs,
                                            int32_t num_inputs, pt2c_tensor* outputs,

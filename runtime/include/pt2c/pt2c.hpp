@@ -209,7 +209,8 @@ inline std::shared_ptr<const Api> load(const std::string& path) {
 
 }  // namespace detail
 
-// One model instance. Not safe to run from two threads at once; create one per thread.
+// One model instance. It runs one call at a time: a run while another is in progress on
+// it throws pt2c::Error with PT2C_ERROR_BUSY; create one per thread.
 class Model {
  public:
   Model(Model&& other) noexcept : api_(std::move(other.api_)), model_(other.model_) {

@@ -2,7 +2,8 @@
  *
  * Models too big to carry keep their weights blob (plan_format.h: 64-byte aligned pieces
  * the plan's WEIGHT and STATE buffers point into) out of the .so, in a file beside it
- * (`model.so.weights`) that the runtime maps read-only at pt2c_model_create. The file
+ * (`model.so.weights`) that the runtime reads into the model's own memory at
+ * pt2c_model_create (after that the file is never read again). The file
  * is a 64-byte header followed by exactly the blob the .so would have embedded:
  *
  *   offset  size  field
@@ -19,8 +20,9 @@
  *
  * The compiler writes it (`pt2c --external-weights`), and so can the exporter from the
  * live model (`python -m pt2c_exporter weights`, from the compile's recipe JSON); both
- * give the same bytes. The runtime checks magic, version, fingerprint, size and (unless
- * PT2C_WEIGHTS_VERIFY=0) the checksum of the data. */
+ * give the same bytes. The runtime checks every header byte (magic with its NUL,
+ * version, header size, blob size, fingerprint, checksum, the reserved bytes zero), the
+ * file's size and (unless PT2C_WEIGHTS_VERIFY=0) the checksum of the data. */
 #ifndef PT2C_WEIGHTS_FORMAT_H_
 #define PT2C_WEIGHTS_FORMAT_H_
 
