@@ -46,12 +46,21 @@ def write(root, name, source):
     return path
 
 
+def _default_interrupts():
+    # pt2c keeps SIGINT/SIGTERM ignored when its parent ignored them (nohup, a background
+    # job of a script: bash starts those with SIGINT ignored), by design. The tests want
+    # a pt2c started as from a terminal, whatever started the test run.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def start(pt2c, model, out, env, *extra):
     """pt2c model -o out, in the background, its output in files beside `out`."""
     out = pathlib.Path(out)
     return subprocess.Popen([str(pt2c), str(model), "-o", str(out), *extra], env=env,
                             stdout=open(str(out) + ".stdout", "w"),
-                            stderr=open(str(out) + ".stderr", "w"))
+                            stderr=open(str(out) + ".stderr", "w"),
+                            preexec_fn=_default_interrupts)
 
 
 def stderr_of(out):
