@@ -47,6 +47,25 @@ std::optional<unsigned> axisOfLoop(mlir::AffineMap map, unsigned dim) {
   return axis;
 }
 
+// The axis of the buffer behind `operand` whose rows match iterations of loop `loop`: the
+// operand's own axis when it is the buffer itself, or when it is a subview that keeps
+// that axis whole (offset 0, the buffer's full size, unit strides, no dropped dims): how
+// a padded copy of an input is written into its interior.
+std::optional<unsigned> bufferAxis(mlir::Value operand, mlir::AffineMap map, unsigned loop) {
+  std::optional<unsigned> axis = axisOfLoop(map, loop);
+  if (!axis || rootOf(operand) == operand) return axis;
+  auto view = operand.getDefiningOp<mlir::memref::SubViewOp>();
+  if (!view || rootOf(view.getSource()) != view.getSource()) return std::nullopt;
+  auto source = mlir::cast<mlir::MemRefType>(view.getSource().getType());
+  if (view.getType().getRank() != source.getRank() || source.isDynamicDim(*axis))
+    return std::nullopt;
+  bool unitStrides = llvm::all_of(view.getStaticStrides(), [](int64_t s) { return s == 1; });
+  if (!unitStrides || view.getStaticOffsets()[*axis] != 0 ||
+      view.getStaticSizes()[*axis] != source.getDimSize(*axis))
+    return std::nullopt;
+  return axis;
+}
+
 struct SplitChoice {
   KernelSplit split;
   llvm::SmallVector<std::pair<mlir::linalg::LinalgOp, unsigned>> ops;  // op, its loop
@@ -99,8 +118,7 @@ std::optional<SplitChoice> chooseSplit(mlir::func::FuncOp f) {
     for (unsigned d = 0; d < ranges.size() && !loop; ++d) {
       if (ranges[d] < 2 || iterators[d] != mlir::utils::IteratorType::parallel) continue;
       bool fits = llvm::all_of(op.getDpsInitsMutable(), [&](mlir::OpOperand& init) {
-        return rootOf(init.get()) == init.get() &&
-               axisOfLoop(op.getMatchingIndexingMap(&init), d).has_value();
+        return bufferAxis(init.get(), op.getMatchingIndexingMap(&init), d).has_value();
       });
       if (fits) loop = d;
     }
@@ -111,8 +129,8 @@ std::optional<SplitChoice> chooseSplit(mlir::func::FuncOp f) {
       if (!mlir::isa<mlir::MemRefType>(operand.get().getType())) continue;
       mlir::Value root = rootOf(operand.get());
       if (!written.contains(root)) continue;  // read-only: any access is fine
-      if (root != operand.get()) return std::nullopt;
-      std::optional<unsigned> axis = axisOfLoop(op.getMatchingIndexingMap(&operand), *loop);
+      std::optional<unsigned> axis =
+          bufferAxis(operand.get(), op.getMatchingIndexingMap(&operand), *loop);
       if (!axis) return std::nullopt;
       auto [it, inserted] = axisOfBuffer.try_emplace(root, *axis);
       if (it->second != *axis) return std::nullopt;

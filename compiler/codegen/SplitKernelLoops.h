@@ -3,8 +3,9 @@
 // restricted to a range [begin, end) of the same extent N, such that every op touches
 // only the rows [begin, end) of every buffer the kernel writes, along a fixed axis per
 // buffer: each op's chosen loop is a parallel loop that indexes each written buffer it
-// touches by itself alone (d_l at that buffer's axis, nowhere else in the map), outputs
-// are written directly (not through views), and op bodies read no written buffer. Calls
+// touches by itself alone (d_l at that buffer's axis, nowhere else in the map), written
+// buffers are accessed directly or through subviews that keep that axis whole (a padded
+// copy's interior), and op bodies read no written buffer. Calls
 // with disjoint ranges then touch disjoint bytes of every written buffer, and their union
 // is the whole kernel.
 //
