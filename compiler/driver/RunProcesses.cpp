@@ -1,6 +1,5 @@
 #include "compiler/driver/RunProcesses.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -8,6 +7,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "compiler/driver/DirEntries.h"
 
 namespace pt2c {
 namespace {
@@ -83,32 +84,24 @@ void killProcessesOfRun(const char* runDir) {
   if (length == 0) return;
   int procDir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (procDir < 0) return;
-  alignas(8) char entries[4096];
   pid_t self = getpid();
   uid_t uid = getuid();
-  for (;;) {
-    ssize_t n = getdents64(procDir, entries, sizeof entries);
-    if (n <= 0) break;
-    for (ssize_t at = 0; at < n;) {
-      auto* entry = reinterpret_cast<struct dirent64*>(entries + at);
-      at += entry->d_reclen;
-      if (!allDigits(entry->d_name)) continue;
-      pid_t pid = parsePid(entry->d_name);
-      struct stat st;
-      if (pid == self || fstatat(procDir, entry->d_name, &st, 0) != 0 || st.st_uid != uid)
-        continue;
-      // A pidfd taken before the environment is read: if the pid is reused meanwhile,
-      // the signal goes to the process that was read, which is gone, not the new one.
-      int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-      if (environHolds(procDir, entry->d_name, needle, length)) {
-        if (pidfd >= 0)
-          syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, nullptr, 0);
-        else
-          kill(pid, SIGKILL);
-      }
-      if (pidfd >= 0) close(pidfd);
+  forEachDirEntry(procDir, [&](const char* name) {
+    if (!allDigits(name)) return;
+    pid_t pid = parsePid(name);
+    struct stat st;
+    if (pid == self || fstatat(procDir, name, &st, 0) != 0 || st.st_uid != uid) return;
+    // A pidfd taken before the environment is read: if the pid is reused meanwhile, the
+    // signal goes to the process that was read, which is gone, not the new one.
+    int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+    if (environHolds(procDir, name, needle, length)) {
+      if (pidfd >= 0)
+        syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, nullptr, 0);
+      else
+        kill(pid, SIGKILL);
     }
-  }
+    if (pidfd >= 0) close(pidfd);
+  });
   close(procDir);
 }
 

@@ -1,6 +1,5 @@
 #include "compiler/driver/StaleRuns.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -11,6 +10,7 @@
 
 #include <functional>
 
+#include "compiler/driver/DirEntries.h"
 #include "compiler/driver/RemoveTree.h"
 #include "compiler/driver/RunProcesses.h"
 #include "llvm/ADT/StringRef.h"
@@ -32,10 +32,10 @@ pid_t leadingPid(llvm::StringRef name) {
 }
 
 void forEachEntry(const std::string& dir, const std::function<void(llvm::StringRef)>& fn) {
-  DIR* d = opendir(dir.c_str());
-  if (!d) return;
-  while (dirent* e = readdir(d)) fn(e->d_name);
-  closedir(d);
+  int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  forEachDirEntry(fd, [&](const char* name) { fn(name); });
+  close(fd);
 }
 
 bool ownedDirectory(const std::string& path, struct stat& st) {
