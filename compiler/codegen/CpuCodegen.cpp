@@ -126,12 +126,12 @@ llvm::Function* addRangeWrapper(llvm::Module& m, llvm::Function* kernel, size_t 
 // the same bytes), else {null, 0, 0}. Plan sets get null entries only (their steps are
 // not read here).
 void addSplitTable(llvm::Module& m, const ExecutionPlan& plan,
-                   const std::map<std::string, KernelSplit>& splits) {
+                   const std::map<std::string, KernelSplit>& splits,
+                   const std::vector<bool>& disjoint) {
   llvm::LLVMContext& ctx = m.getContext();
   auto* ptr = llvm::PointerType::getUnqual(ctx);
   auto* i64 = llvm::Type::getInt64Ty(ctx);
   auto* entryType = llvm::StructType::get(ctx, {ptr, i64, i64});
-  std::vector<bool> disjoint = kernelsWithDisjointArgs(plan);
   llvm::SmallVector<llvm::Constant*> entries;
   for (auto [i, name] : llvm::enumerate(plan.kernels)) {
     auto it = splits.find(name);
@@ -159,7 +159,7 @@ void addSplitTable(llvm::Module& m, const ExecutionPlan& plan,
 mlir::LogicalResult addEmbeddedSymbols(llvm::Module& m, const ExecutionPlan& plan,
                                        const CpuCodegenOptions& options,
                                        const std::map<std::string, KernelSplit>& splits,
-                                       mlir::Location loc) {
+                                       const std::vector<bool>& disjoint, mlir::Location loc) {
   llvm::LLVMContext& ctx = m.getContext();
   llvm::SmallVector<llvm::Constant*> table;
   for (auto [i, name] : llvm::enumerate(plan.kernels)) {
@@ -180,7 +180,7 @@ mlir::LogicalResult addEmbeddedSymbols(llvm::Module& m, const ExecutionPlan& pla
     table.push_back(
         addKernelWrapper(m, kernel, i, plan.dynamic, isSplit ? &split->second : nullptr));
   }
-  addSplitTable(m, plan, splits);
+  addSplitTable(m, plan, splits, disjoint);
   auto* ptr = llvm::PointerType::getUnqual(ctx);
   addConstant(m, llvm::ConstantArray::get(llvm::ArrayType::get(ptr, table.size()), table),
               "__pt2c_kernels");
@@ -272,7 +272,10 @@ mlir::LogicalResult emitCpuObject(mlir::ModuleOp kernels, const ExecutionPlan& p
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> m = mlir::translateModuleToLLVMIR(kernels, llvmContext, "model");
   if (!m) return mlir::emitError(loc) << "translation to LLVM IR failed";
-  if (mlir::failed(addEmbeddedSymbols(*m, plan, options, kernelSplits(kernels), loc)))
+  // Which kernels every step passes disjoint buffers: their parameters are noalias and
+  // they may split among threads.
+  std::vector<bool> disjoint = kernelsWithDisjointArgs(plan);
+  if (mlir::failed(addEmbeddedSymbols(*m, plan, options, kernelSplits(kernels), disjoint, loc)))
     return mlir::failure();
 
   std::string error;
@@ -289,7 +292,7 @@ mlir::LogicalResult emitCpuObject(mlir::ModuleOp kernels, const ExecutionPlan& p
     m->print(os, nullptr);
     options.onLLVMIR(os.str());
   }
-  addNoAliasKernelArgs(*m, plan);
+  addNoAliasKernelArgs(*m, plan, disjoint);
   optimizeModuleO3(*m, *tm, /*unrollLoops=*/false);
 
   std::error_code ec;

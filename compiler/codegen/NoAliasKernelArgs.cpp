@@ -38,12 +38,12 @@ std::vector<bool> kernelsWithDisjointArgs(const ExecutionPlan& plan) {
   return distinct;
 }
 
-size_t addNoAliasKernelArgs(llvm::Module& m, const ExecutionPlan& plan) {
-  std::vector<bool> distinct = kernelsWithDisjointArgs(plan);
+size_t addNoAliasKernelArgs(llvm::Module& m, const ExecutionPlan& plan,
+                            const std::vector<bool>& disjoint) {
   size_t marked = 0;
-  for (size_t k = 0; k < distinct.size(); ++k) {
+  for (size_t k = 0; k < disjoint.size() && k < plan.kernels.size(); ++k) {
     llvm::Function* f = m.getFunction(plan.kernels[k]);
-    if (!f || !distinct[k]) continue;
+    if (!f || !disjoint[k]) continue;
     // A dynamic kernel's first parameter is the symbol values (DynamicKernelAbi.h).
     for (unsigned i = plan.dynamic ? 1 : 0; i < f->arg_size(); ++i)
       if (f->getArg(i)->getType()->isPointerTy()) f->addParamAttr(i, llvm::Attribute::NoAlias);

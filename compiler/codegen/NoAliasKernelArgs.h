@@ -18,9 +18,10 @@ namespace pt2c {
 // passes buffers that share no bytes. Empty for a plan set (its graphs are not read).
 std::vector<bool> kernelsWithDisjointArgs(const ExecutionPlan& plan);
 
-// `m` holds the plan's kernels by name (ExecutionPlan::kernels); returns how many got
-// noalias parameters. A plan set's graphs are left alone.
-size_t addNoAliasKernelArgs(llvm::Module& m, const ExecutionPlan& plan);
+// `m` holds the plan's kernels by name (ExecutionPlan::kernels); `disjoint` is
+// kernelsWithDisjointArgs(plan). Returns how many got noalias parameters.
+size_t addNoAliasKernelArgs(llvm::Module& m, const ExecutionPlan& plan,
+                            const std::vector<bool>& disjoint);
 
 }  // namespace pt2c
 

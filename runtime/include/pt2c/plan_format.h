@@ -73,10 +73,10 @@ typedef struct pt2c_plan_header {
   uint64_t strings_size;
   uint64_t arena_size;    /* bytes of scratch memory for intermediate buffers */
   uint64_t weights_size;  /* bytes of the weights blob the plan expects */
-  uint32_t num_gemms;     /* entries in the GEMM table (CUDA plans; 0 otherwise) */
+  uint32_t num_gemms;     /* entries in the GEMM table */
   uint32_t num_syms;      /* dynamic dimensions (0: every size is static) */
   uint32_t num_sym_words; /* int64 words of sym_code */
-  uint32_t num_convs;     /* entries in the convolution table (CUDA plans; 0 otherwise) */
+  uint32_t num_convs;     /* entries in the convolution table */
 } pt2c_plan_header;
 
 /* Symbolic sizes. A model.py with dynamic_shapes gives a plan whose sizes may depend on
@@ -156,16 +156,16 @@ typedef struct pt2c_plan_guard {
 typedef enum pt2c_plan_step_kind {
   PT2C_STEP_KERNEL = 0, /* kernel(args...) with the buffers' base pointers */
   /* A matrix product that a library may serve: cuBLASLt in CUDA plans, the runtime's
-   * microkernels (runtime/src/cpu) in CPU plans. `kernel`
-   * indexes gemms[]; the args are A, B, then the bias when the epilogue has one, then D.
+   * microkernels (runtime/src/cpu) in CPU plans. `kernel` indexes gemms[]; the args are
+   * A, B, then the bias when the epilogue has one, then D.
    * The next gemm.num_fallback_steps steps compute the same D with the model's own
    * kernels: the runtime runs either the library call or those steps, never both. */
   PT2C_STEP_GEMM = 1,
   /* A convolution that a library may serve: cuDNN in CUDA plans, the runtime's
-   * microkernels in CPU plans. `kernel` indexes
-   * convs[]; the args are x, w, then the bias when the epilogue has one, then z (the
-   * residual) for BIAS_ADD_RELU, then y. As for GEMM steps, the next
-   * conv.num_fallback_steps steps compute the same y with the model's own kernels. */
+   * microkernels in CPU plans. `kernel` indexes convs[]; the args are x, w, then the bias
+   * when the epilogue has one, then z (the residual) for BIAS_ADD_RELU, then y. As for
+   * GEMM steps, the next conv.num_fallback_steps steps compute the same y with the
+   * model's own kernels. */
   PT2C_STEP_CONV = 2,
 } pt2c_plan_step_kind;
 

@@ -115,8 +115,8 @@ typedef struct conv_job {
   int relu;
   float* y;
   float* cols;          /* im2col: packed B per (image, group) */
-  const float* phased;  /* im2col: x split into stride phases (x itself at stride 1) */
-  float* phase_copy;    /* where the split goes at stride > 1 */
+  float* phased;        /* im2col: x split into stride phases when
+                         * pt2c_conv_splits_phases, else NULL (im2col reads x) */
   int64_t panels;       /* per (image, group) */
   int64_t panel_floats; /* NR * C/G * taps */
 } conv_job;
@@ -156,7 +156,7 @@ static void phase_task(void* ctx, int64_t task, int thread) {
   const pt2c_conv_geometry* g = &job->p->g;
   int64_t rows = g->batch * g->channels * g->in_h, row0 = task * PHASE_ROWS_PER_TASK;
   int64_t n = rows - row0 < PHASE_ROWS_PER_TASK ? rows - row0 : PHASE_ROWS_PER_TASK;
-  pt2c_conv_split_phases(g, job->x, row0, n, job->phase_copy);
+  pt2c_conv_split_phases(g, job->x, row0, n, job->phased);
 }
 
 /* Task: panel t % panels of (image, group) t / panels. */
@@ -164,9 +164,9 @@ static void im2col_task(void* ctx, int64_t task, int thread) {
   const conv_job* job = ctx;
   const pt2c_conv_geometry* g = &job->p->g;
   int64_t image_group = task / job->panels, panel = task % job->panels;
-  int64_t row_floats =
-      pt2c_conv_splits_phases(g) ? g->stride_w * pt2c_conv_phase_width(g) : g->in_w;
-  const float* x = job->phased + image_group * g->group_channels * g->in_h * row_floats;
+  int64_t row_floats = job->phased ? g->stride_w * pt2c_conv_phase_width(g) : g->in_w;
+  const float* input = job->phased ? job->phased : job->x;
+  const float* x = input + image_group * g->group_channels * g->in_h * row_floats;
   pt2c_conv_im2col_panel(g, x, panel, job->cols + task * job->panel_floats);
 }
 
@@ -200,7 +200,7 @@ static void gemm_problem(const conv_job* job, int64_t i, pt2c_sgemm_problem* q) 
 void pt2c_conv_run(const pt2c_conv_prepacked* p, const float* x, const float* bias,
                    const float* z, int relu, float* y) {
   const pt2c_conv_geometry* g = &p->g;
-  conv_job job = {p, x, bias, z, relu, y, NULL, x, NULL, 0, 0};
+  conv_job job = {p, x, bias, z, relu, y, NULL, NULL, 0, 0};
   if (p->method == CONV_DEPTHWISE) {
     pt2c_pool_parallel_for(g->batch * g->channels, depthwise_task, &job);
     return;
@@ -229,8 +229,7 @@ void pt2c_conv_run(const pt2c_conv_prepacked* p, const float* x, const float* bi
   if (p->method == CONV_IM2COL) {
     job.cols = (float*)(scratch + list_bytes);
     if (phase_bytes > 0) {
-      job.phase_copy = (float*)(scratch + list_bytes + cols_bytes);
-      job.phased = job.phase_copy;
+      job.phased = (float*)(scratch + list_bytes + cols_bytes);
       pt2c_pool_parallel_for(ceil_div(input_rows, PHASE_ROWS_PER_TASK), phase_task, &job);
     }
     pt2c_pool_parallel_for(count * job.panels, im2col_task, &job);

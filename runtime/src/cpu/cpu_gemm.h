@@ -20,8 +20,8 @@ typedef enum {
 } pt2c_cpu_isa;
 
 /* The best ISA this CPU and OS support (cpuid + xgetbv), lowered by
- * $PT2C_CPU_ISA=generic|avx2|avx512|avx512bf16 (read once) or by pt2c_cpu_set_isa_override; never
- * raised above what the CPU has. */
+ * $PT2C_CPU_ISA=generic|avx2|avx512|avx512bf16 (read once) or by
+ * pt2c_cpu_set_isa_override; never raised above what the CPU has. */
 pt2c_cpu_isa pt2c_cpu_best_isa(void);
 /* What the CPU supports, ignoring the environment and the override. */
 pt2c_cpu_isa pt2c_cpu_host_isa(void);
@@ -87,9 +87,9 @@ void pt2c_sgemm(const pt2c_sgemm_problem* p);
 
 /* `batch` independent problems in one parallel region: problem i is *p with a, b, c and
  * epilogue.residual advanced by i * a_stride, i * b_stride, i * c_stride elements (c,
- * residual and narrow_out all by c_stride). A prepacked operand advances by the same stride counted in
- * 4-byte slots of its packed buffer: 0 shares one pack across the batch. The bias is
- * shared. */
+ * residual and narrow_out all by c_stride). A prepacked operand advances by the same
+ * stride counted in 4-byte slots of its packed buffer: 0 shares one pack across the
+ * batch. The bias is shared. */
 void pt2c_sgemm_batched(const pt2c_sgemm_problem* p, int64_t batch, int64_t a_stride,
                         int64_t b_stride, int64_t c_stride);
 

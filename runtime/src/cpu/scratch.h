@@ -13,7 +13,8 @@ typedef enum {
   PT2C_SCRATCH_HALF_A = 3,        /* half_gemm.c: A widened to f32 */
   PT2C_SCRATCH_HALF_B = 4,        /* half_gemm.c: B widened to f32 */
   PT2C_SCRATCH_HALF_D = 5,        /* half_gemm.c: the f32 product and bias */
-  PT2C_SCRATCH_DEPTHWISE = 6,     /* conv_depthwise.c: a padded, phase-split input plane */
+  PT2C_SCRATCH_DEPTHWISE = 6,     /* conv_depthwise*.c: a padded input plane (phase split)
+                                   * or channel block and its products */
   PT2C_SCRATCH_NUM_SLOTS = 7,
 } pt2c_scratch_slot;
 
