@@ -101,6 +101,13 @@ const Shape kShapes[] = {
     {"1-d k5 s1 p2", 1, 12, 20, 1, 1, 50, 5, 1, 2, 1},
     {"1-d k3 s2 dilation 2", 1, 6, 10, 1, 1, 41, 3, 2, 1, 2},
     {"1-d depthwise k3", 1, 10, 10, 10, 1, 33, 3, 1, 1, 1},
+    // 1x1 on x with groups: each group's channels are a slice of x.
+    {"grouped 1x1 (2 groups, on x)", 2, 16, 24, 2, 9, 8, 1, 1, 0, 1},
+    // Few pixels, many channels: the pixel-major orientation (GEMMs on y^T, transposed
+    // back with residual and relu), on im2col panels of MR pixels, on x, and per group.
+    {"3x3 s1 p1 on 7x7 (pixel-major)", 2, 24, 64, 1, 7, 7, 3, 1, 1, 1},
+    {"1x1 on 7x7 (pixel-major, on x)", 2, 40, 96, 1, 7, 7, 1, 1, 0, 1},
+    {"grouped 3x3 s2 to 7x7 (pixel-major, phases)", 2, 32, 128, 2, 14, 13, 3, 2, 1, 1},
 };
 
 }  // namespace

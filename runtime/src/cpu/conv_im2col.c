@@ -1,9 +1,8 @@
-/* im2col into packed-B panels. A panel's columns are output pixels; they fall into runs
+/* im2col into packed panels: B panels of NR output pixels (channel-major GEMMs), or A
+ * panels of MR (pixel-major ones; both are k-major). A panel's pixels fall into runs
  * along output rows, and for each (channel, kernel row, kernel column) a run reads one
  * input row at a fixed stride: with the rows split into stride phases first, a plain
  * copy, zeros where it leaves the padded input. */
-#include <string.h>
-
 #include "conv_internal.h"
 #include "gemm_kernel.h"
 
@@ -53,11 +52,22 @@ void pt2c_conv_split_phases(const pt2c_conv_geometry* g, const float* x, int64_t
   }
 }
 
-void pt2c_conv_im2col_panel(const pt2c_conv_geometry* g, const float* x, int64_t panel,
-                            float* dst) {
-  int64_t pixels = g->out_h * g->out_w, first = panel * NR;
-  int cols = pixels - first < NR ? (int)(pixels - first) : NR;
-  pixel_run runs[NR];
+/* Where one run reads for one kernel tap, the same for every channel: columns [t0, t1)
+ * copy from `src` (an offset into the channel's plane) on, the rest are padding. */
+typedef struct tap_run {
+  int64_t src;
+  int t0, t1;
+} tap_run;
+
+/* Taps whose runs are worked out at once: enough for a 7x7 kernel's two runs, and the
+ * table stays in L1. */
+enum { MAX_TAP_RUNS = 128 };
+
+void pt2c_conv_im2col_panel(const pt2c_conv_geometry* g, const float* x, int64_t first,
+                            int panel_width, float* dst) {
+  int64_t pixels = g->out_h * g->out_w;
+  int cols = pixels - first < panel_width ? (int)(pixels - first) : panel_width;
+  pixel_run runs[NR]; /* panel_width <= NR */
   int num_runs = 0;
   for (int j = 0; j < cols;) {
     int64_t oh = (first + j) / g->out_w, ow = (first + j) % g->out_w;
@@ -65,38 +75,55 @@ void pt2c_conv_im2col_panel(const pt2c_conv_geometry* g, const float* x, int64_t
     runs[num_runs++] = (pixel_run){j, len, oh, ow};
     j += len;
   }
-  int64_t rows = g->group_channels * g->kernel_h * g->kernel_w;
-  for (int64_t kk = 0; kk < rows; ++kk, dst += NR) {
-    int64_t c = kk / (g->kernel_h * g->kernel_w), rs = kk % (g->kernel_h * g->kernel_w);
-    int64_t r = rs / g->kernel_w, s = rs % g->kernel_w;
-    int64_t sw = g->stride_w, split = pt2c_conv_splits_phases(g);
-    int64_t width = split ? pt2c_conv_phase_width(g) : g->in_w;
-    const float* plane = x + c * g->in_h * (split ? sw : 1) * width;
-    if (cols < NR) memset(dst + cols, 0, sizeof(float) * (NR - cols));
-    for (int q = 0; q < num_runs; ++q) {
-      const pixel_run* run = &runs[q];
-      float* d = dst + run->start;
-      int64_t ih = run->oh * g->stride_h - g->pad_h + r * g->dilation_h;
-      if (ih < 0 || ih >= g->in_h) {
-        memset(d, 0, sizeof(float) * run->len);
-        continue;
+  int64_t taps = g->kernel_h * g->kernel_w, sw = g->stride_w;
+  int split = pt2c_conv_splits_phases(g);
+  int64_t width = split ? pt2c_conv_phase_width(g) : g->in_w;
+  int64_t plane = g->in_h * (split ? sw : 1) * width;
+  int contiguous = split || sw == 1; /* else a run reads every sw-th column of x */
+  int64_t chunk = MAX_TAP_RUNS / num_runs;
+  tap_run table[MAX_TAP_RUNS];
+  for (int64_t tap0 = 0; tap0 < taps; tap0 += chunk) {
+    int64_t tap1 = tap0 + chunk < taps ? tap0 + chunk : taps;
+    for (int64_t tap = tap0; tap < tap1; ++tap) {
+      int64_t r = tap / g->kernel_w, s = tap % g->kernel_w;
+      for (int q = 0; q < num_runs; ++q) {
+        const pixel_run* run = &runs[q];
+        tap_run* e = &table[(tap - tap0) * num_runs + q];
+        int64_t ih = run->oh * g->stride_h - g->pad_h + r * g->dilation_h;
+        int64_t iw0 = run->ow * sw - g->pad_w + s * g->dilation_w;
+        /* [t0, t1): the columns whose input column is inside the row */
+        int64_t t0 = iw0 >= 0 ? 0 : (-iw0 + sw - 1) / sw;
+        int64_t t1 = g->in_w - iw0 <= 0 ? 0 : (g->in_w - iw0 + sw - 1) / sw;
+        if (t1 > run->len) t1 = run->len;
+        if (t0 >= t1 || ih < 0 || ih >= g->in_h) t0 = t1 = 0; /* all padding */
+        int64_t iw = iw0 + t0 * sw;
+        e->t0 = (int)t0;
+        e->t1 = (int)t1;
+        e->src = t0 == t1 ? 0 : split ? (ih * sw + iw % sw) * width + iw / sw : ih * width + iw;
       }
-      int64_t iw0 = run->ow * sw - g->pad_w + s * g->dilation_w;
-      /* [t0, t1): the columns whose input column is inside the row */
-      int64_t t0 = iw0 >= 0 ? 0 : (-iw0 + sw - 1) / sw;
-      int64_t t1 = g->in_w - iw0 <= 0 ? 0 : (g->in_w - iw0 + sw - 1) / sw;
-      if (t1 > run->len) t1 = run->len;
-      if (t0 > t1) t0 = t1;
-      for (int64_t t = 0; t < t0; ++t) d[t] = 0.0f;
-      int64_t iw = iw0 + t0 * sw; /* the run reads input columns iw, iw + sw, ... */
-      if (split) { /* one phase, consecutive */
-        const float* row = plane + (ih * sw + iw % sw) * width + iw / sw;
-        memcpy(d + t0, row, sizeof(float) * (size_t)(t1 - t0));
-      } else {
-        const float* row = plane + ih * width + iw;
-        for (int64_t t = 0; t < t1 - t0; ++t) d[t0 + t] = row[t * sw];
+    }
+    for (int64_t c = 0; c < g->group_channels; ++c) {
+      const float* channel = x + c * plane;
+      for (int64_t tap = tap0; tap < tap1; ++tap) {
+        float* row = dst + (c * taps + tap) * panel_width;
+        for (int j = cols; j < panel_width; ++j) row[j] = 0.0f;
+        for (int q = 0; q < num_runs; ++q) {
+          const tap_run* e = &table[(tap - tap0) * num_runs + q];
+          float* d = row + runs[q].start;
+          int len = runs[q].len;
+          for (int t = 0; t < e->t0; ++t) d[t] = 0.0f;
+          if (e->t1 > e->t0) {
+            const float* src = channel + e->src; /* column t0's */
+            float* out = d + e->t0;
+            int n = e->t1 - e->t0;
+            if (contiguous)
+              for (int u = 0; u < n; ++u) out[u] = src[u];
+            else
+              for (int u = 0; u < n; ++u) out[u] = src[u * sw];
+          }
+          for (int t = e->t1; t < len; ++t) d[t] = 0.0f;
+        }
       }
-      for (int64_t t = t1; t < run->len; ++t) d[t] = 0.0f;
     }
   }
 }

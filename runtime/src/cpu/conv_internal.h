@@ -25,11 +25,19 @@ int64_t pt2c_conv_phase_width(const pt2c_conv_geometry* g);
 void pt2c_conv_split_phases(const pt2c_conv_geometry* g, const float* x, int64_t row0,
                             int64_t rows, float* phased);
 
-/* Panel `panel` (PT2C_GEMM_NR output pixels) of the im2col matrix of one image and group,
- * [C/G * kernel_h * kernel_w, out_h * out_w], straight into the GEMM's packed-B layout.
+/* Output pixels [first, first + panel_width) of the im2col matrix of one image and group,
+ * [C/G * kernel_h * kernel_w, out_h * out_w], as one packed panel:
+ * dst[kk * panel_width + j], zero past the last pixel. panel_width is PT2C_GEMM_NR for a B panel (channel-major GEMMs) or
+ * PT2C_GEMM_MR for an A panel of the transposed matrix (pixel-major ones).
  * x: the group's first input channel, phase split when pt2c_conv_splits_phases(g). */
-void pt2c_conv_im2col_panel(const pt2c_conv_geometry* g, const float* phased, int64_t panel,
-                            float* dst);
+void pt2c_conv_im2col_panel(const pt2c_conv_geometry* g, const float* phased, int64_t first,
+                            int panel_width, float* dst);
+
+/* Channels [c0, c1) of a pixel-major convolution's result: y[c * pixels + q] =
+ * t[q * ld + c] (+ z at y's index, when z) (then max(., 0) when relu). t is one (image,
+ * group)'s y^T, with rows ld floats apart; y and z its [K/G, HW] planes. */
+void pt2c_conv_transpose_channels(const float* t, int64_t ld, int64_t pixels, int64_t c0,
+                                  int64_t c1, const float* z, int relu, float* y);
 
 /* One output channel plane of a depthwise convolution, epilogue included.
  * x: its input plane; w: its kernel_h x kernel_w weights; z: NULL or its residual plane. */

@@ -2,11 +2,17 @@
  *   depthwise (G == C == K), small planes: conv_depthwise_blocked.c, one task per block
  *                             of 16 channels;
  *   depthwise, wide planes:   conv_depthwise.c, one task per output channel plane;
- *   1x1, stride 1, unpadded:  one GEMM per image, y[K, HW] = W[K, C] x[C, HW];
- *   anything else:            im2col straight into packed-B panels (conv_im2col.c), then
- *                             one GEMM per image and group.
- * Weights are packed as GEMM A operands once, one pack per group; bias, residual and relu
- * ride on the GEMM's epilogue (bias per row = per output channel). */
+ *   anything else:            one GEMM per image and group, on x itself when the kernel is
+ *                             1x1, stride 1, unpadded, else on im2col panels
+ *                             (conv_im2col.c), in one of two orientations:
+ *     channel-major: y[K/G, HW] = W[K/G, depth] x cols[depth, HW], C is y;
+ *     pixel-major:   y^T[HW, K/G] = cols^T[HW, depth] x W^T[depth, K/G] into scratch,
+ *                    then transposed into y. Chosen when HW is small (late CNN stages):
+ *                    vectors then run along the many channels, not the few pixels (7x7
+ *                    = 49 pixels fill 49 of 64 lanes, 512 channels all of them).
+ * Weights are packed once as the GEMM operand they are (A channel-major, B pixel-major),
+ * one pack per group. Channel-major GEMMs fuse bias, residual and relu into their store;
+ * pixel-major ones the bias, the transposing pass the rest. */
 #include "cpu_conv.h"
 
 #include <stdlib.h>
@@ -18,14 +24,16 @@
 #include "scratch.h"
 #include "thread_pool.h"
 
-typedef enum { CONV_DEPTHWISE, CONV_DEPTHWISE_BLOCKED, CONV_POINTWISE, CONV_IM2COL } conv_method;
+typedef enum { CONV_DEPTHWISE, CONV_DEPTHWISE_BLOCKED, CONV_GEMM } conv_method;
 
 struct pt2c_conv_prepacked {
   pt2c_conv_geometry g;
   conv_method method;
+  int im2col;            /* CONV_GEMM: on im2col panels, else on x */
+  int pixel_major;       /* CONV_GEMM: the pixel-major orientation */
   int64_t group_weights; /* floats per group in `weights` */
   float* weights;        /* depthwise: [K, kh * kw]; blocked: [K / 16][kh * kw][16]
-                          * (zero padded); else one packed A per group */
+                          * (zero padded); else one packed A (B when pixel_major) per group */
 };
 
 static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -34,6 +42,17 @@ static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
  * method wastes lanes and pays its per-plane set-up on little work (measured on 5x5
  * depthwise convolutions: 2.3x faster on 7x7 planes, even on 14x14, slower on 28x28). */
 static int depthwise_blocked(const pt2c_conv_geometry* g) { return g->out_w <= 8; }
+
+static int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
+
+/* The orientation whose tiles waste fewer lanes and rows on padding (each GEMM computes
+ * whole MR x NR tiles), by a margin for the pixel-major one's transposing pass. */
+static int pixel_major(const pt2c_conv_geometry* g) {
+  int64_t pixels = g->out_h * g->out_w, channels = g->group_out_channels;
+  int64_t channel_major = round_up(channels, PT2C_GEMM_MR) * round_up(pixels, PT2C_GEMM_NR);
+  int64_t pixel_major = round_up(pixels, PT2C_GEMM_MR) * round_up(channels, PT2C_GEMM_NR);
+  return pixel_major * 9 < channel_major * 8;
+}
 
 static int geometry_from(const pt2c_plan_conv* conv, pt2c_conv_geometry* g) {
   if (conv->dtype != PT2C_F32 || conv->spatial_rank < 1 || conv->spatial_rank > 2 ||
@@ -75,13 +94,14 @@ pt2c_conv_prepacked* pt2c_conv_prepack(const pt2c_plan_conv* conv, const float* 
     if (p->method == CONV_DEPTHWISE_BLOCKED) /* whole blocks, zero padded */
       weight_groups = ceil_div(g.groups, PT2C_DEPTHWISE_BLOCK) * PT2C_DEPTHWISE_BLOCK;
   } else {
-    p->method = taps == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_h == 0 &&
-                        g.pad_w == 0 && g.groups == 1
-                    ? CONV_POINTWISE
-                    : CONV_IM2COL;
-    p->group_weights = (int64_t)(pt2c_gemm_packed_a_bytes(PT2C_GEMM_F32, g.group_out_channels,
-                                                          depth) /
-                                 sizeof(float));
+    p->method = CONV_GEMM;
+    p->im2col = !(taps == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_h == 0 &&
+                  g.pad_w == 0);
+    p->pixel_major = pixel_major(&g);
+    size_t bytes = p->pixel_major
+                       ? pt2c_gemm_packed_b_bytes(PT2C_GEMM_F32, depth, g.group_out_channels)
+                       : pt2c_gemm_packed_a_bytes(PT2C_GEMM_F32, g.group_out_channels, depth);
+    p->group_weights = (int64_t)(bytes / sizeof(float));
   }
   p->weights = calloc((size_t)(p->group_weights * weight_groups), sizeof(float));
   if (!p->weights) {
@@ -96,9 +116,14 @@ pt2c_conv_prepacked* pt2c_conv_prepack(const pt2c_plan_conv* conv, const float* 
         p->weights[(k / PT2C_DEPTHWISE_BLOCK * taps + tap) * PT2C_DEPTHWISE_BLOCK +
                    k % PT2C_DEPTHWISE_BLOCK] = w[k * taps + tap];
   } else {
-    for (int64_t grp = 0; grp < g.groups; ++grp) /* A = w as [K/G, C/G * taps] per group */
-      pt2c_gemm_pack_a(PT2C_GEMM_F32, w + grp * g.group_out_channels * depth, depth, 1,
-                       g.group_out_channels, depth, p->weights + grp * p->group_weights);
+    for (int64_t grp = 0; grp < g.groups; ++grp) { /* w as [K/G, C/G * taps] per group */
+      const float* wg = w + grp * g.group_out_channels * depth;
+      float* packed = p->weights + grp * p->group_weights;
+      if (p->pixel_major) /* B = its transpose */
+        pt2c_gemm_pack_b(PT2C_GEMM_F32, wg, 1, depth, depth, g.group_out_channels, packed);
+      else
+        pt2c_gemm_pack_a(PT2C_GEMM_F32, wg, depth, 1, g.group_out_channels, depth, packed);
+    }
   }
   return p;
 }
@@ -114,11 +139,13 @@ typedef struct conv_job {
   const float *x, *bias, *z;
   int relu;
   float* y;
-  float* cols;          /* im2col: packed B per (image, group) */
+  float* cols;          /* im2col: packed B (A when pixel-major) per (image, group) */
   float* phased;        /* im2col: x split into stride phases when
                          * pt2c_conv_splits_phases, else NULL (im2col reads x) */
+  int panel_width;      /* im2col: pixels per panel, NR (MR when pixel-major) */
   int64_t panels;       /* per (image, group) */
-  int64_t panel_floats; /* NR * C/G * taps */
+  int64_t panel_floats; /* panel_width * C/G * taps */
+  float* transposed;    /* pixel-major: y^T [HW, K/G] per (image, group) */
 } conv_job;
 
 static void depthwise_task(void* ctx, int64_t task, int thread) {
@@ -167,31 +194,75 @@ static void im2col_task(void* ctx, int64_t task, int thread) {
   int64_t row_floats = job->phased ? g->stride_w * pt2c_conv_phase_width(g) : g->in_w;
   const float* input = job->phased ? job->phased : job->x;
   const float* x = input + image_group * g->group_channels * g->in_h * row_floats;
-  pt2c_conv_im2col_panel(g, x, panel, job->cols + task * job->panel_floats);
+  pt2c_conv_im2col_panel(g, x, panel * job->panel_width, job->panel_width,
+                         job->cols + task * job->panel_floats);
 }
 
-/* The GEMM of (image, group) i: y[K/G, HW] = W_g [K/G, depth] x B_i [depth, HW]. */
+enum { CHANNELS_PER_TRANSPOSE_TASK = 32 };
+
+/* Row stride of y^T: K/G rounded up to whole cache lines, plus one, so that the rows a
+ * transposing pass reads together do not all fall into one cache set (K/G = 1024 would
+ * put them 4 KiB apart). */
+static int64_t transposed_ld(const pt2c_conv_geometry* g) {
+  return round_up(g->group_out_channels, 16) + 16;
+}
+
+/* Task: channels [c0, c0 + CHANNELS_PER_TRANSPOSE_TASK) of (image, group)
+ * t / channel_blocks, from the pixel-major GEMM's result into y. */
+static void transpose_task(void* ctx, int64_t task, int thread) {
+  const conv_job* job = ctx;
+  const pt2c_conv_geometry* g = &job->p->g;
+  int64_t kg = g->group_out_channels, pixels = g->out_h * g->out_w, ld = transposed_ld(g);
+  int64_t blocks = ceil_div(kg, CHANNELS_PER_TRANSPOSE_TASK);
+  int64_t i = task / blocks, c0 = task % blocks * CHANNELS_PER_TRANSPOSE_TASK;
+  int64_t c1 = c0 + CHANNELS_PER_TRANSPOSE_TASK < kg ? c0 + CHANNELS_PER_TRANSPOSE_TASK : kg;
+  int64_t offset = i * kg * pixels; /* channel (image, group * K/G) of y */
+  pt2c_conv_transpose_channels(job->transposed + i * pixels * ld, ld, pixels, c0, c1,
+                               job->z ? job->z + offset : NULL, job->relu, job->y + offset);
+}
+
+/* The GEMM of (image, group) i: channel-major or pixel-major (see the top). */
 static void gemm_problem(const conv_job* job, int64_t i, pt2c_sgemm_problem* q) {
   const pt2c_conv_prepacked* p = job->p;
   const pt2c_conv_geometry* g = &p->g;
-  int64_t group = i % g->groups, pixels = g->out_h * g->out_w;
+  int64_t group = i % g->groups, pixels = g->out_h * g->out_w, kg = g->group_out_channels;
   int64_t depth = g->group_channels * g->kernel_h * g->kernel_w;
-  int64_t y_offset = i * g->group_out_channels * pixels;
+  int64_t y_offset = i * kg * pixels;
+  /* the operand of the pixels: x of image i and group as [C/G, HW], or its panels */
+  const float* x = job->x + i * g->group_channels * pixels;
+  const float* cols = job->cols ? job->cols + i * job->panels * job->panel_floats : NULL;
+  const float* weights = p->weights + group * p->group_weights;
   memset(q, 0, sizeof(*q));
-  q->m = g->group_out_channels;
-  q->n = pixels;
   q->k = depth;
-  q->a_packed = p->weights + group * p->group_weights;
-  if (job->cols) {
-    q->b_packed = job->cols + i * job->panels * job->panel_floats;
-  } else { /* pointwise: x of image i as [C, HW] */
-    q->b = job->x + i * g->channels * pixels;
+  if (p->pixel_major) {
+    q->m = pixels;
+    q->n = kg;
+    if (cols) {
+      q->a_packed = cols;
+    } else {
+      q->a = x;
+      q->a_row_stride = 1;
+      q->a_col_stride = pixels;
+    }
+    q->b_packed = weights;
+    q->ldc = transposed_ld(g);
+    q->c = job->transposed + i * pixels * q->ldc;
+    q->epilogue.bias = job->bias ? job->bias + group * kg : NULL;
+    return; /* residual and relu: transpose_task */
+  }
+  q->m = kg;
+  q->n = pixels;
+  q->a_packed = weights;
+  if (cols) {
+    q->b_packed = cols;
+  } else {
+    q->b = x;
     q->b_row_stride = pixels;
     q->b_col_stride = 1;
   }
   q->c = job->y + y_offset;
   q->ldc = pixels;
-  q->epilogue.bias = job->bias ? job->bias + group * g->group_out_channels : NULL;
+  q->epilogue.bias = job->bias ? job->bias + group * kg : NULL;
   q->epilogue.bias_per_row = 1;
   q->epilogue.residual = job->z ? job->z + y_offset : NULL;
   q->epilogue.relu = job->relu;
@@ -200,7 +271,14 @@ static void gemm_problem(const conv_job* job, int64_t i, pt2c_sgemm_problem* q) 
 void pt2c_conv_run(const pt2c_conv_prepacked* p, const float* x, const float* bias,
                    const float* z, int relu, float* y) {
   const pt2c_conv_geometry* g = &p->g;
-  conv_job job = {p, x, bias, z, relu, y, NULL, NULL, 0, 0};
+  conv_job job;
+  memset(&job, 0, sizeof(job));
+  job.p = p;
+  job.x = x;
+  job.bias = bias;
+  job.z = z;
+  job.relu = relu;
+  job.y = y;
   if (p->method == CONV_DEPTHWISE) {
     pt2c_pool_parallel_for(g->batch * g->channels, depthwise_task, &job);
     return;
@@ -210,23 +288,29 @@ void pt2c_conv_run(const pt2c_conv_prepacked* p, const float* x, const float* bi
                            depthwise_block_task, &job);
     return;
   }
-  int64_t count = g->batch * g->groups;
+  int64_t count = g->batch * g->groups, pixels = g->out_h * g->out_w;
   size_t list_bytes = (sizeof(pt2c_sgemm_problem) * (size_t)count + 63) / 64 * 64;
-  size_t cols_bytes = 0, phase_bytes = 0;
+  size_t cols_bytes = 0, phase_bytes = 0, transposed_bytes = 0;
   int64_t input_rows = g->batch * g->channels * g->in_h;
-  if (p->method == CONV_IM2COL) {
-    job.panels = ceil_div(g->out_h * g->out_w, PT2C_GEMM_NR);
-    job.panel_floats = PT2C_GEMM_NR * g->group_channels * g->kernel_h * g->kernel_w;
-    cols_bytes = sizeof(float) * (size_t)(count * job.panels * job.panel_floats);
+  if (p->im2col) {
+    job.panel_width = p->pixel_major ? PT2C_GEMM_MR : PT2C_GEMM_NR;
+    job.panels = ceil_div(pixels, job.panel_width);
+    job.panel_floats = job.panel_width * g->group_channels * g->kernel_h * g->kernel_w;
+    size_t floats = (size_t)(count * job.panels * job.panel_floats);
+    cols_bytes = (sizeof(float) * floats + 63) / 64 * 64;
     if (pt2c_conv_splits_phases(g)) {
       int64_t floats = input_rows * g->stride_w * pt2c_conv_phase_width(g);
-      phase_bytes = sizeof(float) * (size_t)floats;
+      phase_bytes = (sizeof(float) * (size_t)floats + 63) / 64 * 64;
     }
   }
-  char* scratch = pt2c_cpu_scratch(PT2C_SCRATCH_CONV, list_bytes + cols_bytes + phase_bytes);
+  if (p->pixel_major)
+    transposed_bytes = sizeof(float) * (size_t)(count * pixels * transposed_ld(g));
+  char* scratch = pt2c_cpu_scratch(PT2C_SCRATCH_CONV,
+                                   list_bytes + cols_bytes + phase_bytes + transposed_bytes);
   if (!scratch) return;
   pt2c_sgemm_problem* list = (pt2c_sgemm_problem*)scratch;
-  if (p->method == CONV_IM2COL) {
+  if (p->pixel_major) job.transposed = (float*)(scratch + list_bytes + cols_bytes + phase_bytes);
+  if (p->im2col) {
     job.cols = (float*)(scratch + list_bytes);
     if (phase_bytes > 0) {
       job.phased = (float*)(scratch + list_bytes + cols_bytes);
@@ -236,4 +320,7 @@ void pt2c_conv_run(const pt2c_conv_prepacked* p, const float* x, const float* bi
   }
   for (int64_t i = 0; i < count; ++i) gemm_problem(&job, i, &list[i]);
   pt2c_sgemm_many(list, count);
+  if (p->pixel_major)
+    pt2c_pool_parallel_for(count * ceil_div(g->group_out_channels, CHANNELS_PER_TRANSPOSE_TASK),
+                           transpose_task, &job);
 }
