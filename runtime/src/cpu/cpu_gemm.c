@@ -93,6 +93,40 @@ static void narrow_block(const pt2c_sgemm_problem* p, int64_t row0, int64_t row1
   }
 }
 
+/* The next K block's B panels of a task, a slice per kernel call: a K block's panels
+ * come from memory (weights, or packs evicted since), and without this the first sweep
+ * over them waits on each line, since the kernel reads B faster than one core streams
+ * from memory. Spread over the block's calls, the stream is a few bytes per cycle. */
+typedef struct b_prefetch {
+  const float* first; /* the next block's slice of the first panel */
+  int64_t panel_stride; /* slots between panels */
+  int64_t panel_lines;  /* cache lines per panel slice */
+  int64_t lines, next;  /* all lines, the first one not yet handed out */
+  int64_t per_call;
+} b_prefetch;
+
+static void plan_prefetch(b_prefetch* f, const float* b, int64_t depth, int64_t next_k0,
+                          int64_t jp0, int64_t jp1, int64_t calls) {
+  int64_t next_kc = min64(KC, depth - next_k0);
+  memset(f, 0, sizeof(*f));
+  if (next_kc <= 0) return;
+  f->first = b + jp0 * NR * depth + next_k0 * NR;
+  f->panel_stride = NR * depth;
+  f->panel_lines = next_kc * NR / PT2C_GEMM_LINE_FLOATS;
+  f->lines = (jp1 - jp0) * f->panel_lines;
+  f->per_call = ceil_div(f->lines, calls);
+}
+
+/* The next slice (within one panel) into the tile, or none. */
+static void hand_out_prefetch(b_prefetch* f, pt2c_gemm_tile* t) {
+  t->prefetch_lines = 0;
+  if (f->next >= f->lines) return;
+  int64_t panel = f->next / f->panel_lines, line = f->next % f->panel_lines;
+  t->prefetch = f->first + panel * f->panel_stride + line * PT2C_GEMM_LINE_FLOATS;
+  t->prefetch_lines = min64(min64(f->per_call, f->panel_lines - line), t->kc);
+  f->next += t->prefetch_lines;
+}
+
 /* Compute task: one block of C tiles of one problem, over all of K (in KC slots). */
 static void compute_task(void* ctx, int64_t task, int thread) {
   const gemm_job* job = ctx;
@@ -114,6 +148,8 @@ static void compute_task(void* ctx, int64_t task, int thread) {
     t.kc = min64(KC, k - k0);
     t.accumulate = k0 > 0;
     t.last = k0 + t.kc == k;
+    b_prefetch f;
+    plan_prefetch(&f, b, k, k0 + KC, jp0, jp1, (ip1 - ip0) * (jp1 - jp0));
     for (int64_t ip = ip0; ip < ip1; ++ip) {
       int64_t row0 = ip * MR;
       t.a = a + ip * MR * k + k0 * MR;
@@ -125,6 +161,7 @@ static void compute_task(void* ctx, int64_t task, int thread) {
         t.c = p->c + row0 * p->ldc + col0;
         t.bias = ep->bias ? ep->bias + (ep->bias_per_row ? row0 : col0) : NULL;
         t.residual = ep->residual ? ep->residual + row0 * p->ldc + col0 : NULL;
+        hand_out_prefetch(&f, &t);
         job->kernel(&t);
       }
     }

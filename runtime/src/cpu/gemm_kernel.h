@@ -15,6 +15,7 @@ extern "C" {
  * columns, each k-major over the whole K and zero padded past M (N). AVX-512 holds the
  * 6 x 32 tile in 12 zmm accumulators; AVX2 runs it as two 6 x 16 halves (12 ymm). */
 enum { PT2C_GEMM_MR = 6, PT2C_GEMM_NR = 32 };
+enum { PT2C_GEMM_LINE_FLOATS = 16 }; /* 4-byte slots per 64-byte cache line */
 
 typedef struct pt2c_gemm_tile {
   int64_t kc;      /* depth of this K block, in slots (gemm_pack.h) */
@@ -29,6 +30,10 @@ typedef struct pt2c_gemm_tile {
   int bias_per_row;
   const float* residual; /* offset to the tile, stride ldc */
   int relu;
+  /* prefetch_lines (<= kc) consecutive cache lines from here into L2, one per K step:
+   * the driver's way to stream the next K block's B in while this one computes. */
+  const float* prefetch;
+  int64_t prefetch_lines;
 } pt2c_gemm_tile;
 
 typedef void (*pt2c_gemm_kernel_fn)(const pt2c_gemm_tile* tile);

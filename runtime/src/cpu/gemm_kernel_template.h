@@ -60,6 +60,8 @@ void KERNEL_NAME(const pt2c_gemm_tile* t) {
 #pragma GCC unroll 2
     for (int64_t kk = 0; kk < t->kc; ++kk, a += PT2C_GEMM_MR, b += PT2C_GEMM_NR) {
       BVEC bv[NVR];
+      if (kk < t->prefetch_lines) /* one line per step, spread under the FMAs */
+        __builtin_prefetch(t->prefetch + kk * PT2C_GEMM_LINE_FLOATS, 0, 2);
 #pragma GCC unroll 4
       for (int v = 0; v < NVR; ++v) bv[v] = V_LOAD_B(b + v * VLEN);
 #pragma GCC unroll 8
