@@ -43,6 +43,7 @@ typedef struct gemm_job {
   int pack_a, pack_b;               /* some problem needs A (B) packed */
   int64_t mc_panels, nc_panels;     /* panels per task block */
   int64_t tiles_m, tiles_n;
+  int threads; /* that run the compute tasks */
   pt2c_gemm_kernel_fn kernel;
 } gemm_job;
 
@@ -127,14 +128,30 @@ static void hand_out_prefetch(b_prefetch* f, pt2c_gemm_tile* t) {
   f->next += t->prefetch_lines;
 }
 
+/* A compute task's block: problem *i, A panels [ip0, ip1), B panels [jp0, jp1). */
+typedef struct task_block {
+  int64_t i, ip0, ip1, jp0, jp1;
+} task_block;
+
+static task_block block_of(const gemm_job* job, int64_t task) {
+  int64_t per_problem = job->tiles_m * job->tiles_n, tile = task % per_problem;
+  task_block t;
+  t.i = task / per_problem;
+  t.ip0 = tile / job->tiles_n * job->mc_panels;
+  t.jp0 = tile % job->tiles_n * job->nc_panels;
+  t.ip1 = min64(t.ip0 + job->mc_panels, job->m_panels);
+  t.jp1 = min64(t.jp0 + job->nc_panels, job->n_panels);
+  return t;
+}
+
 /* Compute task: one block of C tiles of one problem, over all of K (in KC slots). */
 static void compute_task(void* ctx, int64_t task, int thread) {
   const gemm_job* job = ctx;
-  int64_t per_problem = job->tiles_m * job->tiles_n;
-  int64_t i = task / per_problem, tile = task % per_problem;
-  int64_t ip0 = tile / job->tiles_n * job->mc_panels, jp0 = tile % job->tiles_n * job->nc_panels;
-  int64_t ip1 = min64(ip0 + job->mc_panels, job->m_panels);
-  int64_t jp1 = min64(jp0 + job->nc_panels, job->n_panels);
+  task_block blk = block_of(job, task);
+  int64_t i = blk.i, ip0 = blk.ip0, ip1 = blk.ip1, jp0 = blk.jp0, jp1 = blk.jp1;
+  /* the task this thread likely takes next: tasks are claimed in turn */
+  int64_t next_task = task + job->threads;
+  int64_t num_tasks = job->count * job->tiles_m * job->tiles_n;
   const pt2c_sgemm_problem* p = &job->problems[i];
   const pt2c_sgemm_epilogue* ep = &p->epilogue;
   const float* a = job->a[i];
@@ -149,7 +166,15 @@ static void compute_task(void* ctx, int64_t task, int thread) {
     t.accumulate = k0 > 0;
     t.last = k0 + t.kc == k;
     b_prefetch f;
-    plan_prefetch(&f, b, k, k0 + KC, jp0, jp1, (ip1 - ip0) * (jp1 - jp0));
+    int64_t calls = (ip1 - ip0) * (jp1 - jp0);
+    if (!t.last) {
+      plan_prefetch(&f, b, k, k0 + KC, jp0, jp1, calls);
+    } else if (next_task < num_tasks) { /* that task's first K block */
+      task_block next = block_of(job, next_task);
+      plan_prefetch(&f, job->b[next.i], k, 0, next.jp0, next.jp1, calls);
+    } else {
+      memset(&f, 0, sizeof(f));
+    }
     for (int64_t ip = ip0; ip < ip1; ++ip) {
       int64_t row0 = ip * MR;
       t.a = a + ip * MR * k + k0 * MR;
@@ -254,6 +279,7 @@ void pt2c_sgemm_many(const pt2c_sgemm_problem* problems, int64_t count) {
   int64_t pack_tasks = count * ((job.pack_a ? job.m_panels : 0) + (job.pack_b ? job.n_panels : 0));
   if (pack_tasks) run(pack_tasks, pack_task, &job, serial);
   choose_blocks(&job, threads);
+  job.threads = threads;
   run(count * job.tiles_m * job.tiles_n, compute_task, &job, serial);
 }
 
