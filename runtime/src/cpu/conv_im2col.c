@@ -64,7 +64,7 @@ typedef struct tap_run {
 enum { MAX_TAP_RUNS = 128 };
 
 void pt2c_conv_im2col_panel(const pt2c_conv_geometry* g, const float* x, int64_t first,
-                            int panel_width, float* dst) {
+                            int panel_width, int64_t row0, int64_t row1, float* dst) {
   int64_t pixels = g->out_h * g->out_w;
   int cols = pixels - first < panel_width ? (int)(pixels - first) : panel_width;
   pixel_run runs[NR]; /* panel_width <= NR */
@@ -102,10 +102,12 @@ void pt2c_conv_im2col_panel(const pt2c_conv_geometry* g, const float* x, int64_t
         e->src = t0 == t1 ? 0 : split ? (ih * sw + iw % sw) * width + iw / sw : ih * width + iw;
       }
     }
-    for (int64_t c = 0; c < g->group_channels; ++c) {
+    for (int64_t c = row0 / taps; c * taps < row1; ++c) {
       const float* channel = x + c * plane;
-      for (int64_t tap = tap0; tap < tap1; ++tap) {
-        float* row = dst + (c * taps + tap) * panel_width;
+      int64_t from = row0 - c * taps > tap0 ? row0 - c * taps : tap0;
+      int64_t to = row1 - c * taps < tap1 ? row1 - c * taps : tap1;
+      for (int64_t tap = from; tap < to; ++tap) {
+        float* row = dst + (c * taps + tap - row0) * panel_width;
         for (int j = cols; j < panel_width; ++j) row[j] = 0.0f;
         for (int q = 0; q < num_runs; ++q) {
           const tap_run* e = &table[(tap - tap0) * num_runs + q];

@@ -26,12 +26,13 @@ void pt2c_conv_split_phases(const pt2c_conv_geometry* g, const float* x, int64_t
                             int64_t rows, float* phased);
 
 /* Output pixels [first, first + panel_width) of the im2col matrix of one image and group,
- * [C/G * kernel_h * kernel_w, out_h * out_w], as one packed panel:
- * dst[kk * panel_width + j], zero past the last pixel. panel_width is PT2C_GEMM_NR for a B panel (channel-major GEMMs) or
- * PT2C_GEMM_MR for an A panel of the transposed matrix (pixel-major ones).
+ * [C/G * kernel_h * kernel_w, out_h * out_w], rows [row0, row1) of it, as one packed
+ * panel: dst[(kk - row0) * panel_width + j], zero past the last pixel. panel_width is
+ * PT2C_GEMM_NR for a B panel (channel-major GEMMs) or PT2C_GEMM_MR for an A panel of the
+ * transposed matrix (pixel-major ones).
  * x: the group's first input channel, phase split when pt2c_conv_splits_phases(g). */
 void pt2c_conv_im2col_panel(const pt2c_conv_geometry* g, const float* phased, int64_t first,
-                            int panel_width, float* dst);
+                            int panel_width, int64_t row0, int64_t row1, float* dst);
 
 /* Channels [c0, c1) of a pixel-major convolution's result: y[c * pixels + q] =
  * t[q * ld + c] (+ z at y's index, when z) (then max(., 0) when relu). t is one (image,

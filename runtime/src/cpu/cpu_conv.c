@@ -4,7 +4,9 @@
  *   depthwise, wide planes:   conv_depthwise.c, one task per output channel plane;
  *   anything else:            one GEMM per image and group, on x itself when the kernel is
  *                             1x1, stride 1, unpadded, else on im2col panels
- *                             (conv_im2col.c), in one of two orientations:
+ *                             (conv_im2col.c; channel-major GEMMs make them inside their
+ *                             compute tasks, see make_b_panel), in one of two
+ *                             orientations:
  *     channel-major: y[K/G, HW] = W[K/G, depth] x cols[depth, HW], C is y;
  *     pixel-major:   y^T[HW, K/G] = cols^T[HW, depth] x W^T[depth, K/G] into scratch,
  *                    then transposed into y. Chosen when HW is small (late CNN stages):
@@ -44,6 +46,7 @@ static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int depthwise_blocked(const pt2c_conv_geometry* g) { return g->out_w <= 8; }
 
 static int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
+static size_t round_up_bytes(size_t bytes) { return (bytes + 63) / 64 * 64; } /* to lines */
 
 /* The orientation whose tiles waste fewer lanes and rows on padding (each GEMM computes
  * whole MR x NR tiles), by a margin for the pixel-major one's transposing pass. */
@@ -139,12 +142,11 @@ typedef struct conv_job {
   const float *x, *bias, *z;
   int relu;
   float* y;
-  float* cols;          /* im2col: packed B (A when pixel-major) per (image, group) */
+  float* cols;          /* pixel-major im2col: packed A per (image, group) */
   float* phased;        /* im2col: x split into stride phases when
                          * pt2c_conv_splits_phases, else NULL (im2col reads x) */
-  int panel_width;      /* im2col: pixels per panel, NR (MR when pixel-major) */
-  int64_t panels;       /* per (image, group) */
-  int64_t panel_floats; /* panel_width * C/G * taps */
+  int64_t panels;       /* cols: per (image, group), of MR pixels */
+  int64_t panel_floats; /* MR * C/G * taps */
   float* transposed;    /* pixel-major: y^T [HW, K/G] per (image, group) */
 } conv_job;
 
@@ -186,16 +188,37 @@ static void phase_task(void* ctx, int64_t task, int thread) {
   pt2c_conv_split_phases(g, job->x, row0, n, job->phased);
 }
 
-/* Task: panel t % panels of (image, group) t / panels. */
-static void im2col_task(void* ctx, int64_t task, int thread) {
-  const conv_job* job = ctx;
+/* The input im2col reads for (image, group) i: its first channel of x, or of x's phase
+ * split. */
+static const float* group_input(const conv_job* job, int64_t i) {
   const pt2c_conv_geometry* g = &job->p->g;
-  int64_t image_group = task / job->panels, panel = task % job->panels;
   int64_t row_floats = job->phased ? g->stride_w * pt2c_conv_phase_width(g) : g->in_w;
   const float* input = job->phased ? job->phased : job->x;
-  const float* x = input + image_group * g->group_channels * g->in_h * row_floats;
-  pt2c_conv_im2col_panel(g, x, panel * job->panel_width, job->panel_width,
+  return input + i * g->group_channels * g->in_h * row_floats;
+}
+
+/* Task (pixel-major): A panel t % panels of (image, group) t / panels. */
+static void im2col_task(void* ctx, int64_t task, int thread) {
+  const conv_job* job = ctx;
+  int64_t depth = job->p->g.group_channels * job->p->g.kernel_h * job->p->g.kernel_w;
+  int64_t image_group = task / job->panels, panel = task % job->panels;
+  pt2c_conv_im2col_panel(&job->p->g, group_input(job, image_group),
+                         panel * PT2C_GEMM_MR, PT2C_GEMM_MR, 0, depth,
                          job->cols + task * job->panel_floats);
+}
+
+/* Channel-major: B panels are made by the GEMM's compute tasks (make_b), one K block at a
+ * time, so that they never leave L2 (an im2col matrix is kernel_h * kernel_w times the
+ * input: 7 MiB for a 3x3 convolution of 64 channels on 56 x 56). */
+typedef struct b_maker {
+  const conv_job* job;
+  int64_t image_group;
+} b_maker;
+
+static void make_b_panel(const void* ctx, int64_t panel, int64_t k0, int64_t kc, float* dst) {
+  const b_maker* maker = ctx;
+  pt2c_conv_im2col_panel(&maker->job->p->g, group_input(maker->job, maker->image_group),
+                         panel * PT2C_GEMM_NR, PT2C_GEMM_NR, k0, k0 + kc, dst);
 }
 
 enum { CHANNELS_PER_TRANSPOSE_TASK = 32 };
@@ -222,13 +245,15 @@ static void transpose_task(void* ctx, int64_t task, int thread) {
 }
 
 /* The GEMM of (image, group) i: channel-major or pixel-major (see the top). */
-static void gemm_problem(const conv_job* job, int64_t i, pt2c_sgemm_problem* q) {
+static void gemm_problem(const conv_job* job, int64_t i, const b_maker* maker,
+                         pt2c_sgemm_problem* q) {
   const pt2c_conv_prepacked* p = job->p;
   const pt2c_conv_geometry* g = &p->g;
   int64_t group = i % g->groups, pixels = g->out_h * g->out_w, kg = g->group_out_channels;
   int64_t depth = g->group_channels * g->kernel_h * g->kernel_w;
   int64_t y_offset = i * kg * pixels;
-  /* the operand of the pixels: x of image i and group as [C/G, HW], or its panels */
+  /* the operand of the pixels: x of image i and group as [C/G, HW], its A panels
+   * (pixel-major), or B panels made on demand (channel-major, maker) */
   const float* x = job->x + i * g->group_channels * pixels;
   const float* cols = job->cols ? job->cols + i * job->panels * job->panel_floats : NULL;
   const float* weights = p->weights + group * p->group_weights;
@@ -253,8 +278,9 @@ static void gemm_problem(const conv_job* job, int64_t i, pt2c_sgemm_problem* q) 
   q->m = kg;
   q->n = pixels;
   q->a_packed = weights;
-  if (cols) {
-    q->b_packed = cols;
+  if (maker) {
+    q->make_b = make_b_panel;
+    q->make_b_ctx = maker;
   } else {
     q->b = x;
     q->b_row_stride = pixels;
@@ -289,36 +315,39 @@ void pt2c_conv_run(const pt2c_conv_prepacked* p, const float* x, const float* bi
     return;
   }
   int64_t count = g->batch * g->groups, pixels = g->out_h * g->out_w;
-  size_t list_bytes = (sizeof(pt2c_sgemm_problem) * (size_t)count + 63) / 64 * 64;
+  int make_b = p->im2col && !p->pixel_major;
+  size_t list_bytes = round_up_bytes(sizeof(pt2c_sgemm_problem) * (size_t)count);
+  size_t maker_bytes = make_b ? round_up_bytes(sizeof(b_maker) * (size_t)count) : 0;
   size_t cols_bytes = 0, phase_bytes = 0, transposed_bytes = 0;
   int64_t input_rows = g->batch * g->channels * g->in_h;
-  if (p->im2col) {
-    job.panel_width = p->pixel_major ? PT2C_GEMM_MR : PT2C_GEMM_NR;
-    job.panels = ceil_div(pixels, job.panel_width);
-    job.panel_floats = job.panel_width * g->group_channels * g->kernel_h * g->kernel_w;
-    size_t floats = (size_t)(count * job.panels * job.panel_floats);
-    cols_bytes = (sizeof(float) * floats + 63) / 64 * 64;
-    if (pt2c_conv_splits_phases(g)) {
-      int64_t floats = input_rows * g->stride_w * pt2c_conv_phase_width(g);
-      phase_bytes = (sizeof(float) * (size_t)floats + 63) / 64 * 64;
-    }
+  if (p->im2col && p->pixel_major) {
+    job.panels = ceil_div(pixels, PT2C_GEMM_MR);
+    job.panel_floats = PT2C_GEMM_MR * g->group_channels * g->kernel_h * g->kernel_w;
+    cols_bytes = round_up_bytes(sizeof(float) * (size_t)(count * job.panels * job.panel_floats));
+  }
+  if (p->im2col && pt2c_conv_splits_phases(g)) {
+    int64_t floats = input_rows * g->stride_w * pt2c_conv_phase_width(g);
+    phase_bytes = round_up_bytes(sizeof(float) * (size_t)floats);
   }
   if (p->pixel_major)
     transposed_bytes = sizeof(float) * (size_t)(count * pixels * transposed_ld(g));
-  char* scratch = pt2c_cpu_scratch(PT2C_SCRATCH_CONV,
-                                   list_bytes + cols_bytes + phase_bytes + transposed_bytes);
+  char* scratch = pt2c_cpu_scratch(
+      PT2C_SCRATCH_CONV, list_bytes + maker_bytes + cols_bytes + phase_bytes + transposed_bytes);
   if (!scratch) return;
   pt2c_sgemm_problem* list = (pt2c_sgemm_problem*)scratch;
-  if (p->pixel_major) job.transposed = (float*)(scratch + list_bytes + cols_bytes + phase_bytes);
-  if (p->im2col) {
-    job.cols = (float*)(scratch + list_bytes);
-    if (phase_bytes > 0) {
-      job.phased = (float*)(scratch + list_bytes + cols_bytes);
-      pt2c_pool_parallel_for(ceil_div(input_rows, PHASE_ROWS_PER_TASK), phase_task, &job);
-    }
-    pt2c_pool_parallel_for(count * job.panels, im2col_task, &job);
+  b_maker* makers = make_b ? (b_maker*)(scratch + list_bytes) : NULL;
+  char* rest = scratch + list_bytes + maker_bytes;
+  if (cols_bytes) job.cols = (float*)rest;
+  if (phase_bytes) {
+    job.phased = (float*)(rest + cols_bytes);
+    pt2c_pool_parallel_for(ceil_div(input_rows, PHASE_ROWS_PER_TASK), phase_task, &job);
   }
-  for (int64_t i = 0; i < count; ++i) gemm_problem(&job, i, &list[i]);
+  if (transposed_bytes) job.transposed = (float*)(rest + cols_bytes + phase_bytes);
+  if (job.cols) pt2c_pool_parallel_for(count * job.panels, im2col_task, &job);
+  for (int64_t i = 0; i < count; ++i) {
+    if (makers) makers[i] = (b_maker){&job, i};
+    gemm_problem(&job, i, makers ? &makers[i] : NULL, &list[i]);
+  }
   pt2c_sgemm_many(list, count);
   if (p->pixel_major)
     pt2c_pool_parallel_for(count * ceil_div(g->group_out_channels, CHANNELS_PER_TRANSPOSE_TASK),

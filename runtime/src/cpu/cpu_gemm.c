@@ -25,6 +25,7 @@ enum {
   KC = PT2C_GEMM_KC,
   MC_PANELS = 16, /* 96 rows */
   NC_PANELS = 16, /* 512 columns */
+  MADE_B_MC_PANELS = 64, /* 384 rows, when B is made on demand (choose_blocks) */
   TASKS_PER_THREAD = 4, /* enough to even out tasks of unequal cost */
 };
 /* Below this many flops a parallel region costs more than it saves. */
@@ -37,10 +38,11 @@ typedef struct gemm_job {
   int64_t depth; /* packed slots along K: k, or (k + 1) / 2 for bf16 */
   int64_t m_panels, n_panels;
   const float** a; /* per problem: its packed A (prepacked or in scratch), in slots */
-  const float** b;
+  const float** b; /* NULL for a problem with make_b */
   float* a_scratch; /* packing destinations, one stretch per problem */
   float* b_scratch;
   int pack_a, pack_b;               /* some problem needs A (B) packed */
+  int make_b;                       /* some problem makes its B panels (make_b) */
   int64_t mc_panels, nc_panels;     /* panels per task block */
   int64_t tiles_m, tiles_n;
   int threads; /* that run the compute tasks */
@@ -76,7 +78,7 @@ static void pack_task(void* ctx, int64_t task, int thread) {
     task -= a_tasks;
     int64_t i = task / job->n_panels, panel = task % job->n_panels;
     const pt2c_sgemm_problem* p = &job->problems[i];
-    if (p->b_packed) return;
+    if (p->b_packed || p->make_b) return;
     float* dst = job->b_scratch + (i * job->n_panels + panel) * NR * job->depth;
     (job->bf16 ? pt2c_gemm_pack_b_panel_bf16 : pt2c_gemm_pack_b_panel)(
         p->b, p->b_row_stride, p->b_col_stride, job->k, job->n, panel, dst);
@@ -110,7 +112,7 @@ static void plan_prefetch(b_prefetch* f, const float* b, int64_t depth, int64_t 
                           int64_t jp0, int64_t jp1, int64_t calls) {
   int64_t next_kc = min64(KC, depth - next_k0);
   memset(f, 0, sizeof(*f));
-  if (next_kc <= 0) return;
+  if (next_kc <= 0 || !b) return;
   f->first = b + jp0 * NR * depth + next_k0 * NR;
   f->panel_stride = NR * depth;
   f->panel_lines = next_kc * NR / PT2C_GEMM_LINE_FLOATS;
@@ -157,6 +159,12 @@ static void compute_task(void* ctx, int64_t task, int thread) {
   const float* a = job->a[i];
   const float* b = job->b[i];
   int64_t k = job->depth;
+  float* made = NULL; /* make_b: this K block's panels of the block */
+  if (p->make_b) {
+    size_t bytes = sizeof(float) * (size_t)((jp1 - jp0) * KC * NR);
+    made = pt2c_cpu_scratch(PT2C_SCRATCH_GEMM_B_BLOCK, bytes);
+    if (!made) return;
+  }
   pt2c_gemm_tile t;
   t.ldc = p->ldc;
   t.bias_per_row = ep->bias_per_row;
@@ -167,7 +175,11 @@ static void compute_task(void* ctx, int64_t task, int thread) {
     t.last = k0 + t.kc == k;
     b_prefetch f;
     int64_t calls = (ip1 - ip0) * (jp1 - jp0);
-    if (!t.last) {
+    if (made) {
+      for (int64_t jp = jp0; jp < jp1; ++jp)
+        p->make_b(p->make_b_ctx, jp, k0, t.kc, made + (jp - jp0) * t.kc * NR);
+      memset(&f, 0, sizeof(f)); /* made in L2 just now */
+    } else if (!t.last) {
       plan_prefetch(&f, b, k, k0 + KC, jp0, jp1, calls);
     } else if (next_task < num_tasks) { /* that task's first K block */
       task_block next = block_of(job, next_task);
@@ -181,7 +193,7 @@ static void compute_task(void* ctx, int64_t task, int thread) {
       t.mr = (int)min64(MR, job->m - row0);
       for (int64_t jp = jp0; jp < jp1; ++jp) {
         int64_t col0 = jp * NR;
-        t.b = b + jp * NR * k + k0 * NR;
+        t.b = made ? made + (jp - jp0) * t.kc * NR : b + jp * NR * k + k0 * NR;
         t.nr = (int)min64(NR, job->n - col0);
         t.c = p->c + row0 * p->ldc + col0;
         t.bias = ep->bias ? ep->bias + (ep->bias_per_row ? row0 : col0) : NULL;
@@ -201,10 +213,13 @@ static void compute_task(void* ctx, int64_t task, int thread) {
  * largest block bounds the time. */
 static void choose_blocks(gemm_job* job, int threads) {
   int64_t want = (int64_t)threads * TASKS_PER_THREAD;
-  job->tiles_m = ceil_div(job->m_panels, MC_PANELS);
+  /* Made B panels are made again by every M tile: fewer, taller tiles (A blocks up to
+   * MADE_B_MC_PANELS x KC, 384 KiB), and N split for the threads. */
+  int64_t mc = job->make_b ? MADE_B_MC_PANELS : MC_PANELS;
+  job->tiles_m = ceil_div(job->m_panels, mc);
   int64_t want_n = max64(1, ceil_div(want, job->count * job->tiles_m));
   job->tiles_n = max64(ceil_div(job->n_panels, NC_PANELS), min64(want_n, job->n_panels));
-  if (job->count * job->tiles_m * job->tiles_n < want) {
+  if (!job->make_b && job->count * job->tiles_m * job->tiles_n < want) {
     int64_t want_m = ceil_div(want, job->count * job->tiles_n);
     job->tiles_m = max64(job->tiles_m, min64(want_m, job->m_panels));
   }
@@ -254,7 +269,8 @@ void pt2c_sgemm_many(const pt2c_sgemm_problem* problems, int64_t count) {
   job.kernel = kernel_for(pt2c_cpu_best_isa(), job.bf16);
   for (int64_t i = 0; i < count; ++i) {
     job.pack_a |= problems[i].a_packed == NULL;
-    job.pack_b |= problems[i].b_packed == NULL;
+    job.pack_b |= problems[i].b_packed == NULL && problems[i].make_b == NULL;
+    job.make_b |= problems[i].make_b != NULL;
   }
   size_t a_floats = job.pack_a ? (size_t)(count * job.m_panels * MR * job.depth) : 0;
   size_t b_floats = job.pack_b ? (size_t)(count * job.n_panels * NR * job.depth) : 0;
@@ -271,6 +287,7 @@ void pt2c_sgemm_many(const pt2c_sgemm_problem* problems, int64_t count) {
     job.a[i] = problems[i].a_packed ? problems[i].a_packed
                                     : job.a_scratch + i * job.m_panels * MR * job.depth;
     job.b[i] = problems[i].b_packed ? problems[i].b_packed
+               : problems[i].make_b ? NULL
                                     : job.b_scratch + i * job.n_panels * NR * job.depth;
   }
   double flops = 2.0 * (double)job.m * (double)job.n * (double)job.k * (double)count;

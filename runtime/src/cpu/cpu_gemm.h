@@ -75,6 +75,13 @@ typedef struct pt2c_sgemm_problem {
   const void* b;
   int64_t b_row_stride, b_col_stride;
   const void* b_packed; /* from pt2c_gemm_pack_b(operands, k, n), or NULL */
+  /* NULL, or the maker of B's packed panels when B is neither given nor prepacked (f32
+   * only): make_b(make_b_ctx, panel, k0, kc, dst) writes K slots [k0, k0 + kc) of packed
+   * panel `panel` as kc * PT2C_GEMM_NR floats, k-major. Each compute task makes its
+   * block's panels one K block at a time into its thread's scratch, where they stay in
+   * L2: for operands cheaper to make than to store and read back (im2col). */
+  void (*make_b)(const void* ctx, int64_t panel, int64_t k0, int64_t kc, float* dst);
+  const void* make_b_ctx;
   float* c;             /* C(i, j) = c[i * ldc + j] */
   int64_t ldc;
   pt2c_sgemm_epilogue epilogue;
