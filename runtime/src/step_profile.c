@@ -8,10 +8,11 @@
 #include <string.h>
 #include <time.h>
 
-enum { kReportedSteps = 25 };
+enum { kReportedSteps = 25 }; /* by default; PT2C_PROFILE=N (N > 1) reports N */
 
 struct pt2c_step_profile {
   uint32_t num_steps;
+  long reported_steps;
   int64_t* nanoseconds; /* per step, summed over runs */
 };
 
@@ -21,6 +22,9 @@ pt2c_step_profile* pt2c_step_profile_create(const pt2c_plan* plan) {
   pt2c_step_profile* profile = calloc(1, sizeof(*profile));
   if (profile == NULL) return NULL;
   profile->num_steps = plan->header->num_steps;
+  char* end = NULL;
+  long n = strtol(value, &end, 10);
+  profile->reported_steps = end != value && *end == '\0' && n > 1 ? n : kReportedSteps;
   profile->nanoseconds = calloc(profile->num_steps + 1, sizeof(int64_t));
   if (profile->nanoseconds == NULL) {
     free(profile);
@@ -97,7 +101,7 @@ void pt2c_step_profile_finish(pt2c_step_profile* profile, const pt2c_plan* plan,
             "generated kernels", (double)(total - library) / 1e6,
             100.0 * (double)(total - library) / (double)total, (double)split_time / 1e6);
     fprintf(stderr, "the slowest steps:\n");
-    for (int n = 0; n < kReportedSteps; ++n) { /* selection: a report, not a hot path */
+    for (long n = 0; n < profile->reported_steps; ++n) { /* selection: a report, not a hot path */
       uint32_t best = 0;
       for (uint32_t s = 1; s < profile->num_steps; ++s)
         if (profile->nanoseconds[s] > profile->nanoseconds[best]) best = s;
