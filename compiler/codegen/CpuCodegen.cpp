@@ -22,6 +22,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "runtime/src/content_hash.h"
 
 namespace pt2c {
 namespace {
@@ -190,6 +191,9 @@ mlir::LogicalResult addEmbeddedSymbols(llvm::Module& m, const ExecutionPlan& pla
       ->setAlignment(llvm::Align(8));
   auto* i64 = llvm::Type::getInt64Ty(ctx);
   addConstant(m, llvm::ConstantInt::get(i64, plan.bytes.size()), "__pt2c_plan_size");
+  // Checked at create before the plan is parsed: a damaged model.so fails cleanly.
+  uint64_t checksum = pt2c_content_hash(plan.bytes.data(), plan.bytes.size());
+  addConstant(m, llvm::ConstantInt::get(i64, checksum), "__pt2c_plan_checksum");
   // Lets the runtime check the plan's kernel indexes against the table's real length.
   addConstant(m, llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), table.size()),
               "__pt2c_num_kernels");

@@ -9,7 +9,7 @@
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 #include "pt2c/weights_format.h"
-#include "runtime/src/weights_hash.h"
+#include "runtime/src/content_hash.h"
 
 namespace pt2c {
 namespace {
@@ -72,15 +72,15 @@ ExternalWeights::ExternalWeights(const WeightsBlob& blob, const ArtifactFile& ar
               sourceOf(piece) + " " + piece.name + "\n";
     if (inSideFile(piece)) derivedBytes_ += piece.size;
   }
-  pt2c_weights_hasher hasher;
-  pt2c_weights_hash_init(&hasher);
+  pt2c_content_hasher hasher;
+  pt2c_content_hash_init(&hasher);
   forEachChunk(blob, [&](const WeightsBlob::Piece& p) { return bytesOf(p); },
                [&](llvm::StringRef bytes) {
-                 pt2c_weights_hash_update(&hasher, bytes.data(), bytes.size());
+                 pt2c_content_hash_update(&hasher, bytes.data(), bytes.size());
                });
   record_.blobSize = blob.size;
-  record_.fingerprint = pt2c_weights_hash(layout.data(), layout.size());
-  record_.checksum = pt2c_weights_hash_final(&hasher);
+  record_.fingerprint = pt2c_content_hash(layout.data(), layout.size());
+  record_.checksum = pt2c_content_hash_final(&hasher);
 }
 
 std::string ExternalWeights::sourceOf(const WeightsBlob::Piece& piece) const {

@@ -14,7 +14,10 @@
 
 namespace pt2c {
 
-constexpr char kArtifactMagic[8] = {'P', 'T', '2', 'C', 'A', 'R', 'T', '\x01'};
+// "PT2CART" and the format version, 2: a CRC-32 of the message and the blob follows the
+// message length (version 1 had none).
+constexpr char kArtifactMagic[8] = {'P', 'T', '2', 'C', 'A', 'R', 'T', '\x02'};
+constexpr uint64_t kArtifactHeaderSize = 24;
 constexpr uint64_t kArtifactAlignment = 64;
 
 struct ArtifactFile {
@@ -25,7 +28,8 @@ struct ArtifactFile {
 };
 
 // Fails with a message naming the file and the problem (missing, truncated, bad magic,
-// unparsable message, a weight outside the blob).
+// another format version, a CRC-32 that does not match, unparsable message, a weight
+// outside the blob, overlapping another or of the wrong size for its dtype and shape).
 llvm::Expected<ArtifactFile> readArtifactFile(const std::string& path);
 
 }  // namespace pt2c

@@ -4,10 +4,12 @@
  * link runtime_core and call pt2c_model_create_from with hand-built parts instead. */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "content_hash.h"
 #include "cpu_features.h"
 #include "error.h"
 #include "model.h"
@@ -19,6 +21,7 @@
 /* Defined by the compiler's generated object (see pt2c/plan_format.h). */
 extern const unsigned char __pt2c_plan[] PT2C_EMBEDDED;
 extern const uint64_t __pt2c_plan_size PT2C_EMBEDDED;
+extern const uint64_t __pt2c_plan_checksum PT2C_EMBEDDED;
 extern const unsigned char __pt2c_weights[] PT2C_EMBEDDED;
 extern const uint64_t __pt2c_weights_size PT2C_EMBEDDED;
 extern const pt2c_kernel_fn __pt2c_kernels[] PT2C_EMBEDDED;
@@ -100,6 +103,15 @@ PT2C_API pt2c_status pt2c_model_create_with_weights(const char* weights_path,
         pt2c_cpu_features_check(__pt2c_cpu_features, __pt2c_cpu, pt2c_cpu_host_features());
     if (status != PT2C_OK) return status;
   }
+  /* Before the plan is parsed: flipped bits in a damaged model.so are caught here, and
+   * the parser's bounds checks remain for what a checksum cannot catch. */
+  uint64_t checksum = pt2c_content_hash(__pt2c_plan, (size_t)__pt2c_plan_size);
+  if (checksum != __pt2c_plan_checksum)
+    return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL,
+                     "corrupt model: the embedded plan's checksum is %016" PRIx64
+                     ", the compiler recorded %016" PRIx64
+                     ": this model.so was damaged after it was built; rebuild it",
+                     checksum, __pt2c_plan_checksum);
   uint32_t num_kernels = UINT32_MAX;
   if (&__pt2c_num_kernels != NULL) num_kernels = __pt2c_num_kernels;
   pt2c_model_source source = {

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "error.h"
-#include "weights_hash.h"
+#include "content_hash.h"
 
 _Static_assert(sizeof(pt2c_weights_file_header) == PT2C_WEIGHTS_FILE_HEADER_SIZE,
                "the weights file header is 64 bytes");
@@ -182,7 +182,7 @@ pt2c_status pt2c_weights_file_open(const char* path, const pt2c_external_weights
   if (status == PT2C_OK) status = read_blob(path, fd, header.blob_size, &file);
   close(fd); /* the model never reads the file again */
   if (status == PT2C_OK && verify_data) {
-    uint64_t checksum = pt2c_weights_hash(file.blob, (size_t)file.blob_size);
+    uint64_t checksum = pt2c_content_hash(file.blob, (size_t)file.blob_size);
     if (checksum != expected->checksum)
       status = pt2c_fail(PT2C_ERROR_WEIGHTS_FILE,
                          "weights file '%s' is corrupt: its data's checksum is %016" PRIx64

@@ -96,9 +96,10 @@ def test_mlp_weights_blob(mlp):
         assert sizes(entry.meta) == list(param.shape)
         assert artifact.weight_bytes(name) == param.detach().numpy().tobytes()
     with open(mlp.output, "rb") as f:
-        head = f.read(16)
-    assert head[:8] == b"PT2CART\x01"
-    assert struct.unpack("<Q", head[8:])[0] == artifact.message.ByteSize()
+        head = f.read(24)
+    assert head[:8] == b"PT2CART\x02"
+    assert struct.unpack("<Q", head[8:16])[0] == artifact.message.ByteSize()
+    assert struct.unpack("<I", head[20:24])[0] == 0  # reserved
 
 
 def test_mlp_source_locations(mlp):

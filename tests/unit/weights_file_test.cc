@@ -17,7 +17,7 @@
 
 #include "pt2c/weights_format.h"
 #include "runtime/src/weights_file.h"
-#include "runtime/src/weights_hash.h"
+#include "runtime/src/content_hash.h"
 
 using Catch::Matchers::Contains;
 
@@ -30,7 +30,7 @@ std::vector<unsigned char> blobBytes() {
 }
 
 pt2c_external_weights expectedFor(const std::vector<unsigned char>& blob) {
-  return {1, blob.size(), 0x1234, pt2c_weights_hash(blob.data(), blob.size())};
+  return {1, blob.size(), 0x1234, pt2c_content_hash(blob.data(), blob.size())};
 }
 
 std::string fileWith(const std::vector<unsigned char>& bytes) {
@@ -212,19 +212,19 @@ TEST_CASE("truncating or overwriting the file after open leaves the weights as r
 TEST_CASE("the weights checksum of data in pieces is that of the whole") {
   std::vector<unsigned char> data(1000);
   for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<unsigned char>(i * 31 + 5);
-  uint64_t whole = pt2c_weights_hash(data.data(), data.size());
+  uint64_t whole = pt2c_content_hash(data.data(), data.size());
   for (size_t cut : {1u, 3u, 8u, 13u, 64u, 999u}) {
-    pt2c_weights_hasher hasher;
-    pt2c_weights_hash_init(&hasher);
+    pt2c_content_hasher hasher;
+    pt2c_content_hash_init(&hasher);
     for (size_t at = 0; at < data.size(); at += cut)
-      pt2c_weights_hash_update(&hasher, data.data() + at, std::min(cut, data.size() - at));
-    CHECK(pt2c_weights_hash_final(&hasher) == whole);
+      pt2c_content_hash_update(&hasher, data.data() + at, std::min(cut, data.size() - at));
+    CHECK(pt2c_content_hash_final(&hasher) == whole);
   }
   // Position, content and length all count.
   auto swapped = data;
   std::swap(swapped[0], swapped[8]);
-  CHECK(pt2c_weights_hash(swapped.data(), swapped.size()) != whole);
-  CHECK(pt2c_weights_hash(data.data(), data.size() - 1) != whole);
+  CHECK(pt2c_content_hash(swapped.data(), swapped.size()) != whole);
+  CHECK(pt2c_content_hash(data.data(), data.size() - 1) != whole);
   std::vector<unsigned char> zeros(16);
-  CHECK(pt2c_weights_hash(zeros.data(), 8) != pt2c_weights_hash(zeros.data(), 16));
+  CHECK(pt2c_content_hash(zeros.data(), 8) != pt2c_content_hash(zeros.data(), 16));
 }

@@ -1,10 +1,10 @@
 """Reads an artifact back: for tests and debugging (the compiler reads it in C++)."""
-import struct
+import zlib
 
 import pt2c_pb2 as pb
 
 from .weights import align
-from .writer import MAGIC
+from .writer import HEADER, MAGIC
 
 
 class ArtifactFile:
@@ -13,10 +13,13 @@ class ArtifactFile:
             data = f.read()
         if data[:8] != MAGIC:
             raise ValueError("%s: not a .pt2c artifact (bad magic)" % path)
-        (length,) = struct.unpack("<Q", data[8:16])
-        self.message = pb.Artifact.FromString(data[16:16 + length])
-        self.blob_start = align(16 + length)
+        _, length, crc, _ = HEADER.unpack(data[:HEADER.size])
+        message = data[HEADER.size:HEADER.size + length]
+        self.blob_start = align(HEADER.size + length)
         self.blob = data[self.blob_start:]
+        if zlib.crc32(self.blob, zlib.crc32(message)) != crc:
+            raise ValueError("%s: the artifact's CRC-32 does not match its contents" % path)
+        self.message = pb.Artifact.FromString(message)
         self.file_size = len(data)
 
     def weight_bytes(self, name):

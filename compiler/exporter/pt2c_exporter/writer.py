@@ -1,6 +1,10 @@
 """Writes an artifact file atomically, in the layout of ir/artifact/pt2c.proto:
 
-  "PT2CART\\x01" | uint64 LE message length N | message | zero pad to 64 | weights blob
+  "PT2CART\\x02" | uint64 LE message length N | uint32 LE CRC-32 | uint32 0 | message |
+  zero pad to 64 | weights blob
+
+The CRC-32 (zlib's) runs over the message and then the blob, so that the compiler
+refuses an artifact damaged after export instead of compiling wrong weights.
 
 The file is written under a temporary name in the output's directory and renamed
 into place, so a reader never sees a partial artifact and a failed export leaves none.
@@ -8,10 +12,12 @@ into place, so a reader never sees a partial artifact and a failed export leaves
 import os
 import struct
 import tempfile
+import zlib
 
 from .weights import align, tensor_bytes
 
-MAGIC = b"PT2CART\x01"
+MAGIC = b"PT2CART\x02"
+HEADER = struct.Struct("<8sQII")  # magic, message length, CRC-32, reserved (0)
 
 
 def write_artifact(path, artifact, layout):
@@ -22,17 +28,21 @@ def write_artifact(path, artifact, layout):
                                 suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(MAGIC)
-            f.write(struct.pack("<Q", len(message)))
+            f.write(HEADER.pack(MAGIC, len(message), 0, 0))  # the CRC comes last
             f.write(message)
-            blob_start = align(16 + len(message))
-            f.write(b"\0" * (blob_start - 16 - len(message)))
+            crc = zlib.crc32(message)
+            blob_start = align(HEADER.size + len(message))
+            f.write(b"\0" * (blob_start - HEADER.size - len(message)))
             position = 0
             for offset, tensor in layout.regions:
-                f.write(b"\0" * (offset - position))
+                gap = b"\0" * (offset - position)
                 data = tensor_bytes(tensor)
+                f.write(gap)
                 f.write(data)
+                crc = zlib.crc32(data, zlib.crc32(gap, crc))
                 position = offset + len(data)
+            f.seek(0)
+            f.write(HEADER.pack(MAGIC, len(message), crc, 0))
             f.flush()
             os.fsync(f.fileno())
         # mkstemp creates the file 0600; give it the permissions a plain open() would.

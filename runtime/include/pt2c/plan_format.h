@@ -310,6 +310,9 @@ typedef struct pt2c_plan_slot {
 /* What the compiler's generated object defines in every model.so (hidden symbols):
  *   const unsigned char __pt2c_plan[];            the plan blob above, or a plan set
  *   const uint64_t      __pt2c_plan_size;
+ *   const uint64_t      __pt2c_plan_checksum;     the plan blob's pt2c_content_hash
+ *                                                 (runtime/src/content_hash.h), checked
+ *                                                 at create before the plan is parsed
  *   const unsigned char __pt2c_weights[];         64-byte aligned weights blob
  *   const uint64_t      __pt2c_weights_size;
  *   const pt2c_kernel_fn __pt2c_kernels[];        plan.num_kernels entries, none null

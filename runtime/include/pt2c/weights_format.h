@@ -14,7 +14,7 @@
  *       24     8  layout fingerprint: a hash of the blob's layout (each piece's offset,
  *                 size and source name), which the .so records too; another model's or
  *                 another compile's file has another one
- *       32     8  checksum of the blob's bytes (pt2c_weights_hash), also in the .so
+ *       32     8  checksum of the blob's bytes (pt2c_content_hash), also in the .so
  *       40    24  zero
  *       64     -  the blob
  *

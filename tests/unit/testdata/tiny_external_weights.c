@@ -1,7 +1,7 @@
 /* Makes testdata/tiny_model.c a model with external weights, as `pt2c --external-weights`
  * would: the record of its weights file (pt2c/weights_format.h), a strong definition
  * that replaces embedded_entry.c's weak "embedded" default. The file holds tiny_model's
- * six weights (0.5, 1.5, ..., 5.5): 24 bytes whose pt2c_weights_hash is the checksum
+ * six weights (0.5, 1.5, ..., 5.5): 24 bytes whose pt2c_content_hash is the checksum
  * below; the fingerprint is any value the test's file repeats. */
 #include "pt2c/weights_format.h"
 

@@ -1,4 +1,4 @@
-#include "weights_hash.h"
+#include "content_hash.h"
 
 #include <string.h>
 
@@ -20,7 +20,7 @@ static uint64_t load_le64(const unsigned char* p) {
   return word;
 }
 
-void pt2c_weights_hash_init(pt2c_weights_hasher* hasher) {
+void pt2c_content_hash_init(pt2c_content_hasher* hasher) {
   memset(hasher, 0, sizeof *hasher);
 }
 
@@ -35,7 +35,7 @@ static uint64_t sum_words(const unsigned char* data, uint64_t first, size_t coun
   return sum;
 }
 
-void pt2c_weights_hash_update(pt2c_weights_hasher* hasher, const void* data, size_t size) {
+void pt2c_content_hash_update(pt2c_content_hasher* hasher, const void* data, size_t size) {
   const unsigned char* bytes = data;
   unsigned filled = (unsigned)(hasher->length % 8);
   if (filled > 0) { /* complete the pending word first */
@@ -55,7 +55,7 @@ void pt2c_weights_hash_update(pt2c_weights_hasher* hasher, const void* data, siz
   hasher->length += rest;
 }
 
-uint64_t pt2c_weights_hash_final(const pt2c_weights_hasher* hasher) {
+uint64_t pt2c_content_hash_final(const pt2c_content_hasher* hasher) {
   uint64_t sum = hasher->sum;
   unsigned filled = (unsigned)(hasher->length % 8);
   if (filled > 0) {
@@ -66,9 +66,9 @@ uint64_t pt2c_weights_hash_final(const pt2c_weights_hasher* hasher) {
   return mix(sum ^ mix(hasher->length));
 }
 
-uint64_t pt2c_weights_hash(const void* data, size_t size) {
-  pt2c_weights_hasher hasher;
-  pt2c_weights_hash_init(&hasher);
-  pt2c_weights_hash_update(&hasher, data, size);
-  return pt2c_weights_hash_final(&hasher);
+uint64_t pt2c_content_hash(const void* data, size_t size) {
+  pt2c_content_hasher hasher;
+  pt2c_content_hash_init(&hasher);
+  pt2c_content_hash_update(&hasher, data, size);
+  return pt2c_content_hash_final(&hasher);
 }
