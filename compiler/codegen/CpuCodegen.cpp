@@ -16,6 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -157,6 +158,39 @@ void addSplitTable(llvm::Module& m, const ExecutionPlan& plan,
   addConstant(m, table, "__pt2c_kernel_splits");
 }
 
+// __pt2c_kernel_args (pt2c/plan_format.h): the buffer sizes each kernel table entry was
+// compiled for, read through a pointer like the split table. None when a kernel's sizes
+// are unknown.
+void addKernelArgsTable(llvm::Module& m, const ExecutionPlan& plan,
+                        const std::map<std::string, std::vector<uint64_t>>& argBytes) {
+  llvm::LLVMContext& ctx = m.getContext();
+  std::vector<uint32_t> first = {0};
+  std::vector<uint64_t> bytes;
+  for (const std::string& name : plan.kernels) {
+    auto it = argBytes.find(name);
+    if (it == argBytes.end()) return;
+    bytes.insert(bytes.end(), it->second.begin(), it->second.end());
+    first.push_back(static_cast<uint32_t>(bytes.size()));
+  }
+  if (bytes.empty()) bytes.push_back(0);  // no zero-length array
+  auto addInternal = [&](llvm::Constant* init, const char* name) {
+    llvm::GlobalVariable* g = addConstant(m, init, name);
+    g->setLinkage(llvm::GlobalValue::InternalLinkage);
+    return g;
+  };
+  llvm::GlobalVariable* firstTable = addInternal(
+      llvm::ConstantDataArray::get(ctx, llvm::ArrayRef<uint32_t>(first)),
+      "__pt2c_kernel_arg_first");
+  llvm::GlobalVariable* bytesTable = addInternal(
+      llvm::ConstantDataArray::get(ctx, llvm::ArrayRef<uint64_t>(bytes)),
+      "__pt2c_kernel_arg_bytes");
+  auto* ptr = llvm::PointerType::getUnqual(ctx);
+  auto* recordType = llvm::StructType::get(ctx, {ptr, ptr});
+  llvm::GlobalVariable* record = addInternal(
+      llvm::ConstantStruct::get(recordType, {firstTable, bytesTable}), "__pt2c_kernel_args_record");
+  addConstant(m, record, "__pt2c_kernel_args");
+}
+
 mlir::LogicalResult addEmbeddedSymbols(llvm::Module& m, const ExecutionPlan& plan,
                                        const CpuCodegenOptions& options,
                                        const std::map<std::string, KernelSplit>& splits,
@@ -182,6 +216,7 @@ mlir::LogicalResult addEmbeddedSymbols(llvm::Module& m, const ExecutionPlan& pla
         addKernelWrapper(m, kernel, i, plan.dynamic, isSplit ? &split->second : nullptr));
   }
   addSplitTable(m, plan, splits, disjoint);
+  addKernelArgsTable(m, plan, options.kernelArgBytes);
   auto* ptr = llvm::PointerType::getUnqual(ctx);
   addConstant(m, llvm::ConstantArray::get(llvm::ArrayType::get(ptr, table.size()), table),
               "__pt2c_kernels");
@@ -259,6 +294,24 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string& cpuN
 
 
 }  // namespace
+
+std::map<std::string, std::vector<uint64_t>> kernelArgBytes(mlir::ModuleOp kernels) {
+  std::map<std::string, std::vector<uint64_t>> result;
+  kernels.walk([&](mlir::func::FuncOp func) {
+    if (func.isExternal()) return;
+    std::vector<uint64_t>& bytes = result[func.getName().str()];
+    mlir::FunctionType type = func.getFunctionType();
+    for (mlir::TypeRange types : {type.getInputs(), type.getResults()})
+      for (mlir::Type t : types) {
+        auto shaped = llvm::dyn_cast<mlir::ShapedType>(t);
+        if (!shaped) continue;  // a dynamic model's symbol values: not buffers
+        bool known = shaped.hasStaticShape() && shaped.getElementType().isIntOrFloat();
+        unsigned bits = known ? shaped.getElementType().getIntOrFloatBitWidth() : 0;
+        bytes.push_back(known ? shaped.getNumElements() * (bits == 1 ? 1 : bits / 8) : 0);
+      }
+  });
+  return result;
+}
 
 mlir::LogicalResult lowerKernelsToLLVMDialect(mlir::ModuleOp kernels) {
   mlir::PassManager pm(kernels->getName());

@@ -6,6 +6,7 @@
 #define PT2C_COMPILER_CODEGEN_CPUCODEGEN_H_
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,7 +42,15 @@ struct CpuCodegenOptions {
     unsigned alignment = 8;
   };
   std::vector<Blob> blobs;
+  // Per kernel function, the bytes of each buffer it takes (kernelArgBytes, taken before
+  // lowering erases the types): the .so's __pt2c_kernel_args, which create checks the
+  // plan against. Empty, or a kernel missing: no table.
+  std::map<std::string, std::vector<uint64_t>> kernelArgBytes;
 };
+
+// Per kernel function of `kernels` (not yet lowered), the bytes of each tensor or memref
+// it takes, operands then results (0 for a dynamic size), as its type says.
+std::map<std::string, std::vector<uint64_t>> kernelArgBytes(mlir::ModuleOp kernels);
 
 // Lowers the module's kernel functions (in place) to the LLVM dialect.
 mlir::LogicalResult lowerKernelsToLLVMDialect(mlir::ModuleOp kernels);

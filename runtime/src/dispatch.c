@@ -141,6 +141,8 @@ pt2c_status pt2c_plan_set_create(const pt2c_model_source* source, pt2c_model* ow
     part.num_kernels = source->num_kernels - graphs[g].first_kernel;
     part.kernel_splits =
         source->kernel_splits ? source->kernel_splits + graphs[g].first_kernel : NULL;
+    part.kernel_arg_first =
+        source->kernel_arg_first ? source->kernel_arg_first + graphs[g].first_kernel : NULL;
     if (pt2c_is_plan_set(part.plan, part.plan_size)) return CORRUPT("graph %u is a plan set", g);
     status = pt2c_model_create_from(&part, &owner->graphs[g].model);
     if (status != PT2C_OK) {

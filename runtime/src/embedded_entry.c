@@ -45,6 +45,9 @@ PT2C_EMBEDDED __attribute__((weak)) const pt2c_external_weights __pt2c_external_
  * pointer is not const here: GCC folds a const weak variable's initializer into its uses,
  * and the compiler's definition would never be read. */
 PT2C_EMBEDDED __attribute__((weak)) const pt2c_kernel_split* __pt2c_kernel_splits = NULL;
+/* The buffer sizes the kernels were compiled for (plan_format.h), or NULL: read through
+ * a pointer with a weak null default for the same reason. */
+PT2C_EMBEDDED __attribute__((weak)) const pt2c_kernel_args* __pt2c_kernel_args = NULL;
 
 /* The weights file's path: the caller's, else $PT2C_WEIGHTS, else this library's path
  * + ".weights". *out_path is malloc'ed. */
@@ -122,6 +125,8 @@ PT2C_API pt2c_status pt2c_model_create_with_weights(const char* weights_path,
       .kernels = __pt2c_kernels,
       .num_kernels = num_kernels,
       .kernel_splits = __pt2c_kernel_splits,
+      .kernel_arg_first = __pt2c_kernel_args ? __pt2c_kernel_args->first : NULL,
+      .kernel_arg_bytes = __pt2c_kernel_args ? __pt2c_kernel_args->bytes : NULL,
       .cuda_fatbin = __pt2c_cuda_fatbin,
       .cuda_fatbin_size = &__pt2c_cuda_fatbin_size != NULL ? __pt2c_cuda_fatbin_size : 0,
   };

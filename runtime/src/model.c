@@ -51,6 +51,38 @@ static pt2c_status check_kernel_table(const pt2c_model_source* source, const pt2
   return PT2C_OK;
 }
 
+/* Every kernel step's buffers are at least as large as its kernel was compiled for
+ * (pt2c_kernel_args), so that no plan can make a kernel read or write past a buffer.
+ * After check_kernel_table: step kernels index the table. */
+static pt2c_status check_kernel_args(const pt2c_model_source* source, const pt2c_plan* plan) {
+  if (source->kernel_arg_first == NULL || source->kernel_arg_bytes == NULL) return PT2C_OK;
+  for (uint32_t s = 0; s < plan->header->num_steps; ++s) {
+    const pt2c_plan_step* step = &plan->steps[s];
+    if (step->kind != PT2C_STEP_KERNEL) continue;
+    uint32_t first = source->kernel_arg_first[step->kernel];
+    uint32_t end = source->kernel_arg_first[step->kernel + 1];
+    if (end < first || end - first != step->num_args)
+      return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL,
+                       "corrupt model: step %u passes %u buffers, its kernel %u takes %u", s,
+                       step->num_args, step->kernel, end < first ? 0 : end - first);
+    for (uint32_t i = 0; i < step->num_args; ++i) {
+      uint64_t needed = source->kernel_arg_bytes[first + i];
+      uint32_t buffer = plan->step_args[step->first_arg + i];
+      if (needed > 0 && pt2c_plan_buffer_is_dynamic(plan, buffer))
+        return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL,
+                         "corrupt model: step %u: kernel %u was compiled for %" PRIu64
+                         " bytes in its buffer %u, the plan's buffer %u has a dynamic size",
+                         s, step->kernel, needed, i, buffer);
+      if (needed > plan->buffers[buffer].nbytes)
+        return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL,
+                         "corrupt model: step %u: kernel %u was compiled for %" PRIu64
+                         " bytes in its buffer %u, the plan's buffer %u has %" PRIu64,
+                         s, step->kernel, needed, i, buffer, plan->buffers[buffer].nbytes);
+    }
+  }
+  return PT2C_OK;
+}
+
 /* Checks the weights blob the plan's WEIGHT and STATE buffers point into. */
 static pt2c_status check_weights(const pt2c_model_source* source, const pt2c_plan* plan) {
   const pt2c_plan_header* header = plan->header;
@@ -175,6 +207,7 @@ pt2c_status pt2c_model_create_from(const pt2c_model_source* source, pt2c_model**
     status = pt2c_cuda_model_create(model, source);
   } else if (status == PT2C_OK) {
     status = check_kernel_table(source, &model->plan);
+    if (status == PT2C_OK) status = check_kernel_args(source, &model->plan);
     if (status == PT2C_OK) status = allocate_memory(model);
     if (status == PT2C_OK) status = allocate_state(model);
     if (status == PT2C_OK)

@@ -29,6 +29,11 @@ typedef struct pt2c_model_source {
   const pt2c_kernel_fn* kernels;  /* kernel table of CPU plans; must outlive the model */
   uint32_t num_kernels;
   const pt2c_kernel_split* kernel_splits; /* NULL, or one entry per kernel table entry */
+  /* NULL, or the sizes each kernel table entry's buffers were compiled for, as
+   * pt2c_kernel_args: kernel_arg_first has num_kernels + 1 entries indexing
+   * kernel_arg_bytes (a plan set's graph gets the table from its first kernel on). */
+  const uint32_t* kernel_arg_first;
+  const uint64_t* kernel_arg_bytes;
   const void* cuda_fatbin;        /* CUDA plans: the kernels; read during create only */
   uint64_t cuda_fatbin_size;
 } pt2c_model_source;

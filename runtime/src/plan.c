@@ -113,11 +113,24 @@ static pt2c_status check_tensor(const pt2c_plan* plan, const char* role, uint32_
   if (buffer->kind != (uint32_t)expected_kind || buffer->index != number)
     return CORRUPT("%s %u: buffer %u is not %s buffer %u", role, number, tensor->buffer, role,
                    number);
+  /* Kernels may touch the buffer's bytes (model.c checks them against each kernel); the
+   * caller's tensor holds what the dims say. */
+  if (buffer->nbytes > nbytes)
+    return CORRUPT("%s %u: buffer %u has %" PRIu64 " bytes, more than the %" PRIu64
+                   " its dtype and dims give", role, number, tensor->buffer, buffer->nbytes,
+                   nbytes);
   return PT2C_OK;
 }
 
+enum { kBufferAlignment = 64 }; /* the compiler's arena and weights blob layout */
+
 static pt2c_status check_buffer(const pt2c_plan_header* header, uint32_t id,
                                 const pt2c_plan_buffer* buffer) {
+  int placed = buffer->kind == PT2C_BUFFER_WEIGHT || buffer->kind == PT2C_BUFFER_STATE ||
+               buffer->kind == PT2C_BUFFER_ARENA;
+  if (placed && buffer->offset % kBufferAlignment != 0)
+    return CORRUPT("buffer %u: offset %" PRIu64 " is not a multiple of %d", id, buffer->offset,
+                   kBufferAlignment);
   switch ((pt2c_plan_buffer_kind)buffer->kind) {
     case PT2C_BUFFER_INPUT:
       if (buffer->index >= header->num_inputs)
@@ -211,6 +224,10 @@ static pt2c_status check_gemm_step(const pt2c_plan* plan, uint32_t number,
   uint64_t size = pt2c_dtype_element_size((pt2c_dtype)g->dtype);
   uint64_t in_size = g->input_dtype ? pt2c_dtype_element_size((pt2c_dtype)g->input_dtype) : size;
   const uint32_t* args = plan->step_args + step->first_arg;
+  for (uint32_t i = 0; i < expected_args; ++i)
+    if (pt2c_plan_buffer_is_dynamic(plan, args[i]))
+      return CORRUPT("step %u: a GEMM's fixed sizes on buffer %u, whose size is dynamic",
+                     number, args[i]);
   int fits =
       operand_fits(plan, args[0], in_size, g->batch, g->stride_a, g->transpose_a ? g->k : g->m,
                    g->transpose_a ? g->m : g->k, g->ld_a) &&
@@ -221,6 +238,11 @@ static pt2c_status check_gemm_step(const pt2c_plan* plan, uint32_t number,
       (expected_args == 3 || operand_fits(plan, args[2], size, 1, 0, 1, g->n, g->n));
   if (!fits)
     return CORRUPT("step %u: a GEMM operand is empty or larger than its buffer", number);
+  /* Distinct batch entries write distinct bytes of D (A and B may be shared, stride 0):
+   * this also bounds the batch by D's buffer. */
+  if (g->batch > 1 && g->stride_d < (g->m - 1) * g->ld_d + g->n)
+    return CORRUPT("step %u: the GEMM's %" PRIu64 " products overlap in D (stride %" PRIu64
+                   ")", number, g->batch, g->stride_d);
   return PT2C_OK;
 }
 
@@ -274,6 +296,10 @@ static pt2c_status check_conv_step(const pt2c_plan* plan, uint32_t number,
     return CORRUPT("step %u: convolution %u has sizes that do not agree", number, step->kernel);
   uint64_t size = pt2c_dtype_element_size((pt2c_dtype)c->dtype);
   const uint32_t* args = plan->step_args + step->first_arg;
+  for (uint32_t i = 0; i < expected_args; ++i)
+    if (pt2c_plan_buffer_is_dynamic(plan, args[i]))
+      return CORRUPT("step %u: a convolution's fixed sizes on buffer %u, whose size is dynamic",
+                     number, args[i]);
   /* Unused spatial entries are 1. */
   uint64_t x[] = {c->batch, c->in_channels, c->input[0], c->input[1], c->input[2]};
   uint64_t w[] = {c->out_channels, c->in_channels / c->groups, c->kernel[0], c->kernel[1],
@@ -344,6 +370,17 @@ static pt2c_status check_records(pt2c_plan* plan) {
     status = check_tensor(plan, "input", i, &plan->inputs[i], PT2C_BUFFER_INPUT);
   for (uint32_t i = 0; i < header->num_outputs && status == PT2C_OK; ++i)
     status = check_tensor(plan, "output", i, &plan->outputs[i], PT2C_BUFFER_OUTPUT);
+  /* One buffer per input and output: a second buffer claiming the same tensor would
+   * escape check_tensor's size check and alias the caller's memory. */
+  for (uint32_t i = 0; i < header->num_buffers && status == PT2C_OK; ++i) {
+    const pt2c_plan_buffer* b = &plan->buffers[i];
+    uint32_t owner = b->kind == PT2C_BUFFER_INPUT    ? plan->inputs[b->index].buffer
+                     : b->kind == PT2C_BUFFER_OUTPUT ? plan->outputs[b->index].buffer
+                                                     : i;
+    if (owner != i)
+      status = CORRUPT("buffer %u claims %s %u, whose buffer is %u", i,
+                       b->kind == PT2C_BUFFER_INPUT ? "input" : "output", b->index, owner);
+  }
   plan->max_step_args = 0;
   for (uint32_t i = 0; i < header->num_steps && status == PT2C_OK; ++i) {
     status = check_step(plan, i, &plan->steps[i]);
@@ -385,6 +422,17 @@ pt2c_status pt2c_plan_parse(const void* blob, uint64_t size, pt2c_plan* out_plan
   if (status == PT2C_OK) status = check_records(&plan);
   if (status == PT2C_OK) *out_plan = plan;
   return status;
+}
+
+int pt2c_plan_buffer_is_dynamic(const pt2c_plan* plan, uint32_t buffer) {
+  const pt2c_plan_buffer* b = &plan->buffers[buffer];
+  const pt2c_plan_tensor* tensor = b->kind == PT2C_BUFFER_INPUT    ? &plan->inputs[b->index]
+                                   : b->kind == PT2C_BUFFER_OUTPUT ? &plan->outputs[b->index]
+                                                                   : NULL;
+  if (tensor == NULL) return 0;
+  for (uint32_t d = 0; d < tensor->rank; ++d)
+    if (plan->dims[tensor->dims + d] < 0) return 1;
+  return 0;
 }
 
 const char* pt2c_plan_string(const pt2c_plan* plan, uint32_t offset) {

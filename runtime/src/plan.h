@@ -39,6 +39,11 @@ pt2c_status pt2c_plan_parse(const void* blob, uint64_t size, pt2c_plan* out_plan
 /* The NUL-terminated string at `offset` of a parsed plan's string table. */
 const char* pt2c_plan_string(const pt2c_plan* plan, uint32_t offset);
 
+/* Whether buffer `buffer` (a valid index) is an input or output with a dynamic dim: its
+ * size is the caller's, up to the plan's nbytes. Code compiled for fixed sizes must not
+ * touch it. */
+int pt2c_plan_buffer_is_dynamic(const pt2c_plan* plan, uint32_t buffer);
+
 #ifdef __cplusplus
 }
 #endif

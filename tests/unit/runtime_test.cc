@@ -272,13 +272,26 @@ TEST_CASE("corrupt plans are rejected with a message") {
   }
   SECTION("arena offset out of range") {
     PlanBuilder builder = three_step_builder();
-    builder.add_arena(100, kTensorBytes);
+    builder.add_arena(128, kTensorBytes);
     builder.arena_size = 96;
-    expect_corrupt(builder.build(), "arena bytes [100, +32) are outside the 96-byte arena");
+    expect_corrupt(builder.build(), "arena bytes [128, +32) are outside the 96-byte arena");
+  }
+  SECTION("misaligned arena offset") {
+    PlanBuilder builder = three_step_builder();
+    builder.add_arena(4, kTensorBytes);
+    expect_corrupt(builder.build(), "buffer 5: offset 4 is not a multiple of 64");
+  }
+  SECTION("input buffer larger than its dims") {
+    PlanBuilder builder = three_step_builder();
+    std::vector<unsigned char> plan = builder.build();
+    auto* buffers = reinterpret_cast<pt2c_plan_buffer*>(
+        plan.data() + sizeof(pt2c_plan_header) + 2 * sizeof(pt2c_plan_tensor));
+    buffers[0].nbytes = 64;  // x is f32 [2, 4]: 32 bytes
+    expect_corrupt(plan, "input 0: buffer 0 has 64 bytes, more than the 32 its dtype and dims");
   }
   SECTION("weight offset out of range") {
     PlanBuilder builder = three_step_builder();
-    builder.add_weight(UINT64_MAX - 4, kTensorBytes);  // offset + nbytes overflows
+    builder.add_weight(UINT64_MAX - 63, kTensorBytes);  // aligned; offset + nbytes overflows
     builder.weights_size = sizeof(kWeights);
     expect_corrupt(builder.build(), "are outside the 64-byte weights blob");
   }
@@ -348,6 +361,46 @@ TEST_CASE("any single corrupted byte is caught or harmless at create") {
              status == PT2C_ERROR_OUT_OF_MEMORY));
     }
   }
+}
+
+TEST_CASE("buffers smaller than their kernels were compiled for are refused at create") {
+  // What each kKernels entry was compiled for (pt2c_kernel_args): f32 [2, 4] buffers.
+  const uint32_t first[] = {0, 3, 5, 7, 9};
+  const uint64_t bytes[] = {kTensorBytes, kTensorBytes, kTensorBytes, kTensorBytes,
+                            kTensorBytes, kTensorBytes, kTensorBytes, kTensorBytes,
+                            kTensorBytes};
+  auto create_checked = [&](const std::vector<unsigned char>& plan) {
+    pt2c_model_source source{plan.data(), plan.size(), &kWeights, sizeof(kWeights), kKernels,
+                             kNumKernels};
+    source.kernel_arg_first = first;
+    source.kernel_arg_bytes = bytes;
+    pt2c_model* raw = nullptr;
+    pt2c_status status = pt2c_model_create_from(&source, &raw);
+    pt2c_model_destroy(raw);
+    return status;
+  };
+  CHECK(create_checked(three_step_builder().build()) == PT2C_OK);
+
+  // An arena buffer of half the size: in bounds of the arena, but the kernel writes 32
+  // bytes into it.
+  PlanBuilder small;
+  uint32_t x = small.add_input("x", PT2C_F32, kShape);
+  uint32_t y = small.add_output("y", PT2C_F32, kShape);
+  uint32_t w = small.add_weight(0, kTensorBytes);
+  uint32_t tmp = small.add_arena(0, kTensorBytes / 2);
+  small.add_step(kAdd, {x, w, tmp});
+  small.add_step(kTriple, {tmp, y});
+  CHECK(create_checked(small.build()) == PT2C_ERROR_CORRUPT_MODEL);
+  CHECK_THAT(last_error(), Contains("step 0: kernel 0 was compiled for 32 bytes in its buffer 2, "
+                                    "the plan's buffer 3 has 16"));
+
+  PlanBuilder short_step;  // the add kernel given two buffers instead of three
+  x = short_step.add_input("x", PT2C_F32, kShape);
+  y = short_step.add_output("y", PT2C_F32, kShape);
+  short_step.add_step(kTriple, {x, y});
+  short_step.add_step(kAdd, {x, y});
+  CHECK(create_checked(short_step.build()) == PT2C_ERROR_CORRUPT_MODEL);
+  CHECK_THAT(last_error(), Contains("step 1 passes 2 buffers, its kernel 0 takes 3"));
 }
 
 TEST_CASE("the last error belongs to the thread that failed") {

@@ -137,7 +137,8 @@ typedef enum pt2c_plan_buffer_kind {
 typedef struct pt2c_plan_buffer {
   uint32_t kind;   /* pt2c_plan_buffer_kind */
   uint32_t index;  /* input or output number for INPUT / OUTPUT */
-  uint64_t offset; /* bytes, for WEIGHT, STATE (into the weights blob) and ARENA */
+  uint64_t offset; /* bytes, for WEIGHT, STATE (into the weights blob) and ARENA; a
+                    * multiple of 64, as kernels assume aligned buffers */
   uint64_t nbytes;
 } pt2c_plan_buffer;
 
@@ -256,6 +257,16 @@ typedef struct pt2c_kernel_split {
   int64_t work;               /* loop iterations of the whole kernel: whether a split pays */
 } pt2c_kernel_split;
 
+/* The buffers each CPU kernel table entry was compiled for: entry k takes
+ * first[k + 1] - first[k] buffers, of at least bytes[first[k]], bytes[first[k] + 1], ...
+ * bytes (0: a size that depends on dynamic dimensions). Create checks every kernel step
+ * of the plan against it, so that no plan can make a kernel touch bytes past its
+ * buffers. */
+typedef struct pt2c_kernel_args {
+  const uint32_t* first; /* one entry per kernel table entry, and one past the last */
+  const uint64_t* bytes;
+} pt2c_kernel_args;
+
 /* Plan sets. A model.so compiled from a multi-graph artifact (README: `signatures`) embeds
  * a plan set instead of a single plan: the dispatch table and one plan per graph. The
  * graphs share the weights blob and the kernel table. The set blob is:
@@ -323,6 +334,9 @@ typedef struct pt2c_plan_slot {
  *                                                 default): one entry per kernel table
  *                                                 entry, how CPU kernels split among
  *                                                 threads
+ *   const pt2c_kernel_args* const __pt2c_kernel_args;  optional (weak, NULL by default):
+ *                                                 the buffer sizes the CPU kernels were
+ *                                                 compiled for
  *   const unsigned char __pt2c_cuda_fatbin[];     CUDA plans (weak otherwise): 8-byte
  *                                                 aligned fatbin (cubins + PTX)
  *   const uint64_t      __pt2c_cuda_fatbin_size;

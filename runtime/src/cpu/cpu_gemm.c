@@ -304,7 +304,7 @@ void pt2c_sgemm(const pt2c_sgemm_problem* p) { pt2c_sgemm_many(p, 1); }
 
 void pt2c_sgemm_batched(const pt2c_sgemm_problem* p, int64_t batch, int64_t a_stride,
                         int64_t b_stride, int64_t c_stride) {
-  if (batch <= 0) return;
+  if (batch <= 0 || (uint64_t)batch > SIZE_MAX / sizeof(pt2c_sgemm_problem)) return;
   pt2c_sgemm_problem* list =
       pt2c_cpu_scratch(PT2C_SCRATCH_GEMM_PROBLEMS, sizeof(*list) * (size_t)batch);
   if (!list) return;
