@@ -28,6 +28,7 @@
 #include "runtime/src/model.h"
 #include "runtime/src/weights_file.h"
 #include "tests/unit/plan_builder.h"
+#include "tests/unit/weights_file_bytes.h"
 
 using pt2c::testing::PlanBuilder;
 
@@ -315,16 +316,7 @@ TEST_CASE("mutated weights files are refused unless they are the original") {
   for (size_t i = 0; i < blob.size(); ++i) blob[i] = static_cast<unsigned char>(i * 131 + 7);
   const pt2c_external_weights expected = {1, blob.size(), 0x5eed,
                                           pt2c_content_hash(blob.data(), blob.size())};
-  pt2c_weights_file_header header{};
-  std::memcpy(header.magic, PT2C_WEIGHTS_FILE_MAGIC, 8);
-  header.version = PT2C_WEIGHTS_FILE_VERSION;
-  header.header_size = PT2C_WEIGHTS_FILE_HEADER_SIZE;
-  header.blob_size = expected.blob_size;
-  header.fingerprint = expected.fingerprint;
-  header.checksum = expected.checksum;
-  std::vector<unsigned char> good(reinterpret_cast<unsigned char*>(&header),
-                                  reinterpret_cast<unsigned char*>(&header) + sizeof header);
-  good.insert(good.end(), blob.begin(), blob.end());
+  const std::vector<unsigned char> good = pt2c::testing::weightsFileBytes(blob, expected);
 
   char path[] = "/tmp/pt2c-weights-fuzz-XXXXXX";
   int fd = mkstemp(path);

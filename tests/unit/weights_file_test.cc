@@ -18,6 +18,7 @@
 #include "pt2c/weights_format.h"
 #include "runtime/src/weights_file.h"
 #include "runtime/src/content_hash.h"
+#include "tests/unit/weights_file_bytes.h"
 
 using Catch::Matchers::Contains;
 
@@ -45,17 +46,7 @@ std::string fileWith(const std::vector<unsigned char>& bytes) {
 
 std::vector<unsigned char> weightsFile(const std::vector<unsigned char>& blob,
                                        const pt2c_external_weights& record) {
-  pt2c_weights_file_header header = {};
-  std::memcpy(header.magic, PT2C_WEIGHTS_FILE_MAGIC, 8);
-  header.version = PT2C_WEIGHTS_FILE_VERSION;
-  header.header_size = PT2C_WEIGHTS_FILE_HEADER_SIZE;
-  header.blob_size = record.blob_size;
-  header.fingerprint = record.fingerprint;
-  header.checksum = record.checksum;
-  std::vector<unsigned char> bytes(reinterpret_cast<unsigned char*>(&header),
-                                   reinterpret_cast<unsigned char*>(&header) + sizeof header);
-  bytes.insert(bytes.end(), blob.begin(), blob.end());
-  return bytes;
+  return pt2c::testing::weightsFileBytes(blob, record);
 }
 
 // Opens `bytes` as a weights file expected to be `expected`'s; returns the status and,
