@@ -41,7 +41,11 @@ namespace {
 mlir::func::FuncOp clonePrologue(mlir::func::FuncOp func, mlir::Operation* consumer,
                                  unsigned computed, mlir::OpBuilder& b, SplitKernel& split) {
   auto operandType = mlir::cast<mlir::RankedTensorType>(consumer->getOperand(computed).getType());
-  split.operandBytes = operandType.getNumElements() * 4;
+  // Its element's own width: an f64 or i64 operand is twice an f32 one (4 bytes here
+  // gave such a prologue half the buffer it writes; the runtime's kernel-size check
+  // found it).
+  unsigned bits = operandType.getElementType().getIntOrFloatBitWidth();
+  split.operandBytes = operandType.getNumElements() * (bits == 1 ? 1 : bits / 8);
   auto prologue = llvm::cast<mlir::func::FuncOp>(b.clone(*func));
   split.prologue = (func.getName() + "_prologue").str();
   prologue.setName(split.prologue);
