@@ -173,19 +173,16 @@ static void compute_task(void* ctx, int64_t task, int thread) {
     t.kc = min64(KC, k - k0);
     t.accumulate = k0 > 0;
     t.last = k0 + t.kc == k;
-    b_prefetch f;
+    b_prefetch f = {0}; /* none: made panels are in L2 just now, or nothing follows */
     int64_t calls = (ip1 - ip0) * (jp1 - jp0);
     if (made) {
       for (int64_t jp = jp0; jp < jp1; ++jp)
         p->make_b(p->make_b_ctx, jp, k0, t.kc, made + (jp - jp0) * t.kc * NR);
-      memset(&f, 0, sizeof(f)); /* made in L2 just now */
     } else if (!t.last) {
       plan_prefetch(&f, b, k, k0 + KC, jp0, jp1, calls);
     } else if (next_task < num_tasks) { /* that task's first K block */
       task_block next = block_of(job, next_task);
       plan_prefetch(&f, job->b[next.i], k, 0, next.jp0, next.jp1, calls);
-    } else {
-      memset(&f, 0, sizeof(f));
     }
     for (int64_t ip = ip0; ip < ip1; ++ip) {
       int64_t row0 = ip * MR;
