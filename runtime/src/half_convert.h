@@ -28,6 +28,13 @@ uint16_t pt2c_f32_to_f16_bits(float value);
 float pt2c_f16_bits_to_f32(uint16_t bits);
 float pt2c_bf16_bits_to_f32(uint16_t bits); /* exact: bf16 is f32's upper half */
 uint16_t pt2c_f32_to_bf16_bits(float value);
+/* count f32 values to bf16 bits, each as pt2c_f32_to_bf16_bits gives, 8 at a time
+ * with SSE2 where the target has it (every x86-64): the GEMM epilogue's narrow step. */
+void pt2c_f32_to_bf16_row(const float* src, int64_t count, uint16_t* dst);
+#if defined(__x86_64__)
+/* The same 16 at a time with AVX-512F: call only where the CPU has it. */
+void pt2c_f32_to_bf16_row_avx512(const float* src, int64_t count, uint16_t* dst);
+#endif
 uint16_t pt2c_f64_to_f16_bits(double value);
 uint16_t pt2c_f64_to_bf16_bits(double value);
 

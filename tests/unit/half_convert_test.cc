@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "runtime/src/half_convert.h"
 
@@ -94,6 +95,35 @@ TEST_CASE("f32 and f64 narrow to f16 and bf16 with round to nearest even") {
     double d = static_cast<double>(x) * (1.0 + std::ldexp(static_cast<double>(rng() % 4096), -40));
     REQUIRE(is_nearest_even(d, pt2c_f64_to_f16_bits(d), f16_value));
     REQUIRE(is_nearest_even(d, pt2c_f64_to_bf16_bits(d), bf16_value));
+  }
+}
+
+TEST_CASE("a row narrows to bf16 as each value does, NaN, infinity and ties included") {
+  std::mt19937 rng(9);
+  // Every class of bits: random, NaNs (quiet and signaling, both signs), infinities,
+  // ties (low half 0x8000) and the values next to them.
+  const uint32_t special[] = {0x7f800000u, 0xff800000u, 0x7f800001u, 0xffc00000u,
+                              0x7fbfffffu, 0x3f808000u, 0x3f818000u, 0x3f807fffu,
+                              0x7f7fffffu, 0x00008000u, 0x80000000u, 0x00000000u};
+  std::vector<float> row(1037);
+  for (size_t i = 0; i < row.size(); ++i) {
+    uint32_t bits = i < std::size(special) ? special[i] : static_cast<uint32_t>(rng());
+    std::memcpy(&row[i], &bits, sizeof(bits));
+  }
+  for (int64_t count : {0, 1, 7, 8, 9, 15, 16, 17, 31, 33, 1037}) {
+    std::vector<decltype(&pt2c_f32_to_bf16_row)> versions = {pt2c_f32_to_bf16_row};
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx512f")) versions.push_back(pt2c_f32_to_bf16_row_avx512);
+#endif
+    for (size_t v = 0; v < versions.size(); ++v) {
+      std::vector<uint16_t> out(row.size() + 1, 0xabcd);
+      versions[v](row.data(), count, out.data());
+      for (int64_t i = 0; i < count; ++i) {
+        INFO("version " << v << ", count " << count << ", element " << i);
+        REQUIRE(out[i] == pt2c_f32_to_bf16_bits(row[i]));
+      }
+      REQUIRE(out[count] == 0xabcd);  // nothing past the row
+    }
   }
 }
 

@@ -61,6 +61,14 @@ void pt2c_gemm_pack_a_panel_bf16(const void* source, int64_t row_stride, int64_t
   int64_t row0 = panel * MR, depth = pt2c_gemm_packed_depth(1, k), even = k & ~(int64_t)1;
   int rows = m - row0 < MR ? (int)(m - row0) : MR;
   if (rows < MR) memset(dst, 0, sizeof(uint32_t) * MR * depth);
+  if (col_stride == 1) { /* row-major A: a slot is two neighbours of a row, as they are */
+    for (int i = 0; i < rows; ++i) {
+      const uint16_t* src = a + (row0 + i) * row_stride;
+      for (int64_t p = 0; p < even / 2; ++p) memcpy(&dst[p * MR + i], src + 2 * p, 4);
+      if (k & 1) dst[even / 2 * MR + i] = pair(src[even], 0);
+    }
+    return;
+  }
   for (int i = 0; i < rows; ++i) {
     const uint16_t* src = a + (row0 + i) * row_stride;
     for (int64_t kk = 0; kk < even; kk += 2)

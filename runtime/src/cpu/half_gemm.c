@@ -32,13 +32,14 @@ static int64_t span(uint64_t batch, uint64_t stride, uint64_t rows, uint64_t col
 
 /* The epilogue's narrow steps (cpu_gemm.h): f32 rows to the model's output type. */
 static void narrow_to_bf16(const float* row, int64_t count, void* out) {
-  uint16_t* d = out;
-  for (int64_t i = 0; i < count; ++i) {
-    uint32_t bits;
-    memcpy(&bits, &row[i], sizeof(bits));
-    d[i] = pt2c_round_to_bf16_bits(bits);
-  }
+  pt2c_f32_to_bf16_row(row, count, out);
 }
+
+#if defined(__x86_64__)
+static void narrow_to_bf16_avx512(const float* row, int64_t count, void* out) {
+  pt2c_f32_to_bf16_row_avx512(row, count, out);
+}
+#endif
 
 static void narrow_to_f16(const float* row, int64_t count, void* out) {
   uint16_t* d = out;
@@ -76,6 +77,10 @@ int pt2c_half_gemm_run(const pt2c_plan_gemm* g, const pt2c_sgemm_problem* half) 
     if (d == NULL) return 0;
     p.c = d;
     p.epilogue.narrow = g->dtype == PT2C_BF16 ? narrow_to_bf16 : narrow_to_f16;
+#if defined(__x86_64__)
+    if (g->dtype == PT2C_BF16 && pt2c_cpu_best_isa() >= PT2C_CPU_ISA_AVX512)
+      p.epilogue.narrow = narrow_to_bf16_avx512;
+#endif
     p.epilogue.narrow_out = half->c;
     if (half->epilogue.bias != NULL) {
       pt2c_widen_half((const uint16_t*)half->epilogue.bias, g->dtype, (int64_t)g->n,
