@@ -226,6 +226,7 @@ int main(int argc, char** argv) {
       if (isa >= PT2C_CPU_ISA_AVX512_BF16 && !conv_only) {
         print_linear(PT2C_GEMM_BF16, 128, 768, 3072);
         print_linear(PT2C_GEMM_BF16, 128, 3072, 768);
+        print_linear(PT2C_GEMM_BF16, 128, 768, 768);
       }
       if (!conv_only) {
         print_linear(PT2C_GEMM_F32, 64, 1024, 4096);

@@ -83,11 +83,14 @@ Value convertScalar(OpBuilder &b, Location loc, Value value, Type type) {
 Value combineReduced(OpBuilder &b, Location loc, prim::ReduceKind kind, Value x, Value acc) {
   bool isFloat = isa<FloatType>(x.getType());
   switch (kind) {
+  // Float sums and products may be reassociated: LLVM then vectorizes the reduction
+  // loop (lanes of partial sums, then a horizontal step), as PyTorch's CPU kernels sum;
+  // in order, each step waits on the last (4 cycles an element).
   case prim::ReduceKind::SUM:
-    return isFloat ? (Value)b.create<arith::AddFOp>(loc, acc, x)
+    return isFloat ? (Value)b.create<arith::AddFOp>(loc, acc, x, arith::FastMathFlags::reassoc)
                    : (Value)b.create<arith::AddIOp>(loc, acc, x);
   case prim::ReduceKind::PROD:
-    return isFloat ? (Value)b.create<arith::MulFOp>(loc, acc, x)
+    return isFloat ? (Value)b.create<arith::MulFOp>(loc, acc, x, arith::FastMathFlags::reassoc)
                    : (Value)b.create<arith::MulIOp>(loc, acc, x);
   case prim::ReduceKind::MAX:
     return isFloat ? (Value)b.create<arith::MaximumFOp>(loc, acc, x)
