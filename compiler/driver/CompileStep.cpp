@@ -212,6 +212,7 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
     // GEMMs and convolutions run on the runtime's microkernels.
     DenseOptions dense;
     dense.gemms.interleavedBatches = true;
+    dense.convs.siluEpilogue = true;
     dense.splits.poolingPrologues = true;
     auto cpuPlan = addCpuLibrarySteps(*modelPlan, findDenseKernels(*kernels, dense));
     if (!cpuPlan) return cpuPlan.takeError();

@@ -263,7 +263,7 @@ static pt2c_status check_conv_step(const pt2c_plan* plan, uint32_t number,
   const pt2c_plan_conv* c = &plan->convs[step->kernel];
   if (c->dtype != PT2C_F32 && c->dtype != PT2C_F16 && c->dtype != PT2C_BF16)
     return CORRUPT("step %u: convolution dtype %u is not f32, f16 or bf16", number, c->dtype);
-  if (c->epilogue > PT2C_CONV_EPILOGUE_BIAS_ADD_RELU)
+  if (c->epilogue > PT2C_CONV_EPILOGUE_BIAS_SILU)
     return CORRUPT("step %u: unknown convolution epilogue %u", number, c->epilogue);
   uint32_t expected_args = c->epilogue == PT2C_CONV_EPILOGUE_NONE             ? 3
                            : c->epilogue == PT2C_CONV_EPILOGUE_BIAS_ADD_RELU ? 5

@@ -49,21 +49,41 @@ static int splits(const pt2c_plan* plan, const pt2c_kernel_split* table, uint32_
   return step->kind == PT2C_STEP_KERNEL && table != NULL && table[step->kernel].range != NULL;
 }
 
-/* "GEMM m=128 n=768 ...", "conv 3->64 kernel 7x7 ...", "kernel 17 (3 buffers, split 32)". */
+/* What a library step's epilogue adds, for its description. */
+static const char* gemm_epilogue_name(uint32_t epilogue) {
+  switch (epilogue) {
+    case PT2C_GEMM_EPILOGUE_BIAS: return " + bias";
+    case PT2C_GEMM_EPILOGUE_BIAS_RELU: return " + bias, relu";
+    default: return "";
+  }
+}
+
+static const char* conv_epilogue_name(uint32_t epilogue) {
+  switch (epilogue) {
+    case PT2C_CONV_EPILOGUE_BIAS: return " + bias";
+    case PT2C_CONV_EPILOGUE_BIAS_RELU: return " + bias, relu";
+    case PT2C_CONV_EPILOGUE_BIAS_ADD_RELU: return " + bias + residual, relu";
+    case PT2C_CONV_EPILOGUE_BIAS_SILU: return " + bias, silu";
+    default: return "";
+  }
+}
+
+/* "GEMM m=128 n=768 ... + bias", "conv 3->64 kernel 7x7 ... + bias, relu",
+ * "kernel 17 (3 buffers, split 32)". */
 static void describe(const pt2c_plan* plan, const pt2c_kernel_split* table, uint32_t s,
                      char* text, size_t size) {
   const pt2c_plan_step* step = &plan->steps[s];
   if (step->kind == PT2C_STEP_GEMM) {
     const pt2c_plan_gemm* g = &plan->gemms[step->kernel];
-    snprintf(text, size, "GEMM m=%" PRIu64 " n=%" PRIu64 " k=%" PRIu64 " batch=%" PRIu64, g->m,
-             g->n, g->k, g->batch);
+    snprintf(text, size, "GEMM m=%" PRIu64 " n=%" PRIu64 " k=%" PRIu64 " batch=%" PRIu64 "%s",
+             g->m, g->n, g->k, g->batch, gemm_epilogue_name(g->epilogue));
   } else if (step->kind == PT2C_STEP_CONV) {
     const pt2c_plan_conv* c = &plan->convs[step->kernel];
     snprintf(text, size,
              "conv %" PRIu64 "->%" PRIu64 " kernel %" PRIu64 "x%" PRIu64 " stride %" PRIu64
-             " groups %u, input %" PRIu64 "x%" PRIu64,
+             " groups %u, input %" PRIu64 "x%" PRIu64 "%s",
              c->in_channels, c->out_channels, c->kernel[0], c->kernel[1], c->stride[0],
-             c->groups, c->input[0], c->input[1]);
+             c->groups, c->input[0], c->input[1], conv_epilogue_name(c->epilogue));
   } else if (splits(plan, table, s)) {
     snprintf(text, size, "kernel %u (%u buffers, split %" PRId64 " ways at most)", step->kernel,
              step->num_args, table[step->kernel].extent);

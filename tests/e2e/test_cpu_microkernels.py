@@ -56,7 +56,8 @@ class Block(nn.Module):
         x = self.stem(x)
         y = torch.relu(self.b1(self.c1(x)))
         x = torch.relu(self.b2(self.c2(y)) + x)                  # residual epilogue
-        x = self.grouped(torch.relu(self.dw(self.down(x))))
+        # SiLU epilogues: on the depthwise kernel's channel blocks and a grouped GEMM
+        x = nn.functional.silu(self.grouped(nn.functional.silu(self.dw(self.down(x)))))
         return self.conv1d(x.flatten(2))
 
 def model():
@@ -113,8 +114,15 @@ def test_bf16_gemm_steps_match_eager_on_every_path(pt2c, cpp_host, python, tmp_p
 
 
 def test_convolution_steps_match_eager_on_every_path(pt2c, cpp_host, python, tmp_path):
-    compile_and_check(pt2c, cpp_host, python, tmp_path, with_random_batch_norm(CNN),
-                      "7 convolution steps (microkernels)")
+    so = compile_and_check(pt2c, cpp_host, python, tmp_path, with_random_batch_norm(CNN),
+                           "7 convolution steps (microkernels)")
+    # The epilogues joined their convolutions (the profile names each step's).
+    env = dict(os.environ, PT2C_PROFILE="20")
+    profiled = run([pt2c, "bench", so, "--runs", "1", "--warmup", "0"], env=env)
+    assert profiled.returncode == 0, profiled.stderr
+    for epilogue in ("groups 24, input 12x10 + bias, silu", "groups 4, input 6x5 + bias, silu",
+                     "+ bias + residual, relu", "+ bias, relu"):
+        assert epilogue in profiled.stderr, profiled.stderr
 
 
 def test_avx2_build_runs_and_lists_only_libc(pt2c, cpp_host, python, tmp_path):
@@ -136,8 +144,8 @@ def test_bench_prints_times(pt2c, tmp_path):
     env = dict(os.environ, PT2C_PROFILE="1")
     profiled = run([pt2c, "bench", so, "--runs", "2", "--warmup", "0"], env=env)
     assert profiled.returncode == 0, profiled.stderr
-    assert "pt2c profile: " in profiled.stderr and "GEMM m=37 n=200 k=96" in profiled.stderr, \
-        profiled.stderr
+    assert "pt2c profile: " in profiled.stderr and "GEMM m=37 n=200 k=96 batch=1 + bias, relu" \
+        in profiled.stderr, profiled.stderr
     bad = run([pt2c, "bench", so, "--runs", "0"])
     assert bad.returncode != 0 and "--runs must be >= 1" in bad.stderr
 

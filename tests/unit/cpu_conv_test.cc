@@ -50,7 +50,7 @@ pt2c_plan_conv planConv(const Shape& s, uint64_t batch) {
 // y[n, k, oh, ow] over a 2-d view (a 1-d conv has height 1 and a 1-high kernel).
 std::vector<double> referenceConv(const pt2c_plan_conv& conv, const std::vector<float>& x,
                                   const std::vector<float>& w, const float* bias,
-                                  const float* z, bool relu) {
+                                  const float* z, pt2c_conv_activation activation) {
   bool two_d = conv.spatial_rank == 2;
   int64_t N = conv.batch, C = conv.in_channels, K = conv.out_channels, G = conv.groups;
   int64_t IH = two_d ? conv.input[0] : 1, IW = conv.input[two_d ? 1 : 0];
@@ -77,7 +77,9 @@ std::vector<double> referenceConv(const pt2c_plan_conv& conv, const std::vector<
               }
           int64_t at = ((n * K + k) * OH + oh) * OW + ow;
           if (z) sum += z[at];
-          y[at] = relu && sum < 0 ? 0 : sum;
+          if (activation == PT2C_CONV_ACT_RELU && sum < 0) sum = 0;
+          if (activation == PT2C_CONV_ACT_SILU) sum = sum / (1 + std::exp(-sum));
+          y[at] = sum;
         }
   return y;
 }
@@ -92,6 +94,10 @@ const Shape kShapes[] = {
     // Stride 2 on planes: both phases split in one pass, odd and even padding, odd width.
     {"depthwise 3x3 s2 p1 (planes, odd width)", 2, 8, 8, 8, 21, 37, 3, 2, 1, 1},
     {"depthwise 5x5 s2 p2 (planes)", 1, 4, 4, 4, 20, 40, 5, 2, 2, 1},
+    // Plane blocks of 4 rows x 1 vector (13 rows: a partial block) and 1 row x 4 vectors
+    // (117 columns: a full and a partial block).
+    {"depthwise 3x3 s1 p1 on 13x14 (4 rows a block)", 2, 8, 8, 8, 13, 14, 3, 1, 1, 1},
+    {"depthwise 5x5 s1 p2 on 6x117 (4 vectors a block)", 1, 4, 4, 4, 6, 117, 5, 1, 2, 1},
     {"3x3 s2 p1 (im2col phases, odd width)", 1, 5, 7, 1, 9, 17, 3, 2, 1, 1},
     {"3x3 s3 p1 (im2col, three phases)", 1, 3, 5, 1, 10, 20, 3, 3, 1, 1},
     // Rows of at most 8 outputs run on channel blocks (a partial block here).
@@ -129,14 +135,17 @@ TEST_CASE("conv matches the direct reference with every epilogue on every ISA") 
         auto z = randomFloats(batch * s.k * out_plane, ++seed);
         pt2c_conv_prepacked* packed = pt2c_conv_prepack(&conv, w.data());
         REQUIRE(packed != nullptr);
-        for (int epilogue = 0; epilogue < 8; ++epilogue) {
-          bool with_bias = epilogue & 1, with_z = epilogue & 2, relu = epilogue & 4;
-          INFO(s.name << " bias=" << with_bias << " residual=" << with_z << " relu=" << relu);
+        // Every combination of bias and residual, with no activation, relu and SiLU.
+        for (int epilogue = 0; epilogue < 12; ++epilogue) {
+          bool with_bias = epilogue & 1, with_z = epilogue & 2;
+          auto activation = static_cast<pt2c_conv_activation>(epilogue / 4);
+          INFO(s.name << " bias=" << with_bias << " residual=" << with_z
+                      << " activation=" << activation);
           std::vector<float> y(batch * s.k * out_plane, 777.0f);
           pt2c_conv_run(packed, x.data(), with_bias ? bias.data() : nullptr,
-                        with_z ? z.data() : nullptr, relu, y.data());
+                        with_z ? z.data() : nullptr, activation, y.data());
           auto ref = referenceConv(conv, x, w, with_bias ? bias.data() : nullptr,
-                                   with_z ? z.data() : nullptr, relu);
+                                   with_z ? z.data() : nullptr, activation);
           double tol = 1e-5 * std::sqrt((double)(s.c / s.groups * taps)) * 4;
           int64_t bad = 0;
           for (size_t i = 0; i < y.size(); ++i)

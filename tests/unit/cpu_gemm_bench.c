@@ -185,7 +185,7 @@ static double bench_conv(const conv_shape* cs, int64_t batch) {
   pt2c_conv_prepacked* pp = pt2c_conv_prepack(&conv, w);
   if (!pp) abort();
   double s;
-  TIME_BEST(s, pt2c_conv_run(pp, x, bias, NULL, 1, y));
+  TIME_BEST(s, pt2c_conv_run(pp, x, bias, NULL, PT2C_CONV_ACT_RELU, y));
   pt2c_conv_prepacked_free(pp);
   free(w), free(x), free(bias), free(y);
   return 2.0 * batch * cs->k * out * out * cg * cs->r * cs->r / s * 1e-9;

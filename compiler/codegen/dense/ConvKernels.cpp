@@ -118,8 +118,22 @@ std::optional<std::pair<mlir::Value, mlir::Value>> split(mlir::Operation* op, Pr
   return std::nullopt;
 }
 
-// max(x + broadcast(bias) [+ z], 0) or x + broadcast(bias), every operand an argument.
-std::optional<ConvEpilogueKernel> matchEpilogue(mlir::func::FuncOp func) {
+// s * sigmoid(s) (prim's SiLU): s, else null.
+mlir::Value siluOperand(mlir::Value v) {
+  mlir::Operation* mul = v.getDefiningOp();
+  if (!is(mul, "prim.mul")) return {};
+  for (int i = 0; i < 2; ++i) {
+    mlir::Value s = mul->getOperand(i);
+    mlir::Operation* sigmoid = mul->getOperand(1 - i).getDefiningOp();
+    if (is(sigmoid, "prim.sigmoid") && sigmoid->getOperand(0) == s) return s;
+  }
+  return {};
+}
+
+// max(x + broadcast(bias) [+ z], 0), x + broadcast(bias), or (with options.siluEpilogue)
+// silu(x + broadcast(bias)), every operand an argument.
+std::optional<ConvEpilogueKernel> matchEpilogue(mlir::func::FuncOp func,
+                                                const ConvMatchOptions& options) {
   auto b = body(func);
   if (!b) return std::nullopt;
   ConvEpilogueKernel e;
@@ -147,7 +161,11 @@ std::optional<ConvEpilogueKernel> matchEpilogue(mlir::func::FuncOp func) {
   };
   mlir::Value sum = b->second;
   size_t expectedOps = 2;  // the broadcast and the add
-  if (is(sum.getDefiningOp(), "prim.max")) {
+  if (mlir::Value s = options.siluEpilogue ? siluOperand(sum) : mlir::Value()) {
+    sum = s;
+    e.epilogue = PT2C_CONV_EPILOGUE_BIAS_SILU;
+    expectedOps += 2;  // the sigmoid and the product
+  } else if (is(sum.getDefiningOp(), "prim.max")) {
     auto relu = split(sum.getDefiningOp(), isZeroSplat);
     if (!relu) return std::nullopt;
     sum = relu->second;
@@ -179,12 +197,12 @@ std::optional<ConvEpilogueKernel> matchEpilogue(mlir::func::FuncOp func) {
 
 }  // namespace
 
-ConvKernelTable findConvKernels(mlir::ModuleOp kernels) {
+ConvKernelTable findConvKernels(mlir::ModuleOp kernels, const ConvMatchOptions& options) {
   ConvKernelTable table;
   kernels.walk([&](mlir::func::FuncOp func) {
     if (func.isExternal()) return;
     if (auto conv = matchConv(func)) table.convs[func.getName().str()] = *conv;
-    else if (auto epilogue = matchEpilogue(func))
+    else if (auto epilogue = matchEpilogue(func, options))
       table.epilogues[func.getName().str()] = *epilogue;
   });
   return table;

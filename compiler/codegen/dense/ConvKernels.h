@@ -10,6 +10,8 @@
 //       max(x + broadcast(bias), 0)                          (BIAS_RELU)
 //       max(x + broadcast(bias) + z, 0)                      (BIAS_ADD_RELU: a ResNet
 //                                                            block's residual)
+//       s * sigmoid(s), s = x + broadcast(bias)              (BIAS_SILU: EfficientNet's
+//                                                            SiLU; CPU only, by option)
 // The CUDA plan (CudaPlan.cpp) turns a convolution kernel's step into a convolution step,
 // fused with the epilogue kernel that follows it when that kernel is the product's only
 // reader. A kernel that computes the convolution's input first (the previous layer's bias
@@ -45,7 +47,12 @@ struct ConvKernelTable {
   std::map<std::string, ConvEpilogueKernel> epilogues;  // by kernel function name
 };
 
-ConvKernelTable findConvKernels(mlir::ModuleOp kernels);
+// What a target's convolution steps serve beyond bias (+ residual) + ReLU.
+struct ConvMatchOptions {
+  bool siluEpilogue = false;  // PT2C_CONV_EPILOGUE_BIAS_SILU (the CPU runtime's)
+};
+
+ConvKernelTable findConvKernels(mlir::ModuleOp kernels, const ConvMatchOptions& options = {});
 
 }  // namespace pt2c
 

@@ -20,7 +20,7 @@ DenseKernels findDenseKernels(mlir::ModuleOp kernels, const DenseOptions& option
   DenseKernels dense;
   dense.splits = splitGemmPrologues(kernels, options.splits);
   dense.gemms = findGemmKernels(kernels, options.gemms);
-  dense.convs = findConvKernels(kernels);
+  dense.convs = findConvKernels(kernels, options.convs);
   return dense;
 }
 

@@ -35,6 +35,7 @@ struct DenseKernels {
 // What a target's library steps take beyond the common ground.
 struct DenseOptions {
   GemmMatchOptions gemms;
+  ConvMatchOptions convs;
   SplitOptions splits;
 };
 

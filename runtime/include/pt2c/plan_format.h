@@ -215,6 +215,8 @@ typedef enum pt2c_conv_epilogue {
   PT2C_CONV_EPILOGUE_BIAS = 1,          /* y = conv(x, w) + bias[k], over every channel k */
   PT2C_CONV_EPILOGUE_BIAS_RELU = 2,     /* y = max(conv(x, w) + bias[k], 0) */
   PT2C_CONV_EPILOGUE_BIAS_ADD_RELU = 3, /* y = max(conv(x, w) + bias[k] + z, 0) (residual) */
+  PT2C_CONV_EPILOGUE_BIAS_SILU = 4,     /* y = silu(conv(x, w) + bias[k]), silu(v) =
+                                         * v * sigmoid(v); CPU plans only */
 } pt2c_conv_epilogue;
 
 #define PT2C_CONV_MAX_SPATIAL 3

@@ -26,39 +26,77 @@ typedef struct phase_planes {
   int64_t rows, width;
 } phase_planes;
 
-/* Output rows [0, out_h) from the phase planes; acc + epilogue -> y. */
-#define DEFINE_ROWS(name, target)                                                            \
-  target static void name(const pt2c_conv_geometry* g, const phase_planes* pp,            \
+/* The most output rows (ROWS) and vectors of columns (VECS) a block computes at once;
+ * the phase planes carry room for the extra rows and columns of the last block. */
+enum { MAX_ROWS = 4, MAX_VECS = 4 };
+
+/* Output rows [0, out_h) from the phase planes; acc + epilogue -> y. A block of ROWS x
+ * VECS vectors of accumulators shares each tap's weight: with one vector at a time, each
+ * tap's multiply-add waited on the previous one (4 cycles each); ROWS * VECS independent
+ * chains keep the FMA pipes busy. The block's extra rows and columns past the output are
+ * computed from the planes' zero padding and not stored. */
+#define DEFINE_ROWS(name, target, ROWS, VECS)                                                \
+  target static void name(const pt2c_conv_geometry* g, const phase_planes* pp,              \
                           const float* w, float bias, const float* z, int relu, float* y) { \
-    int64_t stride = g->stride_w;                                                          \
-    for (int64_t oh = 0; oh < g->out_h; ++oh) {                                            \
-      for (int64_t o0 = 0; o0 < g->out_w; o0 += VEC) {                                     \
-        v16f acc;                                                                          \
-        for (int l = 0; l < VEC; ++l) acc[l] = bias;                                       \
-        for (int64_t r = 0; r < g->kernel_h; ++r) {                                        \
-          int64_t row = oh * g->stride_h + r * g->dilation_h;                              \
-          for (int64_t s = 0; s < g->kernel_w; ++s) {                                      \
-            int64_t t = s * g->dilation_w;                                                 \
-            const float* in =                                                              \
-                pp->data + ((t % stride) * pp->rows + row) * pp->width + t / stride + o0;  \
-            v16f x;                                                                        \
-            __builtin_memcpy(&x, in, sizeof(x));                                           \
-            acc += w[r * g->kernel_w + s] * x;                                             \
-          }                                                                                \
-        }                                                                                  \
-        int64_t n = g->out_w - o0 < VEC ? g->out_w - o0 : VEC;                             \
-        float* out = y + oh * g->out_w + o0;                                               \
-        const float* res = z ? z + oh * g->out_w + o0 : NULL;                              \
-        for (int64_t l = 0; l < n; ++l) {                                                  \
-          float v = acc[l] + (res ? res[l] : 0.0f);                                        \
-          out[l] = relu && v < 0.0f ? 0.0f : v;                                            \
-        }                                                                                  \
-      }                                                                                    \
-    }                                                                                      \
+    int64_t stride = g->stride_w;                                                            \
+    for (int64_t oh0 = 0; oh0 < g->out_h; oh0 += ROWS) {                                     \
+      for (int64_t o0 = 0; o0 < g->out_w; o0 += VECS * VEC) {                                \
+        v16f acc[ROWS][VECS];                                                                \
+        for (int i = 0; i < ROWS; ++i)                                                       \
+          for (int u = 0; u < VECS; ++u)                                                     \
+            for (int l = 0; l < VEC; ++l) acc[i][u][l] = bias;                               \
+        for (int64_t r = 0; r < g->kernel_h; ++r) {                                          \
+          for (int64_t s = 0; s < g->kernel_w; ++s) {                                        \
+            int64_t t = s * g->dilation_w;                                                   \
+            float wt = w[r * g->kernel_w + s];                                               \
+            const float* base = pp->data + (t % stride) * pp->rows * pp->width +             \
+                                r * g->dilation_h * pp->width + t / stride + o0;             \
+            for (int i = 0; i < ROWS; ++i) {                                                 \
+              const float* in = base + (oh0 + i) * g->stride_h * pp->width;                  \
+              for (int u = 0; u < VECS; ++u) {                                               \
+                v16f x;                                                                      \
+                __builtin_memcpy(&x, in + u * VEC, sizeof(x));                               \
+                acc[i][u] += wt * x;                                                         \
+              }                                                                              \
+            }                                                                                \
+          }                                                                                  \
+        }                                                                                    \
+        for (int i = 0; i < ROWS && oh0 + i < g->out_h; ++i) {                               \
+          for (int u = 0; u < VECS && o0 + u * VEC < g->out_w; ++u) {                        \
+            int64_t col = o0 + u * VEC;                                                      \
+            int64_t n = g->out_w - col < VEC ? g->out_w - col : VEC;                         \
+            float* out = y + (oh0 + i) * g->out_w + col;                                     \
+            const float* res = z ? z + (oh0 + i) * g->out_w + col : NULL;                    \
+            for (int64_t l = 0; l < n; ++l) {                                                \
+              float v = acc[i][u][l] + (res ? res[l] : 0.0f);                                \
+              out[l] = relu && v < 0.0f ? 0.0f : v;                                          \
+            }                                                                                \
+          }                                                                                  \
+        }                                                                                    \
+      }                                                                                      \
+    }                                                                                        \
   }
-DEFINE_ROWS(rows_avx512, __attribute__((target("avx512f"))))
-DEFINE_ROWS(rows_avx2, __attribute__((target("avx2,fma"))))
-DEFINE_ROWS(rows_generic, )
+
+/* Block shapes by output width: rows of 1 vector up to 16 columns, 2 x 2 up to 32, 2 x 3
+ * up to 48, then 4 vectors of one row (3 x 3 on 112 wide planes: 2 blocks a row). */
+#define DEFINE_ISA(isa, target)                                             \
+  DEFINE_ROWS(rows4x1_##isa, target, 4, 1)                                  \
+  DEFINE_ROWS(rows2x2_##isa, target, 2, 2)                                  \
+  DEFINE_ROWS(rows2x3_##isa, target, 2, 3)                                  \
+  DEFINE_ROWS(rows1x4_##isa, target, 1, 4)                                  \
+  static const rows_fn kRows_##isa[4] = {rows4x1_##isa, rows2x2_##isa, rows2x3_##isa, \
+                                         rows1x4_##isa};
+
+typedef void (*rows_fn)(const pt2c_conv_geometry*, const phase_planes*, const float*, float,
+                        const float*, int, float*);
+DEFINE_ISA(avx512, __attribute__((target("avx512f"))))
+DEFINE_ISA(avx2, __attribute__((target("avx2,fma"))))
+DEFINE_ISA(generic, )
+
+/* Which of a kRows_* table's shapes suits the plane. */
+static int block_shape(const pt2c_conv_geometry* g) {
+  return g->out_w <= VEC ? 0 : g->out_w <= 2 * VEC ? 1 : g->out_w <= 3 * VEC ? 2 : 3;
+}
 
 /* One row of phase plane p: padded columns p, p + stride, ... of input row `src` (NULL:
  * a padding row), zeros where they fall in the padding. */
@@ -100,17 +138,18 @@ static phase_planes split_phases(const pt2c_conv_geometry* g, const float* x) {
   int64_t stride = g->stride_w;
   int64_t padded_w = g->in_w + 2 * g->pad_w;
   phase_planes pp;
-  pp.rows = g->in_h + 2 * g->pad_h;
-  /* Room for the last vector of every tap: it may read up to VEC - 1 columns past the
-   * last output column. */
-  pp.width = (padded_w + stride - 1) / stride + VEC;
+  int64_t input_rows = g->in_h + 2 * g->pad_h;
+  /* Zero rows and columns for a block's extra rows (MAX_ROWS - 1 output rows past the
+   * last) and vectors (up to MAX_VECS * VEC - 1 columns past the last output column). */
+  pp.rows = input_rows + (MAX_ROWS - 1) * g->stride_h;
+  pp.width = (padded_w + stride - 1) / stride + MAX_VECS * VEC;
   size_t floats = (size_t)(stride * pp.rows * pp.width);
   float* data = pt2c_cpu_scratch(PT2C_SCRATCH_DEPTHWISE, floats * sizeof(float));
   pp.data = data;
   if (data == NULL) return pp;
   for (int64_t row = 0; row < pp.rows; ++row) {
     int64_t ih = row - g->pad_h;
-    const float* src = ih >= 0 && ih < g->in_h ? x + ih * g->in_w : NULL;
+    const float* src = ih >= 0 && ih < g->in_h && row < input_rows ? x + ih * g->in_w : NULL;
     if (stride == 2) {
       phase_rows2(g, src, pp.width, data + row * pp.width, data + (pp.rows + row) * pp.width);
       continue;
@@ -125,15 +164,16 @@ void pt2c_conv_depthwise_plane(const pt2c_conv_geometry* g, const float* x, cons
                                float bias, const float* z, int relu, float* y) {
   phase_planes pp = split_phases(g, x);
   if (pp.data == NULL) return; /* out of memory: nothing sensible left to do */
+  int shape = block_shape(g);
   switch (pt2c_cpu_best_isa()) {
     case PT2C_CPU_ISA_AVX512_BF16:
     case PT2C_CPU_ISA_AVX512:
-      rows_avx512(g, &pp, w, bias, z, relu, y);
+      kRows_avx512[shape](g, &pp, w, bias, z, relu, y);
       break;
     case PT2C_CPU_ISA_AVX2:
-      rows_avx2(g, &pp, w, bias, z, relu, y);
+      kRows_avx2[shape](g, &pp, w, bias, z, relu, y);
       break;
     default:
-      rows_generic(g, &pp, w, bias, z, relu, y);
+      kRows_generic[shape](g, &pp, w, bias, z, relu, y);
   }
 }

@@ -14,12 +14,14 @@
  *                    = 49 pixels fill 49 of 64 lanes, 512 channels all of them).
  * Weights are packed once as the GEMM operand they are (A channel-major, B pixel-major),
  * one pack per group. Channel-major GEMMs fuse bias, residual and relu into their store;
- * pixel-major ones the bias, the transposing pass the rest. */
+ * pixel-major ones the bias, the transposing pass the rest. A SiLU runs over each task's
+ * finished output while it is in cache (activation.h). */
 #include "cpu_conv.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "activation.h"
 #include "conv_internal.h"
 #include "cpu_gemm.h"
 #include "gemm_kernel.h"
@@ -140,7 +142,8 @@ void pt2c_conv_prepacked_free(pt2c_conv_prepacked* p) {
 typedef struct conv_job {
   const pt2c_conv_prepacked* p;
   const float *x, *bias, *z;
-  int relu;
+  int relu; /* applied by each path's store */
+  int silu; /* applied in place to each task's finished output (activation.h) */
   float* y;
   float* cols;          /* pixel-major im2col: packed A per (image, group) */
   float* phased;        /* im2col: x split into stride phases when
@@ -158,6 +161,7 @@ static void depthwise_task(void* ctx, int64_t task, int thread) {
                             job->bias ? job->bias[channel] : 0.0f,
                             job->z ? job->z + task * out_plane : NULL, job->relu,
                             job->y + task * out_plane);
+  if (job->silu) pt2c_silu_inplace(job->y + task * out_plane, out_plane);
 }
 
 /* Task: block t % blocks of image t / blocks. */
@@ -175,6 +179,7 @@ static void depthwise_block_task(void* ctx, int64_t task, int thread) {
                             job->bias ? job->bias + c0 : NULL,
                             job->z ? job->z + first * out_plane : NULL, job->relu,
                             job->y + first * out_plane);
+  if (job->silu) pt2c_silu_inplace(job->y + first * out_plane, channels * out_plane);
 }
 
 enum { PHASE_ROWS_PER_TASK = 64 };
@@ -242,6 +247,7 @@ static void transpose_task(void* ctx, int64_t task, int thread) {
   int64_t offset = i * kg * pixels; /* channel (image, group * K/G) of y */
   pt2c_conv_transpose_channels(job->transposed + i * pixels * ld, ld, pixels, c0, c1,
                                job->z ? job->z + offset : NULL, job->relu, job->y + offset);
+  if (job->silu) pt2c_silu_inplace(job->y + offset + c0 * pixels, (c1 - c0) * pixels);
 }
 
 /* The GEMM of (image, group) i: channel-major or pixel-major (see the top). */
@@ -273,7 +279,7 @@ static void gemm_problem(const conv_job* job, int64_t i, const b_maker* maker,
     q->ldc = transposed_ld(g);
     q->c = job->transposed + i * pixels * q->ldc;
     q->epilogue.bias = job->bias ? job->bias + group * kg : NULL;
-    return; /* residual and relu: transpose_task */
+    return; /* residual and activation: transpose_task */
   }
   q->m = kg;
   q->n = pixels;
@@ -292,10 +298,11 @@ static void gemm_problem(const conv_job* job, int64_t i, const b_maker* maker,
   q->epilogue.bias_per_row = 1;
   q->epilogue.residual = job->z ? job->z + y_offset : NULL;
   q->epilogue.relu = job->relu;
+  q->epilogue.activation = job->silu ? pt2c_silu_inplace : NULL;
 }
 
 void pt2c_conv_run(const pt2c_conv_prepacked* p, const float* x, const float* bias,
-                   const float* z, int relu, float* y) {
+                   const float* z, pt2c_conv_activation activation, float* y) {
   const pt2c_conv_geometry* g = &p->g;
   conv_job job;
   memset(&job, 0, sizeof(job));
@@ -303,7 +310,8 @@ void pt2c_conv_run(const pt2c_conv_prepacked* p, const float* x, const float* bi
   job.x = x;
   job.bias = bias;
   job.z = z;
-  job.relu = relu;
+  job.relu = activation == PT2C_CONV_ACT_RELU;
+  job.silu = activation == PT2C_CONV_ACT_SILU;
   job.y = y;
   if (p->method == CONV_DEPTHWISE) {
     pt2c_pool_parallel_for(g->batch * g->channels, depthwise_task, &job);

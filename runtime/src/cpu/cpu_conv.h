@@ -1,4 +1,4 @@
-/* f32 NCHW convolution for CPU plans, with bias, residual and relu fused: 1-D and 2-D
+/* f32 NCHW convolution for CPU plans, with bias, residual and relu or SiLU fused: 1-D and 2-D
  * convolutions (pt2c_plan_conv, plan_format.h) on the GEMM kernels (cpu_gemm.h) or, for
  * depthwise ones, a direct kernel; all split over the thread pool. Internal. */
 #ifndef PT2C_RUNTIME_CPU_CPU_CONV_H_
@@ -18,10 +18,17 @@ typedef struct pt2c_conv_prepacked pt2c_conv_prepacked;
 pt2c_conv_prepacked* pt2c_conv_prepack(const pt2c_plan_conv* conv, const float* w);
 void pt2c_conv_prepacked_free(pt2c_conv_prepacked* p);
 
+/* What the epilogue applies last. */
+typedef enum {
+  PT2C_CONV_ACT_NONE = 0,
+  PT2C_CONV_ACT_RELU = 1, /* max(., 0) */
+  PT2C_CONV_ACT_SILU = 2, /* . * sigmoid(.) (activation.h) */
+} pt2c_conv_activation;
+
 /* y = conv(x) (+ bias[k] per output channel, when bias) (+ z, same shape as y, when z)
- * (then max(., 0) when relu). z must not overlap y. */
+ * (then the activation). z must not overlap y. */
 void pt2c_conv_run(const pt2c_conv_prepacked* p, const float* x, const float* bias,
-                   const float* z, int relu, float* y);
+                   const float* z, pt2c_conv_activation activation, float* y);
 
 #ifdef __cplusplus
 }

@@ -86,13 +86,14 @@ static void pack_task(void* ctx, int64_t task, int thread) {
 }
 
 /* Rows [row0, row1) and columns [col0, col1) of C, finished, through the epilogue's
- * narrow step. */
-static void narrow_block(const pt2c_sgemm_problem* p, int64_t row0, int64_t row1,
+ * activation and narrow steps (those it has). */
+static void finish_block(const pt2c_sgemm_problem* p, int64_t row0, int64_t row1,
                          int64_t col0, int64_t col1) {
   const pt2c_sgemm_epilogue* ep = &p->epilogue;
   for (int64_t i = row0; i < row1; ++i) {
     int64_t at = i * p->ldc + col0;
-    ep->narrow(p->c + at, col1 - col0, (uint16_t*)ep->narrow_out + at);
+    if (ep->activation) ep->activation(p->c + at, col1 - col0);
+    if (ep->narrow) ep->narrow(p->c + at, col1 - col0, (uint16_t*)ep->narrow_out + at);
   }
 }
 
@@ -200,8 +201,8 @@ static void compute_task(void* ctx, int64_t task, int thread) {
       }
     }
   }
-  if (ep->narrow)
-    narrow_block(p, ip0 * MR, min64(ip1 * MR, job->m), jp0 * NR, min64(jp1 * NR, job->n));
+  if (ep->activation || ep->narrow)
+    finish_block(p, ip0 * MR, min64(ip1 * MR, job->m), jp0 * NR, min64(jp1 * NR, job->n));
 }
 
 /* Task blocks: as large as the caches allow, but at least TASKS_PER_THREAD per thread
@@ -235,7 +236,7 @@ static void epilogue_only(const pt2c_sgemm_problem* p) {
       if (ep->residual) v += ep->residual[i * p->ldc + j];
       p->c[i * p->ldc + j] = ep->relu && v < 0.0f ? 0.0f : v;
     }
-  if (ep->narrow) narrow_block(p, 0, p->m, 0, p->n);
+  if (ep->activation || ep->narrow) finish_block(p, 0, p->m, 0, p->n);
 }
 
 static void run(int64_t num_tasks, pt2c_pool_task_fn fn, gemm_job* job, int serial) {

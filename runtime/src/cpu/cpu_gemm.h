@@ -35,6 +35,10 @@ typedef struct pt2c_sgemm_epilogue {
   const float* residual; /* NULL, or added after the bias: residual[row * ldc + col] (C's
                           * layout); must not overlap C */
   int relu;              /* 1: max(., 0), last */
+  /* NULL, or applied in place to every finished row segment of C after the above (and
+   * before narrow), on the thread that computed it: activations whose code is too large
+   * for the microkernel's store (activation.h). */
+  void (*activation)(float* row, int64_t count);
   /* NULL, or the step after the epilogue that turns C into the model's output: for every
    * finished block of C, narrow(row, count, out) on each of its row segments, where out
    * is narrow_out at the same (i, j) in C's layout with 2-byte elements. It rounds to

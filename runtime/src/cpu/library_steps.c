@@ -170,9 +170,12 @@ static int run_conv(const pt2c_conv_prepacked* packed, const pt2c_plan_conv* c,
   if (packed == NULL) return 0;
   const float* bias = c->epilogue != PT2C_CONV_EPILOGUE_NONE ? args[2] : NULL;
   const float* z = c->epilogue == PT2C_CONV_EPILOGUE_BIAS_ADD_RELU ? args[3] : NULL;
-  int relu = c->epilogue == PT2C_CONV_EPILOGUE_BIAS_RELU ||
-             c->epilogue == PT2C_CONV_EPILOGUE_BIAS_ADD_RELU;
-  pt2c_conv_run(packed, args[0], bias, z, relu, args[num_args - 1]);
+  pt2c_conv_activation activation =
+      c->epilogue == PT2C_CONV_EPILOGUE_BIAS_SILU ? PT2C_CONV_ACT_SILU
+      : c->epilogue == PT2C_CONV_EPILOGUE_BIAS_RELU || c->epilogue == PT2C_CONV_EPILOGUE_BIAS_ADD_RELU
+          ? PT2C_CONV_ACT_RELU
+          : PT2C_CONV_ACT_NONE;
+  pt2c_conv_run(packed, args[0], bias, z, activation, args[num_args - 1]);
   return 1;
 }
 

@@ -435,6 +435,10 @@ pt2c_status pt2c_cuda_convs_create(const pt2c_cuda_driver* cu, const pt2c_plan* 
                                    const unsigned char* host_weights, pt2c_cuda_convs** out) {
   *out = NULL;
   uint32_t count = plan->header->num_convs;
+  for (uint32_t i = 0; i < count; ++i)
+    if (plan->convs[i].epilogue == PT2C_CONV_EPILOGUE_BIAS_SILU)
+      return pt2c_fail(PT2C_ERROR_UNSUPPORTED,
+                       "convolution %u has a SiLU epilogue, which only CPU plans use", i);
   pt2c_cuda_convs* convs = calloc(1, sizeof(*convs));
   if (convs != NULL) convs->entries = calloc(count > 0 ? count : 1, sizeof(conv_entry));
   if (convs == NULL || convs->entries == NULL) {
