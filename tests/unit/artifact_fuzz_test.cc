@@ -473,3 +473,79 @@ TEST_CASE("mutated artifacts end in a clean error or compile, never in an abort"
     CHECK(counts[kCompiled] > 0);
   }
 }
+
+// ---- What the fuzzer found, and the issue's known cases, as named checks.
+
+TEST_CASE("a convolution whose groups do not split its channels is an error, not an abort") {
+  // prim.convolution's type inference failed inside ODS's builder: "LLVM ERROR: Failed
+  // to infer result type(s)" (exit 134) after the aten op had verified.
+  pt2c_test::Seed seed = pt2c_test::convSeed();
+  auto* conv = seed.message.mutable_graphs(0)->mutable_nodes(0);
+  for (auto& arg : *conv->mutable_args())
+    if (arg.name() == "groups") arg.mutable_int_value()->set_value(2);
+  Result r = runFrontHalf(pt2c_test::serializeArtifact(seed.message, seed.blob));
+  CHECK(r.outcome != kCompiled);
+  CHECK(!r.error.empty());
+  bool named = false;
+  for (const auto& d : r.diagnostics) named |= d.find("channels") != std::string::npos;
+  CHECK(named);
+}
+
+TEST_CASE("an input whose size disagrees with its graph is an error, not an abort") {
+  pt2c_test::Seed seed = pt2c_test::mlpSeed();
+  seed.message.mutable_graphs(0)->mutable_values(0)->mutable_meta()->mutable_sizes(1)->set_value(9);
+  Result r = runFrontHalf(pt2c_test::serializeArtifact(seed.message, seed.blob));
+  CHECK(r.outcome != kCompiled);
+  CHECK(!r.error.empty());
+  CHECK(!r.diagnostics.empty());
+}
+
+TEST_CASE("a message that does not parse is one error with protobuf's reason, escaped") {
+  pt2c_test::Seed seed = pt2c_test::mlpSeed();
+  seed.message.mutable_graphs(0)->mutable_nodes(0)->set_target("aten::\xff\x1b[2J");
+  google::protobuf::LogHandler* previous = google::protobuf::SetLogHandler(nullptr);
+  std::string bytes = pt2c_test::serializeArtifact(seed.message, seed.blob);
+  google::protobuf::SetLogHandler(previous);
+  Result r = runFrontHalf(bytes);
+  CHECK(r.outcome == kRefusedByRead);
+  CHECK(r.error.find("does not parse") != std::string::npos);
+  CHECK(r.error.find("invalid UTF-8") != std::string::npos);
+  CHECK(!hasControlBytes(r.error));
+}
+
+TEST_CASE("names in the reader's errors are escaped") {
+  pt2c_test::Seed seed = pt2c_test::mlpSeed();
+  auto* w = seed.message.mutable_weights(0);
+  w->set_name("net.\x1b]0;owned\x07");
+  w->set_nbytes(w->nbytes() + 4);
+  Result r = runFrontHalf(pt2c_test::serializeArtifact(seed.message, seed.blob));
+  CHECK(r.outcome == kRefusedByRead);
+  CHECK(r.error.find("'net.\\x1b]0;owned\\x07'") != std::string::npos);
+  CHECK(!hasControlBytes(r.error));
+}
+
+TEST_CASE("a damaged byte in the padding the CRC-32 does not cover is refused") {
+  pt2c_test::Seed seed = pt2c_test::viewsSeed();
+  pt2c_test::addWeight(seed, "unused", {3});
+  std::string bytes = pt2c_test::serializeArtifact(seed.message, seed.blob);
+  uint64_t length = llvm::support::endian::read64le(&bytes[8]);
+  size_t padding = pt2c::kArtifactHeaderSize + length;
+  REQUIRE(padding % pt2c::kArtifactAlignment != 0);  // there is padding to damage
+  bytes[padding] = 1;
+  Result r = runFrontHalf(bytes);
+  CHECK(r.outcome == kRefusedByRead);
+  CHECK(r.error.find("padding") != std::string::npos);
+}
+
+TEST_CASE("cat of a number where its tensor list was is an error, not a crash") {
+  // The importer makes the number a rank-0 constant; cat's shape rule then indexed the
+  // dim of a rank-0 shape (SIGSEGV in the verifier).
+  pt2c_test::Seed seed = pt2c_test::viewsSeed();
+  for (auto& node : *seed.message.mutable_graphs(0)->mutable_nodes())
+    if (node.target() == "aten::cat") node.mutable_args(0)->set_float_value(1.5);
+  Result r = runFrontHalf(pt2c_test::serializeArtifact(seed.message, seed.blob));
+  CHECK(r.outcome == kRefusedByImport);
+  bool named = false;
+  for (const auto& d : r.diagnostics) named |= d.find("cannot be concatenated") != std::string::npos;
+  CHECK(named);
+}
