@@ -7,6 +7,7 @@
 #include "compiler/codegen/SharedLibraryLinker.h"
 #include "compiler/codegen/cuda/CudaCodegen.h"
 #include "compiler/codegen/cuda/CudaTarget.h"
+#include "compiler/driver/ArtifactToPrim.h"
 #include "compiler/driver/AtomicOutput.h"
 #include "compiler/driver/Diagnostics.h"
 #include "compiler/driver/ExternalWeights.h"
@@ -14,14 +15,12 @@
 #include "compiler/driver/Progress.h"
 #include "compiler/import/Importer.h"
 #include "compiler/transforms/Passes.h"
-#include "compiler/transforms/fold/FoldWeights.h"
 #include "compiler/transforms/kernels/FormKernels.h"
 #include "compiler/transforms/symbolic/SymbolicShapes.h"
 #include "ir/Dialects.h"
 #include "ir/prim/PrimDialect.h"
 #include "ir/symbolic/SymbolicIR.h"
 #include "llvm/ADT/SmallString.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -58,23 +57,6 @@ mlir::OwningOpRef<mlir::ModuleOp> extractKernels(mlir::ModuleOp module) {
   for (auto f : llvm::make_early_inc_range(kernels->getOps<mlir::func::FuncOp>()))
     if (!f->hasAttr(kKernelAttr)) f.erase();
   return kernels;
-}
-
-// pt2c-fold-weights, reading the weights from the artifact.
-llvm::Error foldWeights(mlir::MLIRContext& context, mlir::ModuleOp module,
-                        const ArtifactFile& artifact) {
-  llvm::StringMap<const artifact::WeightEntry*> entries;
-  for (const auto& w : artifact.message.weights()) entries[w.name()] = &w;
-  FoldWeightsOptions fold;
-  fold.weightBytes = [&](llvm::StringRef fqn) -> std::optional<llvm::StringRef> {
-    auto it = entries.find(fqn);
-    if (it == entries.end()) return std::nullopt;
-    return artifact.weights.substr(it->second->offset(), it->second->nbytes());
-  };
-  mlir::PassManager pm(&context);
-  pm.addPass(createFoldWeightsPass(std::move(fold)));
-  if (mlir::failed(pm.run(module))) return fail("folding weights failed");
-  return llvm::Error::success();
 }
 
 // Where the weights blob's pieces come from: the artifact's blob, and a scratch file
@@ -124,8 +106,9 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
   context.loadAllAvailableDialects();
   UserDiagnosticPrinter diagnostics(&context);
 
-  mlir::OwningOpRef<mlir::ModuleOp> module = importArtifact(context, *artifact);
-  if (!module) return fail("import of " + artifactPath + " failed");
+  auto imported = importArtifactModule(context, *artifact, artifactPath);
+  if (!imported) return imported.takeError();
+  mlir::OwningOpRef<mlir::ModuleOp> module = std::move(*imported);
   timer.done("import", std::to_string(countOps(*module)) + " aten ops, " +
                            std::to_string(artifact->message.weights_size()) + " weights (" +
                            humanBytes(artifact->weights.size()) + ")");
@@ -136,19 +119,10 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
 
   // The GPU has fused kernels for attention and layer norm: their aten ops decompose to
   // one prim op each (prim.attention, prim.layer_norm).
-  if (!cudaSms.empty())
-    (*module)->setAttr(prim::kFusedOpsAttr, mlir::UnitAttr::get(&context));
-  mlir::PassManager decompose(&context);
-  decompose.addPass(createFunctionalizePass());
-  decompose.addPass(createDecomposeAtenToPrimPass());
-  decompose.addPass(mlir::createCanonicalizerPass());
-  // Each layer's decomposition rebuilds what it shares with the others (the attention
-  // mask's conversion): one copy of each is enough.
-  decompose.addPass(mlir::createCSEPass());
-  if (mlir::failed(decompose.run(*module))) return fail("lowering aten to prim failed");
-  if (options.foldWeights) {
-    if (auto err = foldWeights(context, *module, *artifact)) return err;
-  }
+  PrimLoweringOptions lowering;
+  lowering.fusedOps = !cudaSms.empty();
+  lowering.foldWeights = options.foldWeights;
+  if (auto err = lowerAtenToPrim(context, *module, *artifact, lowering)) return err;
   timer.done("prim", std::to_string(countOps(*module)) + " prim ops");
   if (options.emit == "prim") {
     // Derived weights' bytes would print as megabytes of hex.

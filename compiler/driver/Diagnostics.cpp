@@ -1,5 +1,6 @@
 #include "compiler/driver/Diagnostics.h"
 
+#include "ir/artifact/PrintableText.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -44,14 +45,17 @@ std::optional<llvm::StringRef> sourceCode(mlir::Location loc) {
   return code;
 }
 
+// Messages quote names, file names and source lines from the artifact: escaped, so a
+// damaged artifact cannot write control sequences to the terminal.
 void print(mlir::Diagnostic& diag) {
   auto loc = fileLocation(diag.getLocation());
   bool hasLine = loc && loc->getLine() > 0;
   llvm::errs() << "pt2c: ";
-  if (hasLine) llvm::errs() << loc->getFilename().strref() << ":" << loc->getLine() << ": ";
-  llvm::errs() << severityName(diag.getSeverity()) << ": " << diag.str() << "\n";
+  if (hasLine)
+    llvm::errs() << printableText(loc->getFilename().strref()) << ":" << loc->getLine() << ": ";
+  llvm::errs() << severityName(diag.getSeverity()) << ": " << printableText(diag.str()) << "\n";
   if (auto code = sourceCode(diag.getLocation()); hasLine && code)
-    llvm::errs() << llvm::format("%6u | ", loc->getLine()) << *code << "\n";
+    llvm::errs() << llvm::format("%6u | ", loc->getLine()) << printableText(*code) << "\n";
   for (mlir::Diagnostic& note : diag.getNotes()) print(note);
 }
 

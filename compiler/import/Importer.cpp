@@ -109,6 +109,10 @@ mlir::FailureOr<mlir::RankedTensorType> GraphImporter::typeOf(const std::string&
   for (const auto& size : meta.sizes()) {
     // A symbolic size must be an expression of the graph's dynamic dimensions.
     if (size.has_expr() && mlir::failed(symbolicText(size, loc))) return mlir::failure();
+    // MLIR takes a negative size for "dynamic" (or worse); a traced size never is one.
+    if (!size.has_expr() && size.value() < 0)
+      return mlir::emitError(loc) << "artifact is malformed: value '" << valueName
+                                  << "' has a negative size (" << size.value() << ")";
     shape.push_back(size.has_expr() ? mlir::ShapedType::kDynamic : size.value());
   }
   return mlir::RankedTensorType::get(shape, element);

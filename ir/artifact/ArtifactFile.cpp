@@ -5,11 +5,35 @@
 #include <utility>
 #include <vector>
 
+#include "google/protobuf/stubs/logging.h"
+#include "ir/artifact/PrintableText.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CRC.h"
 #include "llvm/Support/Endian.h"
 
 namespace pt2c {
+
+// Protobuf logs why a message does not parse (a string field that is not UTF-8) to
+// stderr by itself, through a process-wide handler. While one message is parsed, the
+// handler keeps the first such line instead, for the error pt2c reports.
+class ProtobufLogCapture {
+ public:
+  ProtobufLogCapture() : previous(google::protobuf::SetLogHandler(&capture)) { first().clear(); }
+  ~ProtobufLogCapture() { google::protobuf::SetLogHandler(previous); }
+  static std::string& first() {
+    thread_local std::string text;
+    return text;
+  }
+
+ private:
+  static void capture(google::protobuf::LogLevel, const char*, int, const std::string& message) {
+    if (first().empty()) first() = message;
+  }
+  google::protobuf::LogHandler* previous;
+};
+
+// Artifact names in messages, escaped.
+static std::string quoted(const std::string& name) { return "'" + printableText(name) + "'"; }
 
 static llvm::Error fail(const std::string& path, const llvm::Twine& why) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -33,17 +57,17 @@ static llvm::Error checkWeights(const std::string& path, const ArtifactFile& fil
   std::vector<std::pair<uint64_t, uint64_t>> regions;  // offset, nbytes
   for (const auto& w : file.message.weights()) {
     if (w.offset() % kArtifactAlignment != 0)
-      return fail(path, "weight '" + w.name() + "' is not 64-byte aligned");
+      return fail(path, "weight " + quoted(w.name()) + " is not 64-byte aligned");
     if (w.offset() > file.weights.size() || w.nbytes() > file.weights.size() - w.offset())
-      return fail(path, "weight '" + w.name() + "' lies outside the weights blob");
+      return fail(path, "weight " + quoted(w.name()) + " lies outside the weights blob");
     uint64_t expected = elementSize(w.meta().dtype());
-    if (expected == 0) return fail(path, "weight '" + w.name() + "' has an unknown dtype");
+    if (expected == 0) return fail(path, "weight " + quoted(w.name()) + " has an unknown dtype");
     for (const auto& size : w.meta().sizes())
       if (size.kind_case() != artifact::SymInt::kValue || size.value() < 0 ||
           __builtin_mul_overflow(expected, static_cast<uint64_t>(size.value()), &expected))
-        return fail(path, "weight '" + w.name() + "' has a size that is not a constant >= 0");
+        return fail(path, "weight " + quoted(w.name()) + " has a size that is not a constant >= 0");
     if (expected != w.nbytes())
-      return fail(path, "weight '" + w.name() + "' holds " + llvm::Twine(w.nbytes()) +
+      return fail(path, "weight " + quoted(w.name()) + " holds " + llvm::Twine(w.nbytes()) +
                             " bytes, its dtype and sizes say " + llvm::Twine(expected));
     if (w.nbytes() > 0) regions.emplace_back(w.offset(), w.nbytes());
   }
@@ -61,7 +85,12 @@ llvm::Expected<ArtifactFile> readArtifactFile(const std::string& path) {
   if (!buffer)
     return llvm::createStringError(buffer.getError(),
                                    "cannot read " + path + ": " + buffer.getError().message());
-  llvm::StringRef bytes = (*buffer)->getBuffer();
+  return readArtifactBuffer(std::move(*buffer), path);
+}
+
+llvm::Expected<ArtifactFile> readArtifactBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
+                                                const std::string& path) {
+  llvm::StringRef bytes = buffer->getBuffer();
   if (bytes.size() < 8 || std::memcmp(bytes.data(), kArtifactMagic, 7) != 0)
     return fail(path, "bad magic (expected a file written by `pt2c export`)");
   unsigned version = static_cast<unsigned char>(bytes[7]);
@@ -78,8 +107,14 @@ llvm::Expected<ArtifactFile> readArtifactFile(const std::string& path) {
     return fail(path, "truncated message");
   llvm::StringRef message = bytes.substr(kArtifactHeaderSize, length);
   uint64_t blobStart = llvm::alignTo(kArtifactHeaderSize + length, kArtifactAlignment);
-  llvm::StringRef blob = blobStart <= bytes.size() ? bytes.drop_front(blobStart)
-                                                   : llvm::StringRef();
+  // The writer always pads the message to the blob's alignment with zeros. The CRC-32
+  // does not cover that padding, so it is checked here: otherwise a damaged byte there
+  // would pass unnoticed.
+  if (blobStart > bytes.size()) return fail(path, "truncated before the weights blob");
+  if (bytes.slice(kArtifactHeaderSize + length, blobStart).find_first_not_of('\0') !=
+      llvm::StringRef::npos)
+    return fail(path, "the padding after the message is not zero");
+  llvm::StringRef blob = bytes.drop_front(blobStart);
   auto asBytes = [](llvm::StringRef s) {
     return llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
   };
@@ -89,11 +124,14 @@ llvm::Expected<ArtifactFile> readArtifactFile(const std::string& path) {
                           llvm::utohexstr(crc) + ": the file was damaged after export");
 
   ArtifactFile file;
+  ProtobufLogCapture log;
   if (!file.message.ParseFromArray(message.data(), static_cast<int>(length)))
-    return fail(path, "the artifact message does not parse");
+    return fail(path, "the artifact message does not parse" +
+                          (log.first().empty() ? std::string()
+                                               : " (" + printableText(log.first()) + ")"));
   file.weights = blob;
   if (llvm::Error error = checkWeights(path, file)) return std::move(error);
-  file.buffer = std::move(*buffer);
+  file.buffer = std::move(buffer);
   return file;
 }
 

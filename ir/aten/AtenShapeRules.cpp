@@ -609,6 +609,9 @@ LogicalResult cat(ShapeQuery &q, Shape &out) {
       first = i;
       out.assign(q.shape(i).begin(), q.shape(i).end());
     }
+    // As in PyTorch; a rank-0 operand (a number where the list was) has no dim to join.
+    if (q.rank(i) == 0)
+      return q.fail("zero-dimensional tensor (operand " + Twine(i) + ") cannot be concatenated");
     if (q.rank(i) != (int64_t)out.size())
       return q.fail("cat of tensors of ranks " + Twine(out.size()) + " and " + Twine(q.rank(i)));
   }

@@ -214,3 +214,14 @@ TEST_CASE("schema arguments: tensors, optionals, lists and annotated aliases") {
   CHECK(addmm[4].type == "Scalar");
   CHECK(pt2c::parseSchemaArgs("no parentheses").empty());
 }
+
+TEST_CASE("a negative size is refused, not made a tensor type") {
+  // Found by tests/unit:artifact_fuzz_test: MLIR reads a negative size as "dynamic" or
+  // builds a type no pass expects.
+  Context c;
+  pt2c::ArtifactFile file = reluAddArtifact();
+  file.message.mutable_graphs(0)->mutable_values(2)->mutable_meta()->mutable_sizes(0)->set_value(-3);
+  CHECK(!pt2c::importArtifact(c.ctx, file));
+  REQUIRE(!c.errors.empty());
+  CHECK(c.errors[0].find("'r' has a negative size (-3)") != std::string::npos);
+}

@@ -18,6 +18,7 @@
 #include "ir/symbolic/SymExpr.h"
 #include "llvm/ADT/StringSet.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 
 namespace pt2c::decompose {
 
@@ -38,11 +39,27 @@ public:
   /// Records why the decomposition does not apply; returns a null Value.
   mlir::Value fail(const llvm::Twine &why);
 
-  /// Creates a single-result prim op (nothing once a helper has failed).
+  /// Creates a single-result prim op (nothing once a helper has failed). An op whose
+  /// result type is inferred is built with its types inferred here first: ODS's
+  /// inferring builder calls report_fatal_error when inference fails (operands that
+  /// disagree, as a damaged artifact's can), this records a failure instead, after
+  /// inference has emitted its reason as a diagnostic at the aten op.
   template <typename OpT, typename... Args>
   mlir::Value create(Args &&...args) {
     if (failed())
       return {};
+    if constexpr (hasTypeRangeBuilder<OpT, Args...>(0)) {
+      mlir::OperationState state(loc(), OpT::getOperationName());
+      OpT::build(rewriter, state, mlir::TypeRange(), std::forward<Args>(args)...);
+      llvm::SmallVector<mlir::Type, 1> types;
+      if (mlir::failed(OpT::inferReturnTypes(
+              rewriter.getContext(), loc(), state.operands,
+              state.attributes.getDictionary(rewriter.getContext()),
+              state.getRawProperties(), state.regions, types)))
+        return fail("the operands of " + OpT::getOperationName() + " do not fit together");
+      state.addTypes(types);
+      return rewriter.create(state)->getResult(0);
+    }
     return rewriter.create<OpT>(loc(), std::forward<Args>(args)...)->getResult(0);
   }
 
@@ -121,6 +138,21 @@ public:
                                               mlir::ValueRange like = {});
 
 private:
+  /// Whether OpT infers its result types and has ODS's builder taking explicit result
+  /// types before `Args` (every inferring builder has one).
+  template <typename OpT, typename... Args>
+  static constexpr auto hasTypeRangeBuilder(int)
+      -> decltype(OpT::build(std::declval<mlir::OpBuilder &>(),
+                             std::declval<mlir::OperationState &>(),
+                             std::declval<mlir::TypeRange>(), std::declval<Args>()...),
+                  bool()) {
+    return OpT::template hasTrait<mlir::InferTypeOpInterface::Trait>();
+  }
+  template <typename OpT, typename... Args>
+  static constexpr bool hasTypeRangeBuilder(...) {
+    return false;
+  }
+
   mlir::PatternRewriter &rewriter;
   mlir::Operation *atenOp;
   std::string failure;

@@ -87,9 +87,16 @@ class FunctionFolder {
     return fqn && options.weightBytes && options.weightBytes(fqn.getValue()).has_value();
   }
 
+  // The element count multiplied out with overflow checks: getNumElements() wraps for
+  // the sizes a damaged artifact can declare, and a wrapped count would pass the bound
+  // (the host evaluator then asked for an impossible vector: std::length_error).
   bool fitsBound(Value v) {
-    return fold::isEvaluableType(v.getType()) &&
-           cast<RankedTensorType>(v.getType()).getNumElements() <= options.maxElements;
+    if (!fold::isEvaluableType(v.getType())) return false;
+    int64_t n = 1;
+    for (int64_t size : cast<RankedTensorType>(v.getType()).getShape())
+      if (size < 0 || __builtin_mul_overflow(n, size, &n) || n > options.maxElements)
+        return false;
+    return true;
   }
 
   // Constant: a weight with known bytes, or an evaluable op of constants.
