@@ -1,8 +1,9 @@
 /* SiLU over runs of f32 (activation.h): v / (1 + exp(-v)), with exp(t) = 2^k * exp(r),
  * k = round(t / ln 2), |r| <= ln(2) / 2, exp(r) from a degree-6 polynomial (Cephes'
- * expf coefficients). The AVX-512 and AVX2 loops are written with intrinsics: GCC's
- * vector extensions left the polynomial unfused (no FMA contraction in ISO C mode) and
- * took twice as long as the generated kernel this epilogue replaces. */
+ * expf coefficients). The AVX-512 and AVX2 loops are one body (silu_template.h) on each
+ * ISA's intrinsics: GCC's vector extensions left the polynomial unfused (no FMA
+ * contraction in ISO C mode) and took twice as long as the generated kernel this
+ * epilogue replaces. */
 #include "activation.h"
 
 #include <math.h>
@@ -34,59 +35,66 @@ static float silu_scalar(float v) {
 }
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f"))) static __m512 silu16(__m512 x) {
-  __m512 t = _mm512_max_ps(_mm512_min_ps(_mm512_sub_ps(_mm512_setzero_ps(), x),
-                                         _mm512_set1_ps(kHigh)),
-                           _mm512_set1_ps(kLow));
-  __m512 k = _mm512_roundscale_ps(_mm512_mul_ps(t, _mm512_set1_ps(kLog2e)),
-                                  _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m512 r = _mm512_fnmadd_ps(k, _mm512_set1_ps(kLn2High), t);
-  r = _mm512_fnmadd_ps(k, _mm512_set1_ps(kLn2Low), r);
-  __m512 p = _mm512_fmadd_ps(_mm512_set1_ps(kP0), r, _mm512_set1_ps(kP1));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kP2));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kP3));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kP4));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kP5));
-  __m512 e = _mm512_add_ps(_mm512_fmadd_ps(p, _mm512_mul_ps(r, r), r), _mm512_set1_ps(1.0f));
-  e = _mm512_scalef_ps(e, k);
-  return _mm512_div_ps(x, _mm512_add_ps(e, _mm512_set1_ps(1.0f)));
-}
+#define TARGET __attribute__((target("avx512f")))
+#define VEC __m512
+#define LANES 16
+#define SET1 _mm512_set1_ps
+#define ADD _mm512_add_ps
+#define SUB _mm512_sub_ps
+#define MUL _mm512_mul_ps
+#define DIV _mm512_div_ps
+#define MIN _mm512_min_ps
+#define MAX _mm512_max_ps
+#define FMADD _mm512_fmadd_ps
+#define FNMADD _mm512_fnmadd_ps
+#define ROUND(v) _mm512_roundscale_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#define SCALE_POW2 _mm512_scalef_ps
+#define LOAD _mm512_loadu_ps
+#define STORE _mm512_storeu_ps
+#define NAME silu_avx512
+#include "silu_template.h"
+#undef TARGET
+#undef VEC
+#undef LANES
+#undef SET1
+#undef ADD
+#undef SUB
+#undef MUL
+#undef DIV
+#undef MIN
+#undef MAX
+#undef FMADD
+#undef FNMADD
+#undef ROUND
+#undef SCALE_POW2
+#undef LOAD
+#undef STORE
+#undef NAME
 
-__attribute__((target("avx512f"))) static void silu_avx512(float* v, int64_t count) {
-  int64_t i = 0;
-  for (; i + 16 <= count; i += 16) _mm512_storeu_ps(v + i, silu16(_mm512_loadu_ps(v + i)));
-  if (i < count) {
-    __mmask16 tail = (__mmask16)((1u << (count - i)) - 1);
-    _mm512_mask_storeu_ps(v + i, tail, silu16(_mm512_maskz_loadu_ps(tail, v + i)));
-  }
-}
-
-__attribute__((target("avx2,fma"))) static __m256 silu8(__m256 x) {
-  __m256 t = _mm256_max_ps(_mm256_min_ps(_mm256_sub_ps(_mm256_setzero_ps(), x),
-                                         _mm256_set1_ps(kHigh)),
-                           _mm256_set1_ps(kLow));
-  __m256 k = _mm256_round_ps(_mm256_mul_ps(t, _mm256_set1_ps(kLog2e)),
-                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m256 r = _mm256_fnmadd_ps(k, _mm256_set1_ps(kLn2High), t);
-  r = _mm256_fnmadd_ps(k, _mm256_set1_ps(kLn2Low), r);
-  __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(kP0), r, _mm256_set1_ps(kP1));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kP2));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kP3));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kP4));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(kP5));
-  __m256 e = _mm256_add_ps(_mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r), _mm256_set1_ps(1.0f));
-  /* 2^k from k's bits: k + 127 in the exponent field (k is in [-126, 127]) */
-  __m256i scale = _mm256_slli_epi32(
+/* 2^k from k's bits: k + 127 in the exponent field. */
+__attribute__((target("avx2,fma"))) static __m256 scale_pow2_avx2(__m256 e, __m256 k) {
+  __m256i bits = _mm256_slli_epi32(
       _mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(127)), 23);
-  e = _mm256_mul_ps(e, _mm256_castsi256_ps(scale));
-  return _mm256_div_ps(x, _mm256_add_ps(e, _mm256_set1_ps(1.0f)));
+  return _mm256_mul_ps(e, _mm256_castsi256_ps(bits));
 }
-
-__attribute__((target("avx2,fma"))) static void silu_avx2(float* v, int64_t count) {
-  int64_t i = 0;
-  for (; i + 8 <= count; i += 8) _mm256_storeu_ps(v + i, silu8(_mm256_loadu_ps(v + i)));
-  for (; i < count; ++i) v[i] = silu_scalar(v[i]);
-}
+#define TARGET __attribute__((target("avx2,fma")))
+#define VEC __m256
+#define LANES 8
+#define SET1 _mm256_set1_ps
+#define ADD _mm256_add_ps
+#define SUB _mm256_sub_ps
+#define MUL _mm256_mul_ps
+#define DIV _mm256_div_ps
+#define MIN _mm256_min_ps
+#define MAX _mm256_max_ps
+#define FMADD _mm256_fmadd_ps
+#define FNMADD _mm256_fnmadd_ps
+#define ROUND(v) _mm256_round_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#define SCALE_POW2 scale_pow2_avx2
+#define LOAD _mm256_loadu_ps
+#define STORE _mm256_storeu_ps
+#define NAME silu_avx2
+#include "silu_template.h"
 #endif
 
 void pt2c_silu_inplace(float* v, int64_t count) {
