@@ -8,9 +8,9 @@
  *     -mavx512dq -mavx512bf16 -mfma -c $S/gemm_kernel_$k.c -o /tmp/k_$k.o; done
  *   gcc -std=c11 -O3 -I. -Iruntime/include -o /tmp/cpu_gemm_bench tests/unit/cpu_gemm_bench.c \
  *     $S/{thread_pool,scratch,cpu_isa,gemm_pack,cpu_gemm,cpu_conv,conv_im2col,conv_transpose}.c \
- *     $S/{conv_depthwise,conv_depthwise_blocked,gemm_kernel_generic}.c \
+ *     $S/{conv_depthwise,conv_depthwise_blocked,gemm_kernel_generic,activation}.c \
  *     runtime/src/cpu_host_features.c \
- *     /tmp/k_avx2.o /tmp/k_avx512.o /tmp/k_avx512_bf16.o -lpthread
+ *     /tmp/k_avx2.o /tmp/k_avx512.o /tmp/k_avx512_bf16.o -lpthread -lm
  *   /tmp/cpu_gemm_bench [linear|conv]  # GEMMs only | convolutions on the best ISA only;
  *                                      # PT2C_NUM_THREADS caps the threads
  *
@@ -158,7 +158,7 @@ typedef struct conv_shape {
   uint64_t c, k, hw, r, stride, pad, groups;
 } conv_shape;
 
-static double bench_conv(const conv_shape* cs, int64_t batch) {
+static double bench_conv(const conv_shape* cs, int64_t batch, int cold) {
   pt2c_plan_conv conv;
   memset(&conv, 0, sizeof(conv));
   conv.dtype = PT2C_F32;
@@ -182,11 +182,18 @@ static double bench_conv(const conv_shape* cs, int64_t batch) {
   float* x = random_floats(batch * cs->c * cs->hw * cs->hw);
   float* bias = random_floats(cs->k);
   float* y = malloc(sizeof(float) * batch * cs->k * out * out);
-  pt2c_conv_prepacked* pp = pt2c_conv_prepack(&conv, w);
-  if (!pp) abort();
+  /* as in bench_linear: with `cold`, enough packed copies to overflow the caches */
+  size_t weight_bytes = sizeof(float) * cs->k * cg * cs->r * cs->r;
+  int copies = cold ? (int)(kColdWeightBytes / weight_bytes) + 1 : 1;
+  pt2c_conv_prepacked** pp = malloc(sizeof(*pp) * (size_t)copies);
+  for (int c = 0; c < copies; ++c)
+    if (!(pp[c] = pt2c_conv_prepack(&conv, w))) abort();
+  int next = 0;
   double s;
-  TIME_BEST(s, pt2c_conv_run(pp, x, bias, NULL, PT2C_CONV_ACT_RELU, y));
-  pt2c_conv_prepacked_free(pp);
+  TIME_BEST(s, (pt2c_conv_run(pp[next], x, bias, NULL, PT2C_CONV_ACT_RELU, y),
+                next = (next + 1) % copies));
+  for (int c = 0; c < copies; ++c) pt2c_conv_prepacked_free(pp[c]);
+  free(pp);
   free(w), free(x), free(bias), free(y);
   return 2.0 * batch * cs->k * out * out * cg * cs->r * cs->r / s * 1e-9;
 }
@@ -234,7 +241,8 @@ int main(int argc, char** argv) {
       }
       if (linear_only || (isa == PT2C_CPU_ISA_GENERIC && threads > 1)) continue;
       for (size_t i = 0; i < sizeof(kConvs) / sizeof(kConvs[0]); ++i)
-        printf("  conv %-28s batch 1: %.1f\n", kConvs[i].name, bench_conv(&kConvs[i], 1));
+        printf("  conv %-28s batch 1: %.1f, weights from memory %.1f\n", kConvs[i].name,
+               bench_conv(&kConvs[i], 1, 0), bench_conv(&kConvs[i], 1, 1));
     }
   }
   return 0;
