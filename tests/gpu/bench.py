@@ -25,7 +25,6 @@ numerics check fails.
 """
 import argparse
 import copy
-import importlib.util
 import os
 import pathlib
 import statistics
@@ -38,14 +37,13 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from run_mlp_cuda import PT2C_OK, Library, relative_error, tensors  # noqa: E402
 # Outputs in the order of the references (a transformers ModelOutput is a dict); the
 # bundle carries tools/eager_reference.py.
-from eager_reference import flatten  # noqa: E402
+from eager_reference import flatten, load  # noqa: E402
 
 
-def load_module(path):
-    spec = importlib.util.spec_from_file_location("bench_model", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def load_net(path):
+    """model.py's network on the GPU in eval mode: `model` may be an nn.Module or a
+    function returning one, as the exporter allows (eager_reference.load)."""
+    return load(path)[0].cuda().eval()
 
 
 def use_torchs_cudnn():
@@ -154,7 +152,7 @@ def main():
     bundle, so, xs = open_bundle(args)
     refs = [np.load(p) for p in sorted((bundle / "data").glob("ref*.npy"),
                                        key=lambda p: int(p.stem[3:]))]
-    net = load_module(args.model or bundle / "model.py").model().cuda().eval()
+    net = load_net(args.model or bundle / "model.py")
     failed = False
 
     def check(name, outs, tolerance=args.tolerance):

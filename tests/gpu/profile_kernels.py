@@ -20,7 +20,7 @@ import sys
 import torch
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from bench import Pt2cRunner, add_bundle_arguments, load_module, open_bundle  # noqa: E402
+from bench import Pt2cRunner, add_bundle_arguments, load_net, open_bundle  # noqa: E402
 
 
 def profile(fn, runs):
@@ -99,7 +99,7 @@ def main():
     print(f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}; {so.name}")
     runners = [("pt2c (CUDA graph)", Pt2cRunner(so, xs, {}))]
     if not args.no_torch:
-        net = load_module(args.model or bundle / "model.py").model().cuda().eval()
+        net = load_net(args.model or bundle / "model.py")
         with torch.no_grad():
             overhead = torch.compile(net, mode="reduce-overhead")
             overhead(*xs)
