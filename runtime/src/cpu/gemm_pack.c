@@ -4,12 +4,40 @@
 
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
+
 #include "cpu_gemm.h"
 #include "gemm_kernel.h"
 
 enum { MR = PT2C_GEMM_MR, NR = PT2C_GEMM_NR };
 
 static int64_t panels(int64_t extent, int64_t width) { return (extent + width - 1) / width; }
+
+#if defined(__SSE2__)
+_Static_assert(MR == 6, "pack_a_6x4 packs panels of six rows");
+
+/* Columns [kk, kk + 4) of six rows of a row-major A (row i at rows[i]) into the panel
+ * (dst[j * MR + i] for j < 4): rows 0-3 by a 4 x 4 transpose, rows 4 and 5 interleaved in
+ * pairs. One float at a time, the panel's 24-byte stride made each store wait (a third
+ * of a BERT layer's GEMM time beside the kernel at sequence 512). */
+static void pack_a_6x4(const float* const rows[MR], int64_t kk, float* dst) {
+  __m128 r0 = _mm_loadu_ps(rows[0] + kk), r1 = _mm_loadu_ps(rows[1] + kk);
+  __m128 r2 = _mm_loadu_ps(rows[2] + kk), r3 = _mm_loadu_ps(rows[3] + kk);
+  __m128 r4 = _mm_loadu_ps(rows[4] + kk), r5 = _mm_loadu_ps(rows[5] + kk);
+  _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* r_j: rows 0-3 at column kk + j */
+  __m128 low = _mm_unpacklo_ps(r4, r5), high = _mm_unpackhi_ps(r4, r5);
+  _mm_storeu_ps(dst, r0);
+  _mm_storel_pi((__m64*)(void*)(dst + 4), low);
+  _mm_storeu_ps(dst + 6, r1);
+  _mm_storeh_pi((__m64*)(void*)(dst + 10), low);
+  _mm_storeu_ps(dst + 12, r2);
+  _mm_storel_pi((__m64*)(void*)(dst + 16), high);
+  _mm_storeu_ps(dst + 18, r3);
+  _mm_storeh_pi((__m64*)(void*)(dst + 22), high);
+}
+#endif
 
 void pt2c_gemm_pack_a_panel(const void* source, int64_t row_stride, int64_t col_stride,
                             int64_t m, int64_t k, int64_t panel, void* packed) {
@@ -18,6 +46,17 @@ void pt2c_gemm_pack_a_panel(const void* source, int64_t row_stride, int64_t col_
   int64_t row0 = panel * MR;
   int rows = m - row0 < MR ? (int)(m - row0) : MR;
   if (rows < MR) memset(dst, 0, sizeof(float) * MR * k);
+#if defined(__SSE2__)
+  if (col_stride == 1 && rows == MR) { /* a whole panel of row-major A */
+    const float* src[MR];
+    for (int i = 0; i < MR; ++i) src[i] = a + (row0 + i) * row_stride;
+    int64_t kk = 0;
+    for (; kk + 4 <= k; kk += 4) pack_a_6x4(src, kk, dst + kk * MR);
+    for (; kk < k; ++kk)
+      for (int i = 0; i < MR; ++i) dst[kk * MR + i] = src[i][kk];
+    return;
+  }
+#endif
   if (col_stride == 1) { /* row-major A: each row is contiguous */
     for (int i = 0; i < rows; ++i) {
       const float* src = a + (row0 + i) * row_stride;
