@@ -26,10 +26,6 @@ typedef struct phase_planes {
   int64_t rows, width;
 } phase_planes;
 
-/* The most output rows (ROWS) and vectors of columns (VECS) a block computes at once;
- * the phase planes carry room for the extra rows and columns of the last block. */
-enum { MAX_ROWS = 4, MAX_VECS = 4 };
-
 /* Output rows [0, out_h) from the phase planes; acc + epilogue -> y. A block of ROWS x
  * VECS vectors of accumulators shares each tap's weight: with one vector at a time, each
  * tap's multiply-add waited on the previous one (4 cycles each); ROWS * VECS independent
@@ -77,23 +73,34 @@ enum { MAX_ROWS = 4, MAX_VECS = 4 };
     }                                                                                        \
   }
 
-/* Block shapes by output width: rows of 1 vector up to 16 columns, 2 x 2 up to 32, 2 x 3
- * up to 48, then 4 vectors of one row (3 x 3 on 112 wide planes: 2 blocks a row). */
-#define DEFINE_ISA(isa, target)                                             \
-  DEFINE_ROWS(rows4x1_##isa, target, 4, 1)                                  \
-  DEFINE_ROWS(rows2x2_##isa, target, 2, 2)                                  \
-  DEFINE_ROWS(rows2x3_##isa, target, 2, 3)                                  \
-  DEFINE_ROWS(rows1x4_##isa, target, 1, 4)                                  \
-  static const rows_fn kRows_##isa[4] = {rows4x1_##isa, rows2x2_##isa, rows2x3_##isa, \
-                                         rows1x4_##isa};
+/* Block shapes (ROWS x VECS) by output width: rows of 1 vector up to 16 columns, 2 x 2 up
+ * to 32, 2 x 3 up to 48, then 4 vectors of one row (3 x 3 on 112 wide planes: 2 blocks a
+ * row). One list, X(isa, target, ROWS, VECS) per shape, makes each ISA's kernels and the
+ * table of sizes (kShapes) by which split_phases pads a plane for its shape. */
+#define BLOCK_SHAPES(X, isa, target) \
+  X(isa, target, 4, 1) X(isa, target, 2, 2) X(isa, target, 2, 3) X(isa, target, 1, 4)
 
 typedef void (*rows_fn)(const pt2c_conv_geometry*, const phase_planes*, const float*, float,
                         const float*, int, float*);
+#define DEFINE_SHAPE(isa, target, ROWS, VECS) \
+  DEFINE_ROWS(rows##ROWS##x##VECS##_##isa, target, ROWS, VECS)
+#define SHAPE_KERNEL(isa, target, ROWS, VECS) rows##ROWS##x##VECS##_##isa,
+#define SHAPE_SIZE(isa, target, ROWS, VECS) {ROWS, VECS},
+#define DEFINE_ISA(isa, target)         \
+  BLOCK_SHAPES(DEFINE_SHAPE, isa, target) \
+  static const rows_fn kRows_##isa[] = {BLOCK_SHAPES(SHAPE_KERNEL, isa, target)};
+
 DEFINE_ISA(avx512, __attribute__((target("avx512f"))))
 DEFINE_ISA(avx2, __attribute__((target("avx2,fma"))))
 DEFINE_ISA(generic, )
 
-/* Which of a kRows_* table's shapes suits the plane. */
+typedef struct block_size {
+  int rows, vecs;
+} block_size;
+static const block_size kShapes[] = {BLOCK_SHAPES(SHAPE_SIZE, , )};
+_Static_assert(sizeof kShapes / sizeof kShapes[0] == 4, "block_shape picks among 4 shapes");
+
+/* Which of kShapes (and of each kRows_* table) suits the plane. */
 static int block_shape(const pt2c_conv_geometry* g) {
   return g->out_w <= VEC ? 0 : g->out_w <= 2 * VEC ? 1 : g->out_w <= 3 * VEC ? 2 : 3;
 }
@@ -134,15 +141,17 @@ static void phase_rows2(const pt2c_conv_geometry* g, const float* src, int64_t w
 }
 
 /* Copies plane x into phase planes in thread scratch; NULL data when out of memory. */
-static phase_planes split_phases(const pt2c_conv_geometry* g, const float* x) {
+static phase_planes split_phases(const pt2c_conv_geometry* g, const float* x,
+                                 block_size block) {
   int64_t stride = g->stride_w;
   int64_t padded_w = g->in_w + 2 * g->pad_w;
   phase_planes pp;
   int64_t input_rows = g->in_h + 2 * g->pad_h;
-  /* Zero rows and columns for a block's extra rows (MAX_ROWS - 1 output rows past the
-   * last) and vectors (up to MAX_VECS * VEC - 1 columns past the last output column). */
-  pp.rows = input_rows + (MAX_ROWS - 1) * g->stride_h;
-  pp.width = (padded_w + stride - 1) / stride + MAX_VECS * VEC;
+  /* Zero rows and columns for the last block's extra rows (block.rows - 1 output rows
+   * past the last) and vectors (up to block.vecs * VEC - 1 columns past the last output
+   * column): no more than its shape reads, since every row and column is zeroed. */
+  pp.rows = input_rows + (block.rows - 1) * g->stride_h;
+  pp.width = (padded_w + stride - 1) / stride + block.vecs * VEC;
   size_t floats = (size_t)(stride * pp.rows * pp.width);
   float* data = pt2c_cpu_scratch(PT2C_SCRATCH_DEPTHWISE, floats * sizeof(float));
   pp.data = data;
@@ -162,9 +171,9 @@ static phase_planes split_phases(const pt2c_conv_geometry* g, const float* x) {
 
 void pt2c_conv_depthwise_plane(const pt2c_conv_geometry* g, const float* x, const float* w,
                                float bias, const float* z, int relu, float* y) {
-  phase_planes pp = split_phases(g, x);
-  if (pp.data == NULL) return; /* out of memory: nothing sensible left to do */
   int shape = block_shape(g);
+  phase_planes pp = split_phases(g, x, kShapes[shape]);
+  if (pp.data == NULL) return; /* out of memory: nothing sensible left to do */
   switch (pt2c_cpu_best_isa()) {
     case PT2C_CPU_ISA_AVX512_BF16:
     case PT2C_CPU_ISA_AVX512:
