@@ -98,8 +98,14 @@ const Shape kShapes[] = {
     // (117 columns: a full and a partial block).
     {"depthwise 3x3 s1 p1 on 13x14 (4 rows a block)", 2, 8, 8, 8, 13, 14, 3, 1, 1, 1},
     {"depthwise 5x5 s1 p2 on 6x117 (4 vectors a block)", 1, 4, 4, 4, 6, 117, 5, 1, 2, 1},
-    {"3x3 s2 p1 (im2col phases, odd width)", 1, 5, 7, 1, 9, 17, 3, 2, 1, 1},
-    {"3x3 s3 p1 (im2col, three phases)", 1, 3, 5, 1, 10, 20, 3, 3, 1, 1},
+    {"3x3 s2 p1 (phases, odd width)", 1, 5, 7, 1, 9, 17, 3, 2, 1, 1},
+    {"3x3 s3 p1 (three phases)", 1, 3, 5, 1, 10, 20, 3, 3, 1, 1},
+    // Channel-major on the padded input read in place (conv_direct.c): a grid wider
+    // than the output (junk columns dropped), phases of uneven sizes, and a 1x1 stride 2
+    // whose grid is the output itself (the GEMM writes y).
+    {"3x3 s2 p1 on 30x30 (direct, wider grid)", 1, 8, 16, 1, 30, 30, 3, 2, 1, 1},
+    {"5x5 s2 p3 dilation 2 (direct, uneven phases)", 1, 4, 8, 1, 23, 21, 5, 2, 3, 2},
+    {"1x1 s2 on 40x40 (direct, grid = output)", 1, 16, 8, 1, 40, 40, 1, 2, 0, 1},
     // Rows of at most 8 outputs run on channel blocks (a partial block here).
     {"depthwise 5x5 p4 dilation 2 on 7x7", 2, 20, 20, 20, 7, 7, 5, 1, 4, 2},
     {"grouped 3x3 (4 groups)", 2, 16, 32, 4, 10, 9, 3, 1, 1, 1},

@@ -8,7 +8,7 @@
  *     -mavx512dq -mavx512bf16 -mfma -c $S/gemm_kernel_$k.c -o /tmp/k_$k.o; done
  *   gcc -std=c11 -O3 -I. -Iruntime/include -o /tmp/cpu_gemm_bench tests/unit/cpu_gemm_bench.c \
  *     $S/{thread_pool,scratch,cpu_isa,gemm_pack,cpu_gemm,cpu_conv,conv_im2col,conv_transpose}.c \
- *     $S/{conv_depthwise,conv_depthwise_blocked,gemm_kernel_generic,activation}.c \
+ *     $S/{conv_depthwise,conv_depthwise_blocked,conv_direct,gemm_kernel_generic,activation}.c \
  *     runtime/src/cpu_host_features.c \
  *     /tmp/k_avx2.o /tmp/k_avx512.o /tmp/k_avx512_bf16.o -lpthread -lm
  *   /tmp/cpu_gemm_bench [linear|conv]  # GEMMs only | convolutions on the best ISA only;

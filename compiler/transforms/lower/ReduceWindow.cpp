@@ -1,8 +1,12 @@
 // prim.reduce_window -> operand padded with `init` (Padding.h) + one linalg.generic
-// whose loops are the result dims followed by one reduction loop per windowed dim
-// (window size > 1). Window loops get their extents from an unused [window...]
-// operand, as linalg's named pooling ops do: an affine map like x*s + w*d alone does
-// not tell linalg how far w runs.
+// with one loop per result dim and one reduction loop per windowed dim (window size
+// > 1). The window loops nest inside the outer result dims but outside the last one,
+// so the innermost loop runs along the result's contiguous dim and each step is
+// independent: out[.., x] = op(out[.., x], in[.., x*s + k]) vectorizes along x (a
+// pooling of 112x112 planes: 16 outputs a step), where a window loop innermost is a
+// chain of scalar steps per output. Window loops get their extents from an unused
+// [window...] operand, as linalg's named pooling ops do: an affine map like x*s + w*d
+// alone does not tell linalg how far w runs.
 #include "compiler/transforms/lower/LoweringPatterns.h"
 #include "compiler/transforms/lower/Padding.h"
 #include "compiler/transforms/lower/ScalarOps.h"
@@ -42,11 +46,17 @@ struct ReduceWindowLowering : OpConversionPattern<prim::ReduceWindowOp> {
         windowShape.push_back(window[d]);
       }
     int64_t numLoops = rank + windowed.size();
-    SmallVector<AffineExpr> inputExprs, windowExprs;
+    // Loop numbers: result dims 0..rank-2 first, then the window loops, then the last
+    // result dim innermost.
+    auto resultLoop = [&](int64_t d) {
+      return getAffineDimExpr(d + 1 < rank ? d : numLoops - 1, context);
+    };
+    SmallVector<AffineExpr> inputExprs, windowExprs, outputExprs;
     for (int64_t d = 0; d < rank; ++d) {
-      AffineExpr e = getAffineDimExpr(d, context) * strides[d];
+      outputExprs.push_back(resultLoop(d));
+      AffineExpr e = resultLoop(d) * strides[d];
       if (const int64_t *w = llvm::find(windowed, d); w != windowed.end()) {
-        AffineExpr tap = getAffineDimExpr(rank + (w - windowed.begin()), context);
+        AffineExpr tap = getAffineDimExpr(rank - 1 + (w - windowed.begin()), context);
         windowExprs.push_back(tap);
         e = e + tap * dilations[d];
       }
@@ -59,9 +69,10 @@ struct ReduceWindowLowering : OpConversionPattern<prim::ReduceWindowOp> {
           rewriter.create<tensor::EmptyOp>(loc, windowShape, elementType).getResult());
       maps.push_back(AffineMap::get(numLoops, 0, windowExprs, context));
     }
-    maps.push_back(AffineMap::getMultiDimIdentityMap(numLoops, context).getMajorSubMap(rank));
-    SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
-    iterators.resize(numLoops, utils::IteratorType::reduction);
+    maps.push_back(AffineMap::get(numLoops, 0, outputExprs, context));
+    SmallVector<utils::IteratorType> iterators(numLoops, utils::IteratorType::reduction);
+    for (int64_t d = 0; d < rank; ++d)
+      iterators[cast<AffineDimExpr>(resultLoop(d)).getPosition()] = utils::IteratorType::parallel;
 
     SmallVector<Value> dynamicSizes;
     for (int64_t d = 0; d < rank; ++d)

@@ -1,5 +1,5 @@
-/* im2col into packed panels: B panels of NR output pixels (channel-major GEMMs), or A
- * panels of MR (pixel-major ones; both are k-major). A panel's pixels fall into runs
+/* im2col into packed panels: the pixel-major GEMMs' A panels of MR output pixels,
+ * k-major (channel-major GEMMs read their input in place, conv_direct.c). A panel's pixels fall into runs
  * along output rows, and for each (channel, kernel row, kernel column) a run reads one
  * input row at a fixed stride: with the rows split into stride phases first, a plain
  * copy, zeros where it leaves the padded input. */

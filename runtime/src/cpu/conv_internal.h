@@ -1,5 +1,5 @@
-/* What the convolution files share (cpu_conv.c drives conv_im2col.c and
- * conv_depthwise.c). Internal. */
+/* What the convolution files share (cpu_conv.c drives conv_direct.c, conv_im2col.c,
+ * conv_transpose.c and conv_depthwise*.c). Internal. */
 #ifndef PT2C_RUNTIME_CPU_CONV_INTERNAL_H_
 #define PT2C_RUNTIME_CPU_CONV_INTERNAL_H_
 
@@ -27,12 +27,41 @@ void pt2c_conv_split_phases(const pt2c_conv_geometry* g, const float* x, int64_t
 
 /* Output pixels [first, first + panel_width) of the im2col matrix of one image and group,
  * [C/G * kernel_h * kernel_w, out_h * out_w], rows [row0, row1) of it, as one packed
- * panel: dst[(kk - row0) * panel_width + j], zero past the last pixel. panel_width is
- * PT2C_GEMM_NR for a B panel (channel-major GEMMs) or PT2C_GEMM_MR for an A panel of the
- * transposed matrix (pixel-major ones).
+ * panel: dst[(kk - row0) * panel_width + j], zero past the last pixel. The pixel-major
+ * GEMMs' A panels (panel_width PT2C_GEMM_MR, up to PT2C_GEMM_NR).
  * x: the group's first input channel, phase split when pt2c_conv_splits_phases(g). */
 void pt2c_conv_im2col_panel(const pt2c_conv_geometry* g, const float* phased, int64_t first,
                             int panel_width, int64_t row0, int64_t row1, float* dst);
+
+/* The direct convolution (conv_direct.c): each input channel as its stride phases that
+ * some tap reads (row_phases x col_phases of the stride_h x stride_w), zero-padded
+ * planes of rows x cols floats (channel_floats per channel, and `tail`
+ * readable floats after the last, set by pt2c_conv_direct_rows), from which the channel-major GEMM reads B in place;
+ * its C has one column per virtual pixel n = oh * cols + ow (ow >= out_w: junk). */
+typedef struct pt2c_conv_direct_layout {
+  int64_t rows, cols;       /* of a phase plane; cols is also the virtual row width */
+  int64_t row_min, col_min; /* the phase-plane position of row 0 and column 0 */
+  int64_t row_phases, col_phases;
+  int64_t plane, channel_floats, tail;
+} pt2c_conv_direct_layout;
+
+void pt2c_conv_direct_layout_of(const pt2c_conv_geometry* g, pt2c_conv_direct_layout* l);
+/* rows[kk] for each of the C/G * kernel_h * kernel_w rows of B (cpu_gemm.h's b_rows),
+ * relative to the group's first input channel; sets l->tail to how far the GEMM's reads
+ * (whole panels of virtual pixels) run past the group's planes. */
+void pt2c_conv_direct_rows(const pt2c_conv_geometry* g, pt2c_conv_direct_layout* l,
+                           int64_t* rows);
+/* Input channel planes [plane0, plane0 + planes) (counted over images and channels) of
+ * the NCHW input x into their phase planes in dst (only the phases some tap reads). */
+void pt2c_conv_direct_fill(const pt2c_conv_geometry* g, const pt2c_conv_direct_layout* l,
+                           const float* x, int64_t plane0, int64_t planes, float* dst);
+/* Rows (channels) [row0, row1) and virtual pixels [col0, col1) of the GEMM's result v
+ * (rows ldv apart) into y's [K/G, HW] planes: junk columns dropped, z (residual, y's
+ * layout) added when given, then relu or silu. */
+void pt2c_conv_direct_copy_out(const pt2c_conv_geometry* g, const pt2c_conv_direct_layout* l,
+                               const float* v, int64_t ldv, int64_t row0, int64_t row1,
+                               int64_t col0, int64_t col1, const float* z, int relu, int silu,
+                               float* y);
 
 /* Channels [c0, c1) of a pixel-major convolution's result: y[c * pixels + q] =
  * t[q * ld + c] (+ z at y's index, when z) (then max(., 0) when relu). t is one (image,

@@ -3,11 +3,13 @@
  *                             of 16 channels;
  *   depthwise, wide planes:   conv_depthwise.c, one task per output channel plane;
  *   anything else:            one GEMM per image and group, on x itself when the kernel is
- *                             1x1, stride 1, unpadded, else on im2col panels
- *                             (conv_im2col.c; channel-major GEMMs make them inside their
- *                             compute tasks, see make_b_panel), in one of two
- *                             orientations:
- *     channel-major: y[K/G, HW] = W[K/G, depth] x cols[depth, HW], C is y;
+ *                             1x1, stride 1, unpadded, else (channel-major) on the input
+ *                             padded and split into stride phases, read in place
+ *                             (conv_direct.c), or (pixel-major) on im2col panels
+ *                             (conv_im2col.c), in one of two orientations:
+ *     channel-major: y[K/G, HW] = W[K/G, depth] x cols[depth, HW], C is y (or, direct,
+ *                    the result on the padded grid, whose rows its compute tasks copy
+ *                    into y while they are in cache);
  *     pixel-major:   y^T[HW, K/G] = cols^T[HW, depth] x W^T[depth, K/G] into scratch,
  *                    then transposed into y. Chosen when HW is small (late CNN stages):
  *                    vectors then run along the many channels, not the few pixels (7x7
@@ -33,8 +35,11 @@ typedef enum { CONV_DEPTHWISE, CONV_DEPTHWISE_BLOCKED, CONV_GEMM } conv_method;
 struct pt2c_conv_prepacked {
   pt2c_conv_geometry g;
   conv_method method;
-  int im2col;            /* CONV_GEMM: on im2col panels, else on x */
+  int windowed;          /* CONV_GEMM: not on x itself (direct, or im2col panels) */
   int pixel_major;       /* CONV_GEMM: the pixel-major orientation */
+  int direct;            /* CONV_GEMM, windowed, channel-major: B read in place */
+  pt2c_conv_direct_layout layout; /* direct */
+  int64_t* direct_rows;  /* direct: B's rows (pt2c_conv_direct_rows) */
   int64_t group_weights; /* floats per group in `weights` */
   float* weights;        /* depthwise: [K, kh * kw]; blocked: [K / 16][kh * kw][16]
                           * (zero padded); else one packed A (B when pixel_major) per group */
@@ -51,12 +56,17 @@ static int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
 static size_t round_up_bytes(size_t bytes) { return (bytes + 63) / 64 * 64; } /* to lines */
 
 /* The orientation whose tiles waste fewer lanes and rows on padding (each GEMM computes
- * whole MR x NR tiles), by a margin for the pixel-major one's transposing pass. */
-static int pixel_major(const pt2c_conv_geometry* g) {
+ * whole MR x NR tiles, and a direct one the junk pixels of its padded grid too), by a
+ * margin of 15% for the pixel-major one's im2col and transposing passes: measured on
+ * resnet shapes, channel-major ran 3x3 convolutions at 28 x 28 1.6x faster (waste ratio
+ * 1.13), at 14 x 14 1.09x (1.14), and a 1x1 on 14 x 14 1.05x (1.13); pixel-major won
+ * by 10-12% at 7 x 7 from stride 2 (1.195) and tied at 7 x 7 stride 1 (1.195). */
+static int pixel_major(const pt2c_conv_geometry* g, int64_t channel_major_pixels) {
   int64_t pixels = g->out_h * g->out_w, channels = g->group_out_channels;
-  int64_t channel_major = round_up(channels, PT2C_GEMM_MR) * round_up(pixels, PT2C_GEMM_NR);
+  int64_t channel_major =
+      round_up(channels, PT2C_GEMM_MR) * round_up(channel_major_pixels, PT2C_GEMM_NR);
   int64_t pixel_major = round_up(pixels, PT2C_GEMM_MR) * round_up(channels, PT2C_GEMM_NR);
-  return pixel_major * 9 < channel_major * 8;
+  return pixel_major * 23 < channel_major * 20;
 }
 
 static int geometry_from(const pt2c_plan_conv* conv, pt2c_conv_geometry* g) {
@@ -100,19 +110,23 @@ pt2c_conv_prepacked* pt2c_conv_prepack(const pt2c_plan_conv* conv, const float* 
       weight_groups = ceil_div(g.groups, PT2C_DEPTHWISE_BLOCK) * PT2C_DEPTHWISE_BLOCK;
   } else {
     p->method = CONV_GEMM;
-    p->im2col = !(taps == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_h == 0 &&
+    p->windowed = !(taps == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_h == 0 &&
                   g.pad_w == 0);
-    p->pixel_major = pixel_major(&g);
+    pt2c_conv_direct_layout_of(&g, &p->layout);
+    p->pixel_major = pixel_major(&g, p->windowed ? g.out_h * p->layout.cols : g.out_h * g.out_w);
+    p->direct = p->windowed && !p->pixel_major;
     size_t bytes = p->pixel_major
                        ? pt2c_gemm_packed_b_bytes(PT2C_GEMM_F32, depth, g.group_out_channels)
                        : pt2c_gemm_packed_a_bytes(PT2C_GEMM_F32, g.group_out_channels, depth);
     p->group_weights = (int64_t)(bytes / sizeof(float));
   }
   p->weights = calloc((size_t)(p->group_weights * weight_groups), sizeof(float));
-  if (!p->weights) {
-    free(p);
+  if (p->direct) p->direct_rows = malloc(sizeof(int64_t) * (size_t)depth);
+  if (!p->weights || (p->direct && !p->direct_rows)) {
+    pt2c_conv_prepacked_free(p);
     return NULL;
   }
+  if (p->direct) pt2c_conv_direct_rows(&g, &p->layout, p->direct_rows);
   if (p->method == CONV_DEPTHWISE) {
     memcpy(p->weights, w, sizeof(float) * (size_t)(taps * g.out_channels));
   } else if (p->method == CONV_DEPTHWISE_BLOCKED) {
@@ -136,6 +150,7 @@ pt2c_conv_prepacked* pt2c_conv_prepack(const pt2c_plan_conv* conv, const float* 
 void pt2c_conv_prepacked_free(pt2c_conv_prepacked* p) {
   if (!p) return;
   free(p->weights);
+  free(p->direct_rows);
   free(p);
 }
 
@@ -151,6 +166,9 @@ typedef struct conv_job {
   int64_t panels;       /* cols: per (image, group), of MR pixels */
   int64_t panel_floats; /* MR * C/G * taps */
   float* transposed;    /* pixel-major: y^T [HW, K/G] per (image, group) */
+  float* padded;        /* direct: the input's phase planes (conv_direct.c) */
+  float* virtual_y;     /* direct, when the padded grid is wider than y: the GEMMs'
+                         * results, [K/G, out_h * cols] per (image, group) */
 } conv_job;
 
 static void depthwise_task(void* ctx, int64_t task, int thread) {
@@ -193,6 +211,40 @@ static void phase_task(void* ctx, int64_t task, int thread) {
   pt2c_conv_split_phases(g, job->x, row0, n, job->phased);
 }
 
+enum { DIRECT_FILL_FLOATS = 16384 }; /* per fill task, at least */
+
+static int64_t direct_fill_planes(const pt2c_conv_direct_layout* l) {
+  int64_t planes = DIRECT_FILL_FLOATS / l->channel_floats;
+  return planes > 1 ? planes : 1;
+}
+
+/* Task (direct): input channel planes [t * per_task, +per_task) into their phase planes. */
+static void direct_fill_task(void* ctx, int64_t task, int thread) {
+  const conv_job* job = ctx;
+  const pt2c_conv_geometry* g = &job->p->g;
+  int64_t per_task = direct_fill_planes(&job->p->layout), all = g->batch * g->channels;
+  int64_t first = task * per_task, n = all - first < per_task ? all - first : per_task;
+  pt2c_conv_direct_fill(g, &job->p->layout, job->x, first, n, job->padded);
+}
+
+/* The GEMM epilogue's finish (direct, on the virtual grid): a finished block into y. */
+typedef struct direct_finisher {
+  const conv_job* job;
+  int64_t image_group;
+} direct_finisher;
+
+static void direct_finish(const void* ctx, int64_t row0, int64_t row1, int64_t col0,
+                          int64_t col1) {
+  const direct_finisher* f = ctx;
+  const conv_job* job = f->job;
+  const pt2c_conv_geometry* g = &job->p->g;
+  int64_t kg = g->group_out_channels, nv = g->out_h * job->p->layout.cols;
+  int64_t offset = f->image_group * kg * g->out_h * g->out_w;
+  pt2c_conv_direct_copy_out(g, &job->p->layout, job->virtual_y + f->image_group * kg * nv, nv,
+                            row0, row1, col0, col1, job->z ? job->z + offset : NULL,
+                            job->relu, job->silu, job->y + offset);
+}
+
 /* The input im2col reads for (image, group) i: its first channel of x, or of x's phase
  * split. */
 static const float* group_input(const conv_job* job, int64_t i) {
@@ -210,20 +262,6 @@ static void im2col_task(void* ctx, int64_t task, int thread) {
   pt2c_conv_im2col_panel(&job->p->g, group_input(job, image_group),
                          panel * PT2C_GEMM_MR, PT2C_GEMM_MR, 0, depth,
                          job->cols + task * job->panel_floats);
-}
-
-/* Channel-major: B panels are made by the GEMM's compute tasks (make_b), one K block at a
- * time, so that they never leave L2 (an im2col matrix is kernel_h * kernel_w times the
- * input: 7 MiB for a 3x3 convolution of 64 channels on 56 x 56). */
-typedef struct b_maker {
-  const conv_job* job;
-  int64_t image_group;
-} b_maker;
-
-static void make_b_panel(const void* ctx, int64_t panel, int64_t k0, int64_t kc, float* dst) {
-  const b_maker* maker = ctx;
-  pt2c_conv_im2col_panel(&maker->job->p->g, group_input(maker->job, maker->image_group),
-                         panel * PT2C_GEMM_NR, PT2C_GEMM_NR, k0, k0 + kc, dst);
 }
 
 enum { CHANNELS_PER_TRANSPOSE_TASK = 32 };
@@ -250,8 +288,9 @@ static void transpose_task(void* ctx, int64_t task, int thread) {
   if (job->silu) pt2c_silu_inplace(job->y + offset + c0 * pixels, (c1 - c0) * pixels);
 }
 
-/* The GEMM of (image, group) i: channel-major or pixel-major (see the top). */
-static void gemm_problem(const conv_job* job, int64_t i, const b_maker* maker,
+/* The GEMM of (image, group) i: channel-major or pixel-major (see the top); finisher for
+ * direct ones on a grid wider than y. */
+static void gemm_problem(const conv_job* job, int64_t i, const direct_finisher* finisher,
                          pt2c_sgemm_problem* q) {
   const pt2c_conv_prepacked* p = job->p;
   const pt2c_conv_geometry* g = &p->g;
@@ -284,10 +323,22 @@ static void gemm_problem(const conv_job* job, int64_t i, const b_maker* maker,
   q->m = kg;
   q->n = pixels;
   q->a_packed = weights;
-  if (maker) {
-    q->make_b = make_b_panel;
-    q->make_b_ctx = maker;
-  } else {
+  if (p->direct) {
+    int64_t image = i / g->groups;
+    q->b = job->padded + (image * g->channels + group * g->group_channels) * p->layout.channel_floats;
+    q->b_rows = p->direct_rows;
+    q->n = g->out_h * p->layout.cols;
+  }
+  if (finisher) {
+    q->c = job->virtual_y + i * kg * q->n;
+    q->ldc = q->n;
+    q->epilogue.bias = job->bias ? job->bias + group * kg : NULL;
+    q->epilogue.bias_per_row = 1;
+    q->epilogue.finish = direct_finish;
+    q->epilogue.finish_ctx = finisher;
+    return; /* residual and activation: direct_finish */
+  }
+  if (!p->direct) { /* on x */
     q->b = x;
     q->b_row_stride = pixels;
     q->b_col_stride = 1;
@@ -323,38 +374,60 @@ void pt2c_conv_run(const pt2c_conv_prepacked* p, const float* x, const float* bi
     return;
   }
   int64_t count = g->batch * g->groups, pixels = g->out_h * g->out_w;
-  int make_b = p->im2col && !p->pixel_major;
+  int virtual_grid = p->direct && p->layout.cols != g->out_w; /* else the GEMM writes y */
   size_t list_bytes = round_up_bytes(sizeof(pt2c_sgemm_problem) * (size_t)count);
-  size_t maker_bytes = make_b ? round_up_bytes(sizeof(b_maker) * (size_t)count) : 0;
-  size_t cols_bytes = 0, phase_bytes = 0, transposed_bytes = 0;
+  size_t finisher_bytes =
+      virtual_grid ? round_up_bytes(sizeof(direct_finisher) * (size_t)count) : 0;
+  size_t cols_bytes = 0, phase_bytes = 0, transposed_bytes = 0, padded_bytes = 0;
+  size_t virtual_bytes = 0;
   int64_t input_rows = g->batch * g->channels * g->in_h;
-  if (p->im2col && p->pixel_major) {
+  if (p->windowed && p->pixel_major) {
     job.panels = ceil_div(pixels, PT2C_GEMM_MR);
     job.panel_floats = PT2C_GEMM_MR * g->group_channels * g->kernel_h * g->kernel_w;
     cols_bytes = round_up_bytes(sizeof(float) * (size_t)(count * job.panels * job.panel_floats));
   }
-  if (p->im2col && pt2c_conv_splits_phases(g)) {
+  if (p->direct) {
+    int64_t floats = g->batch * g->channels * p->layout.channel_floats + p->layout.tail;
+    padded_bytes = round_up_bytes(sizeof(float) * (size_t)floats);
+  }
+  if (virtual_grid)
+    virtual_bytes = sizeof(float) *
+                    (size_t)(count * g->group_out_channels * g->out_h * p->layout.cols);
+  if (p->windowed && !p->direct && pt2c_conv_splits_phases(g)) {
     int64_t floats = input_rows * g->stride_w * pt2c_conv_phase_width(g);
     phase_bytes = round_up_bytes(sizeof(float) * (size_t)floats);
   }
   if (p->pixel_major)
     transposed_bytes = sizeof(float) * (size_t)(count * pixels * transposed_ld(g));
-  char* scratch = pt2c_cpu_scratch(
-      PT2C_SCRATCH_CONV, list_bytes + maker_bytes + cols_bytes + phase_bytes + transposed_bytes);
+  char* scratch = pt2c_cpu_scratch(PT2C_SCRATCH_CONV,
+                                   list_bytes + finisher_bytes + cols_bytes +
+                                       phase_bytes + transposed_bytes + padded_bytes +
+                                       virtual_bytes);
   if (!scratch) return;
   pt2c_sgemm_problem* list = (pt2c_sgemm_problem*)scratch;
-  b_maker* makers = make_b ? (b_maker*)(scratch + list_bytes) : NULL;
-  char* rest = scratch + list_bytes + maker_bytes;
+  direct_finisher* finishers = virtual_grid ? (direct_finisher*)(scratch + list_bytes) : NULL;
+  char* rest = scratch + list_bytes + finisher_bytes;
   if (cols_bytes) job.cols = (float*)rest;
   if (phase_bytes) {
     job.phased = (float*)(rest + cols_bytes);
     pt2c_pool_parallel_for(ceil_div(input_rows, PHASE_ROWS_PER_TASK), phase_task, &job);
   }
   if (transposed_bytes) job.transposed = (float*)(rest + cols_bytes + phase_bytes);
+  if (padded_bytes) {
+    job.padded = (float*)(rest + cols_bytes + phase_bytes + transposed_bytes);
+    int64_t planes = g->batch * g->channels;
+    /* the tail: read by the last windows, never used; zero, not NaN or subnormal */
+    memset(job.padded + planes * p->layout.channel_floats, 0,
+           sizeof(float) * (size_t)p->layout.tail);
+    pt2c_pool_parallel_for(ceil_div(planes, direct_fill_planes(&p->layout)),
+                           direct_fill_task, &job);
+  }
+  if (virtual_bytes)
+    job.virtual_y = (float*)(rest + cols_bytes + phase_bytes + transposed_bytes + padded_bytes);
   if (job.cols) pt2c_pool_parallel_for(count * job.panels, im2col_task, &job);
   for (int64_t i = 0; i < count; ++i) {
-    if (makers) makers[i] = (b_maker){&job, i};
-    gemm_problem(&job, i, makers ? &makers[i] : NULL, &list[i]);
+    if (finishers) finishers[i] = (direct_finisher){&job, i};
+    gemm_problem(&job, i, finishers ? &finishers[i] : NULL, &list[i]);
   }
   pt2c_sgemm_many(list, count);
   if (p->pixel_major)

@@ -25,7 +25,6 @@ enum {
   KC = PT2C_GEMM_KC,
   MC_PANELS = 16, /* 96 rows */
   NC_PANELS = 16, /* 512 columns */
-  MADE_B_MC_PANELS = 64, /* 384 rows, when B is made on demand (choose_blocks) */
   TASKS_PER_THREAD = 4, /* enough to even out tasks of unequal cost */
 };
 /* Below this many flops a parallel region costs more than it saves. */
@@ -38,11 +37,10 @@ typedef struct gemm_job {
   int64_t depth; /* packed slots along K: k, or (k + 1) / 2 for bf16 */
   int64_t m_panels, n_panels;
   const float** a; /* per problem: its packed A (prepacked or in scratch), in slots */
-  const float** b; /* NULL for a problem with make_b */
+  const float** b; /* NULL for a problem that reads B in place (b_rows) */
   float* a_scratch; /* packing destinations, one stretch per problem */
   float* b_scratch;
   int pack_a, pack_b;               /* some problem needs A (B) packed */
-  int make_b;                       /* some problem makes its B panels (make_b) */
   int64_t mc_panels, nc_panels;     /* panels per task block */
   int64_t tiles_m, tiles_n;
   int threads; /* that run the compute tasks */
@@ -78,7 +76,7 @@ static void pack_task(void* ctx, int64_t task, int thread) {
     task -= a_tasks;
     int64_t i = task / job->n_panels, panel = task % job->n_panels;
     const pt2c_sgemm_problem* p = &job->problems[i];
-    if (p->b_packed || p->make_b) return;
+    if (p->b_packed || p->b_rows) return;
     float* dst = job->b_scratch + (i * job->n_panels + panel) * NR * job->depth;
     (job->bf16 ? pt2c_gemm_pack_b_panel_bf16 : pt2c_gemm_pack_b_panel)(
         p->b, p->b_row_stride, p->b_col_stride, job->k, job->n, panel, dst);
@@ -95,6 +93,7 @@ static void finish_block(const pt2c_sgemm_problem* p, int64_t row0, int64_t row1
     if (ep->activation) ep->activation(p->c + at, col1 - col0);
     if (ep->narrow) ep->narrow(p->c + at, col1 - col0, (uint16_t*)ep->narrow_out + at);
   }
+  if (ep->finish) ep->finish(ep->finish_ctx, row0, row1, col0, col1);
 }
 
 /* The next K block's B panels of a task, a slice per kernel call: a K block's panels
@@ -160,13 +159,8 @@ static void compute_task(void* ctx, int64_t task, int thread) {
   const float* a = job->a[i];
   const float* b = job->b[i];
   int64_t k = job->depth;
-  float* made = NULL; /* make_b: this K block's panels of the block */
-  if (p->make_b) {
-    size_t bytes = sizeof(float) * (size_t)((jp1 - jp0) * KC * NR);
-    made = pt2c_cpu_scratch(PT2C_SCRATCH_GEMM_B_BLOCK, bytes);
-    if (!made) return;
-  }
   pt2c_gemm_tile t;
+  t.b_rows = NULL;
   t.ldc = p->ldc;
   t.bias_per_row = ep->bias_per_row;
   t.relu = ep->relu;
@@ -174,12 +168,9 @@ static void compute_task(void* ctx, int64_t task, int thread) {
     t.kc = min64(KC, k - k0);
     t.accumulate = k0 > 0;
     t.last = k0 + t.kc == k;
-    b_prefetch f = {0}; /* none: made panels are in L2 just now, or nothing follows */
+    b_prefetch f = {0}; /* none: B is read in place, or nothing follows */
     int64_t calls = (ip1 - ip0) * (jp1 - jp0);
-    if (made) {
-      for (int64_t jp = jp0; jp < jp1; ++jp)
-        p->make_b(p->make_b_ctx, jp, k0, t.kc, made + (jp - jp0) * t.kc * NR);
-    } else if (!t.last) {
+    if (!t.last) {
       plan_prefetch(&f, b, k, k0 + KC, jp0, jp1, calls);
     } else if (next_task < num_tasks) { /* that task's first K block */
       task_block next = block_of(job, next_task);
@@ -191,7 +182,12 @@ static void compute_task(void* ctx, int64_t task, int thread) {
       t.mr = (int)min64(MR, job->m - row0);
       for (int64_t jp = jp0; jp < jp1; ++jp) {
         int64_t col0 = jp * NR;
-        t.b = made ? made + (jp - jp0) * t.kc * NR : b + jp * NR * k + k0 * NR;
+        if (p->b_rows) { /* read in place */
+          t.b = (const float*)p->b + col0;
+          t.b_rows = p->b_rows + k0;
+        } else {
+          t.b = b + jp * NR * k + k0 * NR;
+        }
         t.nr = (int)min64(NR, job->n - col0);
         t.c = p->c + row0 * p->ldc + col0;
         t.bias = ep->bias ? ep->bias + (ep->bias_per_row ? row0 : col0) : NULL;
@@ -201,7 +197,7 @@ static void compute_task(void* ctx, int64_t task, int thread) {
       }
     }
   }
-  if (ep->activation || ep->narrow)
+  if (ep->activation || ep->narrow || ep->finish)
     finish_block(p, ip0 * MR, min64(ip1 * MR, job->m), jp0 * NR, min64(jp1 * NR, job->n));
 }
 
@@ -211,13 +207,10 @@ static void compute_task(void* ctx, int64_t task, int thread) {
  * largest block bounds the time. */
 static void choose_blocks(gemm_job* job, int threads) {
   int64_t want = (int64_t)threads * TASKS_PER_THREAD;
-  /* Made B panels are made again by every M tile: fewer, taller tiles (A blocks up to
-   * MADE_B_MC_PANELS x KC, 384 KiB), and N split for the threads. */
-  int64_t mc = job->make_b ? MADE_B_MC_PANELS : MC_PANELS;
-  job->tiles_m = ceil_div(job->m_panels, mc);
+  job->tiles_m = ceil_div(job->m_panels, MC_PANELS);
   int64_t want_n = max64(1, ceil_div(want, job->count * job->tiles_m));
   job->tiles_n = max64(ceil_div(job->n_panels, NC_PANELS), min64(want_n, job->n_panels));
-  if (!job->make_b && job->count * job->tiles_m * job->tiles_n < want) {
+  if (job->count * job->tiles_m * job->tiles_n < want) {
     int64_t want_m = ceil_div(want, job->count * job->tiles_n);
     job->tiles_m = max64(job->tiles_m, min64(want_m, job->m_panels));
   }
@@ -236,7 +229,7 @@ static void epilogue_only(const pt2c_sgemm_problem* p) {
       if (ep->residual) v += ep->residual[i * p->ldc + j];
       p->c[i * p->ldc + j] = ep->relu && v < 0.0f ? 0.0f : v;
     }
-  if (ep->activation || ep->narrow) finish_block(p, 0, p->m, 0, p->n);
+  if (ep->activation || ep->narrow || ep->finish) finish_block(p, 0, p->m, 0, p->n);
 }
 
 static void run(int64_t num_tasks, pt2c_pool_task_fn fn, gemm_job* job, int serial) {
@@ -267,8 +260,7 @@ void pt2c_sgemm_many(const pt2c_sgemm_problem* problems, int64_t count) {
   job.kernel = kernel_for(pt2c_cpu_best_isa(), job.bf16);
   for (int64_t i = 0; i < count; ++i) {
     job.pack_a |= problems[i].a_packed == NULL;
-    job.pack_b |= problems[i].b_packed == NULL && problems[i].make_b == NULL;
-    job.make_b |= problems[i].make_b != NULL;
+    job.pack_b |= problems[i].b_packed == NULL && problems[i].b_rows == NULL;
   }
   size_t a_floats = job.pack_a ? (size_t)(count * job.m_panels * MR * job.depth) : 0;
   size_t b_floats = job.pack_b ? (size_t)(count * job.n_panels * NR * job.depth) : 0;
@@ -285,7 +277,7 @@ void pt2c_sgemm_many(const pt2c_sgemm_problem* problems, int64_t count) {
     job.a[i] = problems[i].a_packed ? problems[i].a_packed
                                     : job.a_scratch + i * job.m_panels * MR * job.depth;
     job.b[i] = problems[i].b_packed ? problems[i].b_packed
-               : problems[i].make_b ? NULL
+               : problems[i].b_rows ? NULL /* read in place: none to prefetch */
                                     : job.b_scratch + i * job.n_panels * NR * job.depth;
   }
   double flops = 2.0 * (double)job.m * (double)job.n * (double)job.k * (double)count;

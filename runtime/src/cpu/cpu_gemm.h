@@ -45,6 +45,11 @@ typedef struct pt2c_sgemm_epilogue {
    * f16/bf16 while the block is in cache, on the thread that computed it. */
   void (*narrow)(const float* row, int64_t count, void* out);
   void* narrow_out;
+  /* NULL, or called once for every finished block of C, rows [row0, row1) and columns
+   * [col0, col1), after the above, on the thread that computed it: for a step that reads
+   * C while it is in cache (a direct convolution copies its rows out, conv_direct.c). */
+  void (*finish)(const void* ctx, int64_t row0, int64_t row1, int64_t col0, int64_t col1);
+  const void* finish_ctx;
 } pt2c_sgemm_epilogue;
 
 /* The operands' element type. f32 runs on every ISA. bf16 needs PT2C_CPU_ISA_AVX512_BF16
@@ -79,13 +84,10 @@ typedef struct pt2c_sgemm_problem {
   const void* b;
   int64_t b_row_stride, b_col_stride;
   const void* b_packed; /* from pt2c_gemm_pack_b(operands, k, n), or NULL */
-  /* NULL, or the maker of B's packed panels when B is neither given nor prepacked (f32
-   * only): make_b(make_b_ctx, panel, k0, kc, dst) writes K slots [k0, k0 + kc) of packed
-   * panel `panel` as kc * PT2C_GEMM_NR floats, k-major. Each compute task makes its
-   * block's panels one K block at a time into its thread's scratch, where they stay in
-   * L2: for operands cheaper to make than to store and read back (im2col). */
-  void (*make_b)(const void* ctx, int64_t panel, int64_t k0, int64_t kc, float* dst);
-  const void* make_b_ctx;
+  /* NULL, or B read in place (f32 only): B(kk, j) = b[b_rows[kk] + j], where each row
+   * must be readable up to a whole PT2C_GEMM_NR panel past n (its values there are
+   * unused). For operands that are shifted windows of one array (conv_direct.c). */
+  const int64_t* b_rows;
   float* c;             /* C(i, j) = c[i * ldc + j] */
   int64_t ldc;
   pt2c_sgemm_epilogue epilogue;

@@ -20,7 +20,10 @@ enum { PT2C_GEMM_LINE_FLOATS = 16 }; /* 4-byte slots per 64-byte cache line */
 typedef struct pt2c_gemm_tile {
   int64_t kc;      /* depth of this K block, in slots (gemm_pack.h) */
   const float* a;  /* a[kk * MR + i], kk < kc (the bf16 kernel reads each slot as a pair) */
-  const float* b;  /* b[kk * NR + j] */
+  const float* b;  /* b[kk * NR + j], or b[b_rows[kk] + j] */
+  /* NULL, or B read in place from rows of a larger array (a direct convolution's padded
+   * input, conv_direct.c): every row's NR slots must be readable, past nr too. */
+  const int64_t* b_rows;
   float* c;        /* C(i, j) = c[i * ldc + j], i < mr, j < nr */
   int64_t ldc;
   int mr, nr;      /* the valid part of the tile */

@@ -15,8 +15,7 @@ typedef enum {
   PT2C_SCRATCH_HALF_D = 5,        /* half_gemm.c: the f32 product and bias */
   PT2C_SCRATCH_DEPTHWISE = 6,     /* conv_depthwise*.c: a padded input plane (phase split)
                                    * or channel block and its products */
-  PT2C_SCRATCH_GEMM_B_BLOCK = 7, /* cpu_gemm.c: a compute task's B panels made on demand */
-  PT2C_SCRATCH_NUM_SLOTS = 8,
+  PT2C_SCRATCH_NUM_SLOTS = 7,
 } pt2c_scratch_slot;
 
 /* At least `bytes` of 64-byte aligned memory owned by the calling thread, valid until its
