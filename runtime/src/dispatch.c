@@ -163,6 +163,33 @@ pt2c_status pt2c_plan_set_create(const pt2c_model_source* source, pt2c_model* ow
   return PT2C_OK;
 }
 
+pt2c_status pt2c_plan_set_instance(const pt2c_model* parent, pt2c_model* owner) {
+  owner->graphs = calloc(parent->num_graphs, sizeof(pt2c_model_graph));
+  uint32_t max_inputs = 0;
+  for (uint32_t g = 0; g < parent->num_graphs; ++g)
+    if (parent->graphs[g].model->plan.header->num_inputs > max_inputs)
+      max_inputs = parent->graphs[g].model->plan.header->num_inputs;
+  owner->gathered = calloc(max_inputs > 0 ? max_inputs : 1, sizeof(pt2c_tensor));
+  if (owner->graphs == NULL || owner->gathered == NULL)
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a context's graph tables");
+  owner->num_graphs = parent->num_graphs;
+  for (uint32_t g = 0; g < parent->num_graphs; ++g) {
+    owner->graphs[g] = parent->graphs[g]; /* names and slots point into the parent's set */
+    owner->graphs[g].model = NULL;
+    pt2c_status status =
+        pt2c_model_instance_create(parent->graphs[g].model, &owner->graphs[g].model);
+    if (status != PT2C_OK) return status;
+  }
+  share_state(owner);
+  return PT2C_OK;
+}
+
+void pt2c_plan_set_free_instance(pt2c_model* owner) {
+  for (uint32_t g = 0; g < owner->num_graphs; ++g) pt2c_model_destroy(owner->graphs[g].model);
+  free(owner->graphs);
+  free(owner->gathered);
+}
+
 void pt2c_plan_set_free(pt2c_model* owner) {
   for (uint32_t g = 0; g < owner->num_graphs; ++g) pt2c_model_destroy(owner->graphs[g].model);
   free(owner->graphs);

@@ -31,6 +31,13 @@ pt2c_status pt2c_plan_set_create(const pt2c_model_source* source, pt2c_model* ow
 /* Frees what pt2c_plan_set_create made (not `owner` itself). */
 void pt2c_plan_set_free(pt2c_model* owner);
 
+/* Makes `owner` (a zeroed model whose parent is set) an instance of the plan set
+ * `parent`: the parent's tables, one instance per graph, state shared between graphs as
+ * in the parent; on failure the caller frees `owner` (pt2c_model_destroy). */
+pt2c_status pt2c_plan_set_instance(const pt2c_model* parent, pt2c_model* owner);
+/* Frees what pt2c_plan_set_instance made (nothing for a single graph's instance). */
+void pt2c_plan_set_free_instance(pt2c_model* owner);
+
 /* The executable the inputs select (see pt2c_model_find_graph) and those inputs in its
  * plan's order (pointing into the model's scratch, valid until the next call). */
 pt2c_status pt2c_dispatch(pt2c_model* model, const char* function, const char* method,

@@ -19,8 +19,22 @@ static void* allocate_array(size_t count, size_t element_size) {
   return calloc(count > 0 ? count : 1, element_size);
 }
 
+/* An instance frees what it owns only (struct pt2c_model). */
+static void free_instance(pt2c_model* model) {
+  pt2c_plan_set_free_instance(model);
+  free(model->step_arg_data);
+  free(model->buffer_data);
+  free(model->arena_allocation);
+  free(model->state);
+  free(model);
+}
+
 static void free_model(pt2c_model* model) {
   if (model == NULL) return;
+  if (model->parent != NULL) {
+    free_instance(model);
+    return;
+  }
   pt2c_plan_set_free(model);
   pt2c_cuda_model_destroy(model->cuda);
   pt2c_cpu_library_steps_destroy(model->cpu_library_steps);
@@ -220,6 +234,35 @@ pt2c_status pt2c_model_create_from(const pt2c_model_source* source, pt2c_model**
     return status;
   }
   *out_model = model;
+  return PT2C_OK;
+}
+
+pt2c_status pt2c_model_instance_create(const pt2c_model* parent, pt2c_model** out_instance) {
+  *out_instance = NULL;
+  if (pt2c_model_device(parent) == PT2C_DEVICE_CUDA)
+    return pt2c_fail(PT2C_ERROR_UNSUPPORTED,
+                     "pt2c_context_create: contexts of CUDA models are not supported yet; "
+                     "create one model per thread");
+  pt2c_model* model = calloc(1, sizeof(pt2c_model));
+  if (model == NULL) return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a context");
+  model->parent = parent;
+  model->weights = parent->weights;
+  model->kernels = parent->kernels;
+  model->kernel_splits = parent->kernel_splits;
+  pt2c_status status;
+  if (parent->num_graphs > 0) {
+    status = pt2c_plan_set_instance(parent, model);
+  } else {
+    model->plan = parent->plan; /* views into the parent's copy */
+    model->cpu_library_steps = parent->cpu_library_steps; /* read-only once made */
+    status = allocate_memory(model);
+    if (status == PT2C_OK) status = allocate_state(model);
+  }
+  if (status != PT2C_OK) {
+    free_model(model);
+    return status;
+  }
+  *out_instance = model;
   return PT2C_OK;
 }
 

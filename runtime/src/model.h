@@ -45,8 +45,13 @@ struct pt2c_model_graph;
 
 /* A model is one graph's executable (the fields up to `cuda`), or, for a plan set
  * (dispatch.h), the owner of one such model per graph (num_graphs > 0): then the fields up
- * to `cuda` are unused and plan.header is NULL. */
+ * to `cuda` are unused and plan.header is NULL.
+ * An instance (pt2c_model_instance_create, behind a pt2c_context) borrows everything that
+ * does not change from `parent` (plan, weights, kernels, packed operands, the set's
+ * tables) and owns what a run writes: arena, state, buffer and argument tables, and for a
+ * plan set one instance per graph and the dispatch scratch. */
 struct pt2c_model {
+  const struct pt2c_model* parent; /* an instance's model, else NULL */
   void* plan_copy;                /* owned 8-byte aligned copy of the plan blob */
   pt2c_plan plan;                 /* views into plan_copy */
   const unsigned char* weights;
@@ -85,6 +90,17 @@ struct pt2c_model {
  * fatbin), then allocates the arena (in device memory for a CUDA plan). On failure
  * *out_model is NULL and pt2c_last_error() says why. */
 pt2c_status pt2c_model_create_from(const pt2c_model_source* source, pt2c_model** out_model);
+
+/* pt2c_model_run, _run_method and the context runs: claims the model (PT2C_ERROR_BUSY if a
+ * run is in progress on it), picks the graph, checks and runs it on host memory.
+ * `function` names the API call in messages. */
+pt2c_status pt2c_run_host(pt2c_model* model, const char* function, const char* method,
+                          const pt2c_tensor* inputs, int32_t num_inputs, pt2c_tensor* outputs,
+                          int32_t num_outputs);
+
+/* A new instance of `parent` (see struct pt2c_model), freed by pt2c_model_destroy; the
+ * parent must outlive it. CPU models only: PT2C_ERROR_UNSUPPORTED for CUDA. */
+pt2c_status pt2c_model_instance_create(const pt2c_model* parent, pt2c_model** out_instance);
 
 #ifdef __cplusplus
 }

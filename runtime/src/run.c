@@ -57,7 +57,8 @@ static pt2c_status claim(pt2c_model* model, const char* function) {
     return PT2C_OK;
   return pt2c_fail(PT2C_ERROR_BUSY,
                    "%s: the model is already running (a call from another thread is in "
-                   "progress); a model runs one call at a time: create one model per thread",
+                   "progress); a model runs one call at a time: give each thread its own "
+                   "context (pt2c_context_create) or model",
                    function);
 }
 
@@ -127,10 +128,9 @@ static pt2c_status run_graph(pt2c_model* model, const pt2c_tensor* inputs, int32
   return pt2c_check_guards(model);
 }
 
-/* pt2c_model_run and pt2c_model_run_method: pick the graph, then run it. */
-static pt2c_status dispatch_and_run(pt2c_model* model, const char* function, const char* method,
-                                    const pt2c_tensor* inputs, int32_t num_inputs,
-                                    pt2c_tensor* outputs, int32_t num_outputs) {
+pt2c_status pt2c_run_host(pt2c_model* model, const char* function, const char* method,
+                          const pt2c_tensor* inputs, int32_t num_inputs, pt2c_tensor* outputs,
+                          int32_t num_outputs) {
   if (model == NULL) return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%s: model is null", function);
   pt2c_status status = claim(model, function);
   if (status != PT2C_OK) return status;
@@ -145,13 +145,13 @@ static pt2c_status dispatch_and_run(pt2c_model* model, const char* function, con
 PT2C_API pt2c_status pt2c_model_run(pt2c_model* model, const pt2c_tensor* inputs,
                                     int32_t num_inputs, pt2c_tensor* outputs,
                                     int32_t num_outputs) {
-  return dispatch_and_run(model, "pt2c_model_run", NULL, inputs, num_inputs, outputs,
+  return pt2c_run_host(model, "pt2c_model_run", NULL, inputs, num_inputs, outputs,
                           num_outputs);
 }
 
 PT2C_API pt2c_status pt2c_model_run_method(pt2c_model* model, const char* method,
                                            const pt2c_tensor* inputs, int32_t num_inputs,
                                            pt2c_tensor* outputs, int32_t num_outputs) {
-  return dispatch_and_run(model, "pt2c_model_run_method", method, inputs, num_inputs, outputs,
+  return pt2c_run_host(model, "pt2c_model_run_method", method, inputs, num_inputs, outputs,
                           num_outputs);
 }

@@ -263,6 +263,27 @@ TEST_CASE("a module buffer written in place is one state for all graphs") {
   CHECK(out.data[4] == kWeights.w[4] + 2);
 }
 
+TEST_CASE("a context of a plan set shares state between its graphs, not with the model") {
+  ModelPtr model = create_ok({graph("bump", "forward", {}, kBump, state_plan()),
+                              graph("read", "read", {}, kRead, state_plan())});
+  pt2c_context* raw = nullptr;
+  REQUIRE(pt2c_context_create(model.get(), &raw) == PT2C_OK);
+  std::unique_ptr<pt2c_context, void (*)(pt2c_context*)> context(raw, pt2c_context_destroy);
+  Tensor<float> out(PT2C_F32, 0);
+  pt2c_tensor o = out.view();
+  REQUIRE(pt2c_context_run(context.get(), nullptr, 0, &o, 1) == PT2C_OK);  // bump
+  REQUIRE(pt2c_context_run(context.get(), nullptr, 0, &o, 1) == PT2C_OK);  // bump
+  REQUIRE(pt2c_context_run_method(context.get(), "read", nullptr, 0, &o, 1) == PT2C_OK);
+  CHECK(out.data[4] == kWeights.w[4] + 2);  // the context's graphs share one state
+  REQUIRE(pt2c_model_run_method(model.get(), "read", nullptr, 0, &o, 1) == PT2C_OK);
+  CHECK(out.data[4] == kWeights.w[4]);  // the model's state is its own
+  REQUIRE(pt2c_model_run(model.get(), nullptr, 0, &o, 1) == PT2C_OK);
+  REQUIRE(pt2c_context_run_method(context.get(), "read", nullptr, 0, &o, 1) == PT2C_OK);
+  CHECK(out.data[4] == kWeights.w[4] + 2);
+  CHECK(pt2c_context_run_method(context.get(), "nope", nullptr, 0, &o, 1) ==
+        PT2C_ERROR_NO_MATCHING_GRAPH);
+}
+
 TEST_CASE("corrupt plan sets are rejected with a message") {
   ModelPtr model(nullptr, pt2c_model_destroy);
   SECTION("a slot binds an input the plan lacks") {

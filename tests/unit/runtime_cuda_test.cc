@@ -239,6 +239,17 @@ TEST_CASE("destroy frees the device memory and releases the context") {
   CHECK(stats.module_unloads == unloads + 1);
 }
 
+TEST_CASE("contexts of a CUDA model are refused with a clear error, for now") {
+  ModelPtr model = create_ok(gpu_builder().build());
+  pt2c_context* context = reinterpret_cast<pt2c_context*>(1);
+  CHECK(pt2c_context_create(model.get(), &context) == PT2C_ERROR_UNSUPPORTED);
+  CHECK(context == nullptr);
+  CHECK_THAT(std::string(pt2c_last_error()),
+             Catch::Matchers::Contains("contexts of CUDA models are not supported yet"));
+  Io io;
+  REQUIRE(io.run(model.get()) == PT2C_OK);  // the model itself is unaffected
+}
+
 TEST_CASE("a GPU the model has no code for gets a clear error") {
   setenv("FAKE_CUDA_SM", "75", 1);
   ModelPtr model(nullptr, pt2c_model_destroy);

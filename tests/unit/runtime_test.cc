@@ -497,7 +497,7 @@ TEST_CASE("a run while another is in progress on the model fails with PT2C_ERROR
   second.x.assign(kNumElements, 42.0f);
   CHECK(second.run(model.get()) == PT2C_ERROR_BUSY);
   CHECK_THAT(last_error(), Contains("pt2c_model_run: the model is already running") &&
-                               Contains("one model per thread"));
+                               Contains("pt2c_context_create"));
   CHECK(pt2c_model_run_method(model.get(), "forward", &second.input, 1, &second.output, 1) ==
         PT2C_ERROR_BUSY);
   CHECK_THAT(last_error(), Contains("pt2c_model_run_method:"));
@@ -568,4 +568,123 @@ TEST_CASE("two threads hammering one model get right outputs or PT2C_ERROR_BUSY,
   CHECK(wrong.load() == 0);
   CHECK(other.load() == 0);
   CHECK(busy.load() > 0);  // the runs did overlap, and were refused
+}
+
+// ---- execution contexts (pt2c.h) ----------------------------------------------------
+
+using ContextPtr = std::unique_ptr<pt2c_context, void (*)(pt2c_context*)>;
+
+ContextPtr create_context(pt2c_model* model) {
+  pt2c_context* raw = nullptr;
+  pt2c_status status = pt2c_context_create(model, &raw);
+  INFO(last_error());
+  REQUIRE(status == PT2C_OK);
+  return ContextPtr(raw, pt2c_context_destroy);
+}
+
+TEST_CASE("contexts share the model's weights and each has its own state") {
+  // y = x + s; then s = s + w (as in the state test above). s starts as w.
+  PlanBuilder builder;
+  uint32_t x = builder.add_input("x", PT2C_F32, kShape);
+  uint32_t y = builder.add_output("y", PT2C_F32, kShape);
+  uint32_t w = builder.add_weight(0, kTensorBytes);
+  uint32_t s = builder.add_buffer({PT2C_BUFFER_STATE, 0, 0, kTensorBytes});
+  uint32_t next = builder.add_arena(0, kTensorBytes);
+  builder.add_step(kAdd, {x, s, y});
+  builder.add_step(kAdd, {s, w, next});
+  builder.add_step(kCopy, {next, s});
+  ModelPtr model = create_ok(builder.build());
+  Io io;
+  REQUIRE(io.run(model.get()) == PT2C_OK);  // the model's state moves on first
+  ContextPtr a = create_context(model.get());
+  ContextPtr b = create_context(model.get());
+  // the weights are the model's: a context does not copy them
+  CHECK(a.get() != nullptr);
+  auto run = [&](pt2c_context* context) {
+    return pt2c_context_run(context, &io.input, 1, &io.output, 1);
+  };
+  // each context starts from the compiled state and keeps its own updates
+  for (int r = 1; r <= 3; ++r) {
+    REQUIRE(run(a.get()) == PT2C_OK);
+    for (int i = 0; i < kNumElements; ++i) CHECK(io.y[i] == io.x[i] + r * kWeights.w[i]);
+  }
+  REQUIRE(run(b.get()) == PT2C_OK);
+  for (int i = 0; i < kNumElements; ++i) CHECK(io.y[i] == io.x[i] + kWeights.w[i]);
+  REQUIRE(io.run(model.get()) == PT2C_OK);  // the model's own second run
+  for (int i = 0; i < kNumElements; ++i) CHECK(io.y[i] == io.x[i] + 2 * kWeights.w[i]);
+  // a context of a context is one more context of the model
+  ContextPtr c = create_context(reinterpret_cast<pt2c_model*>(model.get()));
+  REQUIRE(run(c.get()) == PT2C_OK);
+  for (int i = 0; i < kNumElements; ++i) CHECK(io.y[i] == io.x[i] + kWeights.w[i]);
+  // input checks are the model's
+  CHECK(pt2c_context_run(a.get(), &io.input, 0, &io.output, 1) == PT2C_ERROR_INPUT_COUNT);
+  CHECK_THAT(last_error(), Contains("expected 1 input, got 0"));
+  CHECK(pt2c_context_run_method(a.get(), "nope", &io.input, 1, &io.output, 1) ==
+        PT2C_ERROR_NO_MATCHING_GRAPH);
+  CHECK(kWeights.w[0] == 1);
+}
+
+TEST_CASE("contexts of one model run at the same time; one context runs one call at a time") {
+  PlanBuilder plan;
+  uint32_t x = plan.add_input("x", PT2C_F32, kShape);
+  uint32_t y = plan.add_output("y", PT2C_F32, kShape);
+  plan.add_step(kBlockingCopy, {x, y});
+  ModelPtr model = create_ok(plan.build());
+  ContextPtr held = create_context(model.get());
+  ContextPtr other = create_context(model.get());
+
+  g_hold = true;
+  Io first;
+  pt2c_status first_status = PT2C_ERROR_INVALID_ARGUMENT;
+  std::thread runner(
+      [&] { first_status = pt2c_context_run(held.get(), &first.input, 1, &first.output, 1); });
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (g_held.load() == 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::yield();
+  if (g_held.load() != 1) {
+    g_hold = false;
+    runner.join();
+    FAIL("the first run never reached its kernel");
+  }
+  // While `held` is inside its kernel: the same context is busy...
+  Io second;
+  second.x.assign(kNumElements, 42.0f);
+  CHECK(pt2c_context_run(held.get(), &second.input, 1, &second.output, 1) == PT2C_ERROR_BUSY);
+  CHECK_THAT(last_error(), Contains("pt2c_context_run: the model is already running"));
+  CHECK(second.y == std::vector<float>(kNumElements, -1.0f));
+  // ...and another context, and the model itself, run to completion beside it (they
+  // would wait in the blocking kernel too: release it from here once both are in).
+  Io third, fourth;
+  third.x.assign(kNumElements, 7.0f);
+  fourth.x.assign(kNumElements, 9.0f);
+  pt2c_status third_status = PT2C_ERROR_INVALID_ARGUMENT, fourth_status = third_status;
+  std::thread beside(
+      [&] { third_status = pt2c_context_run(other.get(), &third.input, 1, &third.output, 1); });
+  std::thread model_run([&] { fourth_status = fourth.run(model.get()); });
+  while (g_held.load() < 3 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::yield();
+  CHECK(g_held.load() == 3);  // three runs inside the kernel at once
+  g_hold = false;
+  runner.join();
+  beside.join();
+  model_run.join();
+  CHECK(first_status == PT2C_OK);
+  CHECK(first.y == first.x);
+  CHECK(third_status == PT2C_OK);
+  CHECK(third.y == third.x);
+  CHECK(fourth_status == PT2C_OK);
+  CHECK(fourth.y == fourth.x);
+}
+
+TEST_CASE("context calls refuse null arguments") {
+  ModelPtr model = create_ok(three_step_builder().build());
+  pt2c_context* context = reinterpret_cast<pt2c_context*>(1);
+  CHECK(pt2c_context_create(nullptr, &context) == PT2C_ERROR_INVALID_ARGUMENT);
+  CHECK(context == nullptr);
+  CHECK(pt2c_context_create(model.get(), nullptr) == PT2C_ERROR_INVALID_ARGUMENT);
+  Io io;
+  CHECK(pt2c_context_run(nullptr, &io.input, 1, &io.output, 1) == PT2C_ERROR_INVALID_ARGUMENT);
+  CHECK(pt2c_context_run_method(nullptr, nullptr, &io.input, 1, &io.output, 1) ==
+        PT2C_ERROR_INVALID_ARGUMENT);
+  pt2c_context_destroy(nullptr);  // a no-op
 }

@@ -25,8 +25,10 @@ extern "C" {
  * 5: external weights: pt2c_model_create_with_weights, PT2C_ERROR_WEIGHTS_FILE.
  * 6: CPU threads: pt2c_set_num_threads, pt2c_num_threads. Later, in version 6:
  *    PT2C_ERROR_BUSY (appended; no signature or struct changed, so hosts built for 6 keep
- *    working: they only see a status they do not name, with its message). */
-#define PT2C_ABI_VERSION 6u
+ *    working: they only see a status they do not name, with its message).
+ * 7: execution contexts: pt2c_context, pt2c_context_create, pt2c_context_destroy,
+ *    pt2c_context_run, pt2c_context_run_method (appended: hosts built for 6 keep working). */
+#define PT2C_ABI_VERSION 7u
 
 #if defined(__GNUC__)
 #define PT2C_API __attribute__((visibility("default")))
@@ -253,6 +255,39 @@ PT2C_API int32_t pt2c_num_threads(void);
 
 /* The message of the last failed call on this thread ("" if none). */
 PT2C_API const char* pt2c_last_error(void);
+
+/* Execution contexts: one model, many concurrent runs (a server's request threads).
+ *
+ * A model owns what never changes: its plan, weights, kernels and the weight operands it
+ * packed at create. A context owns what a run writes: scratch memory (the arena), its own
+ * copy of the model state (buffers model.py updates in place, starting from the values
+ * the model was compiled with), and its run flag. So the weights exist once however many
+ * contexts there are, and a context costs the model's scratch and state only.
+ *
+ * Which calls may run at the same time:
+ *   - runs of different contexts, from different threads, always (and runs of the model
+ *     itself beside them: the model is a context of its own);
+ *   - two runs of one context: no, the second fails with PT2C_ERROR_BUSY (use one context
+ *     per thread, as pt2c_model_run's note says of models);
+ *   - the info calls (pt2c_model_*_info, _find_graph, ...) on the model, any time;
+ *   - pt2c_context_destroy while that context runs, or pt2c_model_destroy while the
+ *     model has contexts: never. Destroy every context first.
+ * Concurrent CPU runs share the model.so's thread pool: a run that finds it busy computes
+ * on its own thread (pt2c_set_num_threads), so N request threads use N cores.
+ * CUDA models: not yet (PT2C_ERROR_UNSUPPORTED); create one model per thread. */
+typedef struct pt2c_context pt2c_context;
+
+/* A new context of `model`. Its runs behave as pt2c_model_run on a freshly created copy of
+ * the model would, the model state included. CPU models only, for now. */
+PT2C_API pt2c_status pt2c_context_create(pt2c_model* model, pt2c_context** out_context);
+PT2C_API void pt2c_context_destroy(pt2c_context* context);
+/* pt2c_model_run and pt2c_model_run_method, on the context's memory and state. */
+PT2C_API pt2c_status pt2c_context_run(pt2c_context* context, const pt2c_tensor* inputs,
+                                      int32_t num_inputs, pt2c_tensor* outputs,
+                                      int32_t num_outputs);
+PT2C_API pt2c_status pt2c_context_run_method(pt2c_context* context, const char* method,
+                                             const pt2c_tensor* inputs, int32_t num_inputs,
+                                             pt2c_tensor* outputs, int32_t num_outputs);
 
 #ifdef __cplusplus
 } /* extern "C" */

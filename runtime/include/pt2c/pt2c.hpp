@@ -13,6 +13,7 @@
 //   int32_t g = model.find_graph("encode", inputs);  // multi-graph models: which graph
 //   model.graph_outputs(g) ...; model.run_method("encode", inputs, outputs);
 //   absent optional inputs: pt2c::absent() (a zeroed pt2c_tensor)
+//   pt2c::Context c = model.create_context(); c.run(inputs, outputs);  // one per thread
 //
 // Every failure throws pt2c::Error, which carries the pt2c_status and the message.
 #ifndef PT2C_PT2C_HPP_
@@ -141,6 +142,10 @@ struct Api {
   decltype(&::pt2c_set_num_threads) set_num_threads = nullptr;
   decltype(&::pt2c_num_threads) num_threads = nullptr;
   decltype(&::pt2c_last_error) last_error = nullptr;
+  decltype(&::pt2c_context_create) context_create = nullptr;
+  decltype(&::pt2c_context_destroy) context_destroy = nullptr;
+  decltype(&::pt2c_context_run) context_run = nullptr;
+  decltype(&::pt2c_context_run_method) context_run_method = nullptr;
 
   Api() = default;
   Api(const Api&) = delete;
@@ -204,13 +209,64 @@ inline std::shared_ptr<const Api> load(const std::string& path) {
   resolve(*api, path, "pt2c_model_num_dynamic_dims", &api->model_num_dynamic_dims);
   resolve(*api, path, "pt2c_model_dynamic_dim_info", &api->model_dynamic_dim_info);
   resolve(*api, path, "pt2c_model_output_shape", &api->model_output_shape);
+  resolve(*api, path, "pt2c_context_create", &api->context_create);
+  resolve(*api, path, "pt2c_context_destroy", &api->context_destroy);
+  resolve(*api, path, "pt2c_context_run", &api->context_run);
+  resolve(*api, path, "pt2c_context_run_method", &api->context_run_method);
   return api;
 }
 
 }  // namespace detail
 
+// An execution context of a Model (pt2c.h, "Execution contexts"): its own scratch memory
+// and model state over the model's weights. Contexts of one model run concurrently, one
+// call at a time each; destroy them before the Model (they do not keep it alive).
+class Context {
+ public:
+  Context(Context&& other) noexcept : api_(std::move(other.api_)), context_(other.context_) {
+    other.context_ = nullptr;
+  }
+  Context& operator=(Context&& other) noexcept {
+    if (this != &other) {
+      reset();
+      api_ = std::move(other.api_);
+      context_ = other.context_;
+      other.context_ = nullptr;
+    }
+    return *this;
+  }
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+  ~Context() { reset(); }
+
+  void run(const std::vector<pt2c_tensor>& inputs, std::vector<pt2c_tensor>& outputs) {
+    api_->check(api_->context_run(context_, inputs.data(), static_cast<int32_t>(inputs.size()),
+                                  outputs.data(), static_cast<int32_t>(outputs.size())));
+  }
+  void run_method(const std::string& method, const std::vector<pt2c_tensor>& inputs,
+                  std::vector<pt2c_tensor>& outputs) {
+    api_->check(api_->context_run_method(
+        context_, method.empty() ? nullptr : method.c_str(), inputs.data(),
+        static_cast<int32_t>(inputs.size()), outputs.data(), static_cast<int32_t>(outputs.size())));
+  }
+  pt2c_context* get() const { return context_; }
+
+ private:
+  friend class Model;
+  Context(std::shared_ptr<const detail::Api> api, pt2c_context* context)
+      : api_(std::move(api)), context_(context) {}
+  void reset() {
+    if (context_ != nullptr) api_->context_destroy(context_);
+    context_ = nullptr;
+  }
+
+  std::shared_ptr<const detail::Api> api_;
+  pt2c_context* context_ = nullptr;
+};
+
 // One model instance. It runs one call at a time: a run while another is in progress on
-// it throws pt2c::Error with PT2C_ERROR_BUSY; create one per thread.
+// it throws pt2c::Error with PT2C_ERROR_BUSY; for concurrent runs, give each thread a
+// Context (create_context) or its own Model.
 class Model {
  public:
   Model(Model&& other) noexcept : api_(std::move(other.api_)), model_(other.model_) {
@@ -336,6 +392,13 @@ class Model {
                   void* stream) {
     run_device(inputs.data(), static_cast<int32_t>(inputs.size()), outputs.data(),
                static_cast<int32_t>(outputs.size()), stream);
+  }
+
+  // A new execution context (CPU models): concurrent runs sharing this model's weights.
+  Context create_context() {
+    pt2c_context* context = nullptr;
+    api_->check(api_->context_create(model_, &context));
+    return Context(api_, context);
   }
 
   // The C handle, for calls this wrapper does not cover.
