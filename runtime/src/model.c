@@ -22,6 +22,7 @@ static void* allocate_array(size_t count, size_t element_size) {
 /* An instance frees what it owns only (struct pt2c_model). */
 static void free_instance(pt2c_model* model) {
   pt2c_plan_set_free_instance(model);
+  pt2c_cuda_model_destroy(model->cuda);
   free(model->step_arg_data);
   free(model->buffer_data);
   free(model->arena_allocation);
@@ -239,10 +240,6 @@ pt2c_status pt2c_model_create_from(const pt2c_model_source* source, pt2c_model**
 
 pt2c_status pt2c_model_instance_create(const pt2c_model* parent, pt2c_model** out_instance) {
   *out_instance = NULL;
-  if (pt2c_model_device(parent) == PT2C_DEVICE_CUDA)
-    return pt2c_fail(PT2C_ERROR_UNSUPPORTED,
-                     "pt2c_context_create: contexts of CUDA models are not supported yet; "
-                     "create one model per thread");
   pt2c_model* model = calloc(1, sizeof(pt2c_model));
   if (model == NULL) return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a context");
   model->parent = parent;
@@ -252,6 +249,9 @@ pt2c_status pt2c_model_instance_create(const pt2c_model* parent, pt2c_model** ou
   pt2c_status status;
   if (parent->num_graphs > 0) {
     status = pt2c_plan_set_instance(parent, model);
+  } else if (parent->cuda != NULL) {
+    model->plan = parent->plan;
+    status = pt2c_cuda_model_share(model, parent->cuda);
   } else {
     model->plan = parent->plan; /* views into the parent's copy */
     model->cpu_library_steps = parent->cpu_library_steps; /* read-only once made */

@@ -99,7 +99,7 @@ pt2c_status pt2c_run_host(pt2c_model* model, const char* function, const char* m
                           int32_t num_outputs);
 
 /* A new instance of `parent` (see struct pt2c_model), freed by pt2c_model_destroy; the
- * parent must outlive it. CPU models only: PT2C_ERROR_UNSUPPORTED for CUDA. */
+ * parent must outlive it. */
 pt2c_status pt2c_model_instance_create(const pt2c_model* parent, pt2c_model** out_instance);
 
 #ifdef __cplusplus

@@ -239,15 +239,37 @@ TEST_CASE("destroy frees the device memory and releases the context") {
   CHECK(stats.module_unloads == unloads + 1);
 }
 
-TEST_CASE("contexts of a CUDA model are refused with a clear error, for now") {
+TEST_CASE("a context of a CUDA model shares its weights and module, and runs on its own memory") {
+  const auto& stats = fake_cuda_stats();
   ModelPtr model = create_ok(gpu_builder().build());
-  pt2c_context* context = reinterpret_cast<pt2c_context*>(1);
-  CHECK(pt2c_context_create(model.get(), &context) == PT2C_ERROR_UNSUPPORTED);
-  CHECK(context == nullptr);
-  CHECK_THAT(std::string(pt2c_last_error()),
-             Catch::Matchers::Contains("contexts of CUDA models are not supported yet"));
+  int allocations = stats.live_allocations, references = stats.primary_context_references;
+  int unloads = stats.module_unloads, graphs = stats.live_graphs;
+  uint64_t uploaded = stats.htod_bytes;
+  {
+    pt2c_context* raw = nullptr;
+    REQUIRE(pt2c_context_create(model.get(), &raw) == PT2C_OK);
+    std::unique_ptr<pt2c_context, void (*)(pt2c_context*)> context(raw, pt2c_context_destroy);
+    CHECK(stats.htod_bytes == uploaded);  // no second copy of the weights
+    CHECK(stats.live_allocations > allocations);  // its own arena and staging buffers
+    CHECK(stats.primary_context_references == references + 1);
+    CHECK(stats.context_depth == 0);
+    Io io;
+    for (int run = 0; run < 2; ++run) {
+      std::fill(io.y.begin(), io.y.end(), -1.0f);
+      REQUIRE(pt2c_context_run(context.get(), &io.input, 1, &io.output, 1) == PT2C_OK);
+      for (int i = 0; i < kNumElements; ++i) CHECK(io.y[i] == io.expected(i));
+    }
+    CHECK(stats.live_graphs == graphs + 1);  // the context's own graph
+    REQUIRE(io.run(model.get()) == PT2C_OK);  // the model beside it
+    for (int i = 0; i < kNumElements; ++i) CHECK(io.y[i] == io.expected(i));
+  }
+  // Destroying the context frees its memory, not the model's module or weights.
+  CHECK(stats.module_unloads == unloads);
+  CHECK(stats.primary_context_references == references);
+  CHECK(stats.live_allocations == allocations);
   Io io;
-  REQUIRE(io.run(model.get()) == PT2C_OK);  // the model itself is unaffected
+  REQUIRE(io.run(model.get()) == PT2C_OK);
+  for (int i = 0; i < kNumElements; ++i) CHECK(io.y[i] == io.expected(i));
 }
 
 TEST_CASE("a GPU the model has no code for gets a clear error") {

@@ -274,11 +274,15 @@ PT2C_API const char* pt2c_last_error(void);
  *     model has contexts: never. Destroy every context first.
  * Concurrent CPU runs share the model.so's thread pool: a run that finds it busy computes
  * on its own thread (pt2c_set_num_threads), so N request threads use N cores.
- * CUDA models: not yet (PT2C_ERROR_UNSUPPORTED); create one model per thread. */
+ * CUDA models: the device copy of the weights, the kernels, the channels-last filters and
+ * the cuBLASLt/cuDNN algorithms the model chose are shared (so a context computes the
+ * same bits as the model); each context has its own device arena and state, staging
+ * buffers, library handles and workspaces, and its own CUDA graph.
+ * pt2c_model_run_device works on the model only; contexts run on host memory. */
 typedef struct pt2c_context pt2c_context;
 
 /* A new context of `model`. Its runs behave as pt2c_model_run on a freshly created copy of
- * the model would, the model state included. CPU models only, for now. */
+ * the model would, the model state included. */
 PT2C_API pt2c_status pt2c_context_create(pt2c_model* model, pt2c_context** out_context);
 PT2C_API void pt2c_context_destroy(pt2c_context* context);
 /* pt2c_model_run and pt2c_model_run_method, on the context's memory and state. */

@@ -97,6 +97,7 @@ typedef struct conv_entry {
 } conv_entry;
 
 struct pt2c_cuda_convs {
+  int shared;           /* a context's: descriptors, filters and relu are the parent's */
   const cudnn_api* api; /* NULL: no convolution is served */
   cudnnHandle_t handle;
   cudnnActivationDescriptor_t relu;
@@ -476,14 +477,48 @@ pt2c_status pt2c_cuda_convs_create(const pt2c_cuda_driver* cu, const pt2c_plan* 
                         "could not allocate the cuDNN workspace on the GPU");
 }
 
+pt2c_status pt2c_cuda_convs_share(const pt2c_cuda_driver* cu, const pt2c_cuda_convs* parent,
+                                  pt2c_cuda_convs** out) {
+  *out = NULL;
+  pt2c_cuda_convs* convs = calloc(1, sizeof(*convs));
+  uint32_t count = parent->count;
+  if (convs != NULL) convs->entries = calloc(count > 0 ? count : 1, sizeof(conv_entry));
+  if (convs == NULL || convs->entries == NULL) {
+    free(convs);
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the convolution table");
+  }
+  *out = convs;
+  convs->shared = 1;
+  convs->count = count;
+  convs->records = parent->records;
+  if (parent->api == NULL) return PT2C_OK;
+  if (count > 0) memcpy(convs->entries, parent->entries, sizeof(conv_entry) * count);
+  convs->served = parent->served;
+  convs->relu = parent->relu;
+  if (parent->api->Create(&convs->handle) != CUDNN_STATUS_SUCCESS)
+    return pt2c_fail(PT2C_ERROR_DEVICE, "cuDNN could not make a handle for a context");
+  convs->api = parent->api;
+  convs->workspace_size = parent->workspace_size;
+  convs->scratch_x_bytes = parent->scratch_x_bytes;
+  convs->scratch_y_bytes = parent->scratch_y_bytes;
+  uint64_t scratch = convs->scratch_x_bytes + convs->scratch_y_bytes;
+  CUresult result = CUDA_SUCCESS;
+  if (convs->workspace_size > 0) result = cu->MemAlloc(&convs->workspace, convs->workspace_size);
+  if (result == CUDA_SUCCESS && scratch > 0) result = cu->MemAlloc(&convs->scratch, (size_t)scratch);
+  if (result == CUDA_SUCCESS) return PT2C_OK;
+  return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result),
+                        "could not allocate a context's cuDNN workspace or scratch on the GPU");
+}
+
 void pt2c_cuda_convs_destroy(const pt2c_cuda_driver* cu, pt2c_cuda_convs* convs) {
   if (convs == NULL) return;
   const cudnn_api* api = convs->api;
-  for (uint32_t i = 0; i < convs->count; ++i) {
+  for (uint32_t i = 0; !convs->shared && i < convs->count; ++i) {
     if (api != NULL) destroy_descriptors(api, &convs->entries[i]);
     if (convs->entries[i].filter) cu->MemFree(convs->entries[i].filter);
   }
-  if (api != NULL && convs->relu != NULL) api->DestroyActivationDescriptor(convs->relu);
+  if (api != NULL && convs->relu != NULL && !convs->shared)
+    api->DestroyActivationDescriptor(convs->relu);
   if (api != NULL && convs->handle != NULL) api->Destroy(convs->handle);
   if (convs->workspace) cu->MemFree(convs->workspace);
   if (convs->scratch) cu->MemFree(convs->scratch);

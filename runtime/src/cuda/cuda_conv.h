@@ -38,6 +38,12 @@ typedef struct pt2c_cuda_convs pt2c_cuda_convs;
 pt2c_status pt2c_cuda_convs_create(const pt2c_cuda_driver* cu, const pt2c_plan* plan,
                                    const unsigned char* host_weights, pt2c_cuda_convs** out);
 
+/* A context's convolutions (cuda_model.h's pt2c_cuda_model_share): the parent's
+ * descriptors, algorithms and channels-last filters, a handle, workspace and scratch of
+ * its own (and its own copy of which convolutions are served, which a run may lower). */
+pt2c_status pt2c_cuda_convs_share(const pt2c_cuda_driver* cu, const pt2c_cuda_convs* parent,
+                                  pt2c_cuda_convs** out);
+
 void pt2c_cuda_convs_destroy(const pt2c_cuda_driver* cu, pt2c_cuda_convs* convs);
 
 /* How many convolutions cuDNN serves. */

@@ -144,6 +144,7 @@ typedef struct gemm_entry {
 } gemm_entry;
 
 struct pt2c_cuda_gemms {
+  int shared;              /* a context's: the entries' descriptors are the parent's */
   const cublaslt_api* api; /* NULL: no GEMM is served */
   cublasLtHandle_t handle;
   uint32_t count;
@@ -296,10 +297,38 @@ pt2c_status pt2c_cuda_gemms_create(const pt2c_cuda_driver* cu, const pt2c_plan* 
                         "could not allocate the cuBLASLt workspace on the GPU");
 }
 
+pt2c_status pt2c_cuda_gemms_share(const pt2c_cuda_driver* cu, const pt2c_cuda_gemms* parent,
+                                  pt2c_cuda_gemms** out) {
+  *out = NULL;
+  pt2c_cuda_gemms* gemms = calloc(1, sizeof(*gemms));
+  uint32_t count = parent->count;
+  if (gemms != NULL) gemms->entries = calloc(count > 0 ? count : 1, sizeof(gemm_entry));
+  if (gemms == NULL || gemms->entries == NULL) {
+    free(gemms);
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the GEMM table");
+  }
+  *out = gemms;
+  gemms->shared = 1;
+  gemms->count = count;
+  gemms->records = parent->records;
+  if (parent->api == NULL) return PT2C_OK;
+  if (count > 0) memcpy(gemms->entries, parent->entries, sizeof(gemm_entry) * count);
+  if (parent->api->Create(&gemms->handle) != CUBLAS_STATUS_SUCCESS)
+    return pt2c_fail(PT2C_ERROR_DEVICE, "cuBLASLt could not make a handle for a context");
+  gemms->api = parent->api;
+  gemms->workspace_size = parent->workspace_size;
+  if (gemms->workspace_size == 0) return PT2C_OK;
+  CUresult result = cu->MemAlloc(&gemms->workspace, gemms->workspace_size);
+  if (result == CUDA_SUCCESS) return PT2C_OK;
+  gemms->workspace = 0;
+  return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result),
+                        "could not allocate the cuBLASLt workspace on the GPU");
+}
+
 void pt2c_cuda_gemms_destroy(const pt2c_cuda_driver* cu, pt2c_cuda_gemms* gemms) {
   if (gemms == NULL) return;
   const cublaslt_api* api = gemms->api;
-  for (uint32_t i = 0; api != NULL && i < gemms->count; ++i) {
+  for (uint32_t i = 0; api != NULL && !gemms->shared && i < gemms->count; ++i) {
     gemm_entry* entry = &gemms->entries[i];
     if (entry->a) api->MatrixLayoutDestroy(entry->a);
     if (entry->b) api->MatrixLayoutDestroy(entry->b);

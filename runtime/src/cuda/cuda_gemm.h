@@ -28,6 +28,11 @@ typedef struct pt2c_cuda_gemms pt2c_cuda_gemms;
 pt2c_status pt2c_cuda_gemms_create(const pt2c_cuda_driver* cu, const pt2c_plan* plan,
                                    const CUdeviceptr* buffer_address, pt2c_cuda_gemms** out);
 
+/* A context's GEMMs (cuda_model.h's pt2c_cuda_model_share): the parent's descriptors and
+ * algorithms (read-only once made), a handle and workspace of its own. */
+pt2c_status pt2c_cuda_gemms_share(const pt2c_cuda_driver* cu, const pt2c_cuda_gemms* parent,
+                                  pt2c_cuda_gemms** out);
+
 void pt2c_cuda_gemms_destroy(const pt2c_cuda_driver* cu, pt2c_cuda_gemms* gemms);
 
 /* Whether GEMM `index` runs through cuBLASLt (else its fallback steps run). */

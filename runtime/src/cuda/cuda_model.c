@@ -135,22 +135,29 @@ static uint64_t round_up(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
-/* Device memory that lives as long as the model: the weights (uploaded once), the arena
- * (zeroed, like the CPU runtime's, so that results never depend on stale bytes), the
- * STATE copies and the staging buffers of host-memory runs. */
-static pt2c_status allocate_device_memory(struct pt2c_cuda_model* cuda, const pt2c_plan* plan,
-                                          const unsigned char* host_weights) {
+/* The weights, uploaded once per model (its contexts use this copy). */
+static pt2c_status upload_weights(struct pt2c_cuda_model* cuda, const pt2c_plan* plan,
+                                  const unsigned char* host_weights) {
   const pt2c_cuda_driver* cu = cuda->cu;
-  const pt2c_plan_header* header = plan->header;
-  pt2c_status status = device_alloc(cu, header->weights_size, "weights", &cuda->weights);
+  uint64_t size = plan->header->weights_size;
+  pt2c_status status = device_alloc(cu, size, "weights", &cuda->weights);
   if (status != PT2C_OK) return status;
   CUresult result = CUDA_SUCCESS;
-  if (header->weights_size > 0)
-    result = cu->MemcpyHtoD(cuda->weights, host_weights, (size_t)header->weights_size);
+  if (size > 0) result = cu->MemcpyHtoD(cuda->weights, host_weights, (size_t)size);
   if (result != CUDA_SUCCESS)
     return pt2c_cuda_fail(cu, result, PT2C_ERROR_DEVICE, "copying the weights to the GPU failed");
+  return PT2C_OK;
+}
 
-  status = device_alloc(cu, header->arena_size, "arena", &cuda->arena);
+/* Device memory a run writes, per model or context: the arena (zeroed, like the CPU
+ * runtime's, so that results never depend on stale bytes), the STATE copies and the
+ * staging buffers of host-memory runs; and every buffer's address (weights: `weights`). */
+static pt2c_status allocate_run_memory(struct pt2c_cuda_model* cuda, const pt2c_plan* plan,
+                                       const unsigned char* host_weights) {
+  const pt2c_cuda_driver* cu = cuda->cu;
+  const pt2c_plan_header* header = plan->header;
+  CUresult result = CUDA_SUCCESS;
+  pt2c_status status = device_alloc(cu, header->arena_size, "arena", &cuda->arena);
   if (status != PT2C_OK) return status;
   if (header->arena_size > 0) result = cu->MemsetD8(cuda->arena, 0, (size_t)header->arena_size);
   if (result != CUDA_SUCCESS)
@@ -237,10 +244,40 @@ pt2c_status pt2c_cuda_model_create(pt2c_model* model, const pt2c_model_source* s
     return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, "cannot make the context current");
   status = allocate_tables(cuda, &model->plan);
   if (status == PT2C_OK) status = load_module(cuda, &model->plan, source->cuda_fatbin, &contents);
-  if (status == PT2C_OK) status = allocate_device_memory(cuda, &model->plan, source->weights);
+  if (status == PT2C_OK) status = upload_weights(cuda, &model->plan, source->weights);
+  if (status == PT2C_OK) status = allocate_run_memory(cuda, &model->plan, source->weights);
   if (status == PT2C_OK)
     status = pt2c_cuda_gemms_create(cuda->cu, &model->plan, cuda->buffer_address, &cuda->gemms);
   if (status == PT2C_OK) status = pt2c_cuda_convs_create(cuda->cu, &model->plan, source->weights, &cuda->convs);
+  if (status == PT2C_OK) status = create_capture_stream(cuda);
+  CUcontext popped;
+  cuda->cu->CtxPopCurrent(&popped);
+  return status;
+}
+
+pt2c_status pt2c_cuda_model_share(pt2c_model* instance, const struct pt2c_cuda_model* parent) {
+  struct pt2c_cuda_model* cuda = calloc(1, sizeof(*cuda));
+  if (cuda == NULL) return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a context");
+  instance->cuda = cuda;
+  cuda->shared = 1;
+  cuda->cu = parent->cu;
+  cuda->device = parent->device;
+  CUresult result = cuda->cu->DevicePrimaryCtxRetain(&cuda->context, cuda->device);
+  if (result != CUDA_SUCCESS) {
+    cuda->context = NULL;
+    return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE,
+                          "cannot use the primary context of the CUDA device");
+  }
+  result = cuda->cu->CtxPushCurrent(cuda->context);
+  if (result != CUDA_SUCCESS)
+    return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, "cannot make the context current");
+  cuda->module = parent->module;
+  cuda->functions = parent->functions;
+  cuda->weights = parent->weights;
+  pt2c_status status = allocate_tables(cuda, &instance->plan);
+  if (status == PT2C_OK) status = allocate_run_memory(cuda, &instance->plan, instance->weights);
+  if (status == PT2C_OK) status = pt2c_cuda_gemms_share(cuda->cu, parent->gemms, &cuda->gemms);
+  if (status == PT2C_OK) status = pt2c_cuda_convs_share(cuda->cu, parent->convs, &cuda->convs);
   if (status == PT2C_OK) status = create_capture_stream(cuda);
   CUcontext popped;
   cuda->cu->CtxPopCurrent(&popped);
@@ -255,14 +292,14 @@ void pt2c_cuda_model_destroy(struct pt2c_cuda_model* cuda) {
      * context's either way. */
     for (uint32_t i = 0; cuda->staging != NULL && i < cuda->num_staging; ++i)
       if (cuda->staging[i]) cu->MemFree(cuda->staging[i]);
-    if (cuda->weights) cu->MemFree(cuda->weights);
+    if (cuda->weights && !cuda->shared) cu->MemFree(cuda->weights);
     if (cuda->arena) cu->MemFree(cuda->arena);
     if (cuda->state) cu->MemFree(cuda->state);
     if (cuda->graph) cu->GraphExecDestroy(cuda->graph);
     pt2c_cuda_gemms_destroy(cu, cuda->gemms);
     pt2c_cuda_convs_destroy(cu, cuda->convs);
     if (cuda->capture_stream) cu->StreamDestroy(cuda->capture_stream);
-    if (cuda->module) cu->ModuleUnload(cuda->module);
+    if (cuda->module && !cuda->shared) cu->ModuleUnload(cuda->module);
     CUcontext popped;
     cu->CtxPopCurrent(&popped);
   }
@@ -272,6 +309,6 @@ void pt2c_cuda_model_destroy(struct pt2c_cuda_model* cuda) {
   free(cuda->arg_values);
   free(cuda->buffer_address);
   free(cuda->staging);
-  free(cuda->functions);
+  if (!cuda->shared) free(cuda->functions);
   free(cuda);
 }

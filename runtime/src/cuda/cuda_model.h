@@ -15,6 +15,9 @@ extern "C" {
 #endif
 
 struct pt2c_cuda_model {
+  /* 1: an instance's (a context's, model.h): module, functions and weights are its
+   * parent's, which it neither frees nor unloads */
+  int shared;
   const pt2c_cuda_driver* cu;
   CUdevice device;
   CUcontext context;            /* the device's primary context, retained; NULL if not */
@@ -51,6 +54,13 @@ struct pt2c_cuda_model {
  * weights checked against `source`. On failure model->cuda holds what was made, for
  * pt2c_cuda_model_destroy. */
 pt2c_status pt2c_cuda_model_create(pt2c_model* model, const pt2c_model_source* source);
+
+/* The device side of `instance`, an instance of the CUDA model `parent` (model.h): the
+ * parent's module, kernels and device weights, the parent's choice of cuBLASLt and cuDNN
+ * algorithms and its channels-last filters (so a run computes the same bits as the
+ * parent's), and its own arena, state, staging buffers, library handles, workspaces,
+ * stream and graph. Sets instance->cuda; on failure it holds what was made. */
+pt2c_status pt2c_cuda_model_share(pt2c_model* instance, const struct pt2c_cuda_model* parent);
 
 /* Frees the device memory and module and releases the context; null is allowed. */
 void pt2c_cuda_model_destroy(struct pt2c_cuda_model* cuda);
