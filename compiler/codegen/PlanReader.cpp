@@ -26,6 +26,7 @@ class Cursor {
     return true;
   }
   uint64_t remaining() const { return bytes.size() - offset; }
+  uint64_t used() const { return offset; }
 
  private:
   const std::string& bytes;
@@ -34,7 +35,7 @@ class Cursor {
 
 }  // namespace
 
-llvm::Expected<PlanRecords> readPlanRecords(const std::string& bytes) {
+llvm::Expected<PlanRecords> readPlanRecords(const std::string& bytes, uint64_t* usedBytes) {
   auto fail = [](const char* what) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    std::string("internal error: unreadable plan: ") + what);
@@ -58,8 +59,9 @@ llvm::Expected<PlanRecords> readPlanRecords(const std::string& bytes) {
             c.read(r.syms, h.num_syms) &&
             c.read(r.stepArgs, h.num_step_args) && c.read(r.dims, h.num_dims) &&
             c.read(r.symCode, h.num_sym_words) &&
-            c.readString(r.strings, h.strings_size) && c.remaining() < 8;
+            c.readString(r.strings, h.strings_size) && (usedBytes || c.remaining() < 8);
   if (!ok) return fail("its sections do not add up to its size");
+  if (usedBytes) *usedBytes = c.used();
   return r;
 }
 

@@ -12,8 +12,10 @@
 namespace pt2c {
 
 // Fails on a blob serializePlan cannot have written (bad magic or version, sizes that do
-// not add up); it does not re-validate indices.
-llvm::Expected<PlanRecords> readPlanRecords(const std::string& bytes);
+// not add up); it does not re-validate indices. With `usedBytes`, `bytes` may go on past
+// the plan (a plan found inside a model.so: `pt2c inspect`), and *usedBytes is its size.
+llvm::Expected<PlanRecords> readPlanRecords(const std::string& bytes,
+                                            uint64_t* usedBytes = nullptr);
 
 }  // namespace pt2c
 

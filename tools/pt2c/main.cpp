@@ -16,6 +16,7 @@
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/kernels/FormKernels.h"
 #include "tools/pt2c/BenchCommand.h"
+#include "tools/pt2c/InspectCommand.h"
 #include "tools/pt2c/ReportCommand.h"
 #include "tools/pt2c/RunCommand.h"
 
@@ -31,7 +32,8 @@ constexpr const char* kDescription =
     "  pt2c export model.py -o model.pt2c     trace the model into an artifact\n"
     "  pt2c compile model.pt2c -o model.so    compile an artifact\n"
     "  pt2c run model.so --input x.npy --output-dir out\n"
-    "  pt2c report model.pt2c [--json]        what the export had to assume\n";
+    "  pt2c report model.pt2c [--json]        what the export had to assume\n"
+    "  pt2c inspect model.so [--svg steps.svg] what a model holds: signature, steps, sizes\n";
 
 int reportError(llvm::Error err) {
   llvm::handleAllErrors(std::move(err), [](const llvm::ErrorInfoBase& e) {
@@ -153,11 +155,19 @@ int main(int argc, char** argv) {
   reportCmd->add_option("artifact", reportPath, "model.pt2c")->required()->check(CLI::ExistingFile);
   reportCmd->add_flag("--json", reportJson, "Print JSON instead of text");
 
+  CLI::App* inspectCmd = app.add_subcommand(
+      "inspect", "Describe a model.so (signature, dynamic dims, sizes, every plan step and the "
+                 "library that runs it) or a model.pt2c (signature, ops with model.py lines)");
+  std::string inspectPath, inspectSvg;
+  inspectCmd->add_option("file", inspectPath, "model.so or model.pt2c")->required()->check(CLI::ExistingFile);
+  inspectCmd->add_option("--svg", inspectSvg, "Also draw a model.so's graph of plan steps into this SVG file");
+
   CLI11_PARSE(app, argc, argv);
   if (!options.weightsOut.empty()) options.externalWeights = true;
 
   if (*runCmd) return pt2c::runModelOnNpyFiles(library, inputs, outputDir, method, runWeights);
   if (*reportCmd) return pt2c::printReport(reportPath, reportJson);
+  if (*inspectCmd) return pt2c::inspectFile(inspectPath, inspectSvg);
   if (*benchCmd) return pt2c::benchModel(bench);
 
   mlir::registerAllPasses();
