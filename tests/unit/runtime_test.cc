@@ -84,6 +84,20 @@ PlanBuilder three_step_builder() {
   return plan;
 }
 
+// y = x + s; then s = s + w, written back by the last step. s starts as w.
+PlanBuilder state_builder() {
+  PlanBuilder builder;
+  uint32_t x = builder.add_input("x", PT2C_F32, kShape);
+  uint32_t y = builder.add_output("y", PT2C_F32, kShape);
+  uint32_t w = builder.add_weight(0, kTensorBytes);
+  uint32_t s = builder.add_buffer({PT2C_BUFFER_STATE, 0, 0, kTensorBytes});
+  uint32_t next = builder.add_arena(0, kTensorBytes);
+  builder.add_step(kAdd, {x, s, y});
+  builder.add_step(kAdd, {s, w, next});
+  builder.add_step(kCopy, {next, s});
+  return builder;
+}
+
 using ModelPtr = std::unique_ptr<pt2c_model, void (*)(pt2c_model*)>;
 
 pt2c_status create(const std::vector<unsigned char>& plan, ModelPtr* model,
@@ -449,16 +463,7 @@ TEST_CASE("guards that point outside the plan are corrupt") {
 }
 
 TEST_CASE("state buffers start from the weights and keep their updates across runs") {
-  // y = x + s; then s = s + w, written back by the last step. s starts as w.
-  PlanBuilder builder;
-  uint32_t x = builder.add_input("x", PT2C_F32, kShape);
-  uint32_t y = builder.add_output("y", PT2C_F32, kShape);
-  uint32_t w = builder.add_weight(0, kTensorBytes);
-  uint32_t s = builder.add_buffer({PT2C_BUFFER_STATE, 0, 0, kTensorBytes});
-  uint32_t next = builder.add_arena(0, kTensorBytes);
-  builder.add_step(kAdd, {x, s, y});
-  builder.add_step(kAdd, {s, w, next});
-  builder.add_step(kCopy, {next, s});
+  PlanBuilder builder = state_builder();
   ModelPtr model = create_ok(builder.build());
   ModelPtr other = create_ok(builder.build());
   Io io;
@@ -583,17 +588,7 @@ ContextPtr create_context(pt2c_model* model) {
 }
 
 TEST_CASE("contexts share the model's weights and each has its own state") {
-  // y = x + s; then s = s + w (as in the state test above). s starts as w.
-  PlanBuilder builder;
-  uint32_t x = builder.add_input("x", PT2C_F32, kShape);
-  uint32_t y = builder.add_output("y", PT2C_F32, kShape);
-  uint32_t w = builder.add_weight(0, kTensorBytes);
-  uint32_t s = builder.add_buffer({PT2C_BUFFER_STATE, 0, 0, kTensorBytes});
-  uint32_t next = builder.add_arena(0, kTensorBytes);
-  builder.add_step(kAdd, {x, s, y});
-  builder.add_step(kAdd, {s, w, next});
-  builder.add_step(kCopy, {next, s});
-  ModelPtr model = create_ok(builder.build());
+  ModelPtr model = create_ok(state_builder().build());
   Io io;
   REQUIRE(io.run(model.get()) == PT2C_OK);  // the model's state moves on first
   ContextPtr a = create_context(model.get());

@@ -255,6 +255,16 @@ static void prepare(pt2c_cuda_gemms* gemms, const pt2c_plan_gemm* g, const CUdev
   api->MatmulPreferenceDestroy(preference);
 }
 
+/* The workspace_size bytes every GEMM of the table may use (none: nothing to do). */
+static pt2c_status allocate_workspace(const pt2c_cuda_driver* cu, pt2c_cuda_gemms* gemms) {
+  if (gemms->workspace_size == 0) return PT2C_OK;
+  CUresult result = cu->MemAlloc(&gemms->workspace, gemms->workspace_size);
+  if (result == CUDA_SUCCESS) return PT2C_OK;
+  gemms->workspace = 0;
+  return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result),
+                        "could not allocate the cuBLASLt workspace on the GPU");
+}
+
 pt2c_status pt2c_cuda_gemms_create(const pt2c_cuda_driver* cu, const pt2c_plan* plan,
                                    const CUdeviceptr* buffer_address, pt2c_cuda_gemms** out) {
   *out = NULL;
@@ -289,12 +299,7 @@ pt2c_status pt2c_cuda_gemms_create(const pt2c_cuda_driver* cu, const pt2c_plan* 
     int compute = g->dtype == PT2C_F32 && tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
     prepare(gemms, g, addresses, step->num_args, compute, &gemms->entries[step->kernel]);
   }
-  if (gemms->workspace_size == 0) return PT2C_OK;
-  CUresult result = cu->MemAlloc(&gemms->workspace, gemms->workspace_size);
-  if (result == CUDA_SUCCESS) return PT2C_OK;
-  gemms->workspace = 0;
-  return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result),
-                        "could not allocate the cuBLASLt workspace on the GPU");
+  return allocate_workspace(cu, gemms);
 }
 
 pt2c_status pt2c_cuda_gemms_share(const pt2c_cuda_driver* cu, const pt2c_cuda_gemms* parent,
@@ -317,12 +322,7 @@ pt2c_status pt2c_cuda_gemms_share(const pt2c_cuda_driver* cu, const pt2c_cuda_ge
     return pt2c_fail(PT2C_ERROR_DEVICE, "cuBLASLt could not make a handle for a context");
   gemms->api = parent->api;
   gemms->workspace_size = parent->workspace_size;
-  if (gemms->workspace_size == 0) return PT2C_OK;
-  CUresult result = cu->MemAlloc(&gemms->workspace, gemms->workspace_size);
-  if (result == CUDA_SUCCESS) return PT2C_OK;
-  gemms->workspace = 0;
-  return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result),
-                        "could not allocate the cuBLASLt workspace on the GPU");
+  return allocate_workspace(cu, gemms);
 }
 
 void pt2c_cuda_gemms_destroy(const pt2c_cuda_driver* cu, pt2c_cuda_gemms* gemms) {
