@@ -57,6 +57,7 @@ def test_inspect_a_cuda_library_names_its_kernels_and_libraries(tmp_path, pt2c):
     result = run([pt2c, "inspect", so])
     assert result.returncode == 0, result.stderr
     assert "CUDA, 1 graph" in result.stdout
+    assert "GPU code: cubins for sm_80, sm_90" in result.stdout  # --target cuda's default
     assert "(cuDNN;" in result.stdout and "(cuBLASLt;" in result.stdout
     assert " grid " in result.stdout and " block " in result.stdout
 

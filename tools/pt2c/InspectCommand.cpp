@@ -16,6 +16,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "pt2c/pt2c.h"
+#include "runtime/src/cuda/cuda_fatbin.h"
 #include "tools/pt2c/PlanSvg.h"
 
 namespace pt2c {
@@ -210,6 +211,22 @@ llvm::Error writeAtomically(const std::string& path, const std::string& text) {
   return out->commit();
 }
 
+// "cubins for sm_80, sm_90 and PTX for compute_90", from the first well-formed fatbin in
+// the library (a CUDA model carries one), else "".
+std::string gpuCode(const std::string& bytes) {
+  static const char kMagic[4] = {'\x50', '\xed', '\x55', '\xba'};  // 0xBA55ED50, little-endian
+  for (size_t at = bytes.find(kMagic, 0, 4); at != std::string::npos;
+       at = bytes.find(kMagic, at + 1, 4)) {
+    if (at % 8) continue;
+    pt2c_fatbin_contents contents;
+    if (!pt2c_fatbin_read(bytes.data() + at, bytes.size() - at, &contents)) continue;
+    char text[256];
+    pt2c_fatbin_describe(&contents, text, sizeof text);
+    return text;
+  }
+  return "";
+}
+
 // The library's own answer, when this machine can load it (no constructors run model
 // code: create is not called).
 std::string abiVersion(const std::string& path) {
@@ -229,6 +246,10 @@ int inspectLibrary(const std::string& path, const std::string& bytes, const std:
   std::printf("%s: pt2c model library, C ABI version %s, %s, %zu graph%s\n", path.c_str(),
               abiVersion(path).c_str(), first.device == PT2C_DEVICE_CUDA ? "CUDA" : "CPU",
               found->graphs.size(), found->graphs.size() == 1 ? "" : "s");
+  if (first.device == PT2C_DEVICE_CUDA) {
+    std::string code = gpuCode(bytes);
+    std::printf("GPU code: %s\n", code.empty() ? "no readable fatbin" : code.c_str());
+  }
   std::vector<std::string> firstLabels;
   for (const auto& [name, plan] : found->graphs) {
     std::printf("graph %s\n", name.c_str());
