@@ -33,7 +33,7 @@ constexpr const char* kDescription =
     "  pt2c compile model.pt2c -o model.so    compile an artifact\n"
     "  pt2c run model.so --input x.npy --output-dir out\n"
     "  pt2c report model.pt2c [--json]        what the export had to assume\n"
-    "  pt2c inspect model.so [--svg steps.svg] what a model holds: signature, steps, sizes\n";
+    "  pt2c inspect model.so [--svg OUT.svg]  what a model holds: signature, steps, sizes\n";
 
 int reportError(llvm::Error err) {
   llvm::handleAllErrors(std::move(err), [](const llvm::ErrorInfoBase& e) {
