@@ -1,4 +1,4 @@
-// The pt2c pipeline (DESIGN.md data flow): model.py -> .pt2c (exporter, in Python) and
+// The pt2c pipeline (docs/ARCHITECTURE.md, data flow): model.py -> .pt2c (exporter, in Python) and
 // .pt2c -> aten -> prim -> kernels + plan -> x86-64 object (or, for --target cuda, a
 // fatbin of GPU kernels in a data-only object) -> model.so.
 #ifndef PT2C_COMPILER_DRIVER_PIPELINE_H_

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the ODS for the `aten` dialect from ATen schema strings (DESIGN.md decision 4).
+"""Writes the ODS for the `aten` dialect from ATen schema strings (docs/ARCHITECTURE.md decision 4).
 
 Input: aten_ops.txt, one schema per line exactly as `str(torch.ops.aten.X.Y._schema)`
 prints it; blank lines and lines starting with '#' are ignored.

@@ -18,7 +18,7 @@ from cuda_artifacts import (PTX, CUBIN, embedded_symbol, fake_driver_env, fatbin
 MLP = REPO / "examples" / "mlp" / "model.py"
 
 # Building for CUDA needs the toolkit's ptxas and fatbinary (not a GPU); tools/setup.sh
-# does not install it (DESIGN.md: the build machines have it).
+# does not install it (docs/ARCHITECTURE.md: the build machines have it).
 if not find_cuda_toolkit():
     pytest.skip("no CUDA toolkit (ptxas, fatbinary): set PT2C_CUDA_HOME", allow_module_level=True)
 FAKE_CUBLASLT = BIN / "tests" / "unit" / "libfake_cublaslt.so"

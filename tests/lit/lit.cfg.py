@@ -1,4 +1,4 @@
-# lit configuration for pt2c's FileCheck tests (DESIGN.md: tests/lit mirrors the passes).
+# lit configuration for pt2c's FileCheck tests of pass logic (docs/ARCHITECTURE.md, house style).
 #
 #   bazel build //tools/pt2c-opt && python3 /usr/lib/llvm-19/build/utils/lit/lit.py -v tests/lit
 #

@@ -1,4 +1,4 @@
-// Groups the prim ops of each model function into kernels (DESIGN.md decision 5).
+// Groups the prim ops of each model function into kernels (docs/ARCHITECTURE.md decision 5).
 //
 // After this pass a model function (a public func.func) holds only func.call ops to
 // private kernel functions (marked `pt2c.kernel`), alias ops (prim.reshape, which reuse
