@@ -64,4 +64,19 @@ llvm::Error AtomicOutput::commit() {
   return llvm::Error::success();
 }
 
+llvm::Expected<AtomicOutput> writeAtomicOutput(const std::string& path,
+                                               llvm::function_ref<void(llvm::raw_ostream&)> write) {
+  auto output = AtomicOutput::create(path);
+  if (!output) return output.takeError();
+  std::error_code ec;
+  llvm::raw_fd_ostream out(output->tempPath(), ec);
+  if (!ec) write(out);
+  out.close();
+  if (ec || out.has_error())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot write " + path + ": " +
+                                       (ec ? ec.message() : out.error().message()));
+  return std::move(*output);
+}
+
 }  // namespace pt2c

@@ -7,7 +7,9 @@
 
 #include <string>
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace pt2c {
 
@@ -27,6 +29,11 @@ class AtomicOutput {
   int cleanupHandle_;  // ExitCleanup.h's, until committed
   bool committed_ = false;
 };
+
+// An AtomicOutput for `path` whose temporary holds what `write` wrote, not yet committed
+// (the caller commits it, alone or together with others).
+llvm::Expected<AtomicOutput> writeAtomicOutput(const std::string& path,
+                                               llvm::function_ref<void(llvm::raw_ostream&)> write);
 
 }  // namespace pt2c
 

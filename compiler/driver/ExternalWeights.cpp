@@ -14,10 +14,6 @@
 namespace pt2c {
 namespace {
 
-llvm::Error fail(const llvm::Twine& message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 // Pieces start 64-byte aligned (WeightsBlob.cpp), so gaps are shorter than this.
 constexpr char kZeros[64] = {};
 
@@ -41,20 +37,6 @@ std::string hex64(uint64_t value) { return llvm::utohexstr(value, /*LowerCase=*/
 
 std::string sha256Hex(llvm::StringRef bytes) {
   return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(bytes)), true);
-}
-
-// Writes `write(out)` to a fresh temporary beside `path`.
-template <typename Write>
-llvm::Expected<AtomicOutput> writeFile(const std::string& path, Write write) {
-  auto output = AtomicOutput::create(path);
-  if (!output) return output.takeError();
-  std::error_code ec;
-  llvm::raw_fd_ostream out(output->tempPath(), ec);
-  if (!ec) write(out);
-  out.close();
-  if (ec || out.has_error())
-    return fail("cannot write " + path + ": " + (ec ? ec.message() : out.error().message()));
-  return std::move(*output);
 }
 
 }  // namespace
@@ -104,7 +86,7 @@ llvm::StringRef ExternalWeights::bytesOf(const WeightsBlob::Piece& piece) const 
 llvm::Expected<std::vector<AtomicOutput>> ExternalWeights::write(const std::string& path) const {
   std::vector<AtomicOutput> outputs;
   auto bytesOf = [&](const WeightsBlob::Piece& p) { return this->bytesOf(p); };
-  auto weights = writeFile(path, [&](llvm::raw_ostream& out) {
+  auto weights = writeAtomicOutput(path, [&](llvm::raw_ostream& out) {
     pt2c_weights_file_header header = {};
     std::memcpy(header.magic, PT2C_WEIGHTS_FILE_MAGIC, sizeof header.magic);
     header.version = PT2C_WEIGHTS_FILE_VERSION;
@@ -120,7 +102,7 @@ llvm::Expected<std::vector<AtomicOutput>> ExternalWeights::write(const std::stri
 
   std::string sideFile = path + ".derived";
   if (derivedBytes_ > 0) {
-    auto side = writeFile(sideFile, [&](llvm::raw_ostream& out) {
+    auto side = writeAtomicOutput(sideFile, [&](llvm::raw_ostream& out) {
       for (const WeightsBlob::Piece& piece : blob_.pieces)
         if (inSideFile(piece)) out << bytesOf(piece);
     });
@@ -128,7 +110,7 @@ llvm::Expected<std::vector<AtomicOutput>> ExternalWeights::write(const std::stri
     outputs.push_back(std::move(*side));
   }
 
-  auto recipe = writeFile(path + ".json", [&](llvm::raw_ostream& out) {
+  auto recipe = writeAtomicOutput(path + ".json", [&](llvm::raw_ostream& out) {
     llvm::json::OStream json(out, 1);
     json.object([&] {
       json.attribute("format", "pt2c-weights-recipe");

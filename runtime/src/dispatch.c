@@ -119,6 +119,18 @@ static void share_state(pt2c_model* owner) {
   }
 }
 
+/* The dispatch scratch: room for the inputs of the graph that takes the most. */
+static pt2c_status allocate_gathered(pt2c_model* owner) {
+  uint32_t max_inputs = 0;
+  for (uint32_t g = 0; g < owner->num_graphs; ++g)
+    if (owner->graphs[g].model->plan.header->num_inputs > max_inputs)
+      max_inputs = owner->graphs[g].model->plan.header->num_inputs;
+  owner->gathered = calloc(max_inputs > 0 ? max_inputs : 1, sizeof(pt2c_tensor));
+  if (owner->gathered == NULL)
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the dispatch tables");
+  return PT2C_OK;
+}
+
 pt2c_status pt2c_plan_set_create(const pt2c_model_source* source, pt2c_model* owner) {
   if (source->plan_size > SIZE_MAX) return CORRUPT("its size is impossible");
   owner->set_copy = malloc((size_t)source->plan_size);
@@ -130,7 +142,6 @@ pt2c_status pt2c_plan_set_create(const pt2c_model_source* source, pt2c_model* ow
   if (status != PT2C_OK) return status;
   const pt2c_plan_set_graph* graphs =
       (const pt2c_plan_set_graph*)(base + sizeof(pt2c_plan_set_header));
-  uint32_t max_inputs = 0;
   for (uint32_t g = 0; g < owner->num_graphs; ++g) {
     if (graphs[g].first_kernel > source->num_kernels)
       return CORRUPT("graph %u: kernel %u is outside the kernel table", g, graphs[g].first_kernel);
@@ -153,24 +164,15 @@ pt2c_status pt2c_plan_set_create(const pt2c_model_source* source, pt2c_model* ow
     }
     status = check_slots(&owner->graphs[g], g);
     if (status != PT2C_OK) return status;
-    if (owner->graphs[g].model->plan.header->num_inputs > max_inputs)
-      max_inputs = owner->graphs[g].model->plan.header->num_inputs;
   }
-  owner->gathered = calloc(max_inputs > 0 ? max_inputs : 1, sizeof(pt2c_tensor));
-  if (owner->gathered == NULL)
-    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the dispatch tables");
-  share_state(owner);
-  return PT2C_OK;
+  status = allocate_gathered(owner);
+  if (status == PT2C_OK) share_state(owner);
+  return status;
 }
 
 pt2c_status pt2c_plan_set_instance(const pt2c_model* parent, pt2c_model* owner) {
   owner->graphs = calloc(parent->num_graphs, sizeof(pt2c_model_graph));
-  uint32_t max_inputs = 0;
-  for (uint32_t g = 0; g < parent->num_graphs; ++g)
-    if (parent->graphs[g].model->plan.header->num_inputs > max_inputs)
-      max_inputs = parent->graphs[g].model->plan.header->num_inputs;
-  owner->gathered = calloc(max_inputs > 0 ? max_inputs : 1, sizeof(pt2c_tensor));
-  if (owner->graphs == NULL || owner->gathered == NULL)
+  if (owner->graphs == NULL)
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a context's graph tables");
   owner->num_graphs = parent->num_graphs;
   for (uint32_t g = 0; g < parent->num_graphs; ++g) {
@@ -180,14 +182,9 @@ pt2c_status pt2c_plan_set_instance(const pt2c_model* parent, pt2c_model* owner) 
         pt2c_model_instance_create(parent->graphs[g].model, &owner->graphs[g].model);
     if (status != PT2C_OK) return status;
   }
-  share_state(owner);
-  return PT2C_OK;
-}
-
-void pt2c_plan_set_free_instance(pt2c_model* owner) {
-  for (uint32_t g = 0; g < owner->num_graphs; ++g) pt2c_model_destroy(owner->graphs[g].model);
-  free(owner->graphs);
-  free(owner->gathered);
+  pt2c_status status = allocate_gathered(owner);
+  if (status == PT2C_OK) share_state(owner);
+  return status;
 }
 
 void pt2c_plan_set_free(pt2c_model* owner) {

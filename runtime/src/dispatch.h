@@ -28,15 +28,13 @@ int pt2c_is_plan_set(const void* blob, uint64_t size);
  * zeroed model); on failure the caller frees `owner` with pt2c_plan_set_free. */
 pt2c_status pt2c_plan_set_create(const pt2c_model_source* source, pt2c_model* owner);
 
-/* Frees what pt2c_plan_set_create made (not `owner` itself). */
+/* Frees what pt2c_plan_set_create or pt2c_plan_set_instance made (not `owner` itself). */
 void pt2c_plan_set_free(pt2c_model* owner);
 
 /* Makes `owner` (a zeroed model whose parent is set) an instance of the plan set
  * `parent`: the parent's tables, one instance per graph, state shared between graphs as
  * in the parent; on failure the caller frees `owner` (pt2c_model_destroy). */
 pt2c_status pt2c_plan_set_instance(const pt2c_model* parent, pt2c_model* owner);
-/* Frees what pt2c_plan_set_instance made (nothing for a single graph's instance). */
-void pt2c_plan_set_free_instance(pt2c_model* owner);
 
 /* The executable the inputs select (see pt2c_model_find_graph) and those inputs in its
  * plan's order (pointing into the model's scratch, valid until the next call). */

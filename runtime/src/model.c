@@ -19,26 +19,13 @@ static void* allocate_array(size_t count, size_t element_size) {
   return calloc(count > 0 ? count : 1, element_size);
 }
 
-/* An instance frees what it owns only (struct pt2c_model). */
-static void free_instance(pt2c_model* model) {
-  pt2c_plan_set_free_instance(model);
-  pt2c_cuda_model_destroy(model->cuda);
-  free(model->step_arg_data);
-  free(model->buffer_data);
-  free(model->arena_allocation);
-  free(model->state);
-  free(model);
-}
-
+/* A model or an instance: an instance's borrowed fields are NULL (plan_copy, info_dims,
+ * set_copy, profile, weights_file) or, for the packed operands, left to the parent. */
 static void free_model(pt2c_model* model) {
   if (model == NULL) return;
-  if (model->parent != NULL) {
-    free_instance(model);
-    return;
-  }
   pt2c_plan_set_free(model);
   pt2c_cuda_model_destroy(model->cuda);
-  pt2c_cpu_library_steps_destroy(model->cpu_library_steps);
+  if (model->parent == NULL) pt2c_cpu_library_steps_destroy(model->cpu_library_steps);
   if (model->plan.header != NULL) pt2c_step_profile_finish(model->profile, &model->plan,
                                                                   model->kernel_splits);
   free(model->step_arg_data);

@@ -15,7 +15,7 @@
 #include "ir/artifact/ArtifactFile.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "pt2c/pt2c.h"
+#include "pt2c/pt2c.hpp"
 #include "runtime/src/cuda/cuda_fatbin.h"
 #include "tools/pt2c/PlanSvg.h"
 
@@ -27,11 +27,7 @@ int fail(const std::string& message) {
   return 1;
 }
 
-const char* dtypeName(uint32_t dtype) {
-  static const char* const kNames[] = {"?",   "f32", "f64", "f16", "bf16", "i64",
-                                       "i32", "i16", "i8",  "u8",  "bool"};
-  return dtype < sizeof(kNames) / sizeof(kNames[0]) ? kNames[dtype] : "?";
-}
+const char* dtypeName(uint32_t dtype) { return dtype_name(static_cast<pt2c_dtype>(dtype)); }
 
 std::string mib(uint64_t bytes) {
   char text[32];
@@ -73,11 +69,12 @@ const char* convEpilogue(uint32_t e) {
 std::vector<std::string> stepLabels(const PlanRecords& plan) {
   bool cuda = plan.device == PT2C_DEVICE_CUDA;
   std::vector<std::string> labels;
-  size_t library_step = 0, fallback_end = 0;  // the last library step's fallback range
+  std::vector<int64_t> owners = fallbackOwners(plan);
   for (size_t s = 0; s < plan.steps.size(); ++s) {
     const pt2c_plan_step& step = plan.steps[s];
     char text[512];
-    std::string suffix = s < fallback_end ? " [fallback of step " + std::to_string(library_step) + "]" : "";
+    std::string suffix =
+        owners[s] >= 0 ? " [fallback of step " + std::to_string(owners[s]) + "]" : "";
     if (step.kind == PT2C_STEP_GEMM && step.kernel < plan.gemms.size()) {
       const pt2c_plan_gemm& g = plan.gemms[step.kernel];
       std::snprintf(text, sizeof text,
@@ -89,7 +86,6 @@ std::vector<std::string> stepLabels(const PlanRecords& plan) {
                     : g.epilogue == PT2C_GEMM_EPILOGUE_BIAS_RELU ? " + bias, relu"
                                                                  : "",
                     cuda ? "cuBLASLt" : "microkernels", g.num_fallback_steps);
-      library_step = s, fallback_end = s + 1 + g.num_fallback_steps;
     } else if (step.kind == PT2C_STEP_CONV && step.kernel < plan.convs.size()) {
       const pt2c_plan_conv& c = plan.convs[step.kernel];
       uint32_t r = c.spatial_rank <= PT2C_CONV_MAX_SPATIAL ? c.spatial_rank : 0;
@@ -101,7 +97,6 @@ std::vector<std::string> stepLabels(const PlanRecords& plan) {
                     spatial(c.padding, r, "x").c_str(), c.groups,
                     spatial(c.input, r, "x").c_str(), convEpilogue(c.epilogue),
                     cuda ? "cuDNN" : "microkernels", c.num_fallback_steps);
-      library_step = s, fallback_end = s + 1 + c.num_fallback_steps;
     } else if (cuda && step.kernel < plan.gpuKernels.size()) {
       const pt2c_plan_gpu_kernel& k = plan.gpuKernels[step.kernel];
       std::snprintf(text, sizeof text, "kernel %s grid %ux%ux%u block %ux%ux%u (%u buffers)",
@@ -200,17 +195,6 @@ std::optional<FoundPlans> findPlans(const std::string& bytes) {
   return std::nullopt;
 }
 
-llvm::Error writeAtomically(const std::string& path, const std::string& text) {
-  auto out = AtomicOutput::create(path);
-  if (!out) return out.takeError();
-  std::FILE* f = std::fopen(out->tempPath().c_str(), "wb");
-  if (!f) return llvm::createStringError(llvm::inconvertibleErrorCode(), "cannot open it");
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok) return llvm::createStringError(llvm::inconvertibleErrorCode(), "write failed");
-  return out->commit();
-}
-
 // "cubins for sm_80, sm_90 and PTX for compute_90", from the first well-formed fatbin in
 // the library (a CUDA model carries one), else "".
 std::string gpuCode(const std::string& bytes) {
@@ -260,8 +244,9 @@ int inspectLibrary(const std::string& path, const std::string& bytes, const std:
   if (svgPath.empty()) return 0;
   std::string title = llvm::sys::path::filename(path).str() + ": graph " + found->graphs.front().first;
   std::string svg = planGraphSvg(first, firstLabels, title);
-  if (llvm::Error err = writeAtomically(svgPath, svg))
-    return fail("cannot write '" + svgPath + "': " + llvm::toString(std::move(err)));
+  auto output = writeAtomicOutput(svgPath, [&](llvm::raw_ostream& out) { out << svg; });
+  llvm::Error err = output ? output->commit() : output.takeError();
+  if (err) return fail(llvm::toString(std::move(err)));
   std::printf("wrote %s (graph %s)\n", svgPath.c_str(), found->graphs.front().first.c_str());
   return 0;
 }

@@ -30,10 +30,10 @@ std::string tensorName(const PlanRecords& plan, const pt2c_plan_tensor& t) {
   return t.name < plan.strings.size() ? std::string(plan.strings.c_str() + t.name) : "?";
 }
 
-// Whether each step runs: a GEMM or convolution step's fallback steps do not (the
-// library step stands for them; the runtime picks one or the other).
-std::vector<bool> runningSteps(const PlanRecords& plan) {
-  std::vector<bool> runs(plan.steps.size(), true);
+}  // namespace
+
+std::vector<int64_t> fallbackOwners(const PlanRecords& plan) {
+  std::vector<int64_t> owner(plan.steps.size(), -1);
   for (size_t s = 0; s < plan.steps.size(); ++s) {
     const pt2c_plan_step& step = plan.steps[s];
     uint32_t fallback = 0;
@@ -41,12 +41,11 @@ std::vector<bool> runningSteps(const PlanRecords& plan) {
       fallback = plan.gemms[step.kernel].num_fallback_steps;
     else if (step.kind == PT2C_STEP_CONV && step.kernel < plan.convs.size())
       fallback = plan.convs[step.kernel].num_fallback_steps;
-    for (size_t f = s + 1; f <= s + fallback && f < runs.size(); ++f) runs[f] = false;
+    for (size_t f = s + 1; f <= s + fallback && f < owner.size(); ++f)
+      owner[f] = static_cast<int64_t>(s);
   }
-  return runs;
+  return owner;
 }
-
-}  // namespace
 
 std::string planGraphSvg(const PlanRecords& plan, const std::vector<std::string>& labels,
                          const std::string& title) {
@@ -58,9 +57,9 @@ std::string planGraphSvg(const PlanRecords& plan, const std::vector<std::string>
     last[plan.inputs[i].buffer] = static_cast<int>(nodes.size());
     nodes.push_back({"io", "input " + tensorName(plan, plan.inputs[i])});
   }
-  std::vector<bool> runs = runningSteps(plan);
+  std::vector<int64_t> owners = fallbackOwners(plan);
   for (size_t s = 0; s < plan.steps.size(); ++s) {
-    if (!runs[s]) continue;
+    if (owners[s] >= 0) continue;  // the library step stands for it
     const pt2c_plan_step& step = plan.steps[s];
     int node = static_cast<int>(nodes.size());
     const char* kind = step.kind == PT2C_STEP_GEMM   ? "gemm"

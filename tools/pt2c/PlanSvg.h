@@ -14,6 +14,10 @@
 
 namespace pt2c {
 
+// For each step, the GEMM or convolution step whose fallback it is (the runtime runs the
+// library step or its fallback steps, never both), or -1 for a step that always runs.
+std::vector<int64_t> fallbackOwners(const PlanRecords& plan);
+
 // `labels` has one line of text per step (the inspect listing's).
 std::string planGraphSvg(const PlanRecords& plan, const std::vector<std::string>& labels,
                          const std::string& title);
