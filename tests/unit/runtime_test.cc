@@ -84,6 +84,23 @@ PlanBuilder three_step_builder() {
   return plan;
 }
 
+// y = x, through blocking_copy_kernel: a run that waits inside while g_hold is set.
+std::vector<unsigned char> blocking_plan() {
+  PlanBuilder plan;
+  uint32_t x = plan.add_input("x", PT2C_F32, kShape);
+  uint32_t y = plan.add_output("y", PT2C_F32, kShape);
+  plan.add_step(kBlockingCopy, {x, y});
+  return plan.build();
+}
+
+// Whether `count` runs are waiting in blocking_copy_kernel within 30 s.
+bool wait_held(int count) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (g_held.load() < count && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::yield();
+  return g_held.load() == count;
+}
+
 // y = x + s; then s = s + w, written back by the last step. s starts as w.
 PlanBuilder state_builder() {
   PlanBuilder builder;
@@ -478,20 +495,13 @@ TEST_CASE("state buffers start from the weights and keep their updates across ru
 }
 
 TEST_CASE("a run while another is in progress on the model fails with PT2C_ERROR_BUSY") {
-  PlanBuilder plan;
-  uint32_t x = plan.add_input("x", PT2C_F32, kShape);
-  uint32_t y = plan.add_output("y", PT2C_F32, kShape);
-  plan.add_step(kBlockingCopy, {x, y});
-  ModelPtr model = create_ok(plan.build());
+  ModelPtr model = create_ok(blocking_plan());
 
   g_hold = true;
   Io first;
   pt2c_status first_status = PT2C_ERROR_INVALID_ARGUMENT;
   std::thread runner([&] { first_status = first.run(model.get()); });
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (g_held.load() == 0 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::yield();
-  if (g_held.load() != 1) {  // never got there: let it go, then fail
+  if (!wait_held(1)) {  // never got there: let it go, then fail
     g_hold = false;
     runner.join();
     FAIL("the first run never reached its kernel");
@@ -620,11 +630,7 @@ TEST_CASE("contexts share the model's weights and each has its own state") {
 }
 
 TEST_CASE("contexts of one model run at the same time; one context runs one call at a time") {
-  PlanBuilder plan;
-  uint32_t x = plan.add_input("x", PT2C_F32, kShape);
-  uint32_t y = plan.add_output("y", PT2C_F32, kShape);
-  plan.add_step(kBlockingCopy, {x, y});
-  ModelPtr model = create_ok(plan.build());
+  ModelPtr model = create_ok(blocking_plan());
   ContextPtr held = create_context(model.get());
   ContextPtr other = create_context(model.get());
 
@@ -633,10 +639,7 @@ TEST_CASE("contexts of one model run at the same time; one context runs one call
   pt2c_status first_status = PT2C_ERROR_INVALID_ARGUMENT;
   std::thread runner(
       [&] { first_status = pt2c_context_run(held.get(), &first.input, 1, &first.output, 1); });
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (g_held.load() == 0 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::yield();
-  if (g_held.load() != 1) {
+  if (!wait_held(1)) {
     g_hold = false;
     runner.join();
     FAIL("the first run never reached its kernel");
@@ -656,9 +659,7 @@ TEST_CASE("contexts of one model run at the same time; one context runs one call
   std::thread beside(
       [&] { third_status = pt2c_context_run(other.get(), &third.input, 1, &third.output, 1); });
   std::thread model_run([&] { fourth_status = fourth.run(model.get()); });
-  while (g_held.load() < 3 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::yield();
-  CHECK(g_held.load() == 3);  // three runs inside the kernel at once
+  CHECK(wait_held(3));  // three runs inside the kernel at once
   g_hold = false;
   runner.join();
   beside.join();
