@@ -4,6 +4,7 @@
 #include "compiler/codegen/LLVMOptimizer.h"
 #include "compiler/codegen/NoAliasKernelArgs.h"
 #include "compiler/codegen/SplitKernelLoops.h"
+#include "ir/symbolic/SymbolicIR.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -129,7 +130,8 @@ llvm::Function* addRangeWrapper(llvm::Module& m, llvm::Function* kernel, size_t 
 // not read here).
 void addSplitTable(llvm::Module& m, const ExecutionPlan& plan,
                    const std::map<std::string, KernelSplit>& splits,
-                   const std::vector<bool>& disjoint) {
+                   const std::vector<bool>& disjoint,
+                   const std::set<std::string>& symbolKernels) {
   llvm::LLVMContext& ctx = m.getContext();
   auto* ptr = llvm::PointerType::getUnqual(ctx);
   auto* i64 = llvm::Type::getInt64Ty(ctx);
@@ -145,7 +147,7 @@ void addSplitTable(llvm::Module& m, const ExecutionPlan& plan,
       continue;
     }
     entries.push_back(llvm::ConstantStruct::get(
-        entryType, {addRangeWrapper(m, kernel, i, plan.dynamic),
+        entryType, {addRangeWrapper(m, kernel, i, symbolKernels.count(name) > 0),
                     llvm::ConstantInt::get(i64, it->second.extent),
                     llvm::ConstantInt::get(i64, it->second.work)}));
   }
@@ -213,9 +215,10 @@ mlir::LogicalResult addEmbeddedSymbols(llvm::Module& m, const ExecutionPlan& pla
         return mlir::emitError(loc) << "kernel " << name
                                     << " has a non-pointer parameter after lowering";
     table.push_back(
-        addKernelWrapper(m, kernel, i, plan.dynamic, isSplit ? &split->second : nullptr));
+        addKernelWrapper(m, kernel, i, options.symbolKernels.count(name) > 0,
+                         isSplit ? &split->second : nullptr));
   }
-  addSplitTable(m, plan, splits, disjoint);
+  addSplitTable(m, plan, splits, disjoint, options.symbolKernels);
   addKernelArgsTable(m, plan, options.kernelArgBytes);
   auto* ptr = llvm::PointerType::getUnqual(ctx);
   addConstant(m, llvm::ConstantArray::get(llvm::ArrayType::get(ptr, table.size()), table),
@@ -294,6 +297,14 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string& cpuN
 
 
 }  // namespace
+
+std::set<std::string> kernelsTakingSymbols(mlir::ModuleOp kernels) {
+  std::set<std::string> names;
+  for (auto func : kernels.getOps<mlir::func::FuncOp>())
+    if (func->hasAttr(sym::kSymbolNamesAttr) && !func.isExternal())
+      names.insert(func.getName().str());
+  return names;
+}
 
 std::map<std::string, std::vector<uint64_t>> kernelArgBytes(mlir::ModuleOp kernels) {
   std::map<std::string, std::vector<uint64_t>> result;

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,11 +47,19 @@ struct CpuCodegenOptions {
   // lowering erases the types): the .so's __pt2c_kernel_args, which create checks the
   // plan against. Empty, or a kernel missing: no table.
   std::map<std::string, std::vector<uint64_t>> kernelArgBytes;
+  // The kernel functions of dynamic graphs (kernelsTakingSymbols, taken before lowering):
+  // their wrappers pass the symbol values first. A plan set may mix them with static
+  // graphs' kernels, which take none.
+  std::set<std::string> symbolKernels;
 };
 
 // Per kernel function of `kernels` (not yet lowered), the bytes of each tensor or memref
 // it takes, operands then results (0 for a dynamic size), as its type says.
 std::map<std::string, std::vector<uint64_t>> kernelArgBytes(mlir::ModuleOp kernels);
+
+// The kernel functions of `kernels` (not yet lowered) that pt2c-form-kernels made for a
+// dynamic graph: pt2c-bind-kernel-symbols gives them the symbol values as argument 0.
+std::set<std::string> kernelsTakingSymbols(mlir::ModuleOp kernels);
 
 // Lowers the module's kernel functions (in place) to the LLVM dialect.
 mlir::LogicalResult lowerKernelsToLLVMDialect(mlir::ModuleOp kernels);

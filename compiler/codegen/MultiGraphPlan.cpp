@@ -108,10 +108,6 @@ mlir::FailureOr<ModelPlan> buildModelPlan(mlir::ModuleOp module, const ArtifactF
   for (size_t g = 0; g < funcs.size(); ++g) {
     auto plan = buildExecutionPlan(funcs[g], artifact, &*weights);
     if (mlir::failed(plan)) return mlir::failure();
-    if (plan->dynamic)
-      return funcs[g].emitError() << "graph '" << table[g].graph()
-                                  << "' has dynamic dimensions; several graphs with dynamic "
-                                     "dimensions in one model.so are not supported yet";
     auto slots = slotsOf(table[g], *graphNamed(artifact, table[g].graph()), funcs[g]);
     if (mlir::failed(slots)) return mlir::failure();
     PlanSetGraph graph;

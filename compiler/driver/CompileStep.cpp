@@ -191,6 +191,7 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
     auto cpuPlan = addCpuLibrarySteps(*modelPlan, findDenseKernels(*kernels, dense));
     if (!cpuPlan) return cpuPlan.takeError();
     cg.kernelArgBytes = kernelArgBytes(*kernels);
+    cg.symbolKernels = kernelsTakingSymbols(*kernels);
     if (mlir::failed(lowerKernelsToLLVMDialect(*kernels))) return fail("kernel lowering failed");
     if (options.emit == "llvm") cg.onLLVMIR = printIR;
     if (mlir::failed(emitCpuObject(*kernels, *cpuPlan, cg, std::string(object.path))))

@@ -53,3 +53,9 @@ PT2C_API pt2c_status pt2c_context_run_method(pt2c_context* context, const char* 
   return pt2c_run_host(context->instance, "pt2c_context_run_method", method, inputs,
                        num_inputs, outputs, num_outputs);
 }
+
+PT2C_API pt2c_status pt2c_context_reset_state(pt2c_context* context) {
+  if (context == NULL)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_context_reset_state: context is null");
+  return pt2c_model_reset_state_as(context->instance, "pt2c_context_reset_state");
+}

@@ -11,6 +11,7 @@
 #include "dtype.h"
 #include "error.h"
 #include "shape.h"
+#include "symbolic.h"
 
 _Static_assert(sizeof(pt2c_plan_set_header) == 32, "pt2c_plan_set_header layout");
 _Static_assert(sizeof(pt2c_plan_set_graph) == 40, "pt2c_plan_set_graph layout");
@@ -239,6 +240,27 @@ static int given(const pt2c_tensor* inputs, int32_t num_inputs, uint32_t slot) {
   return (int64_t)slot < num_inputs && inputs[slot].dtype != PT2C_DTYPE_UNDEFINED;
 }
 
+/* Whether each dynamic dimension of the graph, read from the input it names, lies in its
+ * range: of two graphs of one method, a prefill for prompts of 2..512 tokens and a
+ * decode step for 1, a run of one token selects the decode step. (The run checks the
+ * ranges again, with its own message; here a size outside them only means "not this
+ * graph".) */
+static int dynamic_sizes_fit(const graph_view* v, const pt2c_tensor* inputs) {
+  const pt2c_plan* plan = &v->model->plan;
+  if (plan->header->num_syms == 0) return 1;
+  for (uint32_t i = 0; i < v->num_slots; ++i) {
+    if (slot_input(v, i) < 0) continue;
+    const pt2c_plan_tensor* t = &plan->inputs[slot_input(v, i)];
+    for (uint32_t d = 0; d < t->rank; ++d) {
+      int32_t k = pt2c_sym_of(plan, plan->dims[t->dims + d]);
+      if (k < 0) continue;
+      int64_t size = inputs[i].dims[d];
+      if (size < plan->syms[k].min || size > plan->syms[k].max) return 0;
+    }
+  }
+  return 1;
+}
+
 /* Whether the inputs select this graph: the same slots present, each as the plan wants. */
 static int matches(const graph_view* v, const pt2c_tensor* inputs, int32_t num_inputs) {
   uint32_t n = (uint32_t)num_inputs > v->num_slots ? (uint32_t)num_inputs : v->num_slots;
@@ -251,12 +273,11 @@ static int matches(const graph_view* v, const pt2c_tensor* inputs, int32_t num_i
     if ((uint32_t)x->dtype != t->dtype || x->rank < 0 || (uint32_t)x->rank != t->rank ||
         (x->rank > 0 && x->dims == NULL))
       return 0;
-    /* A dynamic size (negative entry) is checked against its range by the run. */
     const int64_t* dims = v->model->plan.dims + t->dims;
     for (uint32_t d = 0; d < t->rank; ++d)
       if (dims[d] >= 0 && x->dims[d] != dims[d]) return 0;
   }
-  return 1;
+  return dynamic_sizes_fit(v, inputs);
 }
 
 /* Appends to `text` (capacity kListCapacity): "x: f32[2, 8]", "mask: none", ... */
@@ -277,6 +298,26 @@ static void append_tensor(char* text, const char* name, pt2c_dtype dtype, uint32
   append(text, piece);
 }
 
+/* "ids: i64[1, prompt 2..64]": a plan input, its dynamic dims by name and range. */
+static void append_plan_input(char* text, const char* name, const pt2c_plan* plan,
+                              uint32_t input) {
+  const pt2c_plan_tensor* t = &plan->inputs[input];
+  char piece[kShapeCapacity];
+  snprintf(piece, sizeof(piece), "%s: %s[", name, pt2c_dtype_name((pt2c_dtype)t->dtype));
+  append(text, piece);
+  for (uint32_t d = 0; d < t->rank; ++d) {
+    int64_t size = plan->dims[t->dims + d];
+    int32_t k = pt2c_sym_of(plan, size);
+    if (k >= 0)
+      snprintf(piece, sizeof(piece), "%s%s %" PRId64 "..%" PRId64, d > 0 ? ", " : "",
+               pt2c_plan_string(plan, plan->syms[k].name), plan->syms[k].min, plan->syms[k].max);
+    else
+      snprintf(piece, sizeof(piece), "%s%" PRId64, d > 0 ? ", " : "", size);
+    append(text, piece);
+  }
+  append(text, "]");
+}
+
 static void describe_signature(char* text, const graph_view* v) {
   append(text, v->name);
   append(text, "(");
@@ -286,9 +327,7 @@ static void describe_signature(char* text, const graph_view* v) {
     if (input < 0) {
       append_tensor(text, slot_name(v, i), PT2C_DTYPE_UNDEFINED, 0, NULL);
     } else {
-      const pt2c_plan_tensor* t = &v->model->plan.inputs[input];
-      append_tensor(text, slot_name(v, i), (pt2c_dtype)t->dtype, t->rank,
-                    v->model->plan.dims + t->dims);
+      append_plan_input(text, slot_name(v, i), &v->model->plan, (uint32_t)input);
     }
   }
   append(text, ")");
@@ -391,6 +430,16 @@ static pt2c_status find_graph(const pt2c_model* model, const char* function, con
   return pt2c_fail(PT2C_ERROR_NO_MATCHING_GRAPH, "%s: %s", function, list);
 }
 
+/* The caller's inputs (slot order) in the plan's order; a slot past num_inputs is
+ * absent there (a zeroed tensor), which the checks of the run report. */
+static void gather(const graph_view* v, const pt2c_tensor* inputs, int32_t num_inputs,
+                   pt2c_tensor* out) {
+  uint32_t num_plan_inputs = v->model->plan.header->num_inputs;
+  memset(out, 0, num_plan_inputs * sizeof(pt2c_tensor));
+  for (uint32_t i = v->num_slots; i-- > 0;)  /* backwards: the first slot of an input wins */
+    if (slot_input(v, i) >= 0 && (int64_t)i < num_inputs) out[slot_input(v, i)] = inputs[i];
+}
+
 pt2c_status pt2c_dispatch(pt2c_model* model, const char* function, const char* method,
                           const pt2c_tensor* inputs, int32_t num_inputs, pt2c_model** out_graph,
                           const pt2c_tensor** out_inputs, int32_t* out_num_inputs) {
@@ -411,11 +460,29 @@ pt2c_status pt2c_dispatch(pt2c_model* model, const char* function, const char* m
     *out_num_inputs = num_inputs;
     return PT2C_OK;
   }
-  uint32_t num_plan_inputs = v.model->plan.header->num_inputs;
-  for (uint32_t i = v.num_slots; i-- > 0;)  /* backwards: the first slot of an input wins */
-    if (slot_input(&v, i) >= 0) model->gathered[slot_input(&v, i)] = inputs[i];
+  gather(&v, inputs, num_inputs, model->gathered);
   *out_inputs = model->gathered;
-  *out_num_inputs = (int32_t)num_plan_inputs;
+  *out_num_inputs = (int32_t)v.model->plan.header->num_inputs;
+  return PT2C_OK;
+}
+
+pt2c_status pt2c_graph_inputs(const pt2c_model* model, uint32_t g, const pt2c_tensor* inputs,
+                              int32_t num_inputs, const pt2c_model** out_graph,
+                              pt2c_tensor** out_inputs, int32_t* out_num_inputs) {
+  graph_view v = view_of(model, g);
+  uint32_t num_plan_inputs = v.model->plan.header->num_inputs;
+  /* A lone plan takes the inputs as they are (its checks count them). */
+  uint32_t count = v.set_graph == NULL ? (uint32_t)num_inputs : num_plan_inputs;
+  pt2c_tensor* table = calloc(count > 0 ? count : 1, sizeof(pt2c_tensor));
+  if (table == NULL) return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate an input table");
+  if (v.set_graph == NULL) {
+    if (count > 0) memcpy(table, inputs, count * sizeof(pt2c_tensor));
+  } else {
+    gather(&v, inputs, num_inputs, table);
+  }
+  *out_graph = v.model;
+  *out_inputs = table;
+  *out_num_inputs = (int32_t)count;
   return PT2C_OK;
 }
 

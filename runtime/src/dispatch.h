@@ -42,6 +42,12 @@ pt2c_status pt2c_dispatch(pt2c_model* model, const char* function, const char* m
                           const pt2c_tensor* inputs, int32_t num_inputs, pt2c_model** out_graph,
                           const pt2c_tensor** out_inputs, int32_t* out_num_inputs);
 
+/* Graph g's executable and the caller's inputs (slot order) in its plan's order, in a
+ * table the caller frees: for calls that take a graph number rather than a method. */
+pt2c_status pt2c_graph_inputs(const pt2c_model* model, uint32_t g, const pt2c_tensor* inputs,
+                              int32_t num_inputs, const pt2c_model** out_graph,
+                              pt2c_tensor** out_inputs, int32_t* out_num_inputs);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,7 @@
 /* The ABI of dynamic dimensions (pt2c.h): what a caller needs to size outputs when sizes
  * vary from run to run. */
+#include <stdlib.h>
+
 #include "check.h"
 #include "dispatch.h"
 #include "error.h"
@@ -36,17 +38,14 @@ PT2C_API pt2c_status pt2c_model_dynamic_dim_info(const pt2c_model* model, int32_
   return PT2C_OK;
 }
 
-PT2C_API pt2c_status pt2c_model_output_shape(const pt2c_model* model, const pt2c_tensor* inputs,
-                                             int32_t num_inputs, int32_t index,
-                                             int64_t* out_dims) {
-  if (model == NULL || out_dims == NULL)
-    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_output_shape: %s is null",
-                     model == NULL ? "model" : "out_dims");
-  const pt2c_plan* plan = &first_graph(model)->plan;
+/* Output `index` of one graph's executable for inputs in its plan's order. */
+static pt2c_status plan_output_shape(const pt2c_model* graph, const char* function,
+                                     const pt2c_tensor* inputs, int32_t num_inputs,
+                                     int32_t index, int64_t* out_dims) {
+  const pt2c_plan* plan = &graph->plan;
   if (index < 0 || (uint32_t)index >= plan->header->num_outputs)
-    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT,
-                     "pt2c_model_output_shape: index %d is out of range [0, %u)", index,
-                     plan->header->num_outputs);
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%s: index %d is out of range [0, %u)",
+                     function, index, plan->header->num_outputs);
   int64_t sym_values[PT2C_MAX_SYMS];
   pt2c_status status = pt2c_sym_bind(plan, inputs, num_inputs, sym_values);
   if (status == PT2C_OK)
@@ -56,4 +55,49 @@ PT2C_API pt2c_status pt2c_model_output_shape(const pt2c_model* model, const pt2c
   const pt2c_plan_tensor* output = &plan->outputs[index];
   pt2c_sym_resolve(plan, output->dims, output->rank, sym_values, out_dims);
   return PT2C_OK;
+}
+
+/* Graph `graph`'s output `index` for the caller's inputs (slot order). */
+static pt2c_status graph_output_shape(const pt2c_model* model, const char* function,
+                                      int32_t graph, const pt2c_tensor* inputs,
+                                      int32_t num_inputs, int32_t index, int64_t* out_dims) {
+  if (model == NULL || out_dims == NULL)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%s: %s is null", function,
+                     model == NULL ? "model" : "out_dims");
+  if (num_inputs < 0 || (inputs == NULL && num_inputs > 0))
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%s: %d inputs at %p", function, num_inputs,
+                     (const void*)inputs);
+  int32_t num_graphs = model->num_graphs > 0 ? (int32_t)model->num_graphs : 1;
+  if (graph < 0 || graph >= num_graphs)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%s: graph %d is out of range [0, %d)",
+                     function, graph, num_graphs);
+  const pt2c_model* executable = NULL;
+  pt2c_tensor* ordered = NULL;
+  int32_t num_ordered = 0;
+  pt2c_status status = pt2c_graph_inputs(model, (uint32_t)graph, inputs, num_inputs,
+                                         &executable, &ordered, &num_ordered);
+  if (status == PT2C_OK)
+    status = plan_output_shape(executable, function, ordered, num_ordered, index, out_dims);
+  free(ordered);
+  return status;
+}
+
+PT2C_API pt2c_status pt2c_model_output_shape(const pt2c_model* model, const pt2c_tensor* inputs,
+                                             int32_t num_inputs, int32_t index,
+                                             int64_t* out_dims) {
+  const char* function = "pt2c_model_output_shape";
+  int32_t graph = 0;
+  if (model != NULL && model->num_graphs > 0) {  /* the graph a run would pick */
+    pt2c_status status = pt2c_model_find_graph(model, NULL, inputs, num_inputs, &graph);
+    if (status != PT2C_OK) return status;
+  }
+  return graph_output_shape(model, function, graph, inputs, num_inputs, index, out_dims);
+}
+
+PT2C_API pt2c_status pt2c_model_graph_output_shape(const pt2c_model* model, int32_t graph,
+                                                   const pt2c_tensor* inputs,
+                                                   int32_t num_inputs, int32_t index,
+                                                   int64_t* out_dims) {
+  return graph_output_shape(model, "pt2c_model_graph_output_shape", graph, inputs, num_inputs,
+                            index, out_dims);
 }

@@ -98,6 +98,15 @@ pt2c_status pt2c_run_host(pt2c_model* model, const char* function, const char* m
                           const pt2c_tensor* inputs, int32_t num_inputs, pt2c_tensor* outputs,
                           int32_t num_outputs);
 
+/* Marks the model as running (PT2C_ERROR_BUSY if a call on it is in progress), and ends
+ * that: for every call that writes what runs write (run.c says why a flag). */
+pt2c_status pt2c_model_claim(pt2c_model* model, const char* function);
+void pt2c_model_release(pt2c_model* model);
+
+/* Puts every STATE buffer of the model (each graph's) back to its initial bytes: the
+ * body of pt2c_model_reset_state and pt2c_context_reset_state (state.c). */
+pt2c_status pt2c_model_reset_state_as(pt2c_model* model, const char* function);
+
 /* A new instance of `parent` (see struct pt2c_model), freed by pt2c_model_destroy; the
  * parent must outlive it. */
 pt2c_status pt2c_model_instance_create(const pt2c_model* parent, pt2c_model** out_instance);

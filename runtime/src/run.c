@@ -50,7 +50,7 @@ static pt2c_status check_run(const pt2c_model* model, const pt2c_tensor* inputs,
  * their STATE buffers, so any two runs through one handle conflict. A flag and not a
  * mutex: waiting would hide the misuse and serialize a server that meant to run in
  * parallel; the fix is one model per thread. */
-static pt2c_status claim(pt2c_model* model, const char* function) {
+pt2c_status pt2c_model_claim(pt2c_model* model, const char* function) {
   int idle = 0;
   if (atomic_compare_exchange_strong_explicit(&model->running, &idle, 1, memory_order_acquire,
                                               memory_order_relaxed))
@@ -63,7 +63,7 @@ static pt2c_status claim(pt2c_model* model, const char* function) {
 }
 
 /* Ends what claim began; release ordering hands the run's writes to the next claimer. */
-static void release(pt2c_model* model) {
+void pt2c_model_release(pt2c_model* model) {
   atomic_store_explicit(&model->running, 0, memory_order_release);
 }
 
@@ -88,10 +88,10 @@ PT2C_API pt2c_status pt2c_model_run_device(pt2c_model* model, const pt2c_tensor*
                                            int32_t num_outputs, void* stream) {
   if (model == NULL)
     return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_run_device: model is null");
-  pt2c_status status = claim(model, "pt2c_model_run_device");
+  pt2c_status status = pt2c_model_claim(model, "pt2c_model_run_device");
   if (status != PT2C_OK) return status;
   status = run_device_claimed(model, inputs, num_inputs, outputs, num_outputs, stream);
-  release(model);
+  pt2c_model_release(model);
   return status;
 }
 
@@ -132,13 +132,13 @@ pt2c_status pt2c_run_host(pt2c_model* model, const char* function, const char* m
                           const pt2c_tensor* inputs, int32_t num_inputs, pt2c_tensor* outputs,
                           int32_t num_outputs) {
   if (model == NULL) return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%s: model is null", function);
-  pt2c_status status = claim(model, function);
+  pt2c_status status = pt2c_model_claim(model, function);
   if (status != PT2C_OK) return status;
   pt2c_model* graph = NULL;
   status =
       pt2c_dispatch(model, function, method, inputs, num_inputs, &graph, &inputs, &num_inputs);
   if (status == PT2C_OK) status = run_graph(graph, inputs, num_inputs, outputs, num_outputs);
-  release(model);
+  pt2c_model_release(model);
   return status;
 }
 

@@ -40,6 +40,12 @@ static int64_t run_code(const pt2c_plan* plan, uint64_t at, const int64_t* sym_v
   return stack[0];
 }
 
+int32_t pt2c_sym_of(const pt2c_plan* plan, int64_t entry) {
+  if (entry >= 0) return -1;
+  const int64_t* code = plan->sym_code + (uint64_t)(-(entry + 1));
+  return code[0] == 1 && code[1] == PT2C_SYM_SYMBOL ? (int32_t)code[2] : -1;
+}
+
 /* Validates the code a negative dims[] entry points at. */
 static pt2c_status check_code(const pt2c_plan* plan, uint32_t dim_index, int64_t entry) {
   uint64_t words = plan->header->num_sym_words;

@@ -23,6 +23,10 @@ pt2c_status pt2c_sym_check_plan(const pt2c_plan* plan);
 /* The size a dims[] entry stands for, given the symbols' values (a validated plan). */
 int64_t pt2c_sym_size(const pt2c_plan* plan, int64_t entry, const int64_t* sym_values);
 
+/* The symbol a dims[] entry is exactly (input dims are), or -1 for a static size or a
+ * compound expression (a validated plan). */
+int32_t pt2c_sym_of(const pt2c_plan* plan, int64_t entry);
+
 /* The symbols' maxima: the values the plan's buffers are sized for. */
 void pt2c_sym_maxima(const pt2c_plan* plan, int64_t* sym_values);
 

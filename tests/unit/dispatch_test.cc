@@ -56,10 +56,23 @@ void held_double(void* const* b, const int64_t* syms) {
   double_f32(b, syms);
 }
 
+// x [n, 4] -> -x, n the plan's symbol 0 (a dynamic graph's kernel).
+void negate_rows(void* const* b, const int64_t* syms) {
+  for (int64_t i = 0; i < syms[0] * 4; ++i)
+    static_cast<float*>(b[1])[i] = -static_cast<const float*>(b[0])[i];
+}
+// x [1, 4] -> 3x.
+void triple_row(void* const* b, const int64_t*) {
+  for (int i = 0; i < 4; ++i) static_cast<float*>(b[1])[i] = 3 * static_cast<const float*>(b[0])[i];
+}
+
 // The shared kernel table; each graph's plan uses its kernel as its kernel 0.
-enum Kernel : uint32_t { kAdd, kDouble, kNegate, kBump, kRead, kHeldDouble, kNumKernels };
-const pt2c_kernel_fn kKernels[kNumKernels] = {add_f32, double_f32, negate_i64, bump_state,
-                                              read_state, held_double};
+enum Kernel : uint32_t {
+  kAdd, kDouble, kNegate, kBump, kRead, kHeldDouble, kNegateRows, kTripleRow, kNumKernels
+};
+const pt2c_kernel_fn kKernels[kNumKernels] = {add_f32,    double_f32,  negate_i64,
+                                              bump_state, read_state,  held_double,
+                                              negate_rows, triple_row};
 
 struct alignas(64) Weights {
   float w[kNumElements] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -355,4 +368,90 @@ TEST_CASE("a plan set runs one call at a time, whichever graphs the calls pick")
   for (int i = 0; i < kNumElements; ++i) CHECK(encoded.data[i] == 2 * x.data[i]);
   REQUIRE(pt2c_model_run(model.get(), &x_in, 1, &y_out, 1) == PT2C_OK);
   for (int i = 0; i < kNumElements; ++i) CHECK(y.data[i] == 2 * x.data[i]);
+}
+
+// forward(x): "prefill" for x [n, 4] with n in 2..8 (dynamic), "decode" for x [1, 4].
+std::vector<PlanSetGraph> prefill_and_decode() {
+  PlanBuilder prefill;
+  int64_t n = prefill.add_size_code({PT2C_SYM_SYMBOL, 0});
+  uint32_t x = prefill.add_input("x", PT2C_F32, {n, 4});
+  uint32_t y = prefill.add_output("y", PT2C_F32, {n, 4});
+  prefill.add_sym("n", 0, 0, 2, 8);
+  prefill.add_step(0, {x, y});
+  std::vector<unsigned char> blob = prefill.build();
+  PlanBuilder decode;
+  decode.add_step(0, {decode.add_input("x", PT2C_F32, {1, 4}), decode.add_output("y", PT2C_F32, {1, 4})});
+  std::vector<unsigned char> decode_blob = decode.build();
+  return {graph("prefill", "forward", {{"x", 0}}, kNegateRows, std::string(blob.begin(), blob.end())),
+          graph("decode", "forward", {{"x", 0}}, kTripleRow,
+                std::string(decode_blob.begin(), decode_blob.end()))};
+}
+
+TEST_CASE("a graph with dynamic dims is picked by its ranges; the sizes it gives follow them") {
+  ModelPtr model = create_ok(prefill_and_decode());
+  for (int64_t rows : {1, 2, 5, 8}) {
+    std::vector<float> x(rows * 4), y(rows * 4, 0.0f);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i + 1);
+    std::vector<int64_t> dims = {rows, 4}, out_dims(2, -7);
+    pt2c_tensor in{x.data(), PT2C_F32, 2, dims.data()};
+    int32_t g = -1;
+    REQUIRE(pt2c_model_find_graph(model.get(), nullptr, &in, 1, &g) == PT2C_OK);
+    CHECK(g == (rows == 1 ? 1 : 0));
+    REQUIRE(pt2c_model_graph_output_shape(model.get(), g, &in, 1, 0, out_dims.data()) == PT2C_OK);
+    CHECK(out_dims == dims);
+    out_dims.assign(2, -7);
+    REQUIRE(pt2c_model_output_shape(model.get(), &in, 1, 0, out_dims.data()) == PT2C_OK);
+    CHECK(out_dims == dims);
+    pt2c_tensor out{y.data(), PT2C_F32, 2, out_dims.data()};
+    REQUIRE(pt2c_model_run(model.get(), &in, 1, &out, 1) == PT2C_OK);
+    for (size_t i = 0; i < x.size(); ++i) CHECK(y[i] == (rows == 1 ? 3 : -1) * x[i]);
+  }
+  // Outside every graph's sizes: the message shows the dynamic dim by name and range.
+  std::vector<float> x(9 * 4), y(9 * 4);
+  std::vector<int64_t> dims = {9, 4}, out_dims(2);
+  pt2c_tensor in{x.data(), PT2C_F32, 2, dims.data()}, out{y.data(), PT2C_F32, 2, dims.data()};
+  CHECK(pt2c_model_run(model.get(), &in, 1, &out, 1) == PT2C_ERROR_NO_MATCHING_GRAPH);
+  CHECK_THAT(last_error(), Contains("its signatures: prefill(x: f32[n 2..8, 4]), decode(x: f32[1, 4])"));
+  CHECK(pt2c_model_output_shape(model.get(), &in, 1, 0, out_dims.data()) ==
+        PT2C_ERROR_NO_MATCHING_GRAPH);
+  // Naming a graph whose range the inputs leave: the run's own range check.
+  CHECK(pt2c_model_graph_output_shape(model.get(), 0, &in, 1, 0, out_dims.data()) == PT2C_ERROR_SHAPE);
+  CHECK_THAT(last_error(), Contains("dynamic dimension 'n' must lie in [2, 8]"));
+  CHECK(pt2c_model_graph_output_shape(model.get(), 2, &in, 1, 0, out_dims.data()) ==
+        PT2C_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_CASE("reset_state puts the state of every graph back to its initial values") {
+  // Two graphs share one state buffer: "bump" adds 1 and returns it, "read" returns it.
+  ModelPtr model = create_ok({graph("bump", "bump", {}, kBump, state_plan()),
+                              graph("read", "read", {}, kRead, state_plan())});
+  Tensor<float> out(PT2C_F32, 0);
+  pt2c_tensor o = out.view();
+  for (int r = 0; r < 3; ++r) REQUIRE(pt2c_model_run_method(model.get(), "bump", nullptr, 0, &o, 1) == PT2C_OK);
+  CHECK(out.data[0] == kWeights.w[0] + 3);
+  REQUIRE(pt2c_model_reset_state(model.get()) == PT2C_OK);
+  REQUIRE(pt2c_model_run_method(model.get(), "read", nullptr, 0, &o, 1) == PT2C_OK);
+  for (int i = 0; i < kNumElements; ++i) CHECK(out.data[i] == kWeights.w[i]);
+  REQUIRE(pt2c_model_run_method(model.get(), "bump", nullptr, 0, &o, 1) == PT2C_OK);
+  CHECK(out.data[0] == kWeights.w[0] + 1);
+
+  // A context's state is its own: resetting it leaves the model's alone.
+  pt2c_context* context = nullptr;
+  REQUIRE(pt2c_context_create(model.get(), &context) == PT2C_OK);
+  REQUIRE(pt2c_context_run_method(context, "bump", nullptr, 0, &o, 1) == PT2C_OK);
+  REQUIRE(pt2c_context_run_method(context, "bump", nullptr, 0, &o, 1) == PT2C_OK);
+  CHECK(out.data[0] == kWeights.w[0] + 2);
+  REQUIRE(pt2c_context_reset_state(context) == PT2C_OK);
+  REQUIRE(pt2c_context_run_method(context, "read", nullptr, 0, &o, 1) == PT2C_OK);
+  CHECK(out.data[0] == kWeights.w[0]);
+  REQUIRE(pt2c_model_run_method(model.get(), "read", nullptr, 0, &o, 1) == PT2C_OK);
+  CHECK(out.data[0] == kWeights.w[0] + 1);
+  pt2c_context_destroy(context);
+
+  CHECK(pt2c_model_reset_state(nullptr) == PT2C_ERROR_INVALID_ARGUMENT);
+  CHECK_THAT(last_error(), Contains("pt2c_model_reset_state: model is null"));
+  CHECK(pt2c_context_reset_state(nullptr) == PT2C_ERROR_INVALID_ARGUMENT);
+  // A model without state: nothing to do.
+  ModelPtr stateless = create_ok(four_graphs());
+  CHECK(pt2c_model_reset_state(stateless.get()) == PT2C_OK);
 }

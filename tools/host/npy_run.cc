@@ -32,7 +32,7 @@ std::vector<npy::Array> allocate_outputs(const Model& model, const std::string& 
   // Sizes that follow dynamic dimensions (-1 in the info) are these inputs'.
   for (size_t i = 0; i < infos.size(); ++i)
     if (std::find(infos[i].dims.begin(), infos[i].dims.end(), -1) != infos[i].dims.end())
-      infos[i].dims = model.output_shape(inputs, static_cast<int32_t>(i));
+      infos[i].dims = model.graph_output_shape(graph, inputs, static_cast<int32_t>(i));
   if (output_infos != nullptr) *output_infos = infos;
   std::vector<npy::Array> outputs(infos.size());
   for (size_t i = 0; i < outputs.size(); ++i) {

@@ -23,7 +23,7 @@ def load_model(path):
     """-> (model in eval mode, [signatures.Signature]), forward's first."""
     # Here, not at the top: load_module_only must not need pt2c_pb2 (tracer imports it).
     from .dynamic_shapes import load_dynamic_shapes
-    from .signatures import signatures_from
+    from .signatures import check_reachable, signatures_from
     from .tracer import input_names
     module = _import_file(path)
     shown = os.path.basename(path)
@@ -33,12 +33,19 @@ def load_model(path):
             raise ExportError("%s defines both `example_inputs` and `signatures`; define one "
                               "(`signatures` for several graphs)" % shown)
         if hasattr(module, "dynamic_shapes"):
-            raise ExportError("%s: `dynamic_shapes` goes with `example_inputs`; dynamic "
-                              "dimensions of `signatures` are not supported yet" % shown)
+            raise ExportError("%s: `dynamic_shapes` goes with `example_inputs`; with "
+                              "`signatures`, give each signature its own: {\"inputs\": "
+                              "(...), \"dynamic_shapes\": {...}}" % shown)
         table = module.signatures
         if callable(table) and not isinstance(table, dict):
             table = _call(table, shown, "signatures()")
-        return model.eval(), signatures_from(model, table, shown)
+        signatures = signatures_from(model, table, shown)
+        for sig in signatures:
+            sig.dynamic_shapes = load_dynamic_shapes(
+                sig.declared_dynamic, input_names(getattr(model, sig.method), len(sig.inputs)),
+                sig.inputs, "%s: signature '%s'" % (shown, sig.name))
+        check_reachable(signatures, shown)
+        return model.eval(), signatures
     inputs = _attribute(module, shown, "example_inputs", _INPUTS_EXPECTED)
     if callable(inputs) and not isinstance(inputs, torch.Tensor):
         inputs = _call(inputs, shown, "example_inputs()")

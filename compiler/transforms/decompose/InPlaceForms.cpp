@@ -24,9 +24,8 @@ Value indexCopy(aten::IndexCopyOp op, PrimBuilder &b) {
   RankedTensorType type = b.resultType();
   int64_t rank = type.getRank();
   RankedTensorType indexType = tensorType(op.getIndex());
-  if (!type.hasStaticShape() || !indexType.hasStaticShape() || indexType.getRank() != 1 ||
-      rank == 0)
-    return b.fail("index_copy needs static sizes, a 1-d index and a tensor of rank >= 1");
+  if (!type.hasStaticShape() || indexType.getRank() != 1 || rank == 0)
+    return b.fail("index_copy needs a tensor of static sizes and rank >= 1, and a 1-d index");
   int64_t dim = normalizeDim(op.getDimAttr().getInt(), rank);
   return scatterAlong(b, op.getSelf(), dim, op.getIndex(), op.getSource(),
                       /*accumulate=*/false);

@@ -12,8 +12,13 @@ Value scatterAlong(PrimBuilder &b, Value self, int64_t dim, Value index, Value s
     return {};
   RankedTensorType type = tensorType(self);
   RankedTensorType indexType = tensorType(index);
-  if (!type.hasStaticShape() || !indexType.hasStaticShape() ||
-      !tensorType(source).hasStaticShape())
+  // The count of written slices may be dynamic (a KV cache written at `cache_position`,
+  // one entry per token of a prompt of any length): the one-hot table then has a dynamic
+  // dim, which the max below reduces away. The tensor written stays static.
+  bool dynamicCount = indexType.getRank() == batchDims + 1 &&
+                      indexType.isDynamicDim(batchDims) && !accumulate;
+  if (!type.hasStaticShape() ||
+      (!dynamicCount && (!indexType.hasStaticShape() || !tensorType(source).hasStaticShape())))
     return b.fail("writing at indices into a tensor of dynamic sizes");
   if (batchDims != 0 && batchDims != dim)
     return b.fail("scatterAlong: batch dims must be none or all dims before `dim`");
@@ -23,7 +28,10 @@ Value scatterAlong(PrimBuilder &b, Value self, int64_t dim, Value index, Value s
   int64_t batch = 1;
   for (int64_t s : batchShape)
     batch *= s;
-  if (batch * n * size > kMaxScatterTable)
+  SmallVector<Value> pairSizes; // the dynamic count, if it is
+  if (dynamicCount)
+    pairSizes.push_back(b.create<prim::DimSizeOp>(index, batchDims));
+  if (!dynamicCount && batch * n * size > kMaxScatterTable)
     return b.fail("writes " + Twine(batch * n) + " indexed slices into " + Twine(size) +
                   " positions: the one-hot table pt2c builds for it would exceed " +
                   Twine(kMaxScatterTable) + " entries");
@@ -37,9 +45,11 @@ Value scatterAlong(PrimBuilder &b, Value self, int64_t dim, Value index, Value s
   pairShape.append({n, size});
   auto pairType = RankedTensorType::get(pairShape, i64);
   SmallVector<int64_t> indexDims = llvm::to_vector(llvm::seq<int64_t>(0, batchDims + 1));
-  Value wanted = b.broadcastInDim(b.convert(index, i64), pairType, indexDims);
-  Value hit = b.create<prim::CompareOp>(prim::CompareDirection::EQ, wanted,
-                                        b.create<prim::IotaOp>(pairType, batchDims + 1));
+  Value wanted =
+      b.create<prim::BroadcastInDimOp>(pairType, b.convert(index, i64), indexDims, pairSizes);
+  Value hit = b.create<prim::CompareOp>(
+      prim::CompareDirection::EQ, wanted,
+      b.create<prim::IotaOp>(pairType, batchDims + 1, pairSizes));
   Value written = b.convert(source, type.getElementType());
   if (accumulate) {
     // wide = self's shape with dim split into [n, size]: source slice k summed into
@@ -59,8 +69,8 @@ Value scatterAlong(PrimBuilder &b, Value self, int64_t dim, Value index, Value s
     return b.create<prim::AddOp>(self, b.reduce(prim::ReduceKind::SUM, added, {dim}));
   }
   // The last k that writes each position j, or -1: gather source slice k there.
-  Value k = b.create<prim::SelectOp>(hit, b.create<prim::IotaOp>(pairType, batchDims),
-                                     b.splat(-1.0, pairType));
+  Value k = b.create<prim::SelectOp>(hit, b.create<prim::IotaOp>(pairType, batchDims, pairSizes),
+                                     b.splat(-1.0, pairType, wanted));
   Value position = b.reduce(prim::ReduceKind::MAX, k, {batchDims}); // [batch..., size]
   Value found = b.create<prim::CompareOp>(prim::CompareDirection::GE, position,
                                           b.splat(0.0, tensorType(position)));

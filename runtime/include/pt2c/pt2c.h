@@ -27,8 +27,11 @@ extern "C" {
  *    PT2C_ERROR_BUSY (appended; no signature or struct changed, so hosts built for 6 keep
  *    working: they only see a status they do not name, with its message).
  * 7: execution contexts: pt2c_context, pt2c_context_create, pt2c_context_destroy,
- *    pt2c_context_run, pt2c_context_run_method (appended: hosts built for 6 keep working). */
-#define PT2C_ABI_VERSION 7u
+ *    pt2c_context_run, pt2c_context_run_method (appended: hosts built for 6 keep working).
+ * 8: model state and graphs with dynamic dimensions: pt2c_model_reset_state,
+ *    pt2c_context_reset_state, pt2c_model_graph_output_shape (appended: hosts built for 7
+ *    keep working). */
+#define PT2C_ABI_VERSION 8u
 
 #if defined(__GNUC__)
 #define PT2C_API __attribute__((visibility("default")))
@@ -200,10 +203,20 @@ PT2C_API pt2c_status pt2c_model_dynamic_dim_info(const pt2c_model* model, int32_
                                                  const char** out_name, int64_t* out_min,
                                                  int64_t* out_max);
 /* The sizes output `index` has for these inputs (output_info's rank entries written to
- * out_dims). Checks the inputs as a run would. For a static model: output_info's dims. */
+ * out_dims). Checks the inputs as a run would. For a static model: output_info's dims.
+ * With several graphs, the graph pt2c_model_run would pick for these inputs. */
 PT2C_API pt2c_status pt2c_model_output_shape(const pt2c_model* model, const pt2c_tensor* inputs,
                                              int32_t num_inputs, int32_t index,
                                              int64_t* out_dims);
+/* The same for graph `graph` (pt2c_model_find_graph's answer), its inputs in slot order.
+ * A multi-graph model's graphs may each have dynamic dimensions of their own (a prefill
+ * for prompts of any length beside a one-token decode step); num_dynamic_dims and
+ * dynamic_dim_info describe graph 0's, and a run picks the graph whose ranges hold the
+ * inputs' sizes. */
+PT2C_API pt2c_status pt2c_model_graph_output_shape(const pt2c_model* model, int32_t graph,
+                                                   const pt2c_tensor* inputs,
+                                                   int32_t num_inputs, int32_t index,
+                                                   int64_t* out_dims);
 
 /* Where the model's kernels run; PT2C_DEVICE_CPU (with a last error) for a null model. */
 PT2C_API pt2c_device pt2c_model_device(const pt2c_model* model);
@@ -256,6 +269,16 @@ PT2C_API int32_t pt2c_num_threads(void);
 /* The message of the last failed call on this thread ("" if none). */
 PT2C_API const char* pt2c_last_error(void);
 
+/* Model state: module buffers that model.py writes in place (a KV cache, a step counter;
+ * README, "The model.py contract"). A model keeps its own copy, starting from the values
+ * it was compiled with, and every run updates it; the graphs of a multi-graph model share
+ * it (a prefill graph fills the cache a decode graph reads). pt2c_model_reset_state puts
+ * it back to those initial values, for a new sequence or request, without creating the
+ * model again; it is a call like a run (PT2C_ERROR_BUSY while a run is in progress on
+ * the model; for pt2c_model_run_device, call it once the stream's runs have finished). A
+ * model without state: nothing to do, PT2C_OK. */
+PT2C_API pt2c_status pt2c_model_reset_state(pt2c_model* model);
+
 /* Execution contexts: one model, many concurrent runs (a server's request threads).
  *
  * A model owns what never changes: its plan, weights, kernels and the weight operands it
@@ -292,6 +315,8 @@ PT2C_API pt2c_status pt2c_context_run(pt2c_context* context, const pt2c_tensor* 
 PT2C_API pt2c_status pt2c_context_run_method(pt2c_context* context, const char* method,
                                              const pt2c_tensor* inputs, int32_t num_inputs,
                                              pt2c_tensor* outputs, int32_t num_outputs);
+/* pt2c_model_reset_state for the context's own copy of the state. */
+PT2C_API pt2c_status pt2c_context_reset_state(pt2c_context* context);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -139,6 +139,8 @@ struct Api {
   decltype(&::pt2c_model_num_dynamic_dims) model_num_dynamic_dims = nullptr;
   decltype(&::pt2c_model_dynamic_dim_info) model_dynamic_dim_info = nullptr;
   decltype(&::pt2c_model_output_shape) model_output_shape = nullptr;
+  decltype(&::pt2c_model_graph_output_shape) model_graph_output_shape = nullptr;
+  decltype(&::pt2c_model_reset_state) model_reset_state = nullptr;
   decltype(&::pt2c_set_num_threads) set_num_threads = nullptr;
   decltype(&::pt2c_num_threads) num_threads = nullptr;
   decltype(&::pt2c_last_error) last_error = nullptr;
@@ -146,6 +148,7 @@ struct Api {
   decltype(&::pt2c_context_destroy) context_destroy = nullptr;
   decltype(&::pt2c_context_run) context_run = nullptr;
   decltype(&::pt2c_context_run_method) context_run_method = nullptr;
+  decltype(&::pt2c_context_reset_state) context_reset_state = nullptr;
 
   Api() = default;
   Api(const Api&) = delete;
@@ -209,10 +212,13 @@ inline std::shared_ptr<const Api> load(const std::string& path) {
   resolve(*api, path, "pt2c_model_num_dynamic_dims", &api->model_num_dynamic_dims);
   resolve(*api, path, "pt2c_model_dynamic_dim_info", &api->model_dynamic_dim_info);
   resolve(*api, path, "pt2c_model_output_shape", &api->model_output_shape);
+  resolve(*api, path, "pt2c_model_graph_output_shape", &api->model_graph_output_shape);
+  resolve(*api, path, "pt2c_model_reset_state", &api->model_reset_state);
   resolve(*api, path, "pt2c_context_create", &api->context_create);
   resolve(*api, path, "pt2c_context_destroy", &api->context_destroy);
   resolve(*api, path, "pt2c_context_run", &api->context_run);
   resolve(*api, path, "pt2c_context_run_method", &api->context_run_method);
+  resolve(*api, path, "pt2c_context_reset_state", &api->context_reset_state);
   return api;
 }
 
@@ -249,6 +255,8 @@ class Context {
         context_, method.empty() ? nullptr : method.c_str(), inputs.data(),
         static_cast<int32_t>(inputs.size()), outputs.data(), static_cast<int32_t>(outputs.size())));
   }
+  // The context's model state back to its initial values (pt2c_context_reset_state).
+  void reset_state() { api_->check(api_->context_reset_state(context_)); }
   pt2c_context* get() const { return context_; }
 
  private:
@@ -378,6 +386,21 @@ class Model {
                                          index, dims.data()));
     return dims;
   }
+  // The same for graph `graph` (find_graph's answer), inputs in its slot order.
+  std::vector<int64_t> graph_output_shape(int32_t graph, const std::vector<pt2c_tensor>& inputs,
+                                          int32_t index) const {
+    pt2c_tensor_info info;
+    api_->check(api_->model_graph_output_info(model_, graph, index, &info));
+    std::vector<int64_t> dims(static_cast<size_t>(info.rank));
+    api_->check(api_->model_graph_output_shape(model_, graph, inputs.data(),
+                                               static_cast<int32_t>(inputs.size()), index,
+                                               dims.data()));
+    return dims;
+  }
+
+  // The model state (buffers model.py writes in place: a KV cache) back to its initial
+  // values, for a new sequence (pt2c_model_reset_state).
+  void reset_state() { api_->check(api_->model_reset_state(model_)); }
 
   // Where the kernels run (PT2C_DEVICE_CPU or PT2C_DEVICE_CUDA).
   pt2c_device device() const { return api_->model_device(model_); }

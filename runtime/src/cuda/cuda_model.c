@@ -149,6 +149,33 @@ static pt2c_status upload_weights(struct pt2c_cuda_model* cuda, const pt2c_plan*
   return PT2C_OK;
 }
 
+/* Copies every STATE buffer's initial bytes (in the host weights) to its device copy;
+ * the context is current. */
+static pt2c_status write_initial_state(struct pt2c_cuda_model* cuda, const pt2c_plan* plan,
+                                       const unsigned char* host_weights) {
+  for (uint32_t i = 0; i < plan->header->num_buffers; ++i) {
+    const pt2c_plan_buffer* buffer = &plan->buffers[i];
+    if (buffer->kind != PT2C_BUFFER_STATE || buffer->nbytes == 0) continue;
+    CUresult result = cuda->cu->MemcpyHtoD(cuda->buffer_address[i],
+                                           host_weights + buffer->offset, (size_t)buffer->nbytes);
+    if (result != CUDA_SUCCESS)
+      return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE,
+                            "copying the model state to the GPU failed");
+  }
+  return PT2C_OK;
+}
+
+pt2c_status pt2c_cuda_reset_state(struct pt2c_cuda_model* cuda, const pt2c_plan* plan,
+                                  const unsigned char* host_weights) {
+  CUresult result = cuda->cu->CtxPushCurrent(cuda->context);
+  if (result != CUDA_SUCCESS)
+    return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, "cannot make the context current");
+  pt2c_status status = write_initial_state(cuda, plan, host_weights);
+  CUcontext popped;
+  cuda->cu->CtxPopCurrent(&popped);
+  return status;
+}
+
 /* Device memory a run writes, per model or context: the arena (zeroed, like the CPU
  * runtime's, so that results never depend on stale bytes), the STATE copies and the
  * staging buffers of host-memory runs; and every buffer's address (weights: `weights`). */
@@ -180,14 +207,10 @@ static pt2c_status allocate_run_memory(struct pt2c_cuda_model* cuda, const pt2c_
     } else if (buffer->kind == PT2C_BUFFER_STATE) {
       cuda->buffer_address[i] = cuda->state + state_offset;
       state_offset += round_up(buffer->nbytes, kStateAlignment);
-      if (buffer->nbytes > 0)
-        result = cu->MemcpyHtoD(cuda->buffer_address[i], host_weights + buffer->offset,
-                                (size_t)buffer->nbytes);
-      if (result != CUDA_SUCCESS)
-        return pt2c_cuda_fail(cu, result, PT2C_ERROR_DEVICE,
-                              "copying the model state to the GPU failed");
     }
   }
+  status = write_initial_state(cuda, plan, host_weights);
+  if (status != PT2C_OK) return status;
 
   uint32_t num_io = header->num_inputs + header->num_outputs;
   for (uint32_t i = 0; i < num_io && status == PT2C_OK; ++i) {

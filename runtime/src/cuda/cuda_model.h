@@ -62,6 +62,11 @@ pt2c_status pt2c_cuda_model_create(pt2c_model* model, const pt2c_model_source* s
  * stream and graph. Sets instance->cuda; on failure it holds what was made. */
 pt2c_status pt2c_cuda_model_share(pt2c_model* instance, const struct pt2c_cuda_model* parent);
 
+/* Writes the initial bytes of every STATE buffer (from the host weights) to the device
+ * copies; synchronous (the legacy default stream orders it after earlier runs). */
+pt2c_status pt2c_cuda_reset_state(struct pt2c_cuda_model* cuda, const pt2c_plan* plan,
+                                  const unsigned char* host_weights);
+
 /* Frees the device memory and module and releases the context; null is allowed. */
 void pt2c_cuda_model_destroy(struct pt2c_cuda_model* cuda);
 
