@@ -1,6 +1,7 @@
-"""Generation driven from C++ (examples/gpt2_generate): transformers' GPT-2 with a static
-KV cache as model state, compiled with a `prefill` graph for prompts of any length in its
-range and a one-token `decode` graph. The C++ program runs greedy decoding with no Python
+"""Generation driven from C++ (examples/gpt2_generate, examples/whisper_transcribe):
+transformers' GPT-2 and Whisper with a static KV cache as model state, compiled with a
+`prefill` graph for prompts of any length in its range and a one-token `decode` graph
+(Whisper also an `encode` graph). The C++ programs run greedy decoding with no Python
 and must print exactly the tokens of the same greedy loop in PyTorch eager, for prompts
 of lengths the export never traced; each prompt starts from a reset cache."""
 import numpy as np
@@ -10,6 +11,7 @@ from conftest import REPO, _tool, env_without_python, run
 from harness import compile_model
 
 EXAMPLE = REPO / "examples" / "gpt2_generate"
+WHISPER = REPO / "examples" / "whisper_transcribe"
 # Lengths 1 (the decode graph alone), 2 (the prefill's minimum) and others the export did
 # not trace (it traced 8, 9 and 17); the last fills 120 of the cache's 128 positions.
 PROMPTS = ["7", "100,200", "3,14,15,92,65", ",".join(str(t) for t in range(1, 34)),
@@ -58,3 +60,27 @@ def test_lengths_outside_the_cache_are_clean_errors(generate_so, generate, cpp_h
     assert "prefill(input_ids: i64[1, prompt 2..128], inputs_embeds: none, " \
            "cache_position: i64[prompt 2..128])" in result.stderr
     assert "decode(input_ids: i64[1, 1]" in result.stderr
+
+
+@pytest.fixture(scope="module")
+def whisper_so(pt2c, tmp_path_factory):
+    return compile_model(pt2c, WHISPER / "model.py", tmp_path_factory.mktemp("whisper"))
+
+
+# Start tokens of lengths 1 (the decode graph alone), 4 (the export's) and 9.
+@pytest.mark.parametrize("prompt", ["1", "1,5,6,7", "1,5,6,7,9,11,13,15,17"])
+def test_transcripts_match_eager_greedy_decoding(whisper_so, python, prompt, tmp_path):
+    features = []
+    for seed in range(2):
+        path = tmp_path / ("mel%d.npy" % seed)
+        np.save(path, np.random.default_rng(seed).standard_normal((1, 80, 200)).astype(np.float32))
+        features += ["--features", path]
+    args = [*features, "--prompt", prompt, "--new-tokens", 30]
+    ours = run([_tool("examples/whisper_transcribe/whisper_transcribe"), whisper_so, *args],
+               env=env_without_python())
+    assert ours.returncode == 0, ours.stderr
+    eager = run([python, WHISPER / "reference.py", *args])
+    assert eager.returncode == 0, eager.stderr
+    expected = [line for line in eager.stdout.splitlines() if line.startswith(str(tmp_path))]
+    assert len(expected) == 2
+    assert ours.stdout.splitlines() == expected

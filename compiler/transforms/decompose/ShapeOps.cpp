@@ -71,16 +71,17 @@ Value repeat(aten::RepeatOp op, PrimBuilder &b) {
   if (lead < 0)
     return b.fail("repeat has fewer repeats than the tensor has dims");
   SmallVector<int64_t> tiled, dims;
+  SmallVector<Value> sizes; // the operand's dynamic sizes, which the tiles keep
   for (int64_t i = 0; i < (int64_t)repeats.size(); ++i) {
     tiled.push_back(repeats[i]);
     tiled.push_back(i < lead ? 1 : in.getDimSize(i - lead));
     if (i >= lead)
       dims.push_back(2 * i + 1);
+    if (i >= lead && in.isDynamicDim(i - lead))
+      sizes.push_back(b.create<prim::DimSizeOp>(op.getSelf(), i - lead));
   }
   auto tiledType = RankedTensorType::get(tiled, in.getElementType());
-  if (!tiledType.hasStaticShape())
-    return b.fail("repeat of a dynamically shaped tensor");
-  Value broadcast = b.broadcastInDim(op.getSelf(), tiledType, dims);
+  Value broadcast = b.create<prim::BroadcastInDimOp>(tiledType, op.getSelf(), dims, sizes);
   return b.reshape(broadcast, b.resultType());
 }
 
