@@ -164,3 +164,50 @@ def test_error_both_example_inputs_and_signatures(export_source):
         signatures = {"a": (torch.ones(2),)}
     """)
     assert_failed(run, "defines both `example_inputs` and `signatures`")
+
+
+# A prefill for 2..16 tokens and a one-token decode step: a signature may declare its own
+# dynamic dims, keyed by its method's parameter names.
+PREFILL_DECODE = """
+    import torch
+
+    class Step(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = torch.nn.Linear(8, 8)
+
+        def forward(self, x, pos):
+            return self.fc(x) + pos.float().unsqueeze(-1)
+
+    model = Step()
+    signatures = {
+        "prefill": {"inputs": (torch.randn(4, 8), torch.arange(4)),
+                    "dynamic_shapes": %s},
+        "decode": (torch.randn(1, 8), torch.arange(1)),
+    }
+"""
+
+
+def test_a_signature_declares_its_own_dynamic_dims(export_source):
+    run = export_source(PREFILL_DECODE % '{"x": {0: ("n", 2, 16)}, "pos": {0: "n"}}')
+    assert run.returncode == 0, run.stderr
+    prefill, decode = run.artifact().message.graphs
+    assert [(d.name, d.min, d.max) for d in prefill.dynamic_dims] == [("n", 2, 16)]
+    assert list(decode.dynamic_dims) == []
+
+
+def test_error_a_signature_that_could_never_be_selected(export_source):
+    # prefill's range takes one token too: decode, after it, would never run.
+    run = export_source(PREFILL_DECODE % '{"x": {0: ("n", 1, 16)}, "pos": {0: "n"}}')
+    assert_failed(run, "signature 'decode' can never be selected: 'prefill' comes first and "
+                       "takes the same inputs at every size 'decode' does")
+
+
+def test_error_signature_dynamic_shapes_problems(export_source):
+    run = export_source(PREFILL_DECODE % '{"y": {0: ("n", 2, 16)}}')
+    assert_failed(run, "signature 'prefill': dynamic_shapes names input 'y', but forward() "
+                       "takes x, pos")
+    run = export_source((PREFILL_DECODE % 'None') + '\n    dynamic_shapes = {"x": {0: ("n", 1, 4)}}')
+    assert_failed(run, "with `signatures`, give each signature its own")
+    run = export_source(PREFILL_DECODE.replace('"dynamic_shapes": %s', '"shapes": 1'))
+    assert_failed(run, "signature 'prefill' is a dict with keys ['inputs', 'shapes']")
