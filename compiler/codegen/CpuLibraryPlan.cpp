@@ -50,30 +50,10 @@ llvm::Expected<ExecutionPlan> rewritePlan(const ExecutionPlan& plan, const Dense
 
 llvm::Expected<ExecutionPlan> addCpuLibrarySteps(const ModelPlan& model,
                                                  const DenseKernels& dense) {
-  if (!model.isPlanSet) return rewritePlan(model.plan, dense);
   // Each graph indexes the shared kernel table from its firstKernel on.
-  ExecutionPlan result = model.plan;
-  result.kernels.clear();
-  result.arenaSize = 0;
-  std::vector<PlanSetGraph> graphs = model.graphs;
-  for (size_t g = 0; g < graphs.size(); ++g) {
-    size_t first = graphs[g].firstKernel;
-    size_t end = g + 1 < graphs.size() ? graphs[g + 1].firstKernel : model.plan.kernels.size();
-    if (first > end || end > model.plan.kernels.size())
-      return internalError("a plan set's kernel ranges do not add up");
-    ExecutionPlan graph;
-    graph.bytes = graphs[g].plan;
-    graph.kernels.assign(model.plan.kernels.begin() + first, model.plan.kernels.begin() + end);
-    auto rewritten = rewritePlan(graph, dense);
-    if (!rewritten) return rewritten.takeError();
-    graphs[g].firstKernel = result.kernels.size();
-    graphs[g].plan = rewritten->bytes;
-    result.kernels.insert(result.kernels.end(), rewritten->kernels.begin(),
-                          rewritten->kernels.end());
-    result.arenaSize = std::max(result.arenaSize, rewritten->arenaSize);
-  }
-  result.bytes = serializePlanSet(graphs);
-  return result;
+  return rewriteModelPlan(
+      model, [&](const ExecutionPlan& graph) { return rewritePlan(graph, dense); },
+      /*sharedKernelTable=*/true);
 }
 
 std::string describeLibrarySteps(const ExecutionPlan& plan) {

@@ -128,4 +128,33 @@ mlir::FailureOr<ModelPlan> buildModelPlan(mlir::ModuleOp module, const ArtifactF
   return result;
 }
 
+llvm::Expected<ExecutionPlan> rewriteModelPlan(const ModelPlan& model,
+                                               const GraphPlanRewrite& rewrite,
+                                               bool sharedKernelTable) {
+  if (!model.isPlanSet) return rewrite(model.plan);
+  ExecutionPlan result = model.plan;
+  result.kernels.clear();
+  result.arenaSize = 0;
+  std::vector<PlanSetGraph> graphs = model.graphs;
+  for (size_t g = 0; g < graphs.size(); ++g) {
+    size_t first = graphs[g].firstKernel;
+    size_t end = g + 1 < graphs.size() ? graphs[g + 1].firstKernel : model.plan.kernels.size();
+    if (first > end || end > model.plan.kernels.size())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "internal error: a plan set's kernel ranges do not add up");
+    ExecutionPlan graph;
+    graph.bytes = graphs[g].plan;
+    graph.kernels.assign(model.plan.kernels.begin() + first, model.plan.kernels.begin() + end);
+    auto rewritten = rewrite(graph);
+    if (!rewritten) return rewritten.takeError();
+    graphs[g].firstKernel = sharedKernelTable ? result.kernels.size() : 0;
+    graphs[g].plan = rewritten->bytes;
+    result.kernels.insert(result.kernels.end(), rewritten->kernels.begin(),
+                          rewritten->kernels.end());
+    result.arenaSize = std::max(result.arenaSize, rewritten->arenaSize);
+  }
+  result.bytes = serializePlanSet(graphs);
+  return result;
+}
+
 }  // namespace pt2c

@@ -7,6 +7,9 @@
 
 #include "compiler/codegen/ExecutionPlan.h"
 #include "compiler/codegen/PlanSetWriter.h"
+#include <functional>
+
+#include "llvm/Support/Error.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace pt2c {
@@ -21,6 +24,17 @@ struct ModelPlan {
 // `module` after pt2c-form-kernels: one model function per artifact graph, named after
 // it. Diagnoses (on the module) a missing function and anything buildExecutionPlan does.
 mlir::FailureOr<ModelPlan> buildModelPlan(mlir::ModuleOp module, const ArtifactFile& artifact);
+
+// A target's rewrite of one graph's kernel-function plan (library steps, GPU launches).
+using GraphPlanRewrite = std::function<llvm::Expected<ExecutionPlan>(const ExecutionPlan&)>;
+
+// `rewrite` applied to the model's lone plan, or to each graph of a plan set (its plan,
+// with the kernels it indexes from its firstKernel on) and the set serialized again.
+// With `sharedKernelTable` (CPU), the graphs index one table of the rewritten kernels;
+// otherwise (CUDA) each rewritten plan carries its own kernel table and firstKernel is 0.
+llvm::Expected<ExecutionPlan> rewriteModelPlan(const ModelPlan& model,
+                                               const GraphPlanRewrite& rewrite,
+                                               bool sharedKernelTable);
 
 }  // namespace pt2c
 

@@ -146,10 +146,6 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
   // One plan per graph; several graphs (or an input traced as None) make a plan set.
   auto modelPlan = buildModelPlan(*module, *artifact);
   if (mlir::failed(modelPlan)) return fail("building the execution plan failed");
-  if (modelPlan->isPlanSet && !cudaSms.empty())
-    return fail("--target cuda: " + artifactPath + " has " +
-                std::to_string(modelPlan->numGraphs) + " graphs (or an input traced as None); "
-                "multi-graph CUDA models are not supported yet: compile for the CPU");
   ExecutionPlan* plan = &modelPlan->plan;
   timer.done("plan", (modelPlan->isPlanSet ? std::to_string(modelPlan->numGraphs) + " graphs, "
                                            : std::string()) +
@@ -178,7 +174,7 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
     cuda.sms = cudaSms;
     cuda.host = cg;
     if (options.emit == "llvm") cuda.onKernelLLVMIR = printIR;  // the GPU kernels' IR
-    auto summary = emitCudaObject(*kernels, *plan, cuda, std::string(object.path));
+    auto summary = emitCudaObject(*kernels, *modelPlan, cuda, std::string(object.path));
     if (!summary) return summary.takeError();
     if (options.emit == "llvm") return llvm::Error::success();
     timer.done("codegen", describe(*summary, cudaSms));

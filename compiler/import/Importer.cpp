@@ -21,8 +21,10 @@ using artifact::Argument;
 
 class GraphImporter {
  public:
-  GraphImporter(mlir::OpBuilder& builder, const artifact::Graph& graph)
-      : b(builder), ctx(builder.getContext()), graph(graph) {
+  // `state`: the module buffers some graph of the artifact writes in place.
+  GraphImporter(mlir::OpBuilder& builder, const artifact::Graph& graph,
+                const llvm::StringSet<>& state)
+      : b(builder), ctx(builder.getContext()), graph(graph), state(state) {
     for (const auto& v : graph.values()) metas[v.name()] = &v.meta();
     for (const auto& d : graph.dynamic_dims()) symbolNames.push_back(d.name());
   }
@@ -45,6 +47,7 @@ class GraphImporter {
   mlir::OpBuilder& b;
   mlir::MLIRContext* ctx;
   const artifact::Graph& graph;
+  const llvm::StringSet<>& state;
   llvm::StringMap<const artifact::TensorMeta*> metas;
   llvm::StringMap<mlir::Value> values;
   std::vector<std::string> symbolNames;  // graph.dynamic_dims in order
@@ -384,15 +387,13 @@ mlir::LogicalResult GraphImporter::run(mlir::Location fallbackLoc) {
                                            b.getFunctionType(argTypes, resultTypes));
   mlir::Block* entry = func.addEntryBlock();
   if (mlir::failed(declareSymbols(func, fallbackLoc))) return mlir::failure();
-  // Module buffers written in place are model state (FormKernels.h); their new values
+  // Module buffers written in place are model state (FormKernels.h), in every graph
+  // that uses them: one graph writes a cache that another only reads. Their new values
   // are results that the plan writes back instead of outputs. So are the new values of
   // user inputs written in place (written back into the caller's input memory).
-  llvm::StringSet<> mutated;
-  for (const auto& out : graph.outputs())
-    if (out.kind() == artifact::OutputSpec::BUFFER_MUTATION) mutated.insert(out.name());
   for (auto [i, in] : llvm::enumerate(graph.inputs())) {
     const char* role = in.kind() == artifact::InputSpec::USER_INPUT ? "pt2c.input"
-                       : mutated.contains(in.name())                 ? kStateAttr
+                       : state.contains(in.name())                   ? kStateAttr
                                                                      : "pt2c.weight";
     func.setArgAttr(i, role, b.getStringAttr(in.name()));
     values[in.value()] = entry->getArgument(i);
@@ -434,8 +435,12 @@ mlir::OwningOpRef<mlir::ModuleOp> importArtifact(mlir::MLIRContext& context,
   mlir::Location loc = mlir::FileLineColLoc::get(&context, artifact.message.model_path(), 0, 0);
   mlir::OwningOpRef<mlir::ModuleOp> module = mlir::ModuleOp::create(loc);
   mlir::OpBuilder builder(module->getBodyRegion());
+  llvm::StringSet<> state;
+  for (const auto& graph : artifact.message.graphs())
+    for (const auto& out : graph.outputs())
+      if (out.kind() == artifact::OutputSpec::BUFFER_MUTATION) state.insert(out.name());
   for (const auto& graph : artifact.message.graphs()) {
-    GraphImporter importer(builder, graph);
+    GraphImporter importer(builder, graph, state);
     if (mlir::failed(importer.run(loc))) return nullptr;
   }
   if (mlir::failed(mlir::verify(*module))) return nullptr;

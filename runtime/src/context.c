@@ -21,7 +21,7 @@ PT2C_API pt2c_status pt2c_context_create(pt2c_model* model, pt2c_context** out_c
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a context");
   /* A context of a context is one more context of the same model. */
   const pt2c_model* owner = model->parent != NULL ? model->parent : model;
-  pt2c_status status = pt2c_model_instance_create(owner, &context->instance);
+  pt2c_status status = pt2c_model_instance_create(owner, NULL, 0, &context->instance);
   if (status != PT2C_OK) {
     free(context);
     return status;

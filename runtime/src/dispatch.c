@@ -95,31 +95,6 @@ static pt2c_status check_slots(const pt2c_model_graph* graph, uint32_t g) {
   return PT2C_OK;
 }
 
-/* A module buffer written in place is one state for the whole model: graphs after the
- * first use the first graph's copy of the same weights bytes (CPU plans). */
-static void share_state(pt2c_model* owner) {
-  for (uint32_t g = 1; g < owner->num_graphs; ++g) {
-    pt2c_model* model = owner->graphs[g].model;
-    if (model->cuda != NULL) continue;
-    for (uint32_t b = 0; b < model->plan.header->num_buffers; ++b) {
-      const pt2c_plan_buffer* buffer = &model->plan.buffers[b];
-      if (buffer->kind != PT2C_BUFFER_STATE) continue;
-      for (uint32_t e = 0; e < g; ++e) {
-        const pt2c_model* earlier = owner->graphs[e].model;
-        for (uint32_t c = 0; c < earlier->plan.header->num_buffers; ++c) {
-          const pt2c_plan_buffer* other = &earlier->plan.buffers[c];
-          if (other->kind == PT2C_BUFFER_STATE && other->offset == buffer->offset &&
-              other->nbytes == buffer->nbytes && earlier->cuda == NULL) {
-            model->buffer_data[b] = earlier->buffer_data[c];
-            e = g;  /* found: stop searching */
-            break;
-          }
-        }
-      }
-    }
-  }
-}
-
 /* The dispatch scratch: room for the inputs of the graph that takes the most. */
 static pt2c_status allocate_gathered(pt2c_model* owner) {
   uint32_t max_inputs = 0;
@@ -129,6 +104,41 @@ static pt2c_status allocate_gathered(pt2c_model* owner) {
   owner->gathered = calloc(max_inputs > 0 ? max_inputs : 1, sizeof(pt2c_tensor));
   if (owner->gathered == NULL)
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the dispatch tables");
+  return PT2C_OK;
+}
+
+/* Creates each graph's executable; created[g] collects them, the siblings of the next. */
+static pt2c_status create_graphs(const pt2c_model_source* source,
+                                 const pt2c_plan_set_graph* graphs, pt2c_model* owner,
+                                 pt2c_model** created) {
+  const unsigned char* base = owner->set_copy;
+  pt2c_status status = PT2C_OK;
+  for (uint32_t g = 0; g < owner->num_graphs; ++g) {
+    if (graphs[g].first_kernel > source->num_kernels)
+      return CORRUPT("graph %u: kernel %u is outside the kernel table", g, graphs[g].first_kernel);
+    pt2c_model_source part = *source;
+    part.plan = base + graphs[g].plan_offset;
+    part.plan_size = graphs[g].plan_size;
+    part.kernels = source->kernels ? source->kernels + graphs[g].first_kernel : NULL;
+    part.num_kernels = source->num_kernels - graphs[g].first_kernel;
+    part.kernel_splits =
+        source->kernel_splits ? source->kernel_splits + graphs[g].first_kernel : NULL;
+    part.kernel_arg_first =
+        source->kernel_arg_first ? source->kernel_arg_first + graphs[g].first_kernel : NULL;
+    part.siblings = created;
+    part.num_siblings = g;
+    if (pt2c_is_plan_set(part.plan, part.plan_size)) return CORRUPT("graph %u is a plan set", g);
+    status = pt2c_model_create_from(&part, &owner->graphs[g].model);
+    if (status != PT2C_OK) {
+      /* Keep the graph's own message, say which graph it was. */
+      char reason[512];
+      snprintf(reason, sizeof(reason), "%s", pt2c_last_error());
+      return pt2c_fail(status, "graph '%s': %s", owner->graphs[g].name, reason);
+    }
+    created[g] = owner->graphs[g].model;
+    status = check_slots(&owner->graphs[g], g);
+    if (status != PT2C_OK) return status;
+  }
   return PT2C_OK;
 }
 
@@ -143,31 +153,11 @@ pt2c_status pt2c_plan_set_create(const pt2c_model_source* source, pt2c_model* ow
   if (status != PT2C_OK) return status;
   const pt2c_plan_set_graph* graphs =
       (const pt2c_plan_set_graph*)(base + sizeof(pt2c_plan_set_header));
-  for (uint32_t g = 0; g < owner->num_graphs; ++g) {
-    if (graphs[g].first_kernel > source->num_kernels)
-      return CORRUPT("graph %u: kernel %u is outside the kernel table", g, graphs[g].first_kernel);
-    pt2c_model_source part = *source;
-    part.plan = base + graphs[g].plan_offset;
-    part.plan_size = graphs[g].plan_size;
-    part.kernels = source->kernels ? source->kernels + graphs[g].first_kernel : NULL;
-    part.num_kernels = source->num_kernels - graphs[g].first_kernel;
-    part.kernel_splits =
-        source->kernel_splits ? source->kernel_splits + graphs[g].first_kernel : NULL;
-    part.kernel_arg_first =
-        source->kernel_arg_first ? source->kernel_arg_first + graphs[g].first_kernel : NULL;
-    if (pt2c_is_plan_set(part.plan, part.plan_size)) return CORRUPT("graph %u is a plan set", g);
-    status = pt2c_model_create_from(&part, &owner->graphs[g].model);
-    if (status != PT2C_OK) {
-      /* Keep the graph's own message, say which graph it was. */
-      char reason[512];
-      snprintf(reason, sizeof(reason), "%s", pt2c_last_error());
-      return pt2c_fail(status, "graph '%s': %s", owner->graphs[g].name, reason);
-    }
-    status = check_slots(&owner->graphs[g], g);
-    if (status != PT2C_OK) return status;
-  }
-  status = allocate_gathered(owner);
-  if (status == PT2C_OK) share_state(owner);
+  pt2c_model** created = calloc(owner->num_graphs, sizeof(pt2c_model*));
+  if (created == NULL) return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate graphs");
+  status = create_graphs(source, graphs, owner, created);
+  free(created);
+  if (status == PT2C_OK) status = allocate_gathered(owner);
   return status;
 }
 
@@ -176,15 +166,19 @@ pt2c_status pt2c_plan_set_instance(const pt2c_model* parent, pt2c_model* owner) 
   if (owner->graphs == NULL)
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a context's graph tables");
   owner->num_graphs = parent->num_graphs;
-  for (uint32_t g = 0; g < parent->num_graphs; ++g) {
+  pt2c_model** created = calloc(parent->num_graphs, sizeof(pt2c_model*));
+  if (created == NULL)
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a context's graph tables");
+  pt2c_status status = PT2C_OK;
+  for (uint32_t g = 0; g < parent->num_graphs && status == PT2C_OK; ++g) {
     owner->graphs[g] = parent->graphs[g]; /* names and slots point into the parent's set */
     owner->graphs[g].model = NULL;
-    pt2c_status status =
-        pt2c_model_instance_create(parent->graphs[g].model, &owner->graphs[g].model);
-    if (status != PT2C_OK) return status;
+    status = pt2c_model_instance_create(parent->graphs[g].model, created, g,
+                                        &owner->graphs[g].model);
+    created[g] = owner->graphs[g].model;
   }
-  pt2c_status status = allocate_gathered(owner);
-  if (status == PT2C_OK) share_state(owner);
+  free(created);
+  if (status == PT2C_OK) status = allocate_gathered(owner);
   return status;
 }
 

@@ -135,14 +135,41 @@ static pt2c_status allocate_memory(pt2c_model* model) {
   return PT2C_OK;
 }
 
-/* Gives every STATE buffer its own writable copy of its initial bytes, one allocation
- * for all (64-byte aligned slots), so that runs can update it in place. */
-static pt2c_status allocate_state(pt2c_model* model) {
+int pt2c_sibling_state(pt2c_model* const* siblings, uint32_t num_siblings,
+                       const pt2c_plan_buffer* buffer, const pt2c_model** out_model,
+                       uint32_t* out_buffer) {
+  for (uint32_t s = 0; s < num_siblings; ++s) {
+    const pt2c_plan* plan = &siblings[s]->plan;
+    for (uint32_t c = 0; c < plan->header->num_buffers; ++c) {
+      const pt2c_plan_buffer* other = &plan->buffers[c];
+      if (other->kind == PT2C_BUFFER_STATE && other->offset == buffer->offset &&
+          other->nbytes == buffer->nbytes) {
+        *out_model = siblings[s];
+        *out_buffer = c;
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* Gives every STATE buffer a writable copy of its initial bytes, one allocation for all
+ * (64-byte aligned slots), so that runs can update it in place; one a sibling graph has
+ * already is that graph's. */
+static pt2c_status allocate_state(pt2c_model* model, pt2c_model* const* siblings,
+                                  uint32_t num_siblings) {
   const pt2c_plan* plan = &model->plan;
   uint64_t total = 0;
-  for (uint32_t i = 0; i < plan->header->num_buffers; ++i)
-    if (plan->buffers[i].kind == PT2C_BUFFER_STATE)
-      total += (plan->buffers[i].nbytes + kArenaAlignment - 1) & ~(uint64_t)(kArenaAlignment - 1);
+  const pt2c_model* holder;
+  uint32_t held;
+  for (uint32_t i = 0; i < plan->header->num_buffers; ++i) {
+    const pt2c_plan_buffer* buffer = &plan->buffers[i];
+    if (buffer->kind != PT2C_BUFFER_STATE) continue;
+    if (pt2c_sibling_state(siblings, num_siblings, buffer, &holder, &held))
+      model->buffer_data[i] = holder->buffer_data[held];
+    else
+      total += (buffer->nbytes + kArenaAlignment - 1) & ~(uint64_t)(kArenaAlignment - 1);
+  }
   if (total == 0) return PT2C_OK;
   if (total > SIZE_MAX || posix_memalign(&model->state, kArenaAlignment, (size_t)total) != 0)
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate %" PRIu64
@@ -150,7 +177,9 @@ static pt2c_status allocate_state(pt2c_model* model) {
   unsigned char* next = model->state;
   for (uint32_t i = 0; i < plan->header->num_buffers; ++i) {
     const pt2c_plan_buffer* buffer = &plan->buffers[i];
-    if (buffer->kind != PT2C_BUFFER_STATE) continue;
+    if (buffer->kind != PT2C_BUFFER_STATE ||
+        pt2c_sibling_state(siblings, num_siblings, buffer, &holder, &held))
+      continue;
     memcpy(next, model->weights + buffer->offset, buffer->nbytes);
     model->buffer_data[i] = next;
     next += (buffer->nbytes + kArenaAlignment - 1) & ~(uint64_t)(kArenaAlignment - 1);
@@ -211,7 +240,7 @@ pt2c_status pt2c_model_create_from(const pt2c_model_source* source, pt2c_model**
     status = check_kernel_table(source, &model->plan);
     if (status == PT2C_OK) status = check_kernel_args(source, &model->plan);
     if (status == PT2C_OK) status = allocate_memory(model);
-    if (status == PT2C_OK) status = allocate_state(model);
+    if (status == PT2C_OK) status = allocate_state(model, source->siblings, source->num_siblings);
     if (status == PT2C_OK)
       status = pt2c_cpu_library_steps_create(&model->plan, model->buffer_data,
                                              &model->cpu_library_steps);
@@ -225,7 +254,8 @@ pt2c_status pt2c_model_create_from(const pt2c_model_source* source, pt2c_model**
   return PT2C_OK;
 }
 
-pt2c_status pt2c_model_instance_create(const pt2c_model* parent, pt2c_model** out_instance) {
+pt2c_status pt2c_model_instance_create(const pt2c_model* parent, pt2c_model* const* siblings,
+                                       uint32_t num_siblings, pt2c_model** out_instance) {
   *out_instance = NULL;
   pt2c_model* model = calloc(1, sizeof(pt2c_model));
   if (model == NULL) return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a context");
@@ -238,12 +268,12 @@ pt2c_status pt2c_model_instance_create(const pt2c_model* parent, pt2c_model** ou
     status = pt2c_plan_set_instance(parent, model);
   } else if (parent->cuda != NULL) {
     model->plan = parent->plan;
-    status = pt2c_cuda_model_share(model, parent->cuda);
+    status = pt2c_cuda_model_share(model, parent->cuda, siblings, num_siblings);
   } else {
     model->plan = parent->plan; /* views into the parent's copy */
     model->cpu_library_steps = parent->cpu_library_steps; /* read-only once made */
     status = allocate_memory(model);
-    if (status == PT2C_OK) status = allocate_state(model);
+    if (status == PT2C_OK) status = allocate_state(model, siblings, num_siblings);
   }
   if (status != PT2C_OK) {
     free_model(model);

@@ -36,6 +36,12 @@ typedef struct pt2c_model_source {
   const uint64_t* kernel_arg_bytes;
   const void* cuda_fatbin;        /* CUDA plans: the kernels; read during create only */
   uint64_t cuda_fatbin_size;
+  /* Plan sets (dispatch.c): the graphs created before this one. A STATE buffer one of
+   * them has too (the same weights bytes) is that graph's, not a copy: one model state
+   * for the whole model. A CUDA graph also uses the first one's module and device
+   * weights. */
+  struct pt2c_model* const* siblings;
+  uint32_t num_siblings;
 } pt2c_model_source;
 
 struct pt2c_cuda_model;
@@ -108,8 +114,16 @@ void pt2c_model_release(pt2c_model* model);
 pt2c_status pt2c_model_reset_state_as(pt2c_model* model, const char* function);
 
 /* A new instance of `parent` (see struct pt2c_model), freed by pt2c_model_destroy; the
- * parent must outlive it. */
-pt2c_status pt2c_model_instance_create(const pt2c_model* parent, pt2c_model** out_instance);
+ * parent must outlive it. `siblings`: as pt2c_model_source's, for the instance of one
+ * graph of a plan set (the instances of the graphs before it); NULL otherwise. */
+pt2c_status pt2c_model_instance_create(const pt2c_model* parent, pt2c_model* const* siblings,
+                                       uint32_t num_siblings, pt2c_model** out_instance);
+
+/* The STATE buffer of one of `siblings` (plan sets) that holds the same weights bytes as
+ * `buffer`: 1 with *out_model and *out_buffer set, or 0 if none does. */
+int pt2c_sibling_state(pt2c_model* const* siblings, uint32_t num_siblings,
+                       const pt2c_plan_buffer* buffer, const pt2c_model** out_model,
+                       uint32_t* out_buffer);
 
 #ifdef __cplusplus
 }

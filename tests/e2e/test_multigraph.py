@@ -4,10 +4,14 @@ the compiled library's dispatch picks the graph from the inputs a caller gives.
 Each case compiles once, runs the .so through cpp_host (no Python) on fresh random
 inputs and compares with PyTorch eager on the same inputs: max|diff| / max|ref| <= 1e-4.
 """
+import ctypes
+import json
+import sys
+
 import numpy as np
 import pytest
 
-from conftest import env_without_python, run
+from conftest import REPO, env_without_python, run
 from harness import compile_model, write_model
 
 # forward(x, mask=None) traced with and without the mask, and a second method.
@@ -272,3 +276,34 @@ def test_example_inputs_with_none_is_one_graph_with_an_absent_input(pt2c, python
                 env=env_without_python())
     assert given.returncode == 1
     assert "input 1 ('bias') of graph 'forward' was traced as None; pass it absent" in given.stderr
+
+
+MULTIGRAPH = REPO / "tests" / "gpu" / "multigraph"
+
+
+def test_state_one_graph_writes_is_what_the_others_read(pt2c, python, tmp_path):
+    """tests/gpu/multigraph on the CPU: forward graphs add to a running sum (model state)
+    that the `total` graph only reads; the steps run in order on one model, again after
+    pt2c_model_reset_state, and on a fresh context, each output against eager's."""
+    sys.path.insert(0, str(MULTIGRAPH))
+    from steps import run_steps
+    so = compile_model(pt2c, MULTIGRAPH / "model.py", tmp_path)
+    result = run([python, MULTIGRAPH / "make_steps.py", MULTIGRAPH / "model.py", tmp_path])
+    assert result.returncode == 0, result.stderr
+    steps = json.loads((tmp_path / "steps.json").read_text())["steps"]
+    assert [s["method"] for s in steps].count("total") == 2
+    lib = ctypes.CDLL(str(so))
+    lib.pt2c_last_error.restype = ctypes.c_char_p
+    failures = []
+    check = lambda name, ok, detail="": ok or failures.append(name + " " + detail)
+    model = ctypes.c_void_p()
+    assert lib.pt2c_model_create(ctypes.byref(model)) == 0
+    run_steps(lib, tmp_path, steps, model, lib.pt2c_model_run_method, check, tolerance=1e-4)
+    assert lib.pt2c_model_reset_state(model) == 0
+    run_steps(lib, tmp_path, steps, model, lib.pt2c_model_run_method, check, tolerance=1e-4)
+    context = ctypes.c_void_p()
+    assert lib.pt2c_context_create(model, ctypes.byref(context)) == 0
+    run_steps(lib, tmp_path, steps, context, lib.pt2c_context_run_method, check, tolerance=1e-4)
+    lib.pt2c_context_destroy(context)
+    lib.pt2c_model_destroy(model)
+    assert failures == []

@@ -31,7 +31,7 @@ std::string describe(const CudaCodegenSummary& summary, const std::vector<unsign
 }
 
 llvm::Expected<CudaCodegenSummary> emitCudaObject(mlir::ModuleOp kernels,
-                                                  const ExecutionPlan& plan,
+                                                  const ModelPlan& model,
                                                   const CudaCodegenOptions& options,
                                                   const std::string& objectPath) {
   // The toolkit first: without it nothing below can finish.
@@ -42,7 +42,19 @@ llvm::Expected<CudaCodegenSummary> emitCudaObject(mlir::ModuleOp kernels,
   if (mlir::failed(lowerKernelsToGpu(kernels))) return fail("lowering the kernels to GPU failed");
   auto launches = readLaunchTable(kernels);
   if (mlir::failed(launches)) return fail("reading the GPU launches failed");
-  auto cudaPlan = expandPlanForCuda(plan, *launches, dense);
+  // Each graph of a plan set names its own GPU kernels (all in the one fatbin).
+  CudaCodegenSummary summary;
+  auto expand = [&](const ExecutionPlan& graph) -> llvm::Expected<ExecutionPlan> {
+    auto expanded = expandPlanForCuda(graph, *launches, dense);
+    if (!expanded) return expanded.takeError();
+    auto records = readPlanRecords(expanded->bytes);
+    if (!records) return records.takeError();
+    summary.gemms += records->gemms.size();
+    summary.convs += records->convs.size();
+    summary.launches += records->steps.size() - records->gemms.size() - records->convs.size();
+    return expanded;
+  };
+  auto cudaPlan = rewriteModelPlan(model, expand, /*sharedKernelTable=*/false);
   if (!cudaPlan) return cudaPlan.takeError();
 
   auto gpuModule = kernels.lookupSymbol<mlir::gpu::GPUModuleOp>(kGpuModuleName);
@@ -69,15 +81,7 @@ llvm::Expected<CudaCodegenSummary> emitCudaObject(mlir::ModuleOp kernels,
   if (mlir::failed(emitCpuObject(*host, hostPlan, hostOptions, objectPath)))
     return fail("writing the model's object failed");
 
-  CudaCodegenSummary summary;
   summary.gpuKernels = cudaPlan->kernels.size();
-  if (auto records = readPlanRecords(cudaPlan->bytes)) {
-    summary.gemms = records->gemms.size();
-    summary.convs = records->convs.size();
-    summary.launches = records->steps.size() - summary.gemms - summary.convs;
-  } else {
-    return records.takeError();
-  }
   summary.fatbinBytes = fatbin->size();
   summary.arenaBytes = cudaPlan->arenaSize;
   return summary;

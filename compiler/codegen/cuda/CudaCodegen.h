@@ -13,6 +13,7 @@
 
 #include "compiler/codegen/CpuCodegen.h"
 #include "compiler/codegen/ExecutionPlan.h"
+#include "compiler/codegen/MultiGraphPlan.h"
 #include "llvm/Support/Error.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -36,7 +37,7 @@ std::string describe(const CudaCodegenSummary& summary, const std::vector<unsign
 // `kernels` holds the kernel functions only (lowered in place); `plan` is
 // buildExecutionPlan's plan of the model function that calls them.
 llvm::Expected<CudaCodegenSummary> emitCudaObject(mlir::ModuleOp kernels,
-                                                  const ExecutionPlan& plan,
+                                                  const ModelPlan& model,
                                                   const CudaCodegenOptions& options,
                                                   const std::string& objectPath);
 

@@ -63,6 +63,15 @@ static pt2c_status pick_device(struct pt2c_cuda_model* cuda) {
   return PT2C_OK;
 }
 
+/* Retains the primary context of cuda->device (a model or context of a device in use). */
+static pt2c_status retain_context(struct pt2c_cuda_model* cuda) {
+  CUresult result = cuda->cu->DevicePrimaryCtxRetain(&cuda->context, cuda->device);
+  if (result == CUDA_SUCCESS) return PT2C_OK;
+  cuda->context = NULL;
+  return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE,
+                        "cannot use the primary context of the CUDA device");
+}
+
 /* Whether a module load failed because this GPU has no cubin and the PTX did not JIT. */
 static int is_architecture_error(CUresult result) {
   return result == CUDA_ERROR_NO_BINARY_FOR_GPU || result == CUDA_ERROR_INVALID_PTX ||
@@ -100,6 +109,26 @@ static pt2c_status architecture_error(struct pt2c_cuda_model* cuda, CUresult res
   return pt2c_cuda_fail(cu, result, PT2C_ERROR_UNSUPPORTED, what);
 }
 
+/* Looks up every kernel of the plan in the loaded module. */
+static pt2c_status find_functions(struct pt2c_cuda_model* cuda, const pt2c_plan* plan) {
+  const pt2c_cuda_driver* cu = cuda->cu;
+  uint32_t num_kernels = plan->header->num_kernels;
+  cuda->functions = allocate_array(num_kernels, sizeof(CUfunction));
+  if (cuda->functions == NULL)
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the kernel table");
+  cuda->owns_functions = 1;
+  for (uint32_t i = 0; i < num_kernels; ++i) {
+    const char* name = pt2c_plan_string(plan, plan->gpu_kernels[i].name);
+    CUresult result = cu->ModuleGetFunction(&cuda->functions[i], cuda->module, name);
+    if (result == CUDA_ERROR_NOT_FOUND)
+      return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL,
+                       "corrupt model: kernel %u ('%s') is not in the model's fatbin", i, name);
+    if (result != CUDA_SUCCESS)
+      return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result), "looking up a kernel failed");
+  }
+  return PT2C_OK;
+}
+
 /* Loads the fatbin (the driver picks the cubin for this GPU, or JIT-compiles the PTX) and
  * looks up every kernel of the plan. */
 static pt2c_status load_module(struct pt2c_cuda_model* cuda, const pt2c_plan* plan,
@@ -115,20 +144,7 @@ static pt2c_status load_module(struct pt2c_cuda_model* cuda, const pt2c_plan* pl
     return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result),
                           "loading the model's GPU code failed");
   }
-  uint32_t num_kernels = plan->header->num_kernels;
-  cuda->functions = allocate_array(num_kernels, sizeof(CUfunction));
-  if (cuda->functions == NULL)
-    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the kernel table");
-  for (uint32_t i = 0; i < num_kernels; ++i) {
-    const char* name = pt2c_plan_string(plan, plan->gpu_kernels[i].name);
-    result = cu->ModuleGetFunction(&cuda->functions[i], cuda->module, name);
-    if (result == CUDA_ERROR_NOT_FOUND)
-      return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL,
-                       "corrupt model: kernel %u ('%s') is not in the model's fatbin", i, name);
-    if (result != CUDA_SUCCESS)
-      return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result), "looking up a kernel failed");
-  }
-  return PT2C_OK;
+  return find_functions(cuda, plan);
 }
 
 static uint64_t round_up(uint64_t value, uint64_t alignment) {
@@ -177,10 +193,14 @@ pt2c_status pt2c_cuda_reset_state(struct pt2c_cuda_model* cuda, const pt2c_plan*
 }
 
 /* Device memory a run writes, per model or context: the arena (zeroed, like the CPU
- * runtime's, so that results never depend on stale bytes), the STATE copies and the
- * staging buffers of host-memory runs; and every buffer's address (weights: `weights`). */
+ * runtime's, so that results never depend on stale bytes), the STATE copies (those a
+ * sibling graph has already are its) and the staging buffers of host-memory runs; and
+ * every buffer's address (weights: `weights`). */
 static pt2c_status allocate_run_memory(struct pt2c_cuda_model* cuda, const pt2c_plan* plan,
-                                       const unsigned char* host_weights) {
+                                       const unsigned char* host_weights,
+                                       pt2c_model* const* siblings, uint32_t num_siblings) {
+  const pt2c_model* holder;
+  uint32_t held;
   const pt2c_cuda_driver* cu = cuda->cu;
   const pt2c_plan_header* header = plan->header;
   CUresult result = CUDA_SUCCESS;
@@ -192,7 +212,8 @@ static pt2c_status allocate_run_memory(struct pt2c_cuda_model* cuda, const pt2c_
 
   uint64_t state_size = 0;
   for (uint32_t i = 0; i < header->num_buffers; ++i)
-    if (plan->buffers[i].kind == PT2C_BUFFER_STATE)
+    if (plan->buffers[i].kind == PT2C_BUFFER_STATE &&
+        !pt2c_sibling_state(siblings, num_siblings, &plan->buffers[i], &holder, &held))
       state_size += round_up(plan->buffers[i].nbytes, kStateAlignment);
   status = device_alloc(cu, state_size, "model state", &cuda->state);
   if (status != PT2C_OK) return status;
@@ -204,6 +225,9 @@ static pt2c_status allocate_run_memory(struct pt2c_cuda_model* cuda, const pt2c_
       cuda->buffer_address[i] = cuda->weights + buffer->offset;
     } else if (buffer->kind == PT2C_BUFFER_ARENA) {
       cuda->buffer_address[i] = cuda->arena + buffer->offset;
+    } else if (buffer->kind == PT2C_BUFFER_STATE &&
+               pt2c_sibling_state(siblings, num_siblings, buffer, &holder, &held)) {
+      cuda->buffer_address[i] = holder->cuda->buffer_address[held];
     } else if (buffer->kind == PT2C_BUFFER_STATE) {
       cuda->buffer_address[i] = cuda->state + state_offset;
       state_offset += round_up(buffer->nbytes, kStateAlignment);
@@ -258,17 +282,36 @@ pt2c_status pt2c_cuda_model_create(pt2c_model* model, const pt2c_model_source* s
   struct pt2c_cuda_model* cuda = calloc(1, sizeof(*cuda));
   if (cuda == NULL) return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a model");
   model->cuda = cuda;
-  pt2c_status status = pt2c_cuda_driver_load(&cuda->cu);
-  if (status == PT2C_OK) status = pick_device(cuda);
+  /* A later graph of a plan set: the first graph's device, module and weights. */
+  const struct pt2c_cuda_model* first =
+      source->num_siblings > 0 ? source->siblings[0]->cuda : NULL;
+  pt2c_status status = PT2C_OK;
+  if (first != NULL) {
+    cuda->cu = first->cu;
+    cuda->device = first->device;
+    status = retain_context(cuda);
+  } else {
+    status = pt2c_cuda_driver_load(&cuda->cu);
+    if (status == PT2C_OK) status = pick_device(cuda);
+  }
   if (status != PT2C_OK) return status;
 
   CUresult result = cuda->cu->CtxPushCurrent(cuda->context);
   if (result != CUDA_SUCCESS)
     return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, "cannot make the context current");
   status = allocate_tables(cuda, &model->plan);
-  if (status == PT2C_OK) status = load_module(cuda, &model->plan, source->cuda_fatbin, &contents);
-  if (status == PT2C_OK) status = upload_weights(cuda, &model->plan, source->weights);
-  if (status == PT2C_OK) status = allocate_run_memory(cuda, &model->plan, source->weights);
+  if (first != NULL) {
+    cuda->shared = 1;
+    cuda->module = first->module;
+    cuda->weights = first->weights;
+    if (status == PT2C_OK) status = find_functions(cuda, &model->plan);
+  } else {
+    if (status == PT2C_OK) status = load_module(cuda, &model->plan, source->cuda_fatbin, &contents);
+    if (status == PT2C_OK) status = upload_weights(cuda, &model->plan, source->weights);
+  }
+  if (status == PT2C_OK)
+    status = allocate_run_memory(cuda, &model->plan, source->weights, source->siblings,
+                                 source->num_siblings);
   if (status == PT2C_OK)
     status = pt2c_cuda_gemms_create(cuda->cu, &model->plan, cuda->buffer_address, &cuda->gemms);
   if (status == PT2C_OK) status = pt2c_cuda_convs_create(cuda->cu, &model->plan, source->weights, &cuda->convs);
@@ -278,27 +321,25 @@ pt2c_status pt2c_cuda_model_create(pt2c_model* model, const pt2c_model_source* s
   return status;
 }
 
-pt2c_status pt2c_cuda_model_share(pt2c_model* instance, const struct pt2c_cuda_model* parent) {
+pt2c_status pt2c_cuda_model_share(pt2c_model* instance, const struct pt2c_cuda_model* parent,
+                                  pt2c_model* const* siblings, uint32_t num_siblings) {
   struct pt2c_cuda_model* cuda = calloc(1, sizeof(*cuda));
   if (cuda == NULL) return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a context");
   instance->cuda = cuda;
   cuda->shared = 1;
   cuda->cu = parent->cu;
   cuda->device = parent->device;
-  CUresult result = cuda->cu->DevicePrimaryCtxRetain(&cuda->context, cuda->device);
-  if (result != CUDA_SUCCESS) {
-    cuda->context = NULL;
-    return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE,
-                          "cannot use the primary context of the CUDA device");
-  }
-  result = cuda->cu->CtxPushCurrent(cuda->context);
+  pt2c_status status = retain_context(cuda);
+  if (status != PT2C_OK) return status;
+  CUresult result = cuda->cu->CtxPushCurrent(cuda->context);
   if (result != CUDA_SUCCESS)
     return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, "cannot make the context current");
   cuda->module = parent->module;
   cuda->functions = parent->functions;
   cuda->weights = parent->weights;
-  pt2c_status status = allocate_tables(cuda, &instance->plan);
-  if (status == PT2C_OK) status = allocate_run_memory(cuda, &instance->plan, instance->weights);
+  status = allocate_tables(cuda, &instance->plan);
+  if (status == PT2C_OK)
+    status = allocate_run_memory(cuda, &instance->plan, instance->weights, siblings, num_siblings);
   if (status == PT2C_OK) status = pt2c_cuda_gemms_share(cuda->cu, parent->gemms, &cuda->gemms);
   if (status == PT2C_OK) status = pt2c_cuda_convs_share(cuda->cu, parent->convs, &cuda->convs);
   if (status == PT2C_OK) status = create_capture_stream(cuda);
@@ -332,6 +373,6 @@ void pt2c_cuda_model_destroy(struct pt2c_cuda_model* cuda) {
   free(cuda->arg_values);
   free(cuda->buffer_address);
   free(cuda->staging);
-  if (!cuda->shared) free(cuda->functions);
+  if (cuda->owns_functions) free(cuda->functions);
   free(cuda);
 }

@@ -15,9 +15,10 @@ extern "C" {
 #endif
 
 struct pt2c_cuda_model {
-  /* 1: an instance's (a context's, model.h): module, functions and weights are its
-   * parent's, which it neither frees nor unloads */
+  /* 1: module and weights are another model's, which this one neither frees nor
+   * unloads: a context's parent's (model.h), or the first graph's of a plan set */
   int shared;
+  int owns_functions;           /* 0: a context's, borrowed from its parent */
   const pt2c_cuda_driver* cu;
   CUdevice device;
   CUcontext context;            /* the device's primary context, retained; NULL if not */
@@ -54,13 +55,16 @@ struct pt2c_cuda_model {
  * weights checked against `source`. On failure model->cuda holds what was made, for
  * pt2c_cuda_model_destroy. */
 pt2c_status pt2c_cuda_model_create(pt2c_model* model, const pt2c_model_source* source);
+/* Graphs of a plan set after the first (source->siblings) load no module and upload no
+ * weights: they use the first graph's, and the STATE buffers of earlier graphs. */
 
 /* The device side of `instance`, an instance of the CUDA model `parent` (model.h): the
  * parent's module, kernels and device weights, the parent's choice of cuBLASLt and cuDNN
  * algorithms and its channels-last filters (so a run computes the same bits as the
  * parent's), and its own arena, state, staging buffers, library handles, workspaces,
  * stream and graph. Sets instance->cuda; on failure it holds what was made. */
-pt2c_status pt2c_cuda_model_share(pt2c_model* instance, const struct pt2c_cuda_model* parent);
+pt2c_status pt2c_cuda_model_share(pt2c_model* instance, const struct pt2c_cuda_model* parent,
+                                  pt2c_model* const* siblings, uint32_t num_siblings);
 
 /* Writes the initial bytes of every STATE buffer (from the host weights) to the device
  * copies; synchronous (the legacy default stream orders it after earlier runs). */
