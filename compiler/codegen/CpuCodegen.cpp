@@ -126,8 +126,7 @@ llvm::Function* addRangeWrapper(llvm::Module& m, llvm::Function* kernel, size_t 
 
 // __pt2c_kernel_splits: per kernel, {range entry, extent, work} where the kernel splits
 // and every step passes it disjoint buffers (calls on disjoint ranges then never touch
-// the same bytes), else {null, 0, 0}. Plan sets get null entries only (their steps are
-// not read here).
+// the same bytes), else {null, 0, 0}.
 void addSplitTable(llvm::Module& m, const ExecutionPlan& plan,
                    const std::map<std::string, KernelSplit>& splits,
                    const std::vector<bool>& disjoint,
@@ -360,7 +359,7 @@ mlir::LogicalResult emitCpuObject(mlir::ModuleOp kernels, const ExecutionPlan& p
     m->print(os, nullptr);
     options.onLLVMIR(os.str());
   }
-  addNoAliasKernelArgs(*m, plan, disjoint);
+  addNoAliasKernelArgs(*m, plan, disjoint, options.symbolKernels);
   optimizeModuleO3(*m, *tm, /*unrollLoops=*/false);
 
   std::error_code ec;

@@ -39,7 +39,6 @@ class PlanBuilder {
       return mlir::failure();
     ExecutionPlan plan;
     plan.kernels = kernels;
-    plan.dynamic = !r.syms.empty();
     r.numKernels = kernels.size();
     r.arenaSize = arena.size();
     plan.arenaSize = r.arenaSize;

@@ -19,8 +19,6 @@ struct ExecutionPlan {
   std::vector<std::string> kernels;
   std::string bytes;
   uint64_t arenaSize = 0;
-  // Dynamic dimensions: kernels take the symbol values first (DynamicKernelAbi.h).
-  bool dynamic = false;
   // The blob the plan's WEIGHT and STATE buffers point into (WeightsBlob.h).
   WeightsBlob weights;
 };

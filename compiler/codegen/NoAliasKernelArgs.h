@@ -7,6 +7,8 @@
 #ifndef PT2C_COMPILER_CODEGEN_NOALIASKERNELARGS_H_
 #define PT2C_COMPILER_CODEGEN_NOALIASKERNELARGS_H_
 
+#include <set>
+#include <string>
 #include <vector>
 
 #include "compiler/codegen/ExecutionPlan.h"
@@ -15,13 +17,16 @@
 namespace pt2c {
 
 // Per kernel of the plan (ExecutionPlan::kernels): whether every step that calls it
-// passes buffers that share no bytes. Empty for a plan set (its graphs are not read).
+// passes buffers that share no bytes, in a lone plan or any graph of a plan set. Empty if
+// the plan cannot be read.
 std::vector<bool> kernelsWithDisjointArgs(const ExecutionPlan& plan);
 
 // `m` holds the plan's kernels by name (ExecutionPlan::kernels); `disjoint` is
-// kernelsWithDisjointArgs(plan). Returns how many got noalias parameters.
+// kernelsWithDisjointArgs(plan); `symbolKernels` take the symbol values first
+// (CpuCodegenOptions). Returns how many got noalias parameters.
 size_t addNoAliasKernelArgs(llvm::Module& m, const ExecutionPlan& plan,
-                            const std::vector<bool>& disjoint);
+                            const std::vector<bool>& disjoint,
+                            const std::set<std::string>& symbolKernels);
 
 }  // namespace pt2c
 

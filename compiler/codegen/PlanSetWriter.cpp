@@ -23,6 +23,22 @@ void padTo8(std::string& out) { out.resize((out.size() + 7) / 8 * 8, '\0'); }
 
 }  // namespace
 
+std::vector<PlanSetPart> planSetParts(const std::string& bytes) {
+  pt2c_plan_set_header h;
+  if (bytes.size() < sizeof(h) || bytes.compare(0, 8, PT2C_PLAN_SET_MAGIC, 8) != 0) return {};
+  std::memcpy(&h, bytes.data(), sizeof(h));
+  std::vector<PlanSetPart> parts;
+  for (uint32_t g = 0; g < h.num_graphs; ++g) {
+    pt2c_plan_set_graph r;
+    size_t at = sizeof(h) + g * sizeof(r);
+    if (at + sizeof(r) > bytes.size()) return {};
+    std::memcpy(&r, bytes.data() + at, sizeof(r));
+    if (r.plan_offset > bytes.size() || r.plan_size > bytes.size() - r.plan_offset) return {};
+    parts.push_back({r.first_kernel, bytes.substr(r.plan_offset, r.plan_size)});
+  }
+  return parts;
+}
+
 std::string serializePlanSet(const std::vector<PlanSetGraph>& graphs) {
   std::string strings;
   std::vector<pt2c_plan_set_graph> records;

@@ -24,6 +24,14 @@ struct PlanSetGraph {
 
 std::string serializePlanSet(const std::vector<PlanSetGraph>& graphs);
 
+// Each graph's first kernel and plan blob, read back from serializePlanSet's bytes;
+// empty if `bytes` is no plan set (a lone plan) or is cut short.
+struct PlanSetPart {
+  uint32_t firstKernel = 0;
+  std::string plan;
+};
+std::vector<PlanSetPart> planSetParts(const std::string& bytes);
+
 }  // namespace pt2c
 
 #endif  // PT2C_COMPILER_CODEGEN_PLANSETWRITER_H_
