@@ -52,8 +52,7 @@ struct CpuCodegenOptions {
 // it takes, operands then results (0 for a dynamic size), as its type says.
 std::map<std::string, std::vector<uint64_t>> kernelArgBytes(mlir::ModuleOp kernels);
 
-// Lowers the module's kernel functions (in place) to the LLVM dialect: the pipeline
-// pt2c-cpu-kernels-to-llvm (CpuPipeline.h).
+// Lowers the module's kernel functions (in place) to the LLVM dialect.
 mlir::LogicalResult lowerKernelsToLLVMDialect(mlir::ModuleOp kernels);
 
 // `kernels` holds only the kernel functions (already in the LLVM dialect or not).

@@ -1,7 +1,7 @@
 // pt2c's passes over kernel functions on their way to machine code (compiler/codegen):
 // the kernel ABI of dynamic models and the CPU's loop and math rewrites. Registered
 // by pt2c::registerAllPasses (compiler/Passes.h); the pipelines that run them are in
-// compiler/codegen/Pipelines.h.
+// BufferizeKernels.h and CpuPipeline.h.
 #ifndef PT2C_CODEGEN_PASSES_TD
 #define PT2C_CODEGEN_PASSES_TD
 

@@ -6,7 +6,7 @@
 //                         which the execution plan is built from
 //
 // The back half (kernels -> machine code) is in compiler/codegen/CpuPipeline.h and
-// compiler/codegen/cuda/GpuPipeline.h; compiler/transforms/README.md lists them all.
+// compiler/codegen/cuda/GpuLowering.h; compiler/transforms/README.md lists them all.
 #ifndef PT2C_COMPILER_TRANSFORMS_PIPELINES_H_
 #define PT2C_COMPILER_TRANSFORMS_PIPELINES_H_
 

@@ -2,7 +2,7 @@
 // each loop nest of a kernel function runs on the GPU, what a launch computes itself,
 // pt2c's own fused kernels, and one gpu.module for the fatbin. Registered by
 // pt2c::registerAllPasses (compiler/Passes.h); the CUDA pipeline that runs them is in
-// compiler/codegen/cuda/GpuPipeline.h.
+// GpuLowering.h.
 #ifndef PT2C_CODEGEN_CUDA_PASSES_TD
 #define PT2C_CODEGEN_CUDA_PASSES_TD
 
