@@ -9,19 +9,13 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace pt2c {
+
+#define GEN_PASS_DEF_APPROXIMATEMATHPASS
+#include "compiler/codegen/Passes.h.inc"
+
 namespace {
 
-struct ApproximateMathPass
-    : public mlir::PassWrapper<ApproximateMathPass, mlir::OperationPass<mlir::ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApproximateMathPass)
-  llvm::StringRef getArgument() const override { return "pt2c-approximate-math"; }
-  llvm::StringRef getDescription() const override {
-    return "Replace f32 transcendental math ops by polynomial approximations";
-  }
-  void getDependentDialects(mlir::DialectRegistry& registry) const override {
-    registry.insert<mlir::arith::ArithDialect, mlir::math::MathDialect,
-                    mlir::vector::VectorDialect>();
-  }
+struct ApproximateMathPass : impl::ApproximateMathPassBase<ApproximateMathPass> {
   void runOnOperation() override {
     mlir::RewritePatternSet patterns(&getContext());
     mlir::populateMathPolynomialApproximationPatterns(patterns);
@@ -31,7 +25,5 @@ struct ApproximateMathPass
 };
 
 }  // namespace
-
-void registerApproximateMathPass() { mlir::PassRegistration<ApproximateMathPass>(); }
 
 }  // namespace pt2c

@@ -13,6 +13,12 @@
 #include "mlir/Pass/Pass.h"
 
 namespace pt2c {
+
+#define GEN_PASS_DEF_BINDKERNELSYMBOLSPASS
+#define GEN_PASS_DEF_DYNAMICKERNELABIPASS
+#define GEN_PASS_DEF_COPYRETURNEDARGUMENTSPASS
+#include "compiler/codegen/Passes.h.inc"
+
 namespace {
 
 // Symbol `position`'s value, as an index, from a kernel's symbol-values argument.
@@ -31,16 +37,7 @@ llvm::SmallVector<mlir::func::FuncOp> dynamicKernels(mlir::ModuleOp module) {
   return kernels;
 }
 
-struct BindKernelSymbolsPass
-    : public mlir::PassWrapper<BindKernelSymbolsPass, mlir::OperationPass<mlir::ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(BindKernelSymbolsPass)
-  llvm::StringRef getArgument() const override { return "pt2c-bind-kernel-symbols"; }
-  llvm::StringRef getDescription() const override {
-    return "Pass dynamic kernels their symbol values as a first memref argument";
-  }
-  void getDependentDialects(mlir::DialectRegistry& registry) const override {
-    registry.insert<mlir::arith::ArithDialect, mlir::memref::MemRefDialect>();
-  }
+struct BindKernelSymbolsPass : impl::BindKernelSymbolsPassBase<BindKernelSymbolsPass> {
   void runOnOperation() override {
     for (mlir::func::FuncOp kernel : dynamicKernels(getOperation())) {
       int64_t count = std::max<size_t>(sym::symbolNames(kernel).size(), 1);
@@ -57,17 +54,7 @@ struct BindKernelSymbolsPass
   }
 };
 
-struct DynamicKernelAbiPass
-    : public mlir::PassWrapper<DynamicKernelAbiPass, mlir::OperationPass<mlir::ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DynamicKernelAbiPass)
-  llvm::StringRef getArgument() const override { return "pt2c-dynamic-kernel-abi"; }
-  llvm::StringRef getDescription() const override {
-    return "Pass dynamically sized memrefs of dynamic kernels as bare pointers";
-  }
-  void getDependentDialects(mlir::DialectRegistry& registry) const override {
-    registry.insert<mlir::arith::ArithDialect, mlir::memref::MemRefDialect,
-                    mlir::LLVM::LLVMDialect>();
-  }
+struct DynamicKernelAbiPass : impl::DynamicKernelAbiPassBase<DynamicKernelAbiPass> {
   void runOnOperation() override {
     for (mlir::func::FuncOp kernel : dynamicKernels(getOperation()))
       if (mlir::failed(rewrite(kernel))) return signalPassFailure();
@@ -153,15 +140,7 @@ struct DynamicKernelAbiPass
 // copy instead: buffer-results-to-out-params needs every result to be a new buffer (it
 // crashes on a returned argument), and the plan gave the result its own buffer anyway.
 struct CopyReturnedArgumentsPass
-    : public mlir::PassWrapper<CopyReturnedArgumentsPass, mlir::OperationPass<mlir::ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CopyReturnedArgumentsPass)
-  llvm::StringRef getArgument() const override { return "pt2c-copy-returned-arguments"; }
-  llvm::StringRef getDescription() const override {
-    return "Return copies of kernel arguments a kernel returns unchanged";
-  }
-  void getDependentDialects(mlir::DialectRegistry& registry) const override {
-    registry.insert<mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect>();
-  }
+    : impl::CopyReturnedArgumentsPassBase<CopyReturnedArgumentsPass> {
   void runOnOperation() override {
     getOperation().walk([](mlir::func::ReturnOp ret) {
       for (mlir::OpOperand& operand : ret->getOpOperands()) {
@@ -181,11 +160,5 @@ struct CopyReturnedArgumentsPass
 };
 
 }  // namespace
-
-void registerDynamicKernelAbiPasses() {
-  mlir::PassRegistration<BindKernelSymbolsPass>();
-  mlir::PassRegistration<DynamicKernelAbiPass>();
-  mlir::PassRegistration<CopyReturnedArgumentsPass>();
-}
 
 }  // namespace pt2c

@@ -14,9 +14,14 @@
 #ifndef PT2C_COMPILER_CODEGEN_DYNAMICKERNELABI_H_
 #define PT2C_COMPILER_CODEGEN_DYNAMICKERNELABI_H_
 
+#include "mlir/Pass/Pass.h"
+
 namespace pt2c {
 
-void registerDynamicKernelAbiPasses();
+#define GEN_PASS_DECL_BINDKERNELSYMBOLSPASS
+#define GEN_PASS_DECL_DYNAMICKERNELABIPASS
+#define GEN_PASS_DECL_COPYRETURNEDARGUMENTSPASS
+#include "compiler/codegen/Passes.h.inc"
 
 }  // namespace pt2c
 

@@ -7,6 +7,10 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace pt2c {
+
+#define GEN_PASS_DEF_SELECTMINMAXPASS
+#include "compiler/codegen/Passes.h.inc"
+
 namespace {
 
 // Whether `op` is a reduction's step, acc = op(acc, x) with acc loaded from and stored
@@ -45,16 +49,7 @@ struct SelectForm : mlir::OpRewritePattern<MinMaxOp> {
   }
 };
 
-struct SelectMinMaxPass
-    : public mlir::PassWrapper<SelectMinMaxPass, mlir::OperationPass<mlir::ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SelectMinMaxPass)
-  llvm::StringRef getArgument() const override { return "pt2c-select-minmax"; }
-  llvm::StringRef getDescription() const override {
-    return "Float maximum/minimum as a compare and a select (NaN propagating)";
-  }
-  void getDependentDialects(mlir::DialectRegistry& registry) const override {
-    registry.insert<mlir::arith::ArithDialect>();
-  }
+struct SelectMinMaxPass : impl::SelectMinMaxPassBase<SelectMinMaxPass> {
   void runOnOperation() override {
     mlir::RewritePatternSet patterns(&getContext());
     patterns.add<SelectForm<mlir::arith::MaximumFOp, mlir::arith::CmpFPredicate::OGT>,
@@ -66,7 +61,5 @@ struct SelectMinMaxPass
 };
 
 }  // namespace
-
-void registerSelectMinMaxPass() { mlir::PassRegistration<SelectMinMaxPass>(); }
 
 }  // namespace pt2c

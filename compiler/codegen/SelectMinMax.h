@@ -6,9 +6,12 @@
 #ifndef PT2C_COMPILER_CODEGEN_SELECTMINMAX_H_
 #define PT2C_COMPILER_CODEGEN_SELECTMINMAX_H_
 
+#include "mlir/Pass/Pass.h"
+
 namespace pt2c {
 
-void registerSelectMinMaxPass();
+#define GEN_PASS_DECL_SELECTMINMAXPASS
+#include "compiler/codegen/Passes.h.inc"
 
 }  // namespace pt2c
 

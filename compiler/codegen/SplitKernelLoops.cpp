@@ -16,6 +16,10 @@
 #include "mlir/Pass/Pass.h"
 
 namespace pt2c {
+
+#define GEN_PASS_DEF_SPLITKERNELLOOPSPASS
+#include "compiler/codegen/Passes.h.inc"
+
 namespace {
 
 constexpr const char kSplitsAttr[] = "pt2c.kernel_splits";
@@ -164,18 +168,7 @@ mlir::LogicalResult applySplit(mlir::func::FuncOp f, const SplitChoice& choice) 
   return mlir::success();
 }
 
-struct SplitKernelLoopsPass
-    : public mlir::PassWrapper<SplitKernelLoopsPass, mlir::OperationPass<mlir::ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SplitKernelLoopsPass)
-  llvm::StringRef getArgument() const override { return "pt2c-split-kernel-loops"; }
-  llvm::StringRef getDescription() const override {
-    return "Bound one loop of each splittable kernel by appended begin/end parameters, so "
-           "the runtime can divide the kernel among threads";
-  }
-  void getDependentDialects(mlir::DialectRegistry& registry) const override {
-    registry.insert<mlir::scf::SCFDialect, mlir::arith::ArithDialect,
-                    mlir::memref::MemRefDialect>();
-  }
+struct SplitKernelLoopsPass : impl::SplitKernelLoopsPassBase<SplitKernelLoopsPass> {
   void runOnOperation() override {
     mlir::ModuleOp module = getOperation();
     mlir::Builder b(module.getContext());
@@ -207,7 +200,5 @@ std::map<std::string, KernelSplit> kernelSplits(mlir::ModuleOp module) {
   }
   return splits;
 }
-
-void registerSplitKernelLoopsPass() { mlir::PassRegistration<SplitKernelLoopsPass>(); }
 
 }  // namespace pt2c

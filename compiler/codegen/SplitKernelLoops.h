@@ -23,6 +23,7 @@
 #include <string>
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
 
 namespace pt2c {
 
@@ -34,7 +35,8 @@ struct KernelSplit {
 // The module attribute's content, by kernel name (empty when there is none).
 std::map<std::string, KernelSplit> kernelSplits(mlir::ModuleOp module);
 
-void registerSplitKernelLoopsPass();
+#define GEN_PASS_DECL_SPLITKERNELLOOPSPASS
+#include "compiler/codegen/Passes.h.inc"
 
 }  // namespace pt2c
 

@@ -25,7 +25,8 @@ struct PrimLoweringOptions {
   bool foldWeights = true;   // pt2c-fold-weights with the artifact's weights
 };
 
-// functionalize, decompose aten to prim, canonicalize, CSE, then fold weights.
+// The pipeline pt2c-aten-to-prim (compiler/transforms/Pipelines.h): functionalize,
+// decompose aten to prim, canonicalize, CSE, then fold weights.
 llvm::Error lowerAtenToPrim(mlir::MLIRContext& context, mlir::ModuleOp module,
                             const ArtifactFile& artifact, const PrimLoweringOptions& options);
 

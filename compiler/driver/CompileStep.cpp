@@ -14,9 +14,8 @@
 #include "compiler/driver/Pipeline.h"
 #include "compiler/driver/Progress.h"
 #include "compiler/import/Importer.h"
-#include "compiler/transforms/Passes.h"
+#include "compiler/transforms/Pipelines.h"
 #include "compiler/transforms/kernels/FormKernels.h"
-#include "compiler/transforms/symbolic/SymbolicShapes.h"
 #include "ir/Dialects.h"
 #include "ir/prim/PrimDialect.h"
 #include "ir/symbolic/SymbolicIR.h"
@@ -26,7 +25,6 @@
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
 
 namespace pt2c {
 namespace {
@@ -137,11 +135,9 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
                 "dynamic_shapes), which the CUDA backend does not support yet: compile for "
                 "the CPU, or export without dynamic_shapes");
   mlir::PassManager partition(&context);
-  // Weight folding narrows half arithmetic (FoldLowPrecision.h): the fused ops' patterns
-  // (a residual add into layer norm) see the narrowed ops only now.
-  if (!cudaSms.empty()) partition.addPass(mlir::createCanonicalizerPass());
-  partition.addPass(createSymbolicShapesPass());
-  partition.addPass(createFormKernelsPass());
+  PrimToKernelsOptions kernelFormation;
+  kernelFormation.fusedOps = lowering.fusedOps;
+  buildPrimToKernelsPipeline(partition, kernelFormation);
   if (mlir::failed(partition.run(*module))) return fail("kernel formation failed");
   // One plan per graph; several graphs (or an input traced as None) make a plan set.
   auto modelPlan = buildModelPlan(*module, *artifact);

@@ -9,7 +9,7 @@
 
 namespace pt2c {
 
-#define GEN_PASS_DEF_DECOMPOSEATENTOPRIM
+#define GEN_PASS_DEF_DECOMPOSEATENTOPRIMPASS
 #include "compiler/transforms/Passes.h.inc"
 
 void decompose::populateAtenToPrimDecompositions(mlir::RewritePatternSet &patterns) {
@@ -39,7 +39,7 @@ void decompose::populateAtenToPrimDecompositions(mlir::RewritePatternSet &patter
 namespace {
 
 struct DecomposeAtenToPrimPass
-    : impl::DecomposeAtenToPrimBase<DecomposeAtenToPrimPass> {
+    : impl::DecomposeAtenToPrimPassBase<DecomposeAtenToPrimPass> {
   void runOnOperation() override {
     mlir::MLIRContext *context = &getContext();
     mlir::ConversionTarget target(*context);
@@ -70,10 +70,6 @@ std::vector<std::string> decomposedAtenOps(mlir::MLIRContext &context) {
   llvm::sort(names);
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
-}
-
-std::unique_ptr<mlir::Pass> createDecomposeAtenToPrimPass() {
-  return std::make_unique<DecomposeAtenToPrimPass>();
 }
 
 } // namespace pt2c

@@ -11,12 +11,12 @@
 
 namespace pt2c {
 
-#define GEN_PASS_DEF_LOWERPRIMTOLINALG
+#define GEN_PASS_DEF_LOWERPRIMTOLINALGPASS
 #include "compiler/transforms/Passes.h.inc"
 
 namespace {
 
-struct LowerPrimToLinalgPass : impl::LowerPrimToLinalgBase<LowerPrimToLinalgPass> {
+struct LowerPrimToLinalgPass : impl::LowerPrimToLinalgPassBase<LowerPrimToLinalgPass> {
   void runOnOperation() override {
     mlir::MLIRContext *context = &getContext();
     mlir::ConversionTarget target(*context);
@@ -38,9 +38,5 @@ struct LowerPrimToLinalgPass : impl::LowerPrimToLinalgBase<LowerPrimToLinalgPass
 };
 
 } // namespace
-
-std::unique_ptr<mlir::Pass> createLowerPrimToLinalgPass() {
-  return std::make_unique<LowerPrimToLinalgPass>();
-}
 
 } // namespace pt2c

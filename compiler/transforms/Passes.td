@@ -1,10 +1,13 @@
-// pt2c's passes over aten and prim (DESIGN.md data flow: aten passes, then prim).
+// pt2c's passes over aten and prim (DESIGN.md data flow: aten passes, then prim), those of
+// the subpackages fold/, symbolic/ and kernels/ included. Registered by
+// pt2c::registerAllPasses (compiler/Passes.h); the pipelines that run them are in
+// Pipelines.h.
 #ifndef PT2C_TRANSFORMS_PASSES_TD
 #define PT2C_TRANSFORMS_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
 
-def Functionalize : Pass<"pt2c-functionalize", "::mlir::ModuleOp"> {
+def FunctionalizePass : Pass<"pt2c-functionalize", "::mlir::ModuleOp"> {
   let summary = "Turn in-place aten ops and writes through views into value semantics";
   let description = [{
     Reads every tensor value as a view chain over a root tensor (functionalize/). An
@@ -17,11 +20,10 @@ def Functionalize : Pass<"pt2c-functionalize", "::mlir::ModuleOp"> {
     need a write-back result (pt2c.writeback for module state, pt2c.input_writeback
     for user inputs); writes to weights are errors naming the op.
   }];
-  let constructor = "::pt2c::createFunctionalizePass()";
   let dependentDialects = ["::pt2c::prim::PrimDialect"];
 }
 
-def DecomposeAtenToPrim : Pass<"pt2c-decompose-aten-to-prim"> {
+def DecomposeAtenToPrimPass : Pass<"pt2c-decompose-aten-to-prim"> {
   let summary = "Rewrite every aten op into prim ops";
   let description = [{
     Applies the aten -> prim decompositions registered in decompose/ (one file per
@@ -29,11 +31,10 @@ def DecomposeAtenToPrim : Pass<"pt2c-decompose-aten-to-prim"> {
     prim.convert and prim.broadcast_in_dim ops. Fails, naming the op, if an aten op
     has no decomposition or its decomposition does not apply.
   }];
-  let constructor = "::pt2c::createDecomposeAtenToPrimPass()";
   let dependentDialects = ["::pt2c::prim::PrimDialect"];
 }
 
-def LowerPrimToLinalg : Pass<"pt2c-lower-prim-to-linalg"> {
+def LowerPrimToLinalgPass : Pass<"pt2c-lower-prim-to-linalg"> {
   let summary = "Lower prim ops to linalg/tensor/arith/math on tensors";
   let description = [{
     Every prim op becomes destination-passing-style tensor code (tensor.empty
@@ -42,13 +43,55 @@ def LowerPrimToLinalg : Pass<"pt2c-lower-prim-to-linalg"> {
     linalg.matmul/batch_matmul for plain matrix products, linalg.transpose, and
     tensor.collapse_shape/expand_shape for reshapes.
   }];
-  let constructor = "::pt2c::createLowerPrimToLinalgPass()";
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
     "::mlir::tensor::TensorDialect",
   ];
+}
+
+def SymbolicShapesPass : Pass<"pt2c-symbolic-shapes", "::mlir::ModuleOp"> {
+  let summary = "Express every dynamic size of a model function in its dynamic dimensions";
+  let description = [{
+    Gives every op with a dynamic result pt2c.result_dims and replaces each
+    prim.dim_size by index arithmetic on prim.symbol (symbolic/SymbolicShapes.h);
+    refuses, naming the op, a size it cannot express or one that may shrink as a
+    dimension grows. A function without pt2c.symbols is left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::pt2c::prim::PrimDialect",
+  ];
+}
+
+def FormKernelsPass : Pass<"pt2c-form-kernels", "::mlir::ModuleOp"> {
+  let summary = "Outline the prim ops of model functions into kernel functions";
+  let description = [{
+    Each model function (public func.func) keeps only calls of private `pt2c.kernel`
+    functions, alias ops and its return (kernels/FormKernels.h); each kernel becomes
+    one step of the execution plan.
+  }];
+  // The copy kernels that give returned values buffers of their own.
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def FoldWeightsPass : Pass<"pt2c-fold-weights", "::mlir::ModuleOp"> {
+  let summary = "Evaluate weight-only computation at compile time into derived weights; "
+                "fold per-channel scales (inference batch norm) into convolution and "
+                "matmul weights";
+  let description = [{
+    See fold/FoldWeights.h. From pt2c-opt, weights carry their bytes as `pt2c.value`;
+    the driver passes the artifact's weights (createFoldWeightsPass(WeightBytes, ...)).
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t", /*default=*/"int64_t(64) << 20",
+           "Largest tensor (elements) evaluated at compile time">,
+  ];
+  let dependentDialects = ["::pt2c::prim::PrimDialect"];
 }
 
 #endif // PT2C_TRANSFORMS_PASSES_TD

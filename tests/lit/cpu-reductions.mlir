@@ -3,9 +3,9 @@
 // a compare and a select, which no LLVM reduction recognizes), and a row sum's fadd may
 // be reassociated. Then LLVM's -O3 (as pt2c runs it) gives 16-lane loops with one
 // horizontal step per row.
-// RUN: pt2c-opt %s --pt2c-registry-only --pass-pipeline='builtin.module(pt2c-decompose-aten-to-prim,pt2c-cpu-lowering)' \
+// RUN: pt2c-opt %s --pt2c-registry-only --pass-pipeline='builtin.module(pt2c-aten-to-prim,pt2c-cpu-kernels-to-llvm)' \
 // RUN:   | FileCheck %s
-// RUN: pt2c-opt %s --pt2c-registry-only --pass-pipeline='builtin.module(pt2c-decompose-aten-to-prim,pt2c-cpu-lowering)' \
+// RUN: pt2c-opt %s --pt2c-registry-only --pass-pipeline='builtin.module(pt2c-aten-to-prim,pt2c-cpu-kernels-to-llvm)' \
 // RUN:   | mlir-translate --mlir-to-llvmir | opt -O3 -mtriple=x86_64-unknown-linux-gnu -mcpu=znver4 -S \
 // RUN:   | FileCheck %s --check-prefix=VECTOR
 

@@ -1,8 +1,8 @@
 // Runs a tiny MLP (Linear 3->4, GELU, Linear 4->2; then relu, and the tanh form of
-// gelu) through the whole CPU pipeline (pt2c-cpu-lowering, as the driver runs it:
+// gelu) through the driver's pipelines (pt2c-aten-to-prim, pt2c-cpu-kernels-to-llvm:
 // polynomial exp/erf/tanh, bare-pointer memrefs) and executes it with mlir-cpu-runner.
 // The expected numbers come from the same formulas in float64 (see the end of the file).
-// RUN: pt2c-opt %s --pt2c-registry-only --pass-pipeline='builtin.module(pt2c-decompose-aten-to-prim,pt2c-cpu-lowering)' \
+// RUN: pt2c-opt %s --pt2c-registry-only --pass-pipeline='builtin.module(pt2c-aten-to-prim,pt2c-cpu-kernels-to-llvm)' \
 // RUN:   | mlir-cpu-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%mlir_lib_dir/libmlir_runner_utils.so,%mlir_lib_dir/libmlir_c_runner_utils.so \
 // RUN:   | FileCheck %s

@@ -1,5 +1,5 @@
 // RUN: pt2c-opt %s --pt2c-lower-fused-ops-to-gpu | FileCheck %s
-// RUN: pt2c-opt %s --pass-pipeline='builtin.module(pt2c-lower-fused-ops-to-gpu,func.func(pt2c-sink-into-gpu-launches),gpu-kernel-outlining,gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{index-bitwidth=64 use-bare-ptr-memref-call-conv=1},reconcile-unrealized-casts))' | FileCheck %s --check-prefix=NVVM
+// RUN: pt2c-opt %s --pt2c-cuda-kernels-to-nvvm | FileCheck %s --check-prefix=NVVM
 
 // f16/bf16 attention with head sizes that are multiples of 16: the tensor-core kernel
 // (AttentionMmaKernel.cpp). Few tiles of 16 query rows (3 x 2 here): a block of 4 warps
@@ -52,7 +52,8 @@ func.func private @whole(%q: tensor<1x33x256x16xbf16>) -> tensor<1x33x256x16xbf1
   return %0 : tensor<1x33x256x16xbf16>
 }
 
-// Through the NVVM conversion: the inline PTX survives as is, with bare pointers.
+// Through the CUDA lowering the driver runs (pt2c-cuda-kernels-to-nvvm): the inline PTX
+// survives as is, with bare pointers.
 // NVVM: llvm.func @split_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 // NVVM: llvm.inline_asm "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // NVVM: nvvm.barrier0

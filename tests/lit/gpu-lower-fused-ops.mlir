@@ -1,5 +1,5 @@
 // RUN: pt2c-opt %s --pt2c-lower-fused-ops-to-gpu | FileCheck %s
-// RUN: pt2c-opt %s --pass-pipeline='builtin.module(pt2c-lower-fused-ops-to-gpu,func.func(pt2c-sink-into-gpu-launches),gpu-kernel-outlining,gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{index-bitwidth=64 use-bare-ptr-memref-call-conv=1},reconcile-unrealized-casts))' | FileCheck %s --check-prefix=NVVM
+// RUN: pt2c-opt %s --pt2c-cuda-kernels-to-nvvm | FileCheck %s --check-prefix=NVVM
 
 // A kernel function made of one prim.attention becomes the bufferized function of one
 // launch. Where K (padded) or V fits in shared memory, the tile kernel: a block per 4
@@ -51,7 +51,8 @@ func.func private @rows(%q: tensor<1x1x3x8xf16>, %k: tensor<1x1x4096x8xf16>) -> 
   return %0 : tensor<1x1x3x8xf16>
 }
 
-// After outlining and the NVVM conversion: kernels with bare pointers, shuffles, barriers.
+// Through the CUDA lowering the driver runs (pt2c-cuda-kernels-to-nvvm): kernels with
+// bare pointers, shuffles, barriers.
 // NVVM: llvm.func @tile_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 // NVVM: nvvm.barrier0
 // NVVM: nvvm.shfl.sync  bfly

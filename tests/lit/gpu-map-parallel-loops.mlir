@@ -3,10 +3,11 @@
 // shrinks to small loops), tiles on blocks and elements on threads, reductions
 // sequential in a thread; top-level code outside loops gets a single-thread launch.
 // Then the GPU lowering the CUDA target runs: launches with constant sizes whose
-// arguments are only buffers, and NVVM kernels with one pointer parameter per buffer.
+// arguments are only buffers, and (pt2c-cuda-kernels-to-nvvm, as the driver runs it) NVVM
+// kernels in one gpu.module with one pointer parameter per buffer.
 // RUN: pt2c-opt %s --pass-pipeline='builtin.module(func.func(convert-linalg-to-parallel-loops,pt2c-map-parallel-loops-to-gpu))' | FileCheck %s --check-prefix=MAP
 // RUN: pt2c-opt %s --pass-pipeline='builtin.module(func.func(convert-linalg-to-parallel-loops,pt2c-map-parallel-loops-to-gpu,convert-parallel-loops-to-gpu,pt2c-sink-into-gpu-launches),gpu-kernel-outlining,canonicalize)' | FileCheck %s --check-prefix=LAUNCH
-// RUN: pt2c-opt %s --pass-pipeline='builtin.module(func.func(convert-linalg-to-parallel-loops,pt2c-map-parallel-loops-to-gpu,convert-parallel-loops-to-gpu,pt2c-sink-into-gpu-launches),gpu-kernel-outlining,canonicalize,gpu.module(expand-strided-metadata,lower-affine,arith-expand,convert-scf-to-cf,convert-gpu-to-nvvm{index-bitwidth=64 use-bare-ptr-memref-call-conv=1},canonicalize,cse,reconcile-unrealized-casts))' | FileCheck %s --check-prefix=NVVM
+// RUN: pt2c-opt %s --pt2c-cuda-kernels-to-nvvm | FileCheck %s --check-prefix=NVVM
 
 #row = affine_map<(d0, d1) -> (d1)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
@@ -54,7 +55,7 @@ func.func @bias_add(%b: memref<10xf32>, %x: memref<8x10xf32>, %y: memref<8x10xf3
 // LAUNCH:         gpu.func @matmul_kernel(%{{.*}}: memref<8x64xf32>, %{{.*}}: memref<64x256xf32>, %{{.*}}: memref<8x256xf32>) kernel
 // LAUNCH:           gpu.block_id x
 // LAUNCH:           gpu.thread_id x
-// NVVM:         gpu.module @matmul_kernel
+// NVVM:         gpu.module @pt2c_kernels
 // NVVM:           llvm.func @matmul_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel}
 // NVVM-DAG:         nvvm.read.ptx.sreg.ctaid.x
 // NVVM-DAG:         nvvm.read.ptx.sreg.tid.x

@@ -1,12 +1,13 @@
 // pt2c-map-row-reductions-to-gpu (compiler/codegen/cuda): a reduction over many elements
 // per output becomes a gpu.launch with one block per output element; the threads stride
 // over the reduced elements, gpu.all_reduce combines their partial results and thread 0
-// folds the total into the output. Then the rest of the CUDA target's lowering: the
-// launch is outlined like the mapped loop nests, and the all-reduce becomes warp
-// shuffles, barriers and shared memory in the NVVM kernel.
+// folds the total into the output. Then the CUDA target's lowering as the driver runs it
+// (pt2c-cuda-kernels-to-nvvm): the launch is outlined like the mapped loop nests into the
+// one gpu.module, and the all-reduce becomes warp shuffles, barriers and shared memory in
+// the NVVM kernel.
 // RUN: pt2c-opt %s --pass-pipeline='builtin.module(func.func(pt2c-map-row-reductions-to-gpu))' | FileCheck %s --check-prefix=MAP
 // RUN: pt2c-opt %s --pass-pipeline='builtin.module(func.func(pt2c-map-row-reductions-to-gpu,convert-linalg-to-parallel-loops),canonicalize,func.func(pt2c-map-parallel-loops-to-gpu,convert-parallel-loops-to-gpu,pt2c-sink-into-gpu-launches),gpu-kernel-outlining,canonicalize)' | FileCheck %s --check-prefix=LAUNCH
-// RUN: pt2c-opt %s --pass-pipeline='builtin.module(func.func(pt2c-map-row-reductions-to-gpu,convert-linalg-to-parallel-loops),canonicalize,func.func(pt2c-map-parallel-loops-to-gpu,convert-parallel-loops-to-gpu,pt2c-sink-into-gpu-launches),gpu-kernel-outlining,canonicalize,gpu.module(expand-strided-metadata,lower-affine,arith-expand,convert-scf-to-cf,convert-gpu-to-nvvm{index-bitwidth=64 use-bare-ptr-memref-call-conv=1},convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts))' | FileCheck %s --check-prefix=NVVM
+// RUN: pt2c-opt %s --pt2c-cuda-kernels-to-nvvm | FileCheck %s --check-prefix=NVVM
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #rows = affine_map<(d0, d1) -> (d0)>
@@ -32,7 +33,7 @@
 // MAP:           gpu.terminator
 // LAUNCH-LABEL: func.func @row_max
 // LAUNCH:         gpu.launch_func @row_max_kernel::@row_max_kernel blocks in (%c6, %c1, %c1) threads in (%c256, %c1, %c1) args(%arg0 : memref<6x1000xf32>, %arg1 : memref<6xf32>)
-// NVVM:         gpu.module @row_max_kernel
+// NVVM:         gpu.module @pt2c_kernels
 // NVVM:           llvm.mlir.global internal @__wg_row_max_kernel_0() {addr_space = 3 : i32} : !llvm.array<32 x f32>
 // NVVM:           llvm.func @row_max_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {gpu.kernel, {{.*}}nvvm.kernel
 // NVVM:             nvvm.shfl.sync  bfly
@@ -101,7 +102,6 @@ func.func @spatial_sums(%x: memref<2x16x7x7xf32>, %y: memref<2x16xf32>) {
 // MAP:           gpu.all_reduce add %{{.*}} uniform {
 // MAP-NEXT:      } : (i64) -> i64
 // MAP:             memref.load %arg1[] : memref<i64>
-// NVVM:         gpu.module @full_sum_i64_kernel
 // NVVM:           llvm.mlir.global internal @__wg_full_sum_i64_kernel_0() {addr_space = 3 : i32} : !llvm.array<32 x i64>
 #all = affine_map<(d0, d1) -> ()>
 func.func @full_sum_i64(%x: memref<40x30xi64>, %y: memref<i64>) {

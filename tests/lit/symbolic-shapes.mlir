@@ -1,5 +1,5 @@
 // RUN: pt2c-opt %s -split-input-file -pt2c-symbolic-shapes -verify-diagnostics | FileCheck %s
-// RUN: pt2c-opt %s -split-input-file -pt2c-symbolic-shapes -pt2c-form-kernels -verify-diagnostics | FileCheck %s --check-prefix=KERNELS
+// RUN: pt2c-opt %s -split-input-file -pt2c-prim-to-kernels -verify-diagnostics | FileCheck %s --check-prefix=KERNELS
 
 // Sizes of [batch, seq, 16] flow through elementwise ops, a reshape whose size is
 // index arithmetic on prim.dim_size, a transpose, a dot_general and a reduce; every

@@ -1,4 +1,5 @@
-// pt2c-opt: mlir-opt with pt2c's dialects and passes, for lit tests and debugging.
+// pt2c-opt: mlir-opt with pt2c's dialects, passes and named pipelines (the driver's,
+// compiler/Passes.h), for lit tests and debugging.
 //
 // --pt2c-registry-only registers only what pt2c::registerAllDialects registers (not
 // every upstream dialect), so that tests prove the driver's context is complete.
@@ -10,12 +11,8 @@
 #include <cstring>
 #include <vector>
 
-#include "compiler/codegen/CpuPipeline.h"
-#include "compiler/codegen/cuda/GpuPasses.h"
+#include "compiler/Passes.h"
 #include "compiler/transforms/Passes.h"
-#include "compiler/transforms/fold/FoldWeights.h"
-#include "compiler/transforms/kernels/FormKernels.h"
-#include "compiler/transforms/symbolic/SymbolicShapes.h"
 #include "ir/Dialects.h"
 #include "ir/aten/AtenDtypeRules.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -54,12 +51,7 @@ int main(int argc, char **argv) {
   }
 
   mlir::registerAllPasses();
-  pt2c::registerPasses();
-  pt2c::registerFormKernelsPass();
-  pt2c::registerFoldWeightsPass();
-  pt2c::registerGpuPasses();
-  pt2c::registerSymbolicShapesPass();
-  pt2c::registerCpuLoweringPasses();
+  pt2c::registerAllPasses();
 
   mlir::DialectRegistry registry;
   pt2c::registerAllDialects(registry);

@@ -11,10 +11,7 @@
 #include "compiler/driver/Pipeline.h"
 #include "compiler/driver/Resources.h"
 #include "compiler/driver/TempDir.h"
-#include "mlir/InitAllPasses.h"
-#include "compiler/codegen/CpuPipeline.h"
-#include "compiler/transforms/Passes.h"
-#include "compiler/transforms/kernels/FormKernels.h"
+#include "compiler/Passes.h"
 #include "tools/pt2c/BenchCommand.h"
 #include "tools/pt2c/InspectCommand.h"
 #include "tools/pt2c/ReportCommand.h"
@@ -170,10 +167,7 @@ int main(int argc, char** argv) {
   if (*inspectCmd) return pt2c::inspectFile(inspectPath, inspectSvg);
   if (*benchCmd) return pt2c::benchModel(bench);
 
-  mlir::registerAllPasses();
-  pt2c::registerPasses();
-  pt2c::registerFormKernelsPass();
-  pt2c::registerCpuLoweringPasses();
+  pt2c::registerAllPasses();
   auto resources = pt2c::findResources(argv[0]);
   if (!resources) return reportError(resources.takeError());
   // From here on every exit path, interruptions included, removes what the run made.

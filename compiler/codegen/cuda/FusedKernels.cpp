@@ -8,6 +8,12 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/Pass.h"
 
+namespace pt2c {
+// The pass's base class (pt2c::impl) and pt2c::createLowerFusedOpsToGpuPass.
+#define GEN_PASS_DEF_LOWERFUSEDOPSTOGPUPASS
+#include "compiler/codegen/cuda/Passes.h.inc"
+}  // namespace pt2c
+
 namespace pt2c::fused {
 
 mlir::MemRefType memrefOf(mlir::Value tensor) {
@@ -99,20 +105,7 @@ mlir::Operation* soleFusedOp(mlir::func::FuncOp func) {
 }
 
 struct LowerFusedOpsToGpuPass
-    : public mlir::PassWrapper<LowerFusedOpsToGpuPass, mlir::OperationPass<mlir::ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerFusedOpsToGpuPass)
-
-  llvm::StringRef getArgument() const override { return "pt2c-lower-fused-ops-to-gpu"; }
-  llvm::StringRef getDescription() const override {
-    return "Rewrite kernel functions made of one prim.attention or prim.layer_norm into "
-           "bufferized functions of one fused launch";
-  }
-  void getDependentDialects(mlir::DialectRegistry& registry) const override {
-    // LLVM: the tensor-core attention kernel's pointer accesses and mma.sync
-    // (AttentionMmaKernel.cpp).
-    registry.insert<mlir::arith::ArithDialect, mlir::gpu::GPUDialect, mlir::LLVM::LLVMDialect,
-                    mlir::math::MathDialect, mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
-  }
+    : pt2c::impl::LowerFusedOpsToGpuPassBase<LowerFusedOpsToGpuPass> {
   void runOnOperation() override {
     mlir::ModuleOp module = getOperation();
     mlir::SymbolTable symbols(module);
@@ -148,13 +141,3 @@ struct LowerFusedOpsToGpuPass
 
 }  // namespace
 }  // namespace pt2c::fused
-
-namespace pt2c {
-
-std::unique_ptr<mlir::Pass> createLowerFusedOpsToGpuPass() {
-  return std::make_unique<fused::LowerFusedOpsToGpuPass>();
-}
-
-void registerLowerFusedOpsToGpuPass() { mlir::PassRegistration<fused::LowerFusedOpsToGpuPass>(); }
-
-}  // namespace pt2c

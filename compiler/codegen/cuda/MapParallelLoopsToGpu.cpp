@@ -20,6 +20,10 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace pt2c {
+
+#define GEN_PASS_DEF_MAPPARALLELLOOPSTOGPUPASS
+#include "compiler/codegen/cuda/Passes.h.inc"
+
 namespace {
 
 using mlir::gpu::Processor;
@@ -184,22 +188,9 @@ class Mapper {
 };
 
 struct MapParallelLoopsToGpuPass
-    : public mlir::PassWrapper<MapParallelLoopsToGpuPass,
-                               mlir::OperationPass<mlir::func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MapParallelLoopsToGpuPass)
-  MapParallelLoopsToGpuPass() = default;
-  MapParallelLoopsToGpuPass(const MapParallelLoopsToGpuPass& other) : PassWrapper(other) {}
-  explicit MapParallelLoopsToGpuPass(int64_t size) { blockSize = size; }
+    : impl::MapParallelLoopsToGpuPassBase<MapParallelLoopsToGpuPass> {
+  using MapParallelLoopsToGpuPassBase::MapParallelLoopsToGpuPassBase;
 
-  llvm::StringRef getArgument() const override { return "pt2c-map-parallel-loops-to-gpu"; }
-  llvm::StringRef getDescription() const override {
-    return "Map each top-level loop nest of a function to one GPU launch (flat index, "
-           "fixed block size)";
-  }
-  void getDependentDialects(mlir::DialectRegistry& registry) const override {
-    registry.insert<mlir::arith::ArithDialect, mlir::gpu::GPUDialect, mlir::scf::SCFDialect,
-                    mlir::memref::MemRefDialect>();
-  }
   void runOnOperation() override {
     if (blockSize < 1 || blockSize > 1024) {
       getOperation().emitError() << "block-size must be in [1, 1024], got " << blockSize;
@@ -208,17 +199,8 @@ struct MapParallelLoopsToGpuPass
     if (getOperation().isExternal()) return;
     if (mlir::failed(Mapper(getOperation(), blockSize).run())) signalPassFailure();
   }
-
-  Option<int64_t> blockSize{*this, "block-size", llvm::cl::desc("Threads per block"),
-                            llvm::cl::init(256)};
 };
 
 }  // namespace
-
-std::unique_ptr<mlir::Pass> createMapParallelLoopsToGpuPass(int64_t blockSize) {
-  return std::make_unique<MapParallelLoopsToGpuPass>(blockSize);
-}
-
-void registerMapParallelLoopsToGpuPass() { mlir::PassRegistration<MapParallelLoopsToGpuPass>(); }
 
 }  // namespace pt2c

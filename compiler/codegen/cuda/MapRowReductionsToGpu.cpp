@@ -21,6 +21,10 @@
 #include "mlir/IR/IRMapping.h"
 
 namespace pt2c {
+
+#define GEN_PASS_DEF_MAPROWREDUCTIONSTOGPUPASS
+#include "compiler/codegen/cuda/Passes.h.inc"
+
 namespace {
 
 using mlir::gpu::AllReduceOperation;
@@ -250,21 +254,9 @@ void rewrite(const RowReduction& r, int64_t blockSize) {
 }
 
 struct MapRowReductionsToGpuPass
-    : public mlir::PassWrapper<MapRowReductionsToGpuPass,
-                               mlir::OperationPass<mlir::func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MapRowReductionsToGpuPass)
-  MapRowReductionsToGpuPass() = default;
-  MapRowReductionsToGpuPass(const MapRowReductionsToGpuPass& other) : PassWrapper(other) {}
+    : impl::MapRowReductionsToGpuPassBase<MapRowReductionsToGpuPass> {
+  using MapRowReductionsToGpuPassBase::MapRowReductionsToGpuPassBase;
 
-  llvm::StringRef getArgument() const override { return "pt2c-map-row-reductions-to-gpu"; }
-  llvm::StringRef getDescription() const override {
-    return "Map reductions over many elements to one GPU block per output element, "
-           "combining the threads' partial results with gpu.all_reduce";
-  }
-  void getDependentDialects(mlir::DialectRegistry& registry) const override {
-    registry.insert<mlir::affine::AffineDialect, mlir::arith::ArithDialect,
-                    mlir::gpu::GPUDialect, mlir::memref::MemRefDialect, mlir::scf::SCFDialect>();
-  }
   void runOnOperation() override {
     if (blockSize < kWarp || blockSize > 1024 || blockSize % kWarp != 0) {
       getOperation().emitError() << "block-size must be a multiple of 32 in [32, 1024], got "
@@ -277,18 +269,8 @@ struct MapRowReductionsToGpuPass
       if (auto r = match(generic)) found.push_back(*r);
     for (const RowReduction& r : found) rewrite(r, blockSize);
   }
-
-  Option<int64_t> blockSize{*this, "block-size",
-                            llvm::cl::desc("Most threads per block (a multiple of 32)"),
-                            llvm::cl::init(256)};
 };
 
 }  // namespace
-
-std::unique_ptr<mlir::Pass> createMapRowReductionsToGpuPass() {
-  return std::make_unique<MapRowReductionsToGpuPass>();
-}
-
-void registerMapRowReductionsToGpuPass() { mlir::PassRegistration<MapRowReductionsToGpuPass>(); }
 
 }  // namespace pt2c

@@ -13,6 +13,10 @@
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace pt2c {
+
+#define GEN_PASS_DEF_SINKINTOGPULAUNCHESPASS
+#include "compiler/codegen/cuda/Passes.h.inc"
+
 namespace {
 
 bool isSinkable(mlir::Operation* op) {
@@ -42,31 +46,10 @@ void sinkInto(mlir::gpu::LaunchOp launch) {
   }
 }
 
-struct SinkIntoGpuLaunchesPass
-    : public mlir::PassWrapper<SinkIntoGpuLaunchesPass, mlir::OperationPass<mlir::func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SinkIntoGpuLaunchesPass)
-  llvm::StringRef getArgument() const override { return "pt2c-sink-into-gpu-launches"; }
-  llvm::StringRef getDescription() const override {
-    return "Clone the side-effect-free ops a gpu.launch uses from above into it";
-  }
+struct SinkIntoGpuLaunchesPass : impl::SinkIntoGpuLaunchesPassBase<SinkIntoGpuLaunchesPass> {
   void runOnOperation() override { getOperation().walk(sinkInto); }
 };
 
 }  // namespace
-
-std::unique_ptr<mlir::Pass> createSinkIntoGpuLaunchesPass() {
-  return std::make_unique<SinkIntoGpuLaunchesPass>();
-}
-
-void registerMapParallelLoopsToGpuPass();
-void registerMapRowReductionsToGpuPass();
-void registerLowerFusedOpsToGpuPass();
-
-void registerGpuPasses() {
-  registerMapParallelLoopsToGpuPass();
-  registerMapRowReductionsToGpuPass();
-  registerLowerFusedOpsToGpuPass();
-  mlir::PassRegistration<SinkIntoGpuLaunchesPass>();
-}
 
 }  // namespace pt2c

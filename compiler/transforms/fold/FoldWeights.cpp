@@ -13,6 +13,10 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace pt2c {
+
+#define GEN_PASS_DEF_FOLDWEIGHTSPASS
+#include "compiler/transforms/Passes.h.inc"
+
 namespace {
 
 using namespace mlir;
@@ -50,8 +54,8 @@ bool weightOnly(Value v, int depth) {
 
 class FunctionFolder {
  public:
-  FunctionFolder(func::FuncOp func, const FoldWeightsOptions& options)
-      : func(func), options(options) {}
+  FunctionFolder(func::FuncOp func, int64_t maxElements, const WeightBytes& weightBytes)
+      : func(func), maxElements(maxElements), weightBytes(weightBytes) {}
 
   void run() {
     findConstants();
@@ -74,8 +78,8 @@ class FunctionFolder {
     if (auto value = func.getArgAttrOfType<ElementsAttr>(i, kWeightValueAttr))
       return value.getType() == type ? fold::tensorFromAttr(value) : std::nullopt;
     auto fqn = func.getArgAttrOfType<StringAttr>(i, kWeightAttr);
-    if (!fqn || !options.weightBytes) return std::nullopt;
-    std::optional<StringRef> bytes = options.weightBytes(fqn.getValue());
+    if (!fqn || !weightBytes) return std::nullopt;
+    std::optional<StringRef> bytes = weightBytes(fqn.getValue());
     if (!bytes) return std::nullopt;
     return fold::tensorFromBytes(type, ArrayRef<char>(bytes->data(), bytes->size()));
   }
@@ -84,7 +88,7 @@ class FunctionFolder {
     unsigned i = arg.getArgNumber();
     if (func.getArgAttr(i, kWeightValueAttr)) return true;
     auto fqn = func.getArgAttrOfType<StringAttr>(i, kWeightAttr);
-    return fqn && options.weightBytes && options.weightBytes(fqn.getValue()).has_value();
+    return fqn && weightBytes && weightBytes(fqn.getValue()).has_value();
   }
 
   // The element count multiplied out with overflow checks: getNumElements() wraps for
@@ -94,7 +98,7 @@ class FunctionFolder {
     if (!fold::isEvaluableType(v.getType())) return false;
     int64_t n = 1;
     for (int64_t size : cast<RankedTensorType>(v.getType()).getShape())
-      if (size < 0 || __builtin_mul_overflow(n, size, &n) || n > options.maxElements)
+      if (size < 0 || __builtin_mul_overflow(n, size, &n) || n > maxElements)
         return false;
     return true;
   }
@@ -237,56 +241,38 @@ class FunctionFolder {
   }
 
   func::FuncOp func;
-  const FoldWeightsOptions& options;
+  int64_t maxElements;
+  const WeightBytes& weightBytes;
   DenseSet<Value> constant;
   llvm::DenseMap<Value, HostTensor> cache, local;
   unsigned derivedCount = 0;
 };
 
-class FoldWeightsPass : public PassWrapper<FoldWeightsPass, OperationPass<ModuleOp>> {
- public:
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FoldWeightsPass)
-  FoldWeightsPass() = default;
-  FoldWeightsPass(const FoldWeightsPass& other) : PassWrapper(other), options(other.options) {}
-  explicit FoldWeightsPass(FoldWeightsOptions o) : options(std::move(o)) {
-    maxElements = options.maxElements;
-  }
-
-  StringRef getArgument() const override { return "pt2c-fold-weights"; }
-  StringRef getDescription() const override {
-    return "Evaluate weight-only computation at compile time into derived weights; fold "
-           "per-channel scales (inference batch norm) into convolution and matmul weights";
-  }
-  void getDependentDialects(DialectRegistry& registry) const override {
-    registry.insert<prim::PrimDialect>();
-  }
+struct FoldWeightsPass : impl::FoldWeightsPassBase<FoldWeightsPass> {
+  using FoldWeightsPassBase::FoldWeightsPassBase;
+  FoldWeightsPass(WeightBytes weightBytes, const FoldWeightsPassOptions& options)
+      : FoldWeightsPassBase(options), weightBytes(std::move(weightBytes)) {}
 
   void runOnOperation() override {
-    options.maxElements = maxElements;
     RewritePatternSet patterns(&getContext());
     fold::populateScaleFoldingPatterns(patterns);
     fold::populateLowPrecisionFoldingPatterns(patterns);
     // Not converging within the driver's bound only leaves some scales unfolded.
     (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns));
     for (auto func : getOperation().getOps<func::FuncOp>())
-      if (!func.isExternal()) FunctionFolder(func, options).run();
+      if (!func.isExternal()) FunctionFolder(func, maxElements, weightBytes).run();
   }
 
- private:
-  FoldWeightsOptions options;
-  Option<int64_t> maxElements{*this, "max-elements",
-                              llvm::cl::desc("Largest tensor (elements) evaluated at compile time"),
-                              llvm::cl::init(int64_t(64) << 20)};
+  WeightBytes weightBytes;
 };
 
 }  // namespace
 
 bool isWeightOnly(Value v) { return weightOnly(v, 0); }
 
-std::unique_ptr<Pass> createFoldWeightsPass(FoldWeightsOptions options) {
-  return std::make_unique<FoldWeightsPass>(std::move(options));
+std::unique_ptr<Pass> createFoldWeightsPass(WeightBytes weightBytes,
+                                            const FoldWeightsPassOptions& options) {
+  return std::make_unique<FoldWeightsPass>(std::move(weightBytes), options);
 }
-
-void registerFoldWeightsPass() { PassRegistration<FoldWeightsPass>(); }
 
 }  // namespace pt2c

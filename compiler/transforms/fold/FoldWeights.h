@@ -34,21 +34,23 @@ constexpr char kWeightValueAttr[] = "pt2c.value";
 // The name prefix of derived weights ("#fold0", ...): '#' never occurs in an FQN.
 constexpr char kDerivedWeightPrefix[] = "#fold";
 
-struct FoldWeightsOptions {
-  // The largest tensor (in elements) evaluated at compile time; bigger values, and
-  // values computed through a bigger intermediate, stay at run time.
-  int64_t maxElements = int64_t(64) << 20;
-  // The bytes of the artifact weight named `fqn` (the plan's layout); nullopt if
-  // unknown, which makes that weight opaque to evaluation (scale folding still applies).
-  std::function<std::optional<llvm::StringRef>(llvm::StringRef fqn)> weightBytes;
-};
+// The bytes of the artifact weight named `fqn` (the plan's layout); nullopt if unknown,
+// which makes that weight opaque to evaluation (scale folding still applies).
+using WeightBytes = std::function<std::optional<llvm::StringRef>(llvm::StringRef fqn)>;
 
 // Whether `v` is computed from weights and constants alone by ops the evaluator knows
 // (depth-bounded: a long chain counts as not constant).
 bool isWeightOnly(mlir::Value v);
 
-std::unique_ptr<mlir::Pass> createFoldWeightsPass(FoldWeightsOptions options = {});
-void registerFoldWeightsPass();
+// createFoldWeightsPass() and createFoldWeightsPass(FoldWeightsPassOptions): its option
+// max-elements is the largest tensor (in elements) evaluated at compile time; bigger
+// values, and values computed through a bigger intermediate, stay at run time.
+#define GEN_PASS_DECL_FOLDWEIGHTSPASS
+#include "compiler/transforms/Passes.h.inc"
+
+// The driver's form: weights without `pt2c.value` read from the artifact.
+std::unique_ptr<mlir::Pass> createFoldWeightsPass(WeightBytes weightBytes,
+                                                  const FoldWeightsPassOptions& options = {});
 
 }  // namespace pt2c
 

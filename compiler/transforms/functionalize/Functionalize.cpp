@@ -25,7 +25,7 @@
 
 namespace pt2c {
 
-#define GEN_PASS_DEF_FUNCTIONALIZE
+#define GEN_PASS_DEF_FUNCTIONALIZEPASS
 #include "compiler/transforms/Passes.h.inc"
 
 namespace {
@@ -267,7 +267,7 @@ private:
   SmallVector<Operation *> rewritten;
 };
 
-struct FunctionalizePass : impl::FunctionalizeBase<FunctionalizePass> {
+struct FunctionalizePass : impl::FunctionalizePassBase<FunctionalizePass> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (!func.isExternal() && failed(Functionalizer(func).run()))
@@ -276,9 +276,5 @@ struct FunctionalizePass : impl::FunctionalizeBase<FunctionalizePass> {
 };
 
 } // namespace
-
-std::unique_ptr<mlir::Pass> createFunctionalizePass() {
-  return std::make_unique<FunctionalizePass>();
-}
 
 } // namespace pt2c

@@ -17,6 +17,10 @@
 #include "mlir/IR/SymbolTable.h"
 
 namespace pt2c {
+
+#define GEN_PASS_DEF_FORMKERNELSPASS
+#include "compiler/transforms/Passes.h.inc"
+
 namespace {
 
 bool isClonedIntoUsers(mlir::Operation* op) {
@@ -231,16 +235,7 @@ class KernelOutliner {
   unsigned kernelCount = 0;
 };
 
-struct FormKernelsPass
-    : public mlir::PassWrapper<FormKernelsPass, mlir::OperationPass<mlir::ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FormKernelsPass)
-  llvm::StringRef getArgument() const override { return "pt2c-form-kernels"; }
-  llvm::StringRef getDescription() const override {
-    return "Outline the prim ops of model functions into kernel functions";
-  }
-  void getDependentDialects(mlir::DialectRegistry& registry) const override {
-    registry.insert<mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect>();  // copies
-  }
+struct FormKernelsPass : impl::FormKernelsPassBase<FormKernelsPass> {
   void runOnOperation() override {
     mlir::SymbolTable symbols(getOperation());
     llvm::SmallVector<mlir::func::FuncOp> models;
@@ -258,9 +253,5 @@ bool isSizeArithmetic(mlir::Operation* op) {
   return op->getNumResults() == 1 && op->getResult(0).getType().isIndex() &&
          llvm::all_of(op->getOperandTypes(), [](mlir::Type t) { return t.isIndex(); });
 }
-
-std::unique_ptr<mlir::Pass> createFormKernelsPass() { return std::make_unique<FormKernelsPass>(); }
-
-void registerFormKernelsPass() { mlir::PassRegistration<FormKernelsPass>(); }
 
 }  // namespace pt2c

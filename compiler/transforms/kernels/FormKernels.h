@@ -40,8 +40,8 @@ bool isAliasOp(mlir::Operation* op);
 // recomputes what it needs, so it stays outside the plan's steps.
 bool isSizeArithmetic(mlir::Operation* op);
 
-std::unique_ptr<mlir::Pass> createFormKernelsPass();
-void registerFormKernelsPass();
+#define GEN_PASS_DECL_FORMKERNELSPASS
+#include "compiler/transforms/Passes.h.inc"
 
 }  // namespace pt2c
 

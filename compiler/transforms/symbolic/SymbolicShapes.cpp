@@ -9,6 +9,10 @@
 #include "mlir/IR/BuiltinOps.h"
 
 namespace pt2c {
+
+#define GEN_PASS_DEF_SYMBOLICSHAPESPASS
+#include "compiler/transforms/Passes.h.inc"
+
 namespace {
 
 using sym::Expr;
@@ -270,16 +274,7 @@ class ShapeSolver {
   llvm::DenseMap<mlir::Value, Expr> indices;
 };
 
-struct SymbolicShapesPass
-    : public mlir::PassWrapper<SymbolicShapesPass, mlir::OperationPass<mlir::ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SymbolicShapesPass)
-  llvm::StringRef getArgument() const override { return "pt2c-symbolic-shapes"; }
-  llvm::StringRef getDescription() const override {
-    return "Express every dynamic size of a model function in its dynamic dimensions";
-  }
-  void getDependentDialects(mlir::DialectRegistry& registry) const override {
-    registry.insert<mlir::arith::ArithDialect, prim::PrimDialect>();
-  }
+struct SymbolicShapesPass : impl::SymbolicShapesPassBase<SymbolicShapesPass> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<mlir::func::FuncOp>())
       if (func->hasAttr(sym::kSymbolsAttr) && mlir::failed(ShapeSolver(func).run()))
@@ -288,11 +283,5 @@ struct SymbolicShapesPass
 };
 
 }  // namespace
-
-std::unique_ptr<mlir::Pass> createSymbolicShapesPass() {
-  return std::make_unique<SymbolicShapesPass>();
-}
-
-void registerSymbolicShapesPass() { mlir::PassRegistration<SymbolicShapesPass>(); }
 
 }  // namespace pt2c

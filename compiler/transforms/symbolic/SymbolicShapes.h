@@ -21,8 +21,8 @@
 
 namespace pt2c {
 
-std::unique_ptr<mlir::Pass> createSymbolicShapesPass();
-void registerSymbolicShapesPass();
+#define GEN_PASS_DECL_SYMBOLICSHAPESPASS
+#include "compiler/transforms/Passes.h.inc"
 
 }  // namespace pt2c
 

@@ -1,0 +1,102 @@
+// The passes pt2c adds to upstream MLIR's GPU lowering (compiler/codegen/cuda): where
+// each loop nest of a kernel function runs on the GPU, what a launch computes itself,
+// pt2c's own fused kernels, and one gpu.module for the fatbin. Registered by
+// pt2c::registerAllPasses (compiler/Passes.h); the CUDA pipeline that runs them is in
+// GpuLowering.h.
+#ifndef PT2C_CODEGEN_CUDA_PASSES_TD
+#define PT2C_CODEGEN_CUDA_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MapParallelLoopsToGpuPass
+    : Pass<"pt2c-map-parallel-loops-to-gpu", "::mlir::func::FuncOp"> {
+  let summary = "Map each top-level loop nest of a function to one GPU launch (flat "
+                "index, fixed block size)";
+  let description = [{
+    After convert-linalg-to-parallel-loops: every top-level scf.parallel becomes one
+    launch for convert-parallel-loops-to-gpu. Its dimensions are collapsed into one
+    row-major index (the last dimension varies fastest, so neighbouring threads touch
+    neighbouring elements), tiled by `block-size`, and the tiles mapped to blocks and
+    the elements of a tile to threads. Loops nested inside run sequentially in each
+    thread (e.g. the reduction of a matmul). Top-level code outside any parallel loop
+    (a full reduction, a rank-0 result) runs in a single-thread launch; memref.copy
+    becomes a parallel loop first.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256", "Threads per block">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+def MapRowReductionsToGpuPass
+    : Pass<"pt2c-map-row-reductions-to-gpu", "::mlir::func::FuncOp"> {
+  let summary = "Map reductions over many elements to one GPU block per output element, "
+                "combining the threads' partial results with gpu.all_reduce";
+  let description = [{
+    On bufferized linalg, before convert-linalg-to-parallel-loops: a reduction
+    linalg.generic over at least 32 elements per output (softmax, layer norm, a mean
+    over a dimension, a full sum), whose payload combines the output with one
+    associative op, becomes a gpu.launch with one block per output element: its
+    threads stride over the reduced elements and gpu.all_reduce combines their
+    partial results. Contractions (an operand shared by several outputs, as in a GEMM
+    fallback) are left to the loop mapping.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Most threads per block (a multiple of 32)">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+def SinkIntoGpuLaunchesPass : Pass<"pt2c-sink-into-gpu-launches", "::mlir::func::FuncOp"> {
+  let summary = "Clone the side-effect-free ops a gpu.launch uses from above into it";
+  let description = [{
+    After convert-parallel-loops-to-gpu: constants, index arithmetic and memref views
+    are cloned into each launch, so that after outlining a kernel's parameters are
+    buffers only (the function's own memref arguments and its allocations).
+  }];
+}
+
+def LowerFusedOpsToGpuPass : Pass<"pt2c-lower-fused-ops-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Rewrite kernel functions made of one prim.attention or prim.layer_norm "
+                "into bufferized functions of one fused launch";
+  let description = [{
+    On the kernel module, before bufferization: such a kernel function becomes the
+    bufferized function (arguments, then the result as an out-param) of one launch
+    of pt2c's fused kernel for it (FusedKernels.h: AttentionKernel.cpp,
+    LayerNormKernel.cpp).
+  }];
+  // LLVM: the tensor-core attention kernel's pointer accesses and mma.sync
+  // (AttentionMmaKernel.cpp).
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+def MergeGpuModulesPass : Pass<"pt2c-merge-gpu-modules", "::mlir::ModuleOp"> {
+  let summary = "Move every outlined GPU kernel into one gpu.module, @pt2c_kernels";
+  let description = [{
+    After gpu-kernel-outlining, which makes one gpu.module per launch: the fatbin
+    holds one module (one PTX, one cubin per architecture), so each kernel moves into
+    @pt2c_kernels renamed after its (unique) module, the globals the kernels read
+    move once, and the launches follow.
+  }];
+}
+
+#endif // PT2C_CODEGEN_CUDA_PASSES_TD

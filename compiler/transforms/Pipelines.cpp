@@ -1,0 +1,41 @@
+#include "compiler/transforms/Pipelines.h"
+
+#include "compiler/transforms/Passes.h"
+#include "compiler/transforms/kernels/FormKernels.h"
+#include "compiler/transforms/symbolic/SymbolicShapes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace pt2c {
+
+void buildAtenToPrimPipeline(mlir::OpPassManager& pm, const AtenToPrimOptions& options) {
+  pm.addPass(createFunctionalizePass());
+  pm.addPass(createDecomposeAtenToPrimPass());
+  pm.addPass(mlir::createCanonicalizerPass());
+  // Each layer's decomposition rebuilds what it shares with the others (the attention
+  // mask's conversion): one copy of each is enough.
+  pm.addPass(mlir::createCSEPass());
+  if (options.foldWeights) pm.addPass(createFoldWeightsPass(options.weightBytes));
+}
+
+void buildPrimToKernelsPipeline(mlir::OpPassManager& pm, const PrimToKernelsOptions& options) {
+  // Weight folding narrows half arithmetic (FoldLowPrecision.h): the fused ops' patterns
+  // (a residual add into layer norm) see the narrowed ops only now.
+  if (options.fusedOps) pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(createSymbolicShapesPass());
+  pm.addPass(createFormKernelsPass());
+}
+
+void registerFrontPipelines() {
+  static mlir::PassPipelineRegistration<AtenToPrimOptions> atenToPrim(
+      "pt2c-aten-to-prim",
+      "Imported aten -> prim: functionalize, decompose, canonicalize, cse, fold weights "
+      "(what `pt2c compile --emit prim` prints)",
+      buildAtenToPrimPipeline);
+  static mlir::PassPipelineRegistration<PrimToKernelsOptions> primToKernels(
+      "pt2c-prim-to-kernels",
+      "prim -> model functions calling kernel functions: symbolic shapes, form kernels",
+      buildPrimToKernelsPipeline);
+}
+
+}  // namespace pt2c
