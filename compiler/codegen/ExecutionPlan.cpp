@@ -153,9 +153,13 @@ class PlanBuilder {
         buffers[arg] = id;
       } else if (auto fqn = weightName(i)) {
         bool state = func.getArgAttr(i, kStateAttr) != nullptr;
-        buffers[arg] = addBuffer(state ? PT2C_BUFFER_STATE : PT2C_BUFFER_WEIGHT, 0,
-                                 weights.argumentOffsets.at(arg), byteSize(arg));
-        if (state) stateBuffers[fqn.strref()] = buffers[arg];
+        buffers[arg] = addBuffer(state ? PT2C_BUFFER_STATE : PT2C_BUFFER_WEIGHT,
+                                 state ? r.states.size() : 0, weights.argumentOffsets.at(arg),
+                                 byteSize(arg));
+        if (state) {
+          stateBuffers[fqn.strref()] = buffers[arg];
+          r.states.push_back(describe(fqn.str(), arg, buffers[arg]));
+        }
       } else {
         return func.emitError() << "argument " << i << " is neither an input nor a weight";
       }

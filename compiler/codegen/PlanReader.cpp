@@ -56,7 +56,7 @@ llvm::Expected<PlanRecords> readPlanRecords(const std::string& bytes, uint64_t* 
             c.read(r.guards, h.num_guards) &&
             (h.device != PT2C_DEVICE_CUDA || c.read(r.gpuKernels, h.num_kernels)) &&
             c.read(r.gemms, h.num_gemms) && c.read(r.convs, h.num_convs) &&
-            c.read(r.syms, h.num_syms) &&
+            c.read(r.syms, h.num_syms) && c.read(r.states, h.num_states) &&
             c.read(r.stepArgs, h.num_step_args) && c.read(r.dims, h.num_dims) &&
             c.read(r.symCode, h.num_sym_words) &&
             c.readString(r.strings, h.strings_size) && (usedBytes || c.remaining() < 8);

@@ -41,6 +41,7 @@ std::string serializePlan(const PlanRecords& r) {
   h.num_gemms = r.gemms.size();
   h.num_convs = r.convs.size();
   h.num_syms = r.syms.size();
+  h.num_states = r.states.size();
   h.num_sym_words = r.symCode.size();
 
   std::string out(reinterpret_cast<const char*>(&h), sizeof(h));
@@ -53,6 +54,7 @@ std::string serializePlan(const PlanRecords& r) {
   append(out, r.gemms);
   append(out, r.convs);
   append(out, r.syms);
+  append(out, r.states);
   append(out, r.stepArgs);
   append(out, r.dims);
   append(out, r.symCode);

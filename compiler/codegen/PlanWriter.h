@@ -19,6 +19,7 @@ struct PlanRecords {
   std::vector<pt2c_plan_gemm> gemms;             // the GEMM table of a CUDA plan
   std::vector<pt2c_plan_conv> convs;             // the convolution table of a CUDA plan
   std::vector<pt2c_plan_sym> syms;               // dynamic dimensions
+  std::vector<pt2c_plan_tensor> states;          // the STATE buffers by name
   std::vector<int64_t> symCode;                  // their size expressions
   std::vector<uint32_t> stepArgs;
   std::vector<int64_t> dims;

@@ -54,6 +54,20 @@ PT2C_API pt2c_status pt2c_context_run_method(pt2c_context* context, const char* 
                        num_inputs, outputs, num_outputs);
 }
 
+PT2C_API pt2c_status pt2c_context_read_state(pt2c_context* context, int32_t index,
+                                             pt2c_tensor* out) {
+  if (context == NULL)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_context_read_state: context is null");
+  return pt2c_model_read_state(context->instance, index, out);
+}
+
+PT2C_API pt2c_status pt2c_context_write_state(pt2c_context* context, int32_t index,
+                                              const pt2c_tensor* value) {
+  if (context == NULL)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_context_write_state: context is null");
+  return pt2c_model_write_state(context->instance, index, value);
+}
+
 PT2C_API pt2c_status pt2c_context_reset_state(pt2c_context* context) {
   if (context == NULL)
     return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_context_reset_state: context is null");

@@ -15,7 +15,7 @@
 #endif
 
 /* The compiler writes these structs byte for byte; their layout is the format. */
-_Static_assert(sizeof(pt2c_plan_header) == 88, "pt2c_plan_header layout");
+_Static_assert(sizeof(pt2c_plan_header) == 96, "pt2c_plan_header layout");
 _Static_assert(sizeof(pt2c_plan_sym) == 32, "pt2c_plan_sym layout");
 _Static_assert(sizeof(pt2c_plan_guard) == 24, "pt2c_plan_guard layout");
 _Static_assert(sizeof(pt2c_plan_tensor) == 24, "pt2c_plan_tensor layout");
@@ -60,6 +60,8 @@ static pt2c_status locate_sections(const unsigned char* base, uint64_t size,
   offset += (uint64_t)header->num_convs * sizeof(pt2c_plan_conv);
   plan->syms = (const pt2c_plan_sym*)(base + offset);
   offset += (uint64_t)header->num_syms * sizeof(pt2c_plan_sym);
+  plan->states = (const pt2c_plan_tensor*)(base + offset);
+  offset += (uint64_t)header->num_states * sizeof(pt2c_plan_tensor);
   plan->step_args = (const uint32_t*)(base + offset);
   offset += round_up_8((uint64_t)header->num_step_args * sizeof(uint32_t));
   plan->dims = (const int64_t*)(base + offset);
@@ -119,6 +121,21 @@ static pt2c_status check_tensor(const pt2c_plan* plan, const char* role, uint32_
     return CORRUPT("%s %u: buffer %u has %" PRIu64 " bytes, more than the %" PRIu64
                    " its dtype and dims give", role, number, tensor->buffer, buffer->nbytes,
                    nbytes);
+  return PT2C_OK;
+}
+
+/* A state record: a tensor of static sizes whose bytes are exactly its STATE buffer's
+ * (reading and writing the state copy that many bytes). */
+static pt2c_status check_state(const pt2c_plan* plan, uint32_t number) {
+  const pt2c_plan_tensor* state = &plan->states[number];
+  pt2c_status status = check_tensor(plan, "state", number, state, PT2C_BUFFER_STATE);
+  if (status != PT2C_OK) return status;
+  uint64_t nbytes = 0;
+  if (!pt2c_shape_nbytes(pt2c_dtype_element_size((pt2c_dtype)state->dtype), state->rank,
+                         plan->dims + state->dims, &nbytes) ||
+      nbytes != plan->buffers[state->buffer].nbytes)
+    return CORRUPT("state %u: its dims are dynamic or do not give its buffer's %" PRIu64
+                   " bytes", number, plan->buffers[state->buffer].nbytes);
   return PT2C_OK;
 }
 
@@ -370,6 +387,8 @@ static pt2c_status check_records(pt2c_plan* plan) {
     status = check_tensor(plan, "input", i, &plan->inputs[i], PT2C_BUFFER_INPUT);
   for (uint32_t i = 0; i < header->num_outputs && status == PT2C_OK; ++i)
     status = check_tensor(plan, "output", i, &plan->outputs[i], PT2C_BUFFER_OUTPUT);
+  for (uint32_t i = 0; i < header->num_states && status == PT2C_OK; ++i)
+    status = check_state(plan, i);
   /* One buffer per input and output: a second buffer claiming the same tensor would
    * escape check_tensor's size check and alias the caller's memory. */
   for (uint32_t i = 0; i < header->num_buffers && status == PT2C_OK; ++i) {

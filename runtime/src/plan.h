@@ -23,6 +23,7 @@ typedef struct pt2c_plan {
   const pt2c_plan_gemm* gemms;             /* num_gemms entries */
   const pt2c_plan_conv* convs;             /* num_convs entries */
   const pt2c_plan_sym* syms;               /* num_syms entries */
+  const pt2c_plan_tensor* states;          /* num_states entries */
   const uint32_t* step_args;
   const int64_t* dims;
   const int64_t* sym_code;                 /* num_sym_words entries */

@@ -128,18 +128,20 @@ def cubin_param_bytes(cubin):
 
 
 def read_plan(blob):
-    """The parts of an execution plan (runtime/include/pt2c/plan_format.h, version 6,
-    or 5: the same without the sym table and its two header counts) the CUDA tests
-    look at."""
+    """The parts of an execution plan (runtime/include/pt2c/plan_format.h, version 7; 6:
+    the same without the state table and its header count; 5: also without the sym
+    table and its two header counts) the CUDA tests look at."""
     magic, version = struct.unpack_from("<8sI", blob, 0)
-    assert magic == b"PT2CPLN1" and version in (5, 6), (magic, version)
-    fields = struct.unpack_from("<8s10I3Q4I" if version == 6 else "<8s10I3Q2I", blob, 0)
+    assert magic == b"PT2CPLN1" and version in (5, 6, 7), (magic, version)
+    counts = {5: 2, 6: 4, 7: 6}[version]  # uint32 counts after the three uint64 sizes
+    fields = struct.unpack_from("<8s10I3Q%dI" % counts, blob, 0)
     (num_inputs, num_outputs, num_buffers, num_steps, num_step_args, num_dims, num_kernels,
      num_guards, device) = fields[2:11]
     strings_size, arena_size, weights_size, num_gemms = fields[11:15]
-    num_syms, num_sym_words, num_convs = fields[15:18] if version == 6 else (0, 0, fields[15])
+    num_syms, num_sym_words, num_convs = fields[15:18] if version >= 6 else (0, 0, fields[15])
+    num_states = fields[18] if version >= 7 else 0
     pad = lambda n: (n + 7) // 8 * 8  # noqa: E731
-    offset = (88 if version == 6 else 80) + 24 * (num_inputs + num_outputs)
+    offset = 72 + 4 * counts + 24 * (num_inputs + num_outputs)
     buffers = [struct.unpack_from("<IIQQ", blob, offset + 24 * i) for i in range(num_buffers)]
     offset += 24 * num_buffers
     steps = [struct.unpack_from("<IIII", blob, offset + 16 * i) for i in range(num_steps)]
@@ -162,7 +164,7 @@ def read_plan(blob):
         values = struct.unpack_from("<4I21QI", blob, offset + 192 * i)
         arrays = [tuple(values[7 + 3 * a:10 + 3 * a]) for a in range(6)]
         convs.append(dict(zip(conv_fields, values[:7] + tuple(arrays) + values[25:26])))
-    offset += 192 * num_convs + 32 * num_syms
+    offset += 192 * num_convs + 32 * num_syms + 24 * num_states
     step_args = struct.unpack_from(f"<{num_step_args}I", blob, offset)
     offset += pad(4 * num_step_args) + 8 * num_dims + 8 * num_sym_words
     strings = blob[offset:offset + strings_size]

@@ -95,7 +95,7 @@ std::string one_step_plan(const std::vector<pt2c_dtype>& inputs, pt2c_dtype out)
 std::string state_plan() {
   PlanBuilder plan;
   plan.weights_size = sizeof(Weights);
-  uint32_t state = plan.add_buffer({PT2C_BUFFER_STATE, 0, 0, kNumElements * sizeof(float)});
+  uint32_t state = plan.add_state("count", PT2C_F32, kShape, 0);
   uint32_t out = plan.add_output("out", PT2C_F32, kShape);
   plan.add_step(0, {state, out});
   std::vector<unsigned char> blob = plan.build();
@@ -454,4 +454,59 @@ TEST_CASE("reset_state puts the state of every graph back to its initial values"
   // A model without state: nothing to do.
   ModelPtr stateless = create_ok(four_graphs());
   CHECK(pt2c_model_reset_state(stateless.get()) == PT2C_OK);
+}
+
+TEST_CASE("state is read and written by name, its sizes checked") {
+  // Both graphs use the state "count": the model has it once.
+  ModelPtr model = create_ok({graph("bump", "bump", {}, kBump, state_plan()),
+                              graph("read", "read", {}, kRead, state_plan())});
+  REQUIRE(pt2c_model_num_states(model.get()) == 1);
+  pt2c_tensor_info info;
+  REQUIRE(pt2c_model_state_info(model.get(), 0, &info) == PT2C_OK);
+  CHECK(std::string(info.name) == "count");
+  CHECK(info.dtype == PT2C_F32);
+  CHECK(std::vector<int64_t>(info.dims, info.dims + info.rank) == kShape);
+
+  Tensor<float> out(PT2C_F32, 0), saved(PT2C_F32, 0), value(PT2C_F32, 100);
+  pt2c_tensor o = out.view(), s = saved.view(), v = value.view();
+  REQUIRE(pt2c_model_run_method(model.get(), "bump", nullptr, 0, &o, 1) == PT2C_OK);
+  REQUIRE(pt2c_model_read_state(model.get(), 0, &s) == PT2C_OK);
+  for (int i = 0; i < kNumElements; ++i) CHECK(saved.data[i] == kWeights.w[i] + 1);
+  // A written state is what every graph reads next.
+  REQUIRE(pt2c_model_write_state(model.get(), 0, &v) == PT2C_OK);
+  REQUIRE(pt2c_model_run_method(model.get(), "read", nullptr, 0, &o, 1) == PT2C_OK);
+  CHECK(out.data == value.data);
+  REQUIRE(pt2c_model_run_method(model.get(), "bump", nullptr, 0, &o, 1) == PT2C_OK);
+  CHECK(out.data[0] == value.data[0] + 1);
+  // The saved state restored.
+  REQUIRE(pt2c_model_write_state(model.get(), 0, &s) == PT2C_OK);
+  REQUIRE(pt2c_model_run_method(model.get(), "read", nullptr, 0, &o, 1) == PT2C_OK);
+  CHECK(out.data == saved.data);
+
+  // Wrong sizes, dtype or index: an error, nothing copied.
+  std::vector<float> bigger(12, -1.0f);
+  std::vector<int64_t> bigger_dims = {3, 4};
+  pt2c_tensor wrong{bigger.data(), PT2C_F32, 2, bigger_dims.data()};
+  CHECK(pt2c_model_write_state(model.get(), 0, &wrong) == PT2C_ERROR_SHAPE);
+  CHECK_THAT(last_error(), Contains("state 0 ('count'): expected shape [2, 4], got [3, 4]"));
+  Tensor<int64_t> ints(PT2C_I64, 0);
+  pt2c_tensor i = ints.view();
+  CHECK(pt2c_model_read_state(model.get(), 0, &i) == PT2C_ERROR_DTYPE);
+  CHECK(pt2c_model_write_state(model.get(), 1, &v) == PT2C_ERROR_INVALID_ARGUMENT);
+  CHECK_THAT(last_error(), Contains("pt2c_model_write_state: state 1 is out of range [0, 1)"));
+  CHECK(pt2c_model_read_state(model.get(), 0, nullptr) == PT2C_ERROR_INVALID_ARGUMENT);
+  REQUIRE(pt2c_model_run_method(model.get(), "read", nullptr, 0, &o, 1) == PT2C_OK);
+  CHECK(out.data == saved.data);
+
+  // A context's state is its own.
+  pt2c_context* context = nullptr;
+  REQUIRE(pt2c_context_create(model.get(), &context) == PT2C_OK);
+  REQUIRE(pt2c_context_write_state(context, 0, &v) == PT2C_OK);
+  REQUIRE(pt2c_context_read_state(context, 0, &o) == PT2C_OK);
+  CHECK(out.data == value.data);
+  REQUIRE(pt2c_model_read_state(model.get(), 0, &o) == PT2C_OK);
+  CHECK(out.data == saved.data);
+  pt2c_context_destroy(context);
+  CHECK(pt2c_context_read_state(nullptr, 0, &o) == PT2C_ERROR_INVALID_ARGUMENT);
+  CHECK(pt2c_model_num_states(nullptr) == -1);
 }

@@ -89,6 +89,12 @@ class PlanBuilder {
     convs_.push_back(conv);
   }
 
+  // Named model state: a STATE buffer over weights bytes at `offset` and its record.
+  uint32_t add_state(const std::string& name, pt2c_dtype dtype, const std::vector<int64_t>& dims,
+                     uint64_t offset) {
+    return add_tensor(&states_, PT2C_BUFFER_STATE, name, dtype, dims, offset);
+  }
+
   // Dynamic dimensions: symbol i is dim `dim` of input `input`, in [min, max].
   void add_sym(const std::string& name, uint32_t input, uint32_t dim, int64_t min, int64_t max) {
     pt2c_plan_sym sym{};
@@ -135,6 +141,7 @@ class PlanBuilder {
     header.num_convs = static_cast<uint32_t>(convs_.size());
     header.num_syms = static_cast<uint32_t>(syms_.size());
     header.num_sym_words = static_cast<uint32_t>(sym_code_.size());
+    header.num_states = static_cast<uint32_t>(states_.size());
 
     std::vector<unsigned char> blob;
     append(&blob, &header, sizeof(header));
@@ -148,6 +155,7 @@ class PlanBuilder {
     append(&blob, gemms_.data(), gemms_.size() * sizeof(pt2c_plan_gemm));
     append(&blob, convs_.data(), convs_.size() * sizeof(pt2c_plan_conv));
     append(&blob, syms_.data(), syms_.size() * sizeof(pt2c_plan_sym));
+    append(&blob, states_.data(), states_.size() * sizeof(pt2c_plan_tensor));
     append(&blob, step_args_.data(), step_args_.size() * sizeof(uint32_t));
     append(&blob, dims_.data(), dims_.size() * sizeof(int64_t));
     append(&blob, sym_code_.data(), sym_code_.size() * sizeof(int64_t));
@@ -163,11 +171,11 @@ class PlanBuilder {
  private:
   uint32_t add_tensor(std::vector<pt2c_plan_tensor>* tensors, pt2c_plan_buffer_kind kind,
                       const std::string& name, pt2c_dtype dtype,
-                      const std::vector<int64_t>& dims) {
+                      const std::vector<int64_t>& dims, uint64_t offset = 0) {
     uint32_t number = static_cast<uint32_t>(tensors->size());
     uint64_t nbytes = pt2c::dtype_size(dtype);
     for (int64_t dim : dims) nbytes *= dim < 0 ? 0 : static_cast<uint64_t>(dim);  // < 0: symbolic
-    uint32_t buffer = add_buffer({static_cast<uint32_t>(kind), number, 0, nbytes});
+    uint32_t buffer = add_buffer({static_cast<uint32_t>(kind), number, offset, nbytes});
     pt2c_plan_tensor tensor{};
     tensor.name = add_string(name);
     tensor.dtype = dtype;
@@ -206,7 +214,7 @@ class PlanBuilder {
     blob->resize((blob->size() + 7) / 8 * 8, 0);
   }
 
-  std::vector<pt2c_plan_tensor> inputs_, outputs_;
+  std::vector<pt2c_plan_tensor> inputs_, outputs_, states_;
   std::vector<pt2c_plan_buffer> buffers_;
   std::vector<pt2c_plan_step> steps_;
   std::vector<pt2c_plan_guard> guards_;

@@ -288,6 +288,21 @@ TEST_CASE("corrupt plans are rejected with a message") {
     PlanBuilder::header_of(&plan)->version = 99;
     expect_corrupt(plan, "plan version 99, this runtime reads version " + std::to_string(PT2C_PLAN_VERSION));
   }
+  SECTION("a state record that is no STATE buffer, or of other sizes than its buffer") {
+    PlanBuilder builder = three_step_builder();
+    builder.add_state("s", PT2C_F32, kShape, 0);
+    std::vector<unsigned char> plan = builder.build();
+    auto* header = PlanBuilder::header_of(&plan);
+    auto* state = reinterpret_cast<pt2c_plan_tensor*>(
+        reinterpret_cast<unsigned char*>(header) + plan.size() - header->strings_size -
+        header->num_dims * sizeof(int64_t) - ((header->num_step_args * 4 + 7) / 8 * 8) -
+        sizeof(pt2c_plan_tensor));
+    state->dtype = PT2C_F64;  // twice the bytes of its buffer
+    expect_corrupt(plan, "state 0: its dims are dynamic or do not give its buffer's");
+    state->dtype = PT2C_F32;
+    state->buffer = 0;  // the input's
+    expect_corrupt(plan, "state 0: buffer 0 is not state buffer 0");
+  }
   SECTION("kernel index out of range") {
     PlanBuilder builder = three_step_builder();
     builder.add_step(7, {});

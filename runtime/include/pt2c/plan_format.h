@@ -15,6 +15,7 @@
  *   pt2c_plan_gemm     gemms[num_gemms]           (see PT2C_STEP_GEMM)
  *   pt2c_plan_conv     convs[num_convs]           (see PT2C_STEP_CONV)
  *   pt2c_plan_sym      syms[num_syms]             (dynamic dimensions; see "Symbolic sizes")
+ *   pt2c_plan_tensor   states[num_states]         (the model state by name; see STATE)
  *   uint32_t           step_args[num_step_args]   (buffer ids, padded to 8 bytes)
  *   int64_t            dims[num_dims]
  *   int64_t            sym_code[num_sym_words]    (size expressions)
@@ -56,7 +57,8 @@
 /* 5: symbolic sizes: header.num_syms (was reserved) and num_sym_words, the sym table and
  *    sym_code; a negative dims[] entry. */
 /* 6: convolution steps: header.num_convs (was reserved) and the convolution table. */
-#define PT2C_PLAN_VERSION 6u
+/* 7: named model state: header.num_states and the state table. */
+#define PT2C_PLAN_VERSION 7u
 
 typedef struct pt2c_plan_header {
   char magic[8];
@@ -77,6 +79,8 @@ typedef struct pt2c_plan_header {
   uint32_t num_syms;      /* dynamic dimensions (0: every size is static) */
   uint32_t num_sym_words; /* int64 words of sym_code */
   uint32_t num_convs;     /* entries in the convolution table */
+  uint32_t num_states;    /* entries in the state table */
+  uint32_t reserved;
 } pt2c_plan_header;
 
 /* Symbolic sizes. A model.py with dynamic_shapes gives a plan whose sizes may depend on
@@ -129,7 +133,10 @@ typedef enum pt2c_plan_buffer_kind {
   PT2C_BUFFER_ARENA = 3,   /* offset into the scratch arena */
   /* Writable model state: a module buffer written in place (a step counter, a KV cache).
    * The runtime gives each model its own copy of weights bytes [offset, offset + nbytes),
-   * made at create and kept across runs; the plan's last steps write the new values. */
+   * made at create and kept across runs; the plan's last steps write the new values.
+   * The state table names it (a pt2c_plan_tensor whose buffer is this one, with `index`
+   * the record's number): the module buffer's name, dtype and static dims, which
+   * pt2c_model_state_info reports and pt2c_model_read_state / _write_state check. */
   PT2C_BUFFER_STATE = 4,
 } pt2c_plan_buffer_kind;
 

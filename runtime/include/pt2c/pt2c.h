@@ -29,8 +29,9 @@ extern "C" {
  * 7: execution contexts: pt2c_context, pt2c_context_create, pt2c_context_destroy,
  *    pt2c_context_run, pt2c_context_run_method (appended: hosts built for 6 keep working).
  * 8: model state and graphs with dynamic dimensions: pt2c_model_reset_state,
- *    pt2c_context_reset_state, pt2c_model_graph_output_shape (appended: hosts built for 7
- *    keep working). */
+ *    pt2c_model_num_states, pt2c_model_state_info, pt2c_model_read_state,
+ *    pt2c_model_write_state and their pt2c_context_ forms, pt2c_model_graph_output_shape
+ *    (appended: hosts built for 7 keep working). */
 #define PT2C_ABI_VERSION 8u
 
 #if defined(__GNUC__)
@@ -278,6 +279,18 @@ PT2C_API const char* pt2c_last_error(void);
  * the model; for pt2c_model_run_device, call it once the stream's runs have finished). A
  * model without state: nothing to do, PT2C_OK. */
 PT2C_API pt2c_status pt2c_model_reset_state(pt2c_model* model);
+/* The model's states by name (the module buffer's, "cache.key_cache_0"), with their dtype
+ * and sizes (never dynamic); -1 (with a last error) for a null model. */
+PT2C_API int32_t pt2c_model_num_states(const pt2c_model* model);
+PT2C_API pt2c_status pt2c_model_state_info(const pt2c_model* model, int32_t index,
+                                           pt2c_tensor_info* out_info);
+/* Copies state `index` into the caller's host tensor, or the caller's tensor into it (a
+ * saved cache restored, a sequence continued on another model of the same .so): the
+ * tensor must have the state's dtype and sizes exactly (PT2C_ERROR_DTYPE /
+ * PT2C_ERROR_SHAPE otherwise, nothing copied). Calls like a run, as reset_state. */
+PT2C_API pt2c_status pt2c_model_read_state(pt2c_model* model, int32_t index, pt2c_tensor* out);
+PT2C_API pt2c_status pt2c_model_write_state(pt2c_model* model, int32_t index,
+                                            const pt2c_tensor* value);
 
 /* Execution contexts: one model, many concurrent runs (a server's request threads).
  *
@@ -315,8 +328,13 @@ PT2C_API pt2c_status pt2c_context_run(pt2c_context* context, const pt2c_tensor* 
 PT2C_API pt2c_status pt2c_context_run_method(pt2c_context* context, const char* method,
                                              const pt2c_tensor* inputs, int32_t num_inputs,
                                              pt2c_tensor* outputs, int32_t num_outputs);
-/* pt2c_model_reset_state for the context's own copy of the state. */
+/* pt2c_model_reset_state, _read_state and _write_state for the context's own copy of the
+ * state (pt2c_model_state_info on the model describes it). */
 PT2C_API pt2c_status pt2c_context_reset_state(pt2c_context* context);
+PT2C_API pt2c_status pt2c_context_read_state(pt2c_context* context, int32_t index,
+                                             pt2c_tensor* out);
+PT2C_API pt2c_status pt2c_context_write_state(pt2c_context* context, int32_t index,
+                                              const pt2c_tensor* value);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -141,6 +141,10 @@ struct Api {
   decltype(&::pt2c_model_output_shape) model_output_shape = nullptr;
   decltype(&::pt2c_model_graph_output_shape) model_graph_output_shape = nullptr;
   decltype(&::pt2c_model_reset_state) model_reset_state = nullptr;
+  decltype(&::pt2c_model_num_states) model_num_states = nullptr;
+  decltype(&::pt2c_model_state_info) model_state_info = nullptr;
+  decltype(&::pt2c_model_read_state) model_read_state = nullptr;
+  decltype(&::pt2c_model_write_state) model_write_state = nullptr;
   decltype(&::pt2c_set_num_threads) set_num_threads = nullptr;
   decltype(&::pt2c_num_threads) num_threads = nullptr;
   decltype(&::pt2c_last_error) last_error = nullptr;
@@ -149,6 +153,8 @@ struct Api {
   decltype(&::pt2c_context_run) context_run = nullptr;
   decltype(&::pt2c_context_run_method) context_run_method = nullptr;
   decltype(&::pt2c_context_reset_state) context_reset_state = nullptr;
+  decltype(&::pt2c_context_read_state) context_read_state = nullptr;
+  decltype(&::pt2c_context_write_state) context_write_state = nullptr;
 
   Api() = default;
   Api(const Api&) = delete;
@@ -214,11 +220,17 @@ inline std::shared_ptr<const Api> load(const std::string& path) {
   resolve(*api, path, "pt2c_model_output_shape", &api->model_output_shape);
   resolve(*api, path, "pt2c_model_graph_output_shape", &api->model_graph_output_shape);
   resolve(*api, path, "pt2c_model_reset_state", &api->model_reset_state);
+  resolve(*api, path, "pt2c_model_num_states", &api->model_num_states);
+  resolve(*api, path, "pt2c_model_state_info", &api->model_state_info);
+  resolve(*api, path, "pt2c_model_read_state", &api->model_read_state);
+  resolve(*api, path, "pt2c_model_write_state", &api->model_write_state);
   resolve(*api, path, "pt2c_context_create", &api->context_create);
   resolve(*api, path, "pt2c_context_destroy", &api->context_destroy);
   resolve(*api, path, "pt2c_context_run", &api->context_run);
   resolve(*api, path, "pt2c_context_run_method", &api->context_run_method);
   resolve(*api, path, "pt2c_context_reset_state", &api->context_reset_state);
+  resolve(*api, path, "pt2c_context_read_state", &api->context_read_state);
+  resolve(*api, path, "pt2c_context_write_state", &api->context_write_state);
   return api;
 }
 
@@ -257,6 +269,12 @@ class Context {
   }
   // The context's model state back to its initial values (pt2c_context_reset_state).
   void reset_state() { api_->check(api_->context_reset_state(context_)); }
+  void read_state(int32_t index, pt2c_tensor out) {
+    api_->check(api_->context_read_state(context_, index, &out));
+  }
+  void write_state(int32_t index, const pt2c_tensor& value) {
+    api_->check(api_->context_write_state(context_, index, &value));
+  }
   pt2c_context* get() const { return context_; }
 
  private:
@@ -401,6 +419,22 @@ class Model {
   // The model state (buffers model.py writes in place: a KV cache) back to its initial
   // values, for a new sequence (pt2c_model_reset_state).
   void reset_state() { api_->check(api_->model_reset_state(model_)); }
+  // The states by name, dtype and sizes; copies of one out of and into the model.
+  std::vector<TensorInfo> states() const {
+    std::vector<TensorInfo> infos;
+    for (int32_t i = 0; i < api_->model_num_states(model_); ++i) {
+      pt2c_tensor_info info;
+      api_->check(api_->model_state_info(model_, i, &info));
+      infos.push_back(to_tensor_info(info));
+    }
+    return infos;
+  }
+  void read_state(int32_t index, pt2c_tensor out) {
+    api_->check(api_->model_read_state(model_, index, &out));
+  }
+  void write_state(int32_t index, const pt2c_tensor& value) {
+    api_->check(api_->model_write_state(model_, index, &value));
+  }
 
   // Where the kernels run (PT2C_DEVICE_CPU or PT2C_DEVICE_CUDA).
   pt2c_device device() const { return api_->model_device(model_); }

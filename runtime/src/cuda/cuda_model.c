@@ -192,6 +192,22 @@ pt2c_status pt2c_cuda_reset_state(struct pt2c_cuda_model* cuda, const pt2c_plan*
   return status;
 }
 
+pt2c_status pt2c_cuda_copy_state(struct pt2c_cuda_model* cuda, uint32_t buffer, void* host,
+                                 size_t nbytes, int read) {
+  if (nbytes == 0) return PT2C_OK;
+  CUresult result = cuda->cu->CtxPushCurrent(cuda->context);
+  if (result != CUDA_SUCCESS)
+    return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, "cannot make the context current");
+  CUdeviceptr device = cuda->buffer_address[buffer];
+  result = read ? cuda->cu->MemcpyDtoH(host, device, nbytes)
+                : cuda->cu->MemcpyHtoD(device, host, nbytes);
+  CUcontext popped;
+  cuda->cu->CtxPopCurrent(&popped);
+  if (result != CUDA_SUCCESS)
+    return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, "copying the model state failed");
+  return PT2C_OK;
+}
+
 /* Device memory a run writes, per model or context: the arena (zeroed, like the CPU
  * runtime's, so that results never depend on stale bytes), the STATE copies (those a
  * sibling graph has already are its) and the staging buffers of host-memory runs; and

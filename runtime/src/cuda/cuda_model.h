@@ -71,6 +71,11 @@ pt2c_status pt2c_cuda_model_share(pt2c_model* instance, const struct pt2c_cuda_m
 pt2c_status pt2c_cuda_reset_state(struct pt2c_cuda_model* cuda, const pt2c_plan* plan,
                                   const unsigned char* host_weights);
 
+/* Copies `nbytes` between host memory and STATE buffer `buffer`'s device copy (`read`:
+ * device to host); synchronous. */
+pt2c_status pt2c_cuda_copy_state(struct pt2c_cuda_model* cuda, uint32_t buffer, void* host,
+                                 size_t nbytes, int read);
+
 /* Frees the device memory and module and releases the context; null is allowed. */
 void pt2c_cuda_model_destroy(struct pt2c_cuda_model* cuda);
 
