@@ -4,6 +4,7 @@
 #include "compiler/codegen/LLVMOptimizer.h"
 #include "compiler/codegen/NoAliasKernelArgs.h"
 #include "compiler/codegen/SplitKernelLoops.h"
+#include "ir/contract/ModelContract.h"
 #include "ir/symbolic/SymbolicIR.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
@@ -300,7 +301,7 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string& cpuN
 std::set<std::string> kernelsTakingSymbols(mlir::ModuleOp kernels) {
   std::set<std::string> names;
   for (auto func : kernels.getOps<mlir::func::FuncOp>())
-    if (func->hasAttr(sym::kSymbolNamesAttr) && !func.isExternal())
+    if (func->hasAttr(kSymbolNamesAttr) && !func.isExternal())
       names.insert(func.getName().str());
   return names;
 }
