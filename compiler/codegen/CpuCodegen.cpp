@@ -25,7 +25,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "runtime/src/content_hash.h"
+#include "pt2c/shared/content_hash.h"
 
 namespace pt2c {
 namespace {
@@ -42,7 +42,7 @@ llvm::GlobalVariable* addConstant(llvm::Module& m, llvm::Constant* init, const c
 // The features the runtime knows how to check (cpu_feature_table.h), by LLVM name.
 constexpr const char* kCheckableCpuFeatures[] = {
 #define PT2C_CPU_FEATURE(name, ...) name,
-#include "runtime/src/cpu_feature_table.h"
+#include "pt2c/shared/cpu_feature_table.h"
 #undef PT2C_CPU_FEATURE
 };
 
