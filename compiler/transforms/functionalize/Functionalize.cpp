@@ -243,18 +243,19 @@ private:
                                 "compiles weights as constants and cannot keep such "
                                 "changes: make it a buffer (register_buffer) or write "
                                 "into a copy";
-    if (auto fqn = stateFqn(func, i))
-      if (!writtenBack(kWritebackAttr, fqn))
-        return op->emitError() << "in-place " << op->getName() << " writes buffer '"
-                               << fqn.getValue()
-                               << "', which has no pt2c.writeback result: the artifact "
-                                  "does not list the buffer as mutated";
-    if (auto name = userInputName(func, i))
-      if (!writtenBack(kInputWritebackAttr, name))
-        return op->emitError() << "in-place " << op->getName() << " writes input '"
-                               << name.getValue()
-                               << "', which has no pt2c.input_writeback result: the "
-                                  "artifact does not list the input as mutated";
+    // Module state and user inputs: the artifact lists those it writes, each with a
+    // write-back result that names it.
+    struct Role {
+      StringAttr name;
+      const char *writeback, *what;
+    };
+    for (Role role : {Role{stateFqn(func, i), kWritebackAttr, "buffer"},
+                      Role{userInputName(func, i), kInputWritebackAttr, "input"}})
+      if (role.name && !writtenBack(role.writeback, role.name))
+        return op->emitError() << "in-place " << op->getName() << " writes " << role.what
+                               << " '" << role.name.getValue() << "', which has no "
+                               << role.writeback << " result: the artifact does not list the "
+                               << role.what << " as mutated";
     return success();
   }
 
