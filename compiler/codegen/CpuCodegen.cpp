@@ -4,6 +4,7 @@
 #include "compiler/codegen/LLVMOptimizer.h"
 #include "compiler/codegen/NoAliasKernelArgs.h"
 #include "compiler/codegen/SplitKernelLoops.h"
+#include "ir/contract/ModelContract.h"
 #include "ir/symbolic/SymbolicIR.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
@@ -24,7 +25,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "runtime/src/content_hash.h"
+#include "pt2c/shared/content_hash.h"
 
 namespace pt2c {
 namespace {
@@ -41,7 +42,7 @@ llvm::GlobalVariable* addConstant(llvm::Module& m, llvm::Constant* init, const c
 // The features the runtime knows how to check (cpu_feature_table.h), by LLVM name.
 constexpr const char* kCheckableCpuFeatures[] = {
 #define PT2C_CPU_FEATURE(name, ...) name,
-#include "runtime/src/cpu_feature_table.h"
+#include "pt2c/shared/cpu_feature_table.h"
 #undef PT2C_CPU_FEATURE
 };
 
@@ -300,7 +301,7 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const std::string& cpuN
 std::set<std::string> kernelsTakingSymbols(mlir::ModuleOp kernels) {
   std::set<std::string> names;
   for (auto func : kernels.getOps<mlir::func::FuncOp>())
-    if (func->hasAttr(sym::kSymbolNamesAttr) && !func.isExternal())
+    if (func->hasAttr(kSymbolNamesAttr) && !func.isExternal())
       names.insert(func.getName().str());
   return names;
 }

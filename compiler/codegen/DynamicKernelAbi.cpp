@@ -1,5 +1,6 @@
 #include "compiler/codegen/DynamicKernelAbi.h"
 
+#include "ir/contract/ModelContract.h"
 #include "ir/prim/PrimDialect.h"
 #include "ir/symbolic/SymbolicIR.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -33,7 +34,7 @@ mlir::Value loadSymbol(mlir::OpBuilder& b, mlir::Location loc, mlir::Value symbo
 llvm::SmallVector<mlir::func::FuncOp> dynamicKernels(mlir::ModuleOp module) {
   llvm::SmallVector<mlir::func::FuncOp> kernels;
   for (auto f : module.getOps<mlir::func::FuncOp>())
-    if (f->hasAttr(sym::kSymbolNamesAttr) && !f.isExternal()) kernels.push_back(f);
+    if (f->hasAttr(kSymbolNamesAttr) && !f.isExternal()) kernels.push_back(f);
   return kernels;
 }
 
@@ -61,7 +62,7 @@ struct DynamicKernelAbiPass : impl::DynamicKernelAbiPassBase<DynamicKernelAbiPas
   }
 
   mlir::LogicalResult rewrite(mlir::func::FuncOp kernel) {
-    auto all = kernel->getAttrOfType<mlir::ArrayAttr>(sym::kKernelDimsAttr);
+    auto all = kernel->getAttrOfType<mlir::ArrayAttr>(kKernelDimsAttr);
     std::vector<std::string> names = sym::symbolNames(kernel);
     // Argument 0 is the symbol values; then the kernel's arguments and its results
     // (out-params since bufferization), in pt2c.kernel_dims order.
@@ -80,7 +81,7 @@ struct DynamicKernelAbiPass : impl::DynamicKernelAbiPassBase<DynamicKernelAbiPas
       auto dims = sym::parseDims(llvm::cast<mlir::ArrayAttr>(all[i - 1]), names);
       if (!dims || dims->size() != static_cast<size_t>(type.getRank()))
         return kernel.emitError() << "argument " << i << " has dynamic sizes that "
-                                  << "pt2c.kernel_dims does not give";
+                                  << kKernelDimsAttr << " does not give";
       mlir::BlockArgument arg = kernel.getArgument(i);
       llvm::SmallVector<mlir::OpOperand*> uses;
       for (mlir::OpOperand& use : arg.getUses()) uses.push_back(&use);

@@ -92,7 +92,7 @@ class PlanBuilder {
   }
 
   mlir::LogicalResult addSymbols() {
-    auto symbols = func->getAttrOfType<mlir::ArrayAttr>(sym::kSymbolsAttr);
+    auto symbols = func->getAttrOfType<mlir::ArrayAttr>(kSymbolsAttr);
     if (!symbols) return mlir::success();
     symbolNames = sym::symbolNames(func);
     for (mlir::Attribute a : symbols) {
@@ -103,7 +103,7 @@ class PlanBuilder {
       int64_t input = 0;
       bool found = false;
       for (unsigned i = 0; i < func.getNumArguments() && !found; ++i)
-        if (auto name = func.getArgAttrOfType<mlir::StringAttr>(i, "pt2c.input")) {
+        if (auto name = func.getArgAttrOfType<mlir::StringAttr>(i, kInputAttr)) {
           if (name == inputName) found = true;
           else ++input;
         }
@@ -146,7 +146,7 @@ class PlanBuilder {
       auto type = staticType(arg);
       if (mlir::failed(type)) return mlir::failure();
       unsigned i = arg.getArgNumber();
-      if (auto name = func.getArgAttrOfType<mlir::StringAttr>(i, "pt2c.input")) {
+      if (auto name = func.getArgAttrOfType<mlir::StringAttr>(i, kInputAttr)) {
         uint32_t id = addBuffer(PT2C_BUFFER_INPUT, r.inputs.size(), 0, byteSize(arg));
         inputNumbers[name.strref()] = r.inputs.size();
         r.inputs.push_back(describe(name.str(), arg, id));
@@ -205,7 +205,7 @@ class PlanBuilder {
                                    "pt2c-form-kernels should have copied it";
       uint32_t id = addBuffer(PT2C_BUFFER_OUTPUT, r.outputs.size(), 0, byteSize(root));
       buffers[root] = id;
-      auto name = func.getResultAttrOfType<mlir::StringAttr>(i, "pt2c.output");
+      auto name = func.getResultAttrOfType<mlir::StringAttr>(i, kOutputAttr);
       r.outputs.push_back(describe(name ? name.str() : std::to_string(r.outputs.size()), v, id));
     }
     return mlir::success();
@@ -267,7 +267,7 @@ class PlanBuilder {
   }
 
   mlir::StringAttr weightName(unsigned arg) {
-    if (auto fqn = func.getArgAttrOfType<mlir::StringAttr>(arg, "pt2c.weight")) return fqn;
+    if (auto fqn = func.getArgAttrOfType<mlir::StringAttr>(arg, kWeightAttr)) return fqn;
     return func.getArgAttrOfType<mlir::StringAttr>(arg, kStateAttr);
   }
 

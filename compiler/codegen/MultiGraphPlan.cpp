@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "compiler/codegen/PlanSetWriter.h"
-#include "compiler/transforms/kernels/FormKernels.h"
+#include "ir/contract/ModelContract.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace pt2c {
@@ -56,7 +56,7 @@ mlir::FailureOr<std::vector<PlanSetGraph::Slot>> slotsOf(const artifact::Dispatc
                                                          mlir::func::FuncOp func) {
   llvm::StringMap<int32_t> inputNumber;
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    if (auto name = func.getArgAttrOfType<mlir::StringAttr>(i, "pt2c.input"))
+    if (auto name = userInputName(func, i))
       inputNumber.try_emplace(name.strref(), static_cast<int32_t>(inputNumber.size()));
   llvm::StringMap<std::string> inputName;  // Value -> InputSpec.name
   for (const auto& in : graph.inputs())

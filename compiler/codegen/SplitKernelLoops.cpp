@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "ir/contract/ModelContract.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,8 +22,6 @@ namespace pt2c {
 #include "compiler/codegen/Passes.h.inc"
 
 namespace {
-
-constexpr const char kSplitsAttr[] = "pt2c.kernel_splits";
 
 // The buffer a memref value views: through subviews, reshapes and casts to a function
 // argument or an allocation.
@@ -183,7 +182,7 @@ struct SplitKernelLoopsPass : impl::SplitKernelLoopsPassBase<SplitKernelLoopsPas
       entries.push_back(b.getNamedAttr(
           f.getSymName(), b.getDenseI64ArrayAttr({choice->split.extent, choice->split.work})));
     }
-    if (!entries.empty()) module->setAttr(kSplitsAttr, b.getDictionaryAttr(entries));
+    if (!entries.empty()) module->setAttr(kKernelSplitsAttr, b.getDictionaryAttr(entries));
   }
 };
 
@@ -191,7 +190,7 @@ struct SplitKernelLoopsPass : impl::SplitKernelLoopsPassBase<SplitKernelLoopsPas
 
 std::map<std::string, KernelSplit> kernelSplits(mlir::ModuleOp module) {
   std::map<std::string, KernelSplit> splits;
-  auto dict = module->getAttrOfType<mlir::DictionaryAttr>(kSplitsAttr);
+  auto dict = module->getAttrOfType<mlir::DictionaryAttr>(kKernelSplitsAttr);
   if (!dict) return splits;
   for (mlir::NamedAttribute entry : dict) {
     auto values = mlir::dyn_cast<mlir::DenseI64ArrayAttr>(entry.getValue());

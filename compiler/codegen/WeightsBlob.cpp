@@ -1,7 +1,7 @@
 #include "compiler/codegen/WeightsBlob.h"
 
 #include "compiler/transforms/fold/FoldWeights.h"
-#include "compiler/transforms/kernels/FormKernels.h"
+#include "ir/contract/ModelContract.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -43,7 +43,7 @@ mlir::FailureOr<WeightsBlob> layoutWeightsBlob(llvm::ArrayRef<mlir::func::FuncOp
   for (mlir::func::FuncOp func : models)
   for (mlir::BlockArgument arg : func.getArguments()) {
     unsigned i = arg.getArgNumber();
-    auto fqn = func.getArgAttrOfType<mlir::StringAttr>(i, "pt2c.weight");
+    auto fqn = func.getArgAttrOfType<mlir::StringAttr>(i, kWeightAttr);
     if (!fqn) fqn = func.getArgAttrOfType<mlir::StringAttr>(i, kStateAttr);
     auto type = llvm::dyn_cast<mlir::RankedTensorType>(arg.getType());
     if (!fqn || !type || !type.hasStaticShape()) continue;  // inputs; the plan checks types

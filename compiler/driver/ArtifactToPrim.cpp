@@ -2,6 +2,7 @@
 
 #include "compiler/import/Importer.h"
 #include "compiler/transforms/Pipelines.h"
+#include "ir/contract/ModelContract.h"
 #include "ir/prim/PrimDialect.h"
 #include "llvm/ADT/StringMap.h"
 #include "mlir/Pass/PassManager.h"
@@ -25,7 +26,7 @@ llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>> importArtifactModule(
 
 llvm::Error lowerAtenToPrim(mlir::MLIRContext& context, mlir::ModuleOp module,
                             const ArtifactFile& artifact, const PrimLoweringOptions& options) {
-  if (options.fusedOps) module->setAttr(prim::kFusedOpsAttr, mlir::UnitAttr::get(&context));
+  if (options.fusedOps) module->setAttr(kFusedOpsAttr, mlir::UnitAttr::get(&context));
   // pt2c-fold-weights reads the weights from the artifact.
   llvm::StringMap<const artifact::WeightEntry*> entries;
   for (const auto& w : artifact.message.weights()) entries[w.name()] = &w;

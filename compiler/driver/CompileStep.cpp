@@ -15,8 +15,8 @@
 #include "compiler/driver/Progress.h"
 #include "compiler/import/Importer.h"
 #include "compiler/transforms/Pipelines.h"
-#include "compiler/transforms/kernels/FormKernels.h"
 #include "ir/Dialects.h"
+#include "ir/contract/ModelContract.h"
 #include "ir/prim/PrimDialect.h"
 #include "ir/symbolic/SymbolicIR.h"
 #include "llvm/ADT/SmallString.h"
@@ -129,7 +129,7 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
   }
 
   bool dynamic = false;
-  for (auto f : module->getOps<mlir::func::FuncOp>()) dynamic |= f->hasAttr(sym::kSymbolsAttr);
+  for (auto f : module->getOps<mlir::func::FuncOp>()) dynamic |= f->hasAttr(kSymbolsAttr);
   if (dynamic && !cudaSms.empty())
     return fail("--target cuda: " + artifactPath + " has dynamic dimensions (model.py's "
                 "dynamic_shapes), which the CUDA backend does not support yet: compile for "

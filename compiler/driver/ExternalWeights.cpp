@@ -9,7 +9,7 @@
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 #include "pt2c/weights_format.h"
-#include "runtime/src/content_hash.h"
+#include "pt2c/shared/content_hash.h"
 
 namespace pt2c {
 namespace {

@@ -2,8 +2,8 @@
 
 #include "compiler/import/DTypes.h"
 #include "compiler/import/SchemaArgs.h"
-#include "compiler/transforms/kernels/FormKernels.h"
 #include "ir/aten/AtenDtypeRules.h"
+#include "ir/contract/ModelContract.h"
 #include "ir/symbolic/SymbolicIR.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -130,7 +130,7 @@ mlir::FailureOr<mlir::Attribute> GraphImporter::attributeFor(const Argument& arg
         // sizes read the expression (SymbolicIR.h), the rest see a static graph's value.
         auto text = symbolicText(arg.int_value(), loc);
         if (mlir::failed(text)) return mlir::failure();
-        symbolicArgs.push_back(b.getNamedAttr(sym::kSymArgPrefix + arg.name(), b.getStringAttr(*text)));
+        symbolicArgs.push_back(b.getNamedAttr(kSymArgPrefix + arg.name(), b.getStringAttr(*text)));
         return mlir::Attribute(b.getI64IntegerAttr(arg.int_value().hint()));
       }
       return mlir::Attribute(b.getI64IntegerAttr(arg.int_value().value()));
@@ -163,7 +163,7 @@ mlir::FailureOr<mlir::Attribute> GraphImporter::attributeFor(const Argument& arg
         ints.push_back(v.has_expr() ? v.hint() : v.value());
       }
       if (symbolic)
-        symbolicArgs.push_back(b.getNamedAttr(sym::kSymArgPrefix + arg.name(), b.getArrayAttr(texts)));
+        symbolicArgs.push_back(b.getNamedAttr(kSymArgPrefix + arg.name(), b.getArrayAttr(texts)));
       return mlir::Attribute(b.getDenseI64ArrayAttr(ints));
     }
     default:
@@ -277,7 +277,7 @@ mlir::LogicalResult GraphImporter::importNode(const artifact::Node& node) {
           ++count;
         }
         if (count != arg.tensors().values_size())
-          state.addAttribute("pt2c.present_" + arg.name(), b.getDenseI64ArrayAttr(present));
+          state.addAttribute(kPresentPrefix + arg.name(), b.getDenseI64ArrayAttr(present));
       }
       segments.push_back(count);
       continue;
@@ -306,7 +306,7 @@ mlir::LogicalResult GraphImporter::importNode(const artifact::Node& node) {
   }
   // Every result's sizes as expressions, so that decompositions size what they build
   // exactly (SymbolicIR.h, kResultDimsAttr).
-  if (symbolicResult) state.addAttribute(sym::kResultDimsAttr, b.getArrayAttr(resultDims));
+  if (symbolicResult) state.addAttribute(kResultDimsAttr, b.getArrayAttr(resultDims));
   mlir::Operation* op = b.create(state);
   for (auto [name, result] : llvm::zip(node.outputs(), op->getResults())) values[name] = result;
   return mlir::success();
@@ -354,13 +354,13 @@ mlir::LogicalResult GraphImporter::declareSymbols(mlir::func::FuncOp func, mlir:
         b.getNamedAttr("dim", b.getI64IntegerAttr(dim.inputs(0).dim())),
     }));
   }
-  func->setAttr(sym::kSymbolsAttr, b.getArrayAttr(symbols));
+  func->setAttr(kSymbolsAttr, b.getArrayAttr(symbols));
   for (auto [i, in] : llvm::enumerate(graph.inputs())) {
     auto type = llvm::cast<mlir::RankedTensorType>(func.getArgumentTypes()[i]);
     if (type.hasStaticShape()) continue;
     auto dims = dimsOf(in.value(), loc);
     if (mlir::failed(dims)) return mlir::failure();
-    func.setArgAttr(i, sym::kDimsAttr, *dims);
+    func.setArgAttr(i, kDimsAttr, *dims);
   }
   return mlir::success();
 }
@@ -377,7 +377,7 @@ mlir::LogicalResult GraphImporter::run(mlir::Location fallbackLoc) {
     if (mlir::failed(type)) return mlir::failure();
     resultTypes.push_back(*type);
   }
-  // Guards are extra results after the outputs (FormKernels.h: kGuardAttr).
+  // Guards are extra results after the outputs (ir/contract/ModelContract.h: kGuardAttr).
   for (const auto& guard : graph.guards()) {
     auto type = typeOf(guard.value(), fallbackLoc);
     if (mlir::failed(type)) return mlir::failure();
@@ -387,25 +387,25 @@ mlir::LogicalResult GraphImporter::run(mlir::Location fallbackLoc) {
                                            b.getFunctionType(argTypes, resultTypes));
   mlir::Block* entry = func.addEntryBlock();
   if (mlir::failed(declareSymbols(func, fallbackLoc))) return mlir::failure();
-  // Module buffers written in place are model state (FormKernels.h), in every graph
+  // Module buffers written in place are model state (ir/contract/ModelContract.h), in every graph
   // that uses them: one graph writes a cache that another only reads. Their new values
   // are results that the plan writes back instead of outputs. So are the new values of
   // user inputs written in place (written back into the caller's input memory).
   for (auto [i, in] : llvm::enumerate(graph.inputs())) {
-    const char* role = in.kind() == artifact::InputSpec::USER_INPUT ? "pt2c.input"
+    const char* role = in.kind() == artifact::InputSpec::USER_INPUT ? kInputAttr
                        : state.contains(in.name())                   ? kStateAttr
-                                                                     : "pt2c.weight";
+                                                                     : kWeightAttr;
     func.setArgAttr(i, role, b.getStringAttr(in.name()));
     values[in.value()] = entry->getArgument(i);
   }
   for (auto [i, out] : llvm::enumerate(graph.outputs())) {
     const char* role = out.kind() == artifact::OutputSpec::BUFFER_MUTATION       ? kWritebackAttr
                        : out.kind() == artifact::OutputSpec::USER_INPUT_MUTATION ? kInputWritebackAttr
-                                                                                 : "pt2c.output";
+                                                                                 : kOutputAttr;
     func.setResultAttr(i, role, b.getStringAttr(out.name()));
   }
   for (auto [i, guard] : llvm::enumerate(graph.guards()))
-    func.setResultAttr(graph.outputs_size() + i, "pt2c.guard",
+    func.setResultAttr(graph.outputs_size() + i, kGuardAttr,
                        b.getDictionaryAttr({b.getNamedAttr("expected", b.getF64FloatAttr(guard.expected())),
                                             b.getNamedAttr("message", b.getStringAttr(guardMessage(guard)))}));
 

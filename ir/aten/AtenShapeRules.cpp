@@ -7,6 +7,7 @@
 
 #include "ir/aten/AtenDialect.h"
 #include "ir/aten/AtenDtypeRules.h"
+#include "ir/contract/ModelContract.h"
 #include "llvm/ADT/StringMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -407,11 +408,11 @@ LogicalResult indexTensor(ShapeQuery &q, Shape &out) {
     if (failed(broadcastInto(q, q.shape(i), indexShape)))
       return failure();
   SmallVector<int64_t> dims = llvm::to_vector(llvm::seq<int64_t>(0, numIndices));
-  if (std::optional<ArrayRef<int64_t>> present = q.arrayAttr("pt2c.present_indices"))
+  if (std::optional<ArrayRef<int64_t>> present = q.arrayAttr(kPresentIndicesAttr))
     dims.assign(present->begin(), present->end());
   if (dims.size() != numIndices || !llvm::is_sorted(dims) ||
       (!dims.empty() && dims.back() >= q.rank(0)))
-    return q.fail("pt2c.present_indices does not match the index tensors");
+    return q.fail(Twine(kPresentIndicesAttr) + " does not match the index tensors");
   bool adjacent = dims.empty() || dims.back() - dims.front() == (int64_t)numIndices - 1;
   int64_t first = adjacent && !dims.empty() ? dims.front() : 0;
   out.clear();

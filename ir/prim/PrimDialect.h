@@ -19,9 +19,8 @@
 
 namespace pt2c::prim {
 
-/// The module attribute that asks the decomposition for prim.attention and
-/// prim.layer_norm: set by the CUDA pipeline, which has fused kernels for them.
-constexpr char kFusedOpsAttr[] = "pt2c.fused_ops";
+/// The module attribute that asks for prim.attention and prim.layer_norm is
+/// kFusedOpsAttr (ir/contract/ModelContract.h).
 /// The most keys prim.attention takes: the fused kernel keeps a query's scores (f32)
 /// in shared memory.
 constexpr int64_t kFusedAttentionMaxKeys = 8192;

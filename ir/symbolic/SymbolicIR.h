@@ -18,18 +18,12 @@
 #include <string>
 #include <vector>
 
+#include "ir/contract/ModelContract.h"  // the attribute names below
 #include "ir/symbolic/SymExpr.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Operation.h"
 
 namespace pt2c::sym {
-
-constexpr char kSymbolsAttr[] = "pt2c.symbols";
-constexpr char kDimsAttr[] = "pt2c.dims";
-constexpr char kResultDimsAttr[] = "pt2c.result_dims";
-constexpr char kSymbolNamesAttr[] = "pt2c.symbol_names";
-constexpr char kKernelDimsAttr[] = "pt2c.kernel_dims";
-constexpr char kSymArgPrefix[] = "pt2c.sym.";
 
 // The symbol names of the function holding `op` (pt2c.symbols or pt2c.symbol_names);
 // empty for a static graph.

@@ -4,7 +4,8 @@
  * cryptographic: it catches a truncated, corrupted or mismatched file, not a forged one. Word i of the data (8 bytes, little-endian; the last one zero-padded)
  * contributes mix(word + i * K) to a sum, so the words are independent of each other
  * (the loop vectorizes, ~several GB/s) yet position matters; the length is mixed in at
- * the end. Also linked into the compiler (one definition for both). */
+ * the end. Also linked into the compiler (one definition for both), which includes it as
+ * "pt2c/shared/content_hash.h" (runtime/BUILD.bazel). */
 #ifndef PT2C_RUNTIME_CONTENT_HASH_H_
 #define PT2C_RUNTIME_CONTENT_HASH_H_
 

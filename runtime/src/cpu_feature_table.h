@@ -1,6 +1,7 @@
 /* The x86 instruction-set features a model.so's CPU kernels may be compiled for, and
  * where cpuid reports each. One list for both sides: the compiler records the ones its
- * LLVM target enables (__pt2c_cpu_features), the runtime checks them at create. Names
+ * LLVM target enables (__pt2c_cpu_features; it includes this file as
+ * "pt2c/shared/cpu_feature_table.h"), the runtime checks them at create. Names
  * are LLVM's. Baseline x86-64 (sse2, cmov, ...) is left out: every x86-64 CPU has it.
  * Features kernels never use (AMX tiles, which also need an arch_prctl permission, or
  * system instructions) are left out too.

@@ -1,5 +1,6 @@
 #include "compiler/codegen/dense/ConvKernels.h"
 
+#include "compiler/codegen/dense/KernelBody.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -7,11 +8,10 @@
 namespace pt2c {
 namespace {
 
-// The index of `value` among `func`'s arguments, or -1.
-int argumentIndex(mlir::func::FuncOp func, mlir::Value value) {
-  auto arg = mlir::dyn_cast<mlir::BlockArgument>(value);
-  return arg && arg.getOwner() == &func.getBody().front() ? arg.getArgNumber() : -1;
-}
+using dense::argumentIndex;
+using dense::body;
+using dense::i64Array;
+using dense::isPositiveZeroFloatSplat;
 
 // The pt2c_dtype of a statically shaped f32/f16/bf16 tensor, or 0.
 uint32_t floatDtype(mlir::Value value) {
@@ -25,24 +25,8 @@ llvm::ArrayRef<int64_t> shapeOf(mlir::Value value) {
   return mlir::cast<mlir::RankedTensorType>(value.getType()).getShape();
 }
 
-llvm::ArrayRef<int64_t> i64Array(mlir::Operation* op, llvm::StringRef name) {
-  auto attr = op->getAttrOfType<mlir::DenseI64ArrayAttr>(name);
-  return attr ? attr.asArrayRef() : llvm::ArrayRef<int64_t>();
-}
-
 bool is(mlir::Operation* op, llvm::StringRef name) {
   return op && op->getName().getStringRef() == name;
-}
-
-// The function's one block without its return, and the one returned value.
-std::optional<std::pair<llvm::SmallVector<mlir::Operation*>, mlir::Value>> body(
-    mlir::func::FuncOp func) {
-  if (func.getBody().getBlocks().size() != 1 || func.getNumResults() != 1) return std::nullopt;
-  auto ret = mlir::dyn_cast<mlir::func::ReturnOp>(func.getBody().front().getTerminator());
-  if (!ret || ret.getNumOperands() != 1) return std::nullopt;
-  llvm::SmallVector<mlir::Operation*> ops;
-  for (mlir::Operation& op : func.getBody().front().without_terminator()) ops.push_back(&op);
-  return std::make_pair(ops, ret.getOperand(0));
 }
 
 // A kernel that is one convolution of two arguments, with the layout cuDNN takes.
@@ -99,14 +83,6 @@ std::optional<ConvKernel> matchConv(mlir::func::FuncOp func) {
   kernel.input = x;
   kernel.weight = w;
   return kernel;
-}
-
-bool isZeroSplat(mlir::Value value) {
-  mlir::Operation* op = value.getDefiningOp();
-  if (!is(op, "prim.constant")) return false;
-  auto attr = op->getAttrOfType<mlir::DenseElementsAttr>("value");
-  return attr && attr.isSplat() && mlir::isa<mlir::FloatType>(attr.getElementType()) &&
-         attr.getSplatValue<llvm::APFloat>().isPosZero();
 }
 
 // The operands of a binary op as (the one satisfying `pred`, the other), either order.
@@ -166,7 +142,7 @@ std::optional<ConvEpilogueKernel> matchEpilogue(mlir::func::FuncOp func,
     e.epilogue = PT2C_CONV_EPILOGUE_BIAS_SILU;
     expectedOps += 2;  // the sigmoid and the product
   } else if (is(sum.getDefiningOp(), "prim.max")) {
-    auto relu = split(sum.getDefiningOp(), isZeroSplat);
+    auto relu = split(sum.getDefiningOp(), isPositiveZeroFloatSplat);
     if (!relu) return std::nullopt;
     sum = relu->second;
     e.epilogue = PT2C_CONV_EPILOGUE_BIAS_RELU;

@@ -1,5 +1,6 @@
 #include "compiler/codegen/dense/GemmKernels.h"
 
+#include "compiler/codegen/dense/KernelBody.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -7,11 +8,9 @@
 namespace pt2c {
 namespace {
 
-// The index of `value` among `func`'s arguments, or -1.
-int argumentIndex(mlir::func::FuncOp func, mlir::Value value) {
-  auto arg = mlir::dyn_cast<mlir::BlockArgument>(value);
-  return arg && arg.getOwner() == &func.getBody().front() ? arg.getArgNumber() : -1;
-}
+using dense::argumentIndex;
+using dense::body;
+using dense::i64Array;
 
 // The GEMM dtype of an element type: f32, or f16/bf16 (which cuBLASLt multiplies with
 // f32 accumulation, as the fallback kernels' lowering does).
@@ -33,26 +32,10 @@ mlir::Type elementType(mlir::Value value) {
   return mlir::cast<mlir::ShapedType>(value.getType()).getElementType();
 }
 
-llvm::ArrayRef<int64_t> i64Array(mlir::Operation* op, llvm::StringRef name) {
-  auto attr = op->getAttrOfType<mlir::DenseI64ArrayAttr>(name);
-  return attr ? attr.asArrayRef() : llvm::ArrayRef<int64_t>();
-}
-
 uint64_t product(llvm::ArrayRef<int64_t> dims) {
   uint64_t p = 1;
   for (int64_t d : dims) p *= static_cast<uint64_t>(d);
   return p;
-}
-
-// The body's ops before the return, and the returned value (one result only).
-std::optional<std::pair<llvm::SmallVector<mlir::Operation*>, mlir::Value>> body(
-    mlir::func::FuncOp func) {
-  if (func.getBody().getBlocks().size() != 1 || func.getNumResults() != 1) return std::nullopt;
-  llvm::SmallVector<mlir::Operation*> ops;
-  for (mlir::Operation& op : func.getBody().front().without_terminator()) ops.push_back(&op);
-  auto ret = mlir::dyn_cast<mlir::func::ReturnOp>(func.getBody().front().getTerminator());
-  if (!ret || ret.getNumOperands() != 1) return std::nullopt;
-  return std::make_pair(ops, ret.getOperand(0));
 }
 
 // The f16/bf16 argument that `value` widens to f32 (convert of an argument), if it does.
@@ -193,12 +176,9 @@ std::optional<GemmKernel> matchGemm(mlir::func::FuncOp func, const GemmMatchOpti
   return kernel;
 }
 
+// A ReLU's 0 in a GEMM dtype.
 bool isZeroSplat(mlir::Value value) {
-  mlir::Operation* op = value.getDefiningOp();
-  if (!op || op->getName().getStringRef() != "prim.constant") return false;
-  auto attr = op->getAttrOfType<mlir::DenseElementsAttr>("value");
-  return attr && attr.isSplat() && gemmDtype(attr.getElementType()) &&
-         attr.getSplatValue<llvm::APFloat>().isPosZero();
+  return dense::isPositiveZeroFloatSplat(value) && gemmDtype(elementType(value));
 }
 
 // The other operand of a commutative binary op when one of them satisfies `is`.

@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "compiler/transforms/decompose/DecompositionSet.h"
+#include "ir/contract/ModelContract.h"
 
 using namespace mlir;
 
@@ -136,7 +137,7 @@ std::pair<Value, Value> attention(PrimBuilder &b, const AttentionArgs &args,
 /// dims) and an additive bias (f32, or q's type) in place of the mask.
 Value fusedAttention(Operation *op, PrimBuilder &b, const AttentionArgs &args) {
   auto module = op->getParentOfType<ModuleOp>();
-  if (!module || !module->hasAttr(prim::kFusedOpsAttr))
+  if (!module || !module->hasAttr(kFusedOpsAttr))
     return {};
   auto q = tensorType(args.query), k = tensorType(args.key), v = tensorType(args.value);
   Type t = q.getElementType();

@@ -4,6 +4,7 @@
 // and roll become prim.concatenate (roll: of two slices).
 #include "compiler/transforms/decompose/DecompositionSet.h"
 #include "compiler/transforms/decompose/Scatter.h"
+#include "ir/contract/ModelContract.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
@@ -149,10 +150,10 @@ Value indexTensor(aten::IndexTensorOp op, PrimBuilder &b) {
   if (k == 0)
     return b.fail("index.Tensor without index tensors");
   SmallVector<int64_t> dims = llvm::to_vector(llvm::seq<int64_t>(0, k));
-  if (auto present = op->getAttrOfType<DenseI64ArrayAttr>("pt2c.present_indices"))
+  if (auto present = op->getAttrOfType<DenseI64ArrayAttr>(kPresentIndicesAttr))
     dims.assign(present.asArrayRef().begin(), present.asArrayRef().end());
   if ((int64_t)dims.size() != k || dims.back() >= rank)
-    return b.fail("pt2c.present_indices does not match the index tensors");
+    return b.fail(Twine(kPresentIndicesAttr) + " does not match the index tensors");
   bool adjacent = dims.back() - dims.front() == k - 1;
   int64_t first = adjacent ? dims.front() : 0; // where the index dims are in the result
   int64_t indexRank = type.getRank() - (rank - k);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "compiler/transforms/decompose/DecompositionSet.h"
+#include "ir/contract/ModelContract.h"
 
 using namespace mlir;
 
@@ -116,7 +117,7 @@ Value fusedLayerNorm(aten::NativeLayerNormOp op, PrimBuilder &b) {
     });
   };
   auto module = op->getParentOfType<ModuleOp>();
-  if (!module || !module->hasAttr(prim::kFusedOpsAttr) ||
+  if (!module || !module->hasAttr(kFusedOpsAttr) ||
       op.getNormalizedShape().size() != 1 || !unused(op->getResult(1)) ||
       !unused(op->getResult(2)))
     return {};

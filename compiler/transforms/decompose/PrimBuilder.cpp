@@ -1,5 +1,6 @@
 #include "compiler/transforms/decompose/PrimBuilder.h"
 
+#include "ir/contract/ModelContract.h"
 #include "ir/symbolic/SymbolicIR.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -36,7 +37,7 @@ Value PrimBuilder::tracedResultSize(unsigned i, int64_t d) {
 std::string PrimBuilder::unhandledSymbolicArgument() const {
   for (NamedAttribute a : atenOp->getAttrs()) {
     StringRef name = a.getName().strref();
-    if (name.consume_front(sym::kSymArgPrefix) && !handledArgs.contains(name))
+    if (name.consume_front(kSymArgPrefix) && !handledArgs.contains(name))
       return name.str();
   }
   return "";

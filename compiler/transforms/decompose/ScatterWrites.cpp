@@ -5,6 +5,7 @@
 // (Scatter.h), except an unpooling of tiling windows, which needs no one-hot table.
 #include "compiler/transforms/decompose/DecompositionSet.h"
 #include "compiler/transforms/decompose/Scatter.h"
+#include "ir/contract/ModelContract.h"
 
 using namespace mlir;
 
@@ -54,10 +55,10 @@ Value indexPut(aten::IndexPutOp op, PrimBuilder &b) {
   if (!type.hasStaticShape())
     return b.fail("index_put into a tensor of dynamic sizes");
   SmallVector<int64_t> dims = llvm::to_vector(llvm::seq<int64_t>(0, k));
-  if (auto present = op->getAttrOfType<DenseI64ArrayAttr>("pt2c.present_indices"))
+  if (auto present = op->getAttrOfType<DenseI64ArrayAttr>(kPresentIndicesAttr))
     dims.assign(present.asArrayRef().begin(), present.asArrayRef().end());
   if ((int64_t)dims.size() != k || dims.back() >= rank)
-    return b.fail("pt2c.present_indices does not match the index tensors");
+    return b.fail(Twine(kPresentIndicesAttr) + " does not match the index tensors");
   if (k == 1 && tensorType(op.getIndices()[0]).getElementType().isInteger(1))
     return indexPutMask(op, b, op.getIndices()[0], dims.front());
   for (Value index : op.getIndices())

@@ -3,6 +3,7 @@
 #include "compiler/transforms/fold/FoldLowPrecision.h"
 #include "compiler/transforms/fold/FoldScales.h"
 #include "compiler/transforms/fold/HostEvaluator.h"
+#include "ir/contract/ModelContract.h"
 #include "ir/prim/PrimDialect.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -22,7 +23,6 @@ namespace {
 using namespace mlir;
 using fold::HostTensor;
 
-constexpr char kWeightAttr[] = "pt2c.weight";
 // Weight-only chains are short (a batch norm's is 5 ops); the bound keeps the check of
 // a long activation chain cheap.
 constexpr int kMaxDepth = 32;
@@ -77,7 +77,7 @@ class FunctionFolder {
     unsigned i = arg.getArgNumber();
     if (auto value = func.getArgAttrOfType<ElementsAttr>(i, kWeightValueAttr))
       return value.getType() == type ? fold::tensorFromAttr(value) : std::nullopt;
-    auto fqn = func.getArgAttrOfType<StringAttr>(i, kWeightAttr);
+    auto fqn = weightFqn(func, i);
     if (!fqn || !weightBytes) return std::nullopt;
     std::optional<StringRef> bytes = weightBytes(fqn.getValue());
     if (!bytes) return std::nullopt;
@@ -87,7 +87,7 @@ class FunctionFolder {
   bool hasKnownBytes(BlockArgument arg) {
     unsigned i = arg.getArgNumber();
     if (func.getArgAttr(i, kWeightValueAttr)) return true;
-    auto fqn = func.getArgAttrOfType<StringAttr>(i, kWeightAttr);
+    auto fqn = weightFqn(func, i);
     return fqn && weightBytes && weightBytes(fqn.getValue()).has_value();
   }
 

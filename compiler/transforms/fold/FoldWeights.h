@@ -26,11 +26,6 @@
 
 namespace pt2c {
 
-// Argument attribute of a weight (`pt2c.weight = "<name>"`) that holds its own bytes:
-// an ElementsAttr (dense_resource for derived weights; dense<...> in lit tests). A weight
-// without it is the artifact's weight of that FQN.
-constexpr char kWeightValueAttr[] = "pt2c.value";
-
 // The name prefix of derived weights ("#fold0", ...): '#' never occurs in an FQN.
 constexpr char kDerivedWeightPrefix[] = "#fold";
 

@@ -15,9 +15,9 @@
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/decompose/PrimBuilder.h"
 #include "compiler/transforms/functionalize/ViewScatter.h"
-#include "compiler/transforms/kernels/FormKernels.h"
 #include "ir/aten/AtenDialect.h"
 #include "ir/aten/AtenDtypeRules.h"
+#include "ir/contract/ModelContract.h"
 #include "ir/prim/PrimDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringMap.h"
@@ -236,25 +236,26 @@ private:
           return true;
       return false;
     };
-    if (auto fqn = func.getArgAttrOfType<StringAttr>(i, "pt2c.weight"))
+    if (auto fqn = weightFqn(func, i))
       return op->emitError() << "in-place " << op->getName() << " writes weight '"
                              << fqn.getValue()
                              << "' (a parameter or constant tensor of the model); pt2c "
                                 "compiles weights as constants and cannot keep such "
                                 "changes: make it a buffer (register_buffer) or write "
                                 "into a copy";
-    if (auto fqn = func.getArgAttrOfType<StringAttr>(i, kStateAttr))
-      if (!writtenBack(kWritebackAttr, fqn))
-        return op->emitError() << "in-place " << op->getName() << " writes buffer '"
-                               << fqn.getValue()
-                               << "', which has no pt2c.writeback result: the artifact "
-                                  "does not list the buffer as mutated";
-    if (auto name = func.getArgAttrOfType<StringAttr>(i, "pt2c.input"))
-      if (!writtenBack(kInputWritebackAttr, name))
-        return op->emitError() << "in-place " << op->getName() << " writes input '"
-                               << name.getValue()
-                               << "', which has no pt2c.input_writeback result: the "
-                                  "artifact does not list the input as mutated";
+    // Module state and user inputs: the artifact lists those it writes, each with a
+    // write-back result that names it.
+    struct Role {
+      StringAttr name;
+      const char *writeback, *what;
+    };
+    for (Role role : {Role{stateFqn(func, i), kWritebackAttr, "buffer"},
+                      Role{userInputName(func, i), kInputWritebackAttr, "input"}})
+      if (role.name && !writtenBack(role.writeback, role.name))
+        return op->emitError() << "in-place " << op->getName() << " writes " << role.what
+                               << " '" << role.name.getValue() << "', which has no "
+                               << role.writeback << " result: the artifact does not list the "
+                               << role.what << " as mutated";
     return success();
   }
 

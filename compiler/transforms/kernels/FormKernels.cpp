@@ -1,5 +1,6 @@
 #include "compiler/transforms/kernels/FormKernels.h"
 
+#include "ir/contract/ModelContract.h"
 #include "ir/prim/PrimDialect.h"
 #include "ir/symbolic/SymbolicIR.h"
 
@@ -132,7 +133,7 @@ class KernelOutliner {
 
     b.setInsertionPoint(g.root);
     auto call = b.create<mlir::func::CallOp>(g.root->getLoc(), kernel, inputs.getArrayRef());
-    if (auto dims = g.root->getAttr(sym::kResultDimsAttr)) call->setAttr(sym::kResultDimsAttr, dims);
+    if (auto dims = g.root->getAttr(kResultDimsAttr)) call->setAttr(kResultDimsAttr, dims);
     g.root->replaceAllUsesWith(call.getResults());
     for (mlir::Operation* op : llvm::reverse(g.ops)) op->erase();
     for (mlir::Operation* c : llvm::reverse(constants))
@@ -142,14 +143,14 @@ class KernelOutliner {
   // A kernel of a model with dynamic dimensions: its symbols' names, and the dims of
   // its arguments and results (`boundary`, in that order), for the kernel ABI.
   void markDynamic(mlir::func::FuncOp kernel, llvm::ArrayRef<mlir::Value> boundary) {
-    auto symbolsAttr = func->getAttrOfType<mlir::ArrayAttr>(sym::kSymbolsAttr);
+    auto symbolsAttr = func->getAttrOfType<mlir::ArrayAttr>(kSymbolsAttr);
     if (!symbolsAttr) return;
     mlir::Builder b(kernel.getContext());
     llvm::SmallVector<mlir::Attribute> names, dims;
     for (const std::string& name : sym::symbolNames(func)) names.push_back(b.getStringAttr(name));
     for (mlir::Value v : boundary) dims.push_back(kernelDims(b, v));
-    kernel->setAttr(sym::kSymbolNamesAttr, b.getArrayAttr(names));
-    kernel->setAttr(sym::kKernelDimsAttr, b.getArrayAttr(dims));
+    kernel->setAttr(kSymbolNamesAttr, b.getArrayAttr(names));
+    kernel->setAttr(kKernelDimsAttr, b.getArrayAttr(dims));
   }
 
   // Outputs must own their buffers: an output that is (an alias of) an argument, or of a
@@ -190,7 +191,7 @@ class KernelOutliner {
     if (!arg) return false;
     if (auto fqn = func.getResultAttr(result, kWritebackAttr))
       return func.getArgAttr(arg.getArgNumber(), kStateAttr) == fqn;
-    return func.getArgAttr(arg.getArgNumber(), "pt2c.input") ==
+    return func.getArgAttr(arg.getArgNumber(), kInputAttr) ==
            func.getResultAttr(result, kInputWritebackAttr);
   }
 
@@ -224,7 +225,7 @@ class KernelOutliner {
     b.setInsertionPoint(before);
     auto call = b.create<mlir::func::CallOp>(v.getLoc(), kernel, v);
     if (mlir::ArrayAttr dims = sym::dimsAttrOf(v))
-      call->setAttr(sym::kResultDimsAttr, b.getArrayAttr({dims}));
+      call->setAttr(kResultDimsAttr, b.getArrayAttr({dims}));
     return call.getResult(0);
   }
 

@@ -1,5 +1,6 @@
 #include "compiler/transforms/symbolic/SymbolicShapes.h"
 
+#include "ir/contract/ModelContract.h"
 #include "ir/prim/PrimDialect.h"
 #include "ir/symbolic/SymbolicIR.h"
 #include "llvm/ADT/DenseMap.h"
@@ -39,7 +40,7 @@ class ShapeSolver {
       dims[arg] = staticDims(type);
       return mlir::success();
     }
-    auto attr = func.getArgAttrOfType<mlir::ArrayAttr>(arg.getArgNumber(), sym::kDimsAttr);
+    auto attr = func.getArgAttrOfType<mlir::ArrayAttr>(arg.getArgNumber(), kDimsAttr);
     auto parsed = attr ? sym::parseDims(attr, names) : std::nullopt;
     if (!parsed || parsed->size() != static_cast<size_t>(type.getRank()))
       return func.emitError() << "argument " << arg.getArgNumber()
@@ -265,7 +266,7 @@ class ShapeSolver {
       dynamic |= !llvm::cast<mlir::RankedTensorType>(result.getType()).hasStaticShape();
       all.push_back(sym::dimsAttr(b, it->second, names));
     }
-    if (dynamic) op->setAttr(sym::kResultDimsAttr, b.getArrayAttr(all));
+    if (dynamic) op->setAttr(kResultDimsAttr, b.getArrayAttr(all));
   }
 
   mlir::func::FuncOp func;
@@ -277,7 +278,7 @@ class ShapeSolver {
 struct SymbolicShapesPass : impl::SymbolicShapesPassBase<SymbolicShapesPass> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<mlir::func::FuncOp>())
-      if (func->hasAttr(sym::kSymbolsAttr) && mlir::failed(ShapeSolver(func).run()))
+      if (func->hasAttr(kSymbolsAttr) && mlir::failed(ShapeSolver(func).run()))
         return signalPassFailure();
   }
 };
