@@ -128,12 +128,6 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
     return llvm::Error::success();
   }
 
-  bool dynamic = false;
-  for (auto f : module->getOps<mlir::func::FuncOp>()) dynamic |= f->hasAttr(kSymbolsAttr);
-  if (dynamic && !cudaSms.empty())
-    return fail("--target cuda: " + artifactPath + " has dynamic dimensions (model.py's "
-                "dynamic_shapes), which the CUDA backend does not support yet: compile for "
-                "the CPU, or export without dynamic_shapes");
   mlir::PassManager partition(&context);
   PrimToKernelsOptions kernelFormation;
   kernelFormation.fusedOps = lowering.fusedOps;

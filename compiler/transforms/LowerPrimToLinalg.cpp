@@ -1,4 +1,5 @@
-// pt2c-lower-prim-to-linalg: a dialect conversion with every prim op illegal; the
+// pt2c-lower-prim-to-linalg: a dialect conversion with every prim op but prim.symbol
+// illegal; the
 // patterns live in lower/, one file per group of prim ops.
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/lower/LoweringPatterns.h"
@@ -21,6 +22,10 @@ struct LowerPrimToLinalgPass : impl::LowerPrimToLinalgPassBase<LowerPrimToLinalg
     mlir::MLIRContext *context = &getContext();
     mlir::ConversionTarget target(*context);
     target.addIllegalDialect<prim::PrimDialect>();
+    // Sizes stay index arithmetic on prim.symbol: the CPU pipeline binds the symbols to
+    // a kernel argument before (pt2c-bind-kernel-symbols), the GPU pipeline after, inside
+    // each launch (pt2c-gpu-load-symbols).
+    target.addLegalOp<prim::SymbolOp>();
     target.markUnknownOpDynamicallyLegal([](mlir::Operation *) { return true; });
     mlir::RewritePatternSet patterns(context);
     lower::populateElementwiseLowering(patterns);

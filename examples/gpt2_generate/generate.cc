@@ -10,7 +10,6 @@
 // step.
 #include <algorithm>
 #include <cstdio>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,15 +18,6 @@
 #include "pt2c/pt2c.hpp"
 
 namespace {
-
-std::vector<int64_t> parse_tokens(const std::string& text) {
-  std::vector<int64_t> tokens;
-  std::stringstream stream(text);
-  std::string piece;
-  while (std::getline(stream, piece, ',')) tokens.push_back(std::stoll(piece));
-  if (tokens.empty()) throw std::invalid_argument("empty prompt");
-  return tokens;
-}
 
 void print_tokens(const char* label, const std::vector<int64_t>& tokens) {
   std::printf("%s", label);
@@ -55,7 +45,7 @@ int main(int argc, char** argv) {
     pt2c::Model model = library.create_model();
     greedy::Slots slots = greedy::find_slots(model);
     for (const std::string& text : prompts) {
-      std::vector<int64_t> prompt = parse_tokens(text);
+      std::vector<int64_t> prompt = greedy::parse_tokens(text);
       greedy::Timing times;
       std::vector<int64_t> generated =
           greedy::decode(model, slots, prompt, new_tokens, nullptr, &times);

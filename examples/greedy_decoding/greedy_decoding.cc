@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "tools/host/tensor_compare.h"
@@ -43,6 +45,15 @@ int64_t step(pt2c::Model& model, const Slots& slots, const std::vector<int64_t>&
 }
 
 }  // namespace
+
+std::vector<int64_t> parse_tokens(const std::string& text) {
+  std::vector<int64_t> tokens;
+  std::stringstream stream(text);
+  std::string piece;
+  while (std::getline(stream, piece, ',')) tokens.push_back(std::stoll(piece));
+  if (tokens.empty()) throw std::invalid_argument("empty prompt");
+  return tokens;
+}
 
 Slots find_slots(const pt2c::Model& model) {
   Slots slots;

@@ -9,6 +9,7 @@
 #define PT2C_EXAMPLES_GREEDY_DECODING_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "pt2c/pt2c.hpp"
@@ -39,6 +40,9 @@ struct Timing {
 std::vector<int64_t> decode(pt2c::Model& model, const Slots& slots,
                             const std::vector<int64_t>& prompt, int new_tokens,
                             const pt2c_tensor* encoder_states, Timing* timing = nullptr);
+
+// "3,14,15" -> {3, 14, 15}; throws std::invalid_argument for an empty or malformed list.
+std::vector<int64_t> parse_tokens(const std::string& text);
 
 }  // namespace greedy
 

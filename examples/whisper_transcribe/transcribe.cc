@@ -9,7 +9,6 @@
 // sequence per file, the prompt as one call, each new token as one call). Prints
 // "mel.npy: 1 5 6 7 -> 186 214 ..." per file.
 #include <cstdio>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,15 +18,6 @@
 #include "tools/host/npy.h"
 
 namespace {
-
-std::vector<int64_t> parse_tokens(const std::string& text) {
-  std::vector<int64_t> tokens;
-  std::stringstream stream(text);
-  std::string piece;
-  while (std::getline(stream, piece, ',')) tokens.push_back(std::stoll(piece));
-  if (tokens.empty()) throw std::invalid_argument("empty prompt");
-  return tokens;
-}
 
 // The encoder's output for one features file, in memory the returned array owns.
 pt2c::npy::Array encode(pt2c::Model& model, pt2c::npy::Array& features) {
@@ -62,7 +52,7 @@ int main(int argc, char** argv) {
     if (threads > 0) library.set_num_threads(threads);
     pt2c::Model model = library.create_model();
     greedy::Slots slots = greedy::find_slots(model);
-    std::vector<int64_t> prompt = parse_tokens(prompt_text);
+    std::vector<int64_t> prompt = greedy::parse_tokens(prompt_text);
     for (const std::string& file : feature_files) {
       pt2c::npy::Array features = pt2c::npy::read(file);
       pt2c::npy::Array states = encode(model, features);

@@ -98,6 +98,16 @@ constexpr char kSymbolNamesAttr[] = "pt2c.symbol_names";
 // = static). Set by form-kernels; read by pt2c-dynamic-kernel-abi.
 constexpr char kKernelDimsAttr[] = "pt2c.kernel_dims";
 
+// Kernel function: `pt2c.symbol_ranges = array<i64: min0, max0, min1, max1, ...>`, the
+// inclusive range of each symbol of pt2c.symbol_names. Set by form-kernels; read by the
+// GPU lowering, which sizes buffers and launch grids of dynamic kernels at the maxima.
+constexpr char kSymbolRangesAttr[] = "pt2c.symbol_ranges";
+
+// Kernel function argument (GPU lowering of a dynamic kernel): the device buffer of the
+// run's symbol values (int64, in pt2c.symbol_names order), which its GPU kernels read.
+// Set by pt2c-gpu-bound-dynamic-buffers; read by the launch table.
+constexpr char kSymbolValuesAttr[] = "pt2c.symbol_values";
+
 // ---- Kernels -----------------------------------------------------------------------
 
 // Private func.func: an outlined kernel (one step of the execution plan). Set by

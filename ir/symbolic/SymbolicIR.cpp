@@ -23,6 +23,24 @@ std::vector<std::string> symbolNames(mlir::Operation* op) {
   return names;
 }
 
+std::vector<SymbolRange> symbolRanges(mlir::Operation* op) {
+  std::vector<SymbolRange> ranges;
+  auto func = llvm::isa<mlir::func::FuncOp>(op) ? llvm::cast<mlir::func::FuncOp>(op)
+                                                 : op->getParentOfType<mlir::func::FuncOp>();
+  if (!func) return ranges;
+  if (auto symbols = func->getAttrOfType<mlir::ArrayAttr>(kSymbolsAttr)) {
+    for (mlir::Attribute a : symbols) {
+      auto d = llvm::dyn_cast<mlir::DictionaryAttr>(a);
+      auto min = d ? d.getAs<mlir::IntegerAttr>("min") : nullptr;
+      auto max = d ? d.getAs<mlir::IntegerAttr>("max") : nullptr;
+      if (min && max) ranges.push_back({min.getInt(), max.getInt()});
+    }
+  } else if (auto list = func->getAttrOfType<mlir::DenseI64ArrayAttr>(kSymbolRangesAttr)) {
+    for (size_t i = 0; i + 1 < list.size(); i += 2) ranges.push_back({list[i], list[i + 1]});
+  }
+  return ranges;
+}
+
 std::optional<Expr> symbolicArgument(mlir::Operation* op, llvm::StringRef arg, int position) {
   mlir::Attribute attr = op->getAttr((kSymArgPrefix + arg).str());
   if (!attr) return std::nullopt;

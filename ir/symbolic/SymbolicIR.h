@@ -9,6 +9,7 @@
 //                             symbolic entries of an int or int-list argument, whose
 //                             attribute then holds a placeholder)
 //   kernel function attribute pt2c.symbol_names = ["batch", "seq"]
+//   kernel function attribute pt2c.symbol_ranges = array<i64: min0, max0, ...>
 //   kernel function attribute pt2c.kernel_dims = [dims or [] per argument, then per
 //                             result] (kernel formation; [] = static)
 #ifndef PT2C_IR_SYMBOLIC_SYMBOLICIR_H_
@@ -28,6 +29,14 @@ namespace pt2c::sym {
 // The symbol names of the function holding `op` (pt2c.symbols or pt2c.symbol_names);
 // empty for a static graph.
 std::vector<std::string> symbolNames(mlir::Operation* op);
+
+struct SymbolRange {
+  int64_t min, max;
+};
+
+// The ranges of the symbols of the function holding `op` (pt2c.symbols or
+// pt2c.symbol_ranges), in symbolNames order; empty for a static graph.
+std::vector<SymbolRange> symbolRanges(mlir::Operation* op);
 
 // The expression of entry `position` of int-list argument `arg` of an aten op, or of
 // the int argument when position < 0; std::nullopt when it is static.

@@ -207,8 +207,6 @@ static pt2c_status load_plan(const pt2c_model_source* source, pt2c_model* model)
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the shape table");
   for (uint32_t d = 0; d < num_dims; ++d)
     model->info_dims[d] = model->plan.dims[d] < 0 ? -1 : model->plan.dims[d];
-  if (model->plan.header->num_syms > 0 && model->plan.header->device == PT2C_DEVICE_CUDA)
-    return pt2c_fail(PT2C_ERROR_UNSUPPORTED, "dynamic dimensions are not supported on CUDA");
   return PT2C_OK;
 }
 

@@ -172,6 +172,12 @@ static pt2c_status check_buffer(const pt2c_plan_header* header, uint32_t id,
                        ") are outside the %" PRIu64 "-byte arena",
                        id, buffer->offset, buffer->nbytes, header->arena_size);
       return PT2C_OK;
+    case PT2C_BUFFER_SYMBOLS:
+      if (header->device != PT2C_DEVICE_CUDA || header->num_syms == 0 || buffer->offset != 0 ||
+          buffer->nbytes != (uint64_t)header->num_syms * sizeof(int64_t))
+        return CORRUPT("buffer %u: a symbol-values buffer must hold the %u symbols of a CUDA "
+                       "plan", id, header->num_syms);
+      return PT2C_OK;
   }
   return CORRUPT("buffer %u: unknown kind %u", id, buffer->kind);
 }

@@ -80,7 +80,7 @@ static pt2c_status run_device_claimed(pt2c_model* model, const pt2c_tensor* inpu
   int64_t sym_values[PT2C_MAX_SYMS];
   status = check_run(model, inputs, num_inputs, outputs, num_outputs, sym_values);
   if (status != PT2C_OK) return status;
-  return pt2c_cuda_run(model, inputs, outputs, /*host_memory=*/0, (CUstream)stream);
+  return pt2c_cuda_run(model, inputs, outputs, sym_values, /*host_memory=*/0, (CUstream)stream);
 }
 
 PT2C_API pt2c_status pt2c_model_run_device(pt2c_model* model, const pt2c_tensor* inputs,
@@ -103,7 +103,7 @@ static pt2c_status run_graph(pt2c_model* model, const pt2c_tensor* inputs, int32
   pt2c_status status = check_run(model, inputs, num_inputs, outputs, num_outputs, sym_values);
   if (status != PT2C_OK) return status;
   if (plan->header->device == PT2C_DEVICE_CUDA)
-    return pt2c_cuda_run(model, inputs, outputs, /*host_memory=*/1, NULL);
+    return pt2c_cuda_run(model, inputs, outputs, sym_values, /*host_memory=*/1, NULL);
 
   bind_caller_buffers(model, inputs, outputs);
   for (uint32_t s = 0; s < plan->header->num_steps; ++s) {

@@ -70,6 +70,10 @@ def test_zoo_model_compiles_for_cuda(name, pt2c, cpp_host, python, tmp_path):
     result = run([pt2c, model_py, "--target", "cuda", "-o", so])
     assert result.returncode == 0, result.stderr
     assert sorted(fatbin_images(fatbin_of(so))) == [(PTX, 90), (CUBIN, 80), (CUBIN, 90)]
+    if "def signatures(" in model_py.read_text():
+        # A multi-graph model (the generation examples) is run by its own C++ program:
+        # test_generate.py drives it through the fake driver, tests/gpu on a GPU.
+        return
     data = tmp_path / "data"  # inputs of the right dtypes and shapes (token ids too)
     made = run([python, REPO / "tools" / "eager_reference.py", model_py, data, "--seed", "7"])
     assert made.returncode == 0, made.stderr

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from conftest import REPO, _tool, env_without_python, run
+from cuda_artifacts import fake_driver_env, find_cuda_toolkit
 from harness import compile_model
 
 EXAMPLE = REPO / "examples" / "gpt2_generate"
@@ -84,3 +85,30 @@ def test_transcripts_match_eager_greedy_decoding(whisper_so, python, prompt, tmp
     expected = [line for line in eager.stdout.splitlines() if line.startswith(str(tmp_path))]
     assert len(expected) == 2
     assert ours.stdout.splitlines() == expected
+
+
+def test_cuda_build_runs_both_graphs_with_the_sizes_in_device_memory(pt2c, generate, tmp_path):
+    """The same model.py for --target cuda (its prefill graph has a dynamic prompt length):
+    through the fake driver (which computes nothing, so the tokens are zeros), a prompt of
+    5 runs the prefill graph's launches and a decode step the decode graph's, and each
+    prefill run first copies its one symbol value (8 bytes) to the device, where the GPU
+    kernels read their sizes. Tokens on a real GPU: tests/gpu/README.md."""
+    if not find_cuda_toolkit():
+        pytest.skip("no CUDA toolkit (ptxas, fatbinary): set PT2C_CUDA_HOME")
+    so = tmp_path / "gpt2_cuda.so"
+    result = run([pt2c, EXAMPLE / "model.py", "--target", "cuda", "-o", so])
+    assert result.returncode == 0, result.stderr
+    for prompt, new_tokens in [("3,14,15,92,65", 1), ("3,14,15,92,65", 2), ("7", 2)]:
+        ours = run([generate, so, "--prompt", prompt, "--new-tokens", new_tokens],
+                   env=fake_driver_env(tmp_path, FAKE_CUDA_SM="90"))
+        assert ours.returncode == 0, ours.stderr
+        log = (tmp_path / "log").read_text().splitlines()
+        (tmp_path / "log").unlink()
+        symbol_copies = [line for line in log if line == "htod_async 8"]
+        kernels = {line.split()[1] for line in log if line.startswith("launch ")}
+        prefill = {k for k in kernels if k.startswith("prefill")}
+        decode = {k for k in kernels if k.startswith("decode")}
+        # One prefill run for a longer prompt; one-token prompts and later tokens decode.
+        assert len(symbol_copies) == (1 if "," in prompt else 0)
+        assert bool(prefill) == ("," in prompt)
+        assert bool(decode) == ("," not in prompt or new_tokens > 1)

@@ -20,8 +20,9 @@ func.func @parallel_reduction(%x: memref<8xf32>) -> f32 {
 
 // -----
 
-func.func @dynamic_copy(%x: memref<?xf32>, %y: memref<?xf32>) {
-  // expected-error @below {{GPU lowering needs static shapes, got 'memref<?xf32>'}}
+// A dynamic size with no bound (not a view of a dynamic kernel's buffer).
+func.func @unbounded_copy(%x: memref<?xf32>, %y: memref<?xf32>) {
+  // expected-error @below {{cannot bound the iterations of this dynamic loop for a GPU launch}}
   memref.copy %x, %y : memref<?xf32> to memref<?xf32>
   return
 }

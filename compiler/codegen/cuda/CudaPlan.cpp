@@ -1,6 +1,7 @@
 #include "compiler/codegen/cuda/CudaPlan.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "compiler/codegen/PlanReader.h"
 #include "llvm/ADT/StringMap.h"
@@ -36,6 +37,12 @@ class CudaStepPlanner : public LibraryStepPlanner {
       s.kernel = gpuKernel(launch);
       s.first_arg = stepArgs.size();
       for (const LaunchArg& arg : launch.args) {
+        if (arg.kind == LaunchArg::kSymbols) {
+          auto symbols = symbolsBuffer();
+          if (!symbols) return symbols.takeError();
+          stepArgs.push_back(*symbols);
+          continue;
+        }
         const std::vector<uint32_t>& from = arg.kind == LaunchArg::kBuffer ? buffers : temporaries;
         if (arg.index >= from.size())
           return internalError("a launch of " + name + " uses a buffer its step does not have");
@@ -45,6 +52,16 @@ class CudaStepPlanner : public LibraryStepPlanner {
       steps.push_back(s);
     }
     return llvm::Error::success();
+  }
+
+  // The one SYMBOLS buffer of the plan: the run's symbol values on the device.
+  llvm::Expected<uint32_t> symbolsBuffer() {
+    if (r.syms.empty()) return internalError("a GPU kernel reads symbol values of a static plan");
+    if (!symbols) {
+      r.buffers.push_back({PT2C_BUFFER_SYMBOLS, 0, 0, r.syms.size() * sizeof(int64_t)});
+      symbols = r.buffers.size() - 1;
+    }
+    return *symbols;
   }
 
   // Arena buffers for one step's temporaries, from temporaryBase on.
@@ -76,6 +93,7 @@ class CudaStepPlanner : public LibraryStepPlanner {
 
   const LaunchTable& launches;
   uint64_t temporaryBase = 0, temporaryEnd = 0;
+  std::optional<uint32_t> symbols;
   llvm::StringMap<uint32_t> index;
   std::vector<std::string> names;
 };

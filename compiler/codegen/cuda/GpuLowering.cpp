@@ -24,6 +24,8 @@ void buildCudaKernelsToNvvmPipeline(mlir::OpPassManager& pm) {
   // No deallocations after bufferization: the host code is never run; its allocations
   // become arena buffers of the plan.
   buildBufferizeKernelsPipeline(pm);
+  // Kernels of dynamic graphs: buffers at the symbols' maxima, sizes read on the GPU.
+  pm.addPass(createBoundDynamicBuffersPass());
   // Reductions over many elements to launches of their own, the rest to parallel loops,
   // one launch per top-level loop nest; then the launches to outlined kernels. No
   // canonicalization between the loop mapping and convert-parallel-loops-to-gpu: it
@@ -34,6 +36,7 @@ void buildCudaKernelsToNvvmPipeline(mlir::OpPassManager& pm) {
   pm.addNestedPass<mlir::func::FuncOp>(createMapParallelLoopsToGpuPass());
   pm.addNestedPass<mlir::func::FuncOp>(mlir::createParallelLoopToGpuPass());
   pm.addNestedPass<mlir::func::FuncOp>(createSinkIntoGpuLaunchesPass());
+  pm.addNestedPass<mlir::func::FuncOp>(createLoadGpuSymbolsPass());
   pm.addPass(mlir::createGpuKernelOutliningPass());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());

@@ -1,5 +1,6 @@
 #include "compiler/codegen/cuda/LaunchTable.h"
 
+#include "ir/contract/ModelContract.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -68,8 +69,11 @@ class Reader {
         launch.hasClusterSize())
       return launch.emitError() << "asynchronous or clustered GPU launches are not supported";
     for (mlir::Value arg : launch.getKernelOperands()) {
-      if (auto blockArg = llvm::dyn_cast<mlir::BlockArgument>(arg);
-          blockArg && blockArg.getOwner() == &func.getBody().front()) {
+      auto blockArg = llvm::dyn_cast<mlir::BlockArgument>(arg);
+      if (blockArg && blockArg.getOwner() == &func.getBody().front() &&
+          func.getArgAttr(blockArg.getArgNumber(), kSymbolValuesAttr)) {
+        g.args.push_back({LaunchArg::kSymbols, 0});
+      } else if (blockArg && blockArg.getOwner() == &func.getBody().front()) {
         g.args.push_back({LaunchArg::kBuffer, blockArg.getArgNumber()});
       } else if (temporaries.count(arg)) {
         g.args.push_back({LaunchArg::kTemporary, temporaries.lookup(arg)});

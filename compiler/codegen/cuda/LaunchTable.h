@@ -15,9 +15,10 @@
 namespace pt2c {
 
 // A launch argument: the kernel function's own buffer `index` (its arguments, then its
-// results, the order of the plan step's buffers), or its temporary `index`.
+// results, the order of the plan step's buffers), its temporary `index`, or the run's
+// symbol values (a kernel of a dynamic graph; index unused).
 struct LaunchArg {
-  enum Kind { kBuffer, kTemporary } kind;
+  enum Kind { kBuffer, kTemporary, kSymbols } kind;
   unsigned index;
 };
 

@@ -3,6 +3,7 @@
 // sequential inside a thread. Better schedules replace it per kernel kind without
 // changing what surrounds it: reductions over many elements per output arrive here as
 // launches already (pt2c-map-row-reductions-to-gpu).
+#include "compiler/codegen/cuda/DynamicBounds.h"
 #include "compiler/codegen/cuda/GpuPasses.h"
 
 #include <numeric>
@@ -67,7 +68,8 @@ std::optional<int64_t> staticTripCount(mlir::scf::ParallelOp loop) {
 class Mapper {
  public:
   Mapper(mlir::func::FuncOp func, int64_t blockSize)
-      : func(func), blockSize(blockSize), rewriter(func.getContext()) {}
+      : func(func), blockSize(blockSize), ranges(sym::symbolRanges(func)),
+        rewriter(func.getContext()) {}
 
   mlir::LogicalResult run() {
     if (mlir::failed(rewriteCopies())) return mlir::failure();
@@ -95,16 +97,19 @@ class Mapper {
     func.walk([&](mlir::memref::CopyOp copy) { copies.push_back(copy); });
     for (mlir::memref::CopyOp copy : copies) {
       auto type = llvm::cast<mlir::MemRefType>(copy.getSource().getType());
-      if (!type.hasStaticShape())
-        return copy.emitError() << "GPU lowering needs static shapes, got " << type;
       rewriter.setInsertionPoint(copy);
       mlir::Location loc = copy.getLoc();
       auto zero = rewriter.create<mlir::arith::ConstantIndexOp>(loc, 0);
       auto one = rewriter.create<mlir::arith::ConstantIndexOp>(loc, 1);
       llvm::SmallVector<mlir::Value> lbs(type.getRank(), zero), steps(type.getRank(), one), ubs;
-      for (int64_t dim : type.getShape())
-        ubs.push_back(rewriter.create<mlir::arith::ConstantIndexOp>(loc, dim));
       mlir::Value source = copy.getSource(), target = copy.getTarget();
+      // A dynamic size is the source's (a view of a dynamic kernel's buffer: the loop
+      // mapping bounds it).
+      for (int64_t k = 0; k < type.getRank(); ++k)
+        ubs.push_back(type.isDynamicDim(k)
+                          ? rewriter.create<mlir::memref::DimOp>(loc, source, k).getResult()
+                          : rewriter.create<mlir::arith::ConstantIndexOp>(loc, type.getDimSize(k))
+                                .getResult());
       auto body = [&](mlir::OpBuilder& b, mlir::Location l, mlir::ValueRange ivs) {
         mlir::Value v = b.create<mlir::memref::LoadOp>(l, source, ivs);
         b.create<mlir::memref::StoreOp>(l, v, target, ivs);
@@ -174,8 +179,32 @@ class Mapper {
       mlir::collapseParallelLoops(rewriter, loop, {all});
       loop = llvm::cast<mlir::scf::ParallelOp>(next->getPrevNode());
     }
-    int64_t tile = trips ? std::min(*trips, blockSize) : blockSize;
+    // A dynamic trip count (a kernel of a dynamic graph): the grid covers its bound
+    // over the symbols' ranges, and the tiling's guard (index < the run's count) stops
+    // the threads past the run's end. The launch stays the same from run to run.
+    std::optional<int64_t> bound = trips;
+    if (!trips) {
+      auto lb = mlir::getConstantIntValue(loop.getLowerBound()[0]);
+      auto step = mlir::getConstantIntValue(loop.getStep()[0]);
+      std::optional<int64_t> ub = upperBound(loop.getUpperBound()[0], ranges);
+      if (!lb || !step || *step <= 0 || !ub)
+        return loop.emitError() << "cannot bound the iterations of this dynamic loop for a "
+                                   "GPU launch";
+      bound = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+      if (*bound == 0) {
+        rewriter.eraseOp(loop);
+        return mlir::success();
+      }
+    }
+    int64_t tile = std::min(*bound, blockSize);
+    std::optional<int64_t> maxUpper;
+    if (!trips) maxUpper = *upperBound(loop.getUpperBound()[0], ranges);
     auto [blocks, threads] = mlir::scf::tileParallelLoop(loop, {tile}, /*noMinMaxBounds=*/true);
+    if (maxUpper) {
+      rewriter.setInsertionPoint(blocks);
+      blocks.getUpperBoundMutable().assign(
+          rewriter.create<mlir::arith::ConstantIndexOp>(blocks.getLoc(), *maxUpper));
+    }
     if (mlir::failed(setMapping(blocks, Processor::BlockX)) ||
         mlir::failed(setMapping(threads, Processor::ThreadX)))
       return mlir::failure();
@@ -184,6 +213,7 @@ class Mapper {
 
   mlir::func::FuncOp func;
   int64_t blockSize;
+  std::vector<sym::SymbolRange> ranges;  // of a dynamic kernel's symbols
   mlir::IRRewriter rewriter;
 };
 

@@ -99,4 +99,37 @@ def MergeGpuModulesPass : Pass<"pt2c-merge-gpu-modules", "::mlir::ModuleOp"> {
   }];
 }
 
+def BoundDynamicBuffersPass
+    : Pass<"pt2c-gpu-bound-dynamic-buffers", "::mlir::ModuleOp"> {
+  let summary = "Give the kernel functions of dynamic graphs buffers of fixed size and "
+                "a buffer of the run's symbol values";
+  let description = [{
+    After bufferization, on kernel functions with pt2c.symbol_names: each argument of
+    dynamic shape becomes a byte array of its size at the symbols' maxima
+    (pt2c.kernel_dims, pt2c.symbol_ranges), viewed (memref.view) at the run's sizes,
+    which prim.symbol ops compute; each temporary of dynamic shape becomes a byte
+    array at its bound, viewed the same way; a last argument, marked
+    pt2c.symbol_values, holds the symbol values (int64) in device memory. The plan
+    then passes plain device pointers, as for static kernels.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::pt2c::prim::PrimDialect",
+  ];
+}
+
+def LoadGpuSymbolsPass : Pass<"pt2c-gpu-load-symbols", "::mlir::func::FuncOp"> {
+  let summary = "Read the dynamic sizes inside GPU launches from the symbol values buffer";
+  let description = [{
+    After pt2c-sink-into-gpu-launches: every prim.symbol in a gpu.launch becomes a
+    load from the kernel function's pt2c.symbol_values argument, which outlining
+    then passes to the GPU kernel as one more pointer.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
 #endif // PT2C_CODEGEN_CUDA_PASSES_TD

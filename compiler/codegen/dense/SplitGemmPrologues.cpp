@@ -1,5 +1,6 @@
 #include "compiler/codegen/dense/SplitGemmPrologues.h"
 
+#include "ir/contract/ModelContract.h"
 #include "llvm/ADT/BitVector.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -108,6 +109,9 @@ std::map<std::string, SplitKernel> splitGemmPrologues(mlir::ModuleOp kernels,
   mlir::SymbolTable symbols(kernels);
   llvm::SmallVector<mlir::func::FuncOp> funcs(kernels.getOps<mlir::func::FuncOp>());
   for (mlir::func::FuncOp func : funcs) {
+    // Kernels of dynamic graphs get no library steps (those take static shapes), so a
+    // split would only add a launch.
+    if (func->hasAttr(kSymbolNamesAttr)) continue;
     unsigned computed = 0;
     mlir::Operation* dot = splittableDot(func, computed);
     mlir::Operation* pool = !dot && options.poolingPrologues ? splittablePooling(func) : nullptr;

@@ -150,6 +150,9 @@ class KernelOutliner {
     for (const std::string& name : sym::symbolNames(func)) names.push_back(b.getStringAttr(name));
     for (mlir::Value v : boundary) dims.push_back(kernelDims(b, v));
     kernel->setAttr(kSymbolNamesAttr, b.getArrayAttr(names));
+    llvm::SmallVector<int64_t> ranges;
+    for (sym::SymbolRange r : sym::symbolRanges(func)) ranges.append({r.min, r.max});
+    kernel->setAttr(kSymbolRangesAttr, b.getDenseI64ArrayAttr(ranges));
     kernel->setAttr(kKernelDimsAttr, b.getArrayAttr(dims));
   }
 

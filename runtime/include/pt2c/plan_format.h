@@ -58,7 +58,8 @@
  *    sym_code; a negative dims[] entry. */
 /* 6: convolution steps: header.num_convs (was reserved) and the convolution table. */
 /* 7: named model state: header.num_states and the state table. */
-#define PT2C_PLAN_VERSION 7u
+/* 8: the SYMBOLS buffer kind (CUDA plans with dynamic dimensions). */
+#define PT2C_PLAN_VERSION 8u
 
 typedef struct pt2c_plan_header {
   char magic[8];
@@ -138,6 +139,11 @@ typedef enum pt2c_plan_buffer_kind {
    * the record's number): the module buffer's name, dtype and static dims, which
    * pt2c_model_state_info reports and pt2c_model_read_state / _write_state check. */
   PT2C_BUFFER_STATE = 4,
+  /* The run's symbol values (num_syms int64 in sym order; nbytes = 8 * num_syms, offset
+   * 0), in device memory the runtime writes before the steps: the GPU kernels of a
+   * CUDA plan with dynamic dimensions read their sizes there. CUDA plans only (CPU
+   * kernels get the values as an argument). */
+  PT2C_BUFFER_SYMBOLS = 5,
 } pt2c_plan_buffer_kind;
 
 /* A memory region a kernel reads or writes. */

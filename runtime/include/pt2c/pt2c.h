@@ -249,7 +249,10 @@ PT2C_API pt2c_status pt2c_model_run(pt2c_model* model, const pt2c_tensor* inputs
  * call returns without waiting for them, unless the model has guards (export-time
  * assumptions it checks after the run): then it waits for the stream to read them.
  * Checks are the same as pt2c_model_run's, PT2C_ERROR_BUSY included (it covers the call,
- * not the queued work). The model's scratch memory is reused by every run, so queue the
+ * not the queued work). The first run is captured as a CUDA graph on the tensors'
+ * addresses; once a later run passes tensors at other addresses, every run copies its
+ * tensors through the model's own device buffers (on `stream`) and replays one graph,
+ * rather than capturing anew. The model's scratch memory is reused by every run, so queue the
  * runs of one model on one stream (or order them yourself).
  * PT2C_ERROR_UNSUPPORTED for a CPU model. */
 PT2C_API pt2c_status pt2c_model_run_device(pt2c_model* model, const pt2c_tensor* inputs,

@@ -40,6 +40,8 @@ static const symbol_entry kSymbols[] = {
     ENTRY(MemsetD8, "cuMemsetD8_v2"),
     ENTRY(MemcpyHtoD, "cuMemcpyHtoD_v2"),
     ENTRY(MemcpyDtoH, "cuMemcpyDtoH_v2"),
+    ENTRY(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"),
+    ENTRY(MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2"),
     ENTRY(LaunchKernel, "cuLaunchKernel"),
     ENTRY(StreamSynchronize, "cuStreamSynchronize"),
     ENTRY(StreamCreate, "cuStreamCreate"),

@@ -67,6 +67,10 @@ typedef struct pt2c_cuda_driver {
   CUresult (*MemsetD8)(CUdeviceptr pointer, unsigned char value, size_t count);
   CUresult (*MemcpyHtoD)(CUdeviceptr destination, const void* source, size_t nbytes);
   CUresult (*MemcpyDtoH)(void* destination, CUdeviceptr source, size_t nbytes);
+  CUresult (*MemcpyHtoDAsync)(CUdeviceptr destination, const void* source, size_t nbytes,
+                              CUstream stream);
+  CUresult (*MemcpyDtoDAsync)(CUdeviceptr destination, CUdeviceptr source, size_t nbytes,
+                              CUstream stream);
   CUresult (*LaunchKernel)(CUfunction function, unsigned int grid_x, unsigned int grid_y,
                            unsigned int grid_z, unsigned int block_x, unsigned int block_y,
                            unsigned int block_z, unsigned int shared_bytes, CUstream stream,

@@ -10,6 +10,7 @@
 #include "../dtype.h"
 #include "../error.h"
 #include "../shape.h"
+#include "../symbolic.h"
 #include "cuda_fatbin.h"
 
 enum { kStateAlignment = 256, kJitLogCapacity = 2048 };
@@ -19,10 +20,15 @@ static void* allocate_array(size_t count, size_t element_size) {
   return calloc(count > 0 ? count : 1, element_size);
 }
 
+/* Bytes of `tensor` at the symbols' maxima (its size, when it has no dynamic dims). */
 static uint64_t tensor_nbytes(const pt2c_plan* plan, const pt2c_plan_tensor* tensor) {
+  int64_t maxima[PT2C_MAX_SYMS];
+  int64_t dims[PT2C_MAX_RANK];
+  pt2c_sym_maxima(plan, maxima);
+  pt2c_sym_resolve(plan, tensor->dims, tensor->rank, maxima, dims);
   uint64_t nbytes = 0; /* the plan parser checked that this does not overflow */
-  pt2c_shape_nbytes(pt2c_dtype_element_size((pt2c_dtype)tensor->dtype), tensor->rank,
-                    plan->dims + tensor->dims, &nbytes);
+  pt2c_shape_nbytes(pt2c_dtype_element_size((pt2c_dtype)tensor->dtype), tensor->rank, dims,
+                    &nbytes);
   return nbytes;
 }
 
@@ -232,6 +238,9 @@ static pt2c_status allocate_run_memory(struct pt2c_cuda_model* cuda, const pt2c_
         !pt2c_sibling_state(siblings, num_siblings, &plan->buffers[i], &holder, &held))
       state_size += round_up(plan->buffers[i].nbytes, kStateAlignment);
   status = device_alloc(cu, state_size, "model state", &cuda->state);
+  if (status == PT2C_OK)
+    status = device_alloc(cu, (uint64_t)header->num_syms * sizeof(int64_t), "symbol values",
+                          &cuda->symbols);
   if (status != PT2C_OK) return status;
 
   uint64_t state_offset = 0;
@@ -247,6 +256,8 @@ static pt2c_status allocate_run_memory(struct pt2c_cuda_model* cuda, const pt2c_
     } else if (buffer->kind == PT2C_BUFFER_STATE) {
       cuda->buffer_address[i] = cuda->state + state_offset;
       state_offset += round_up(buffer->nbytes, kStateAlignment);
+    } else if (buffer->kind == PT2C_BUFFER_SYMBOLS) {
+      cuda->buffer_address[i] = cuda->symbols;
     }
   }
   status = write_initial_state(cuda, plan, host_weights);
@@ -375,6 +386,7 @@ void pt2c_cuda_model_destroy(struct pt2c_cuda_model* cuda) {
     if (cuda->weights && !cuda->shared) cu->MemFree(cuda->weights);
     if (cuda->arena) cu->MemFree(cuda->arena);
     if (cuda->state) cu->MemFree(cuda->state);
+    if (cuda->symbols) cu->MemFree(cuda->symbols);
     if (cuda->graph) cu->GraphExecDestroy(cuda->graph);
     pt2c_cuda_gemms_destroy(cu, cuda->gemms);
     pt2c_cuda_convs_destroy(cu, cuda->convs);

@@ -27,6 +27,8 @@ struct pt2c_cuda_model {
   CUdeviceptr weights;          /* device copy of the plan's weights bytes; 0 if none */
   CUdeviceptr arena;            /* 0 if the plan needs none */
   CUdeviceptr state;            /* this model's STATE buffers; 0 if none */
+  CUdeviceptr symbols;          /* the SYMBOLS buffer: the run's symbol values; 0 if the
+                                   plan has no dynamic dimensions */
   CUdeviceptr* staging;         /* per input, then per output: device copies for
                                    host-memory runs; 0 for empty tensors */
   uint32_t num_staging;
@@ -47,6 +49,10 @@ struct pt2c_cuda_model {
   int use_graph;
   CUstream capture_stream;      /* a stream of our own to capture on */
   CUgraphExec graph;            /* NULL until the first run */
+  /* Device-memory runs whose tensors moved after the capture (a caller that allocates
+   * new tensors per call, as PyTorch code does) go through the staging buffers from
+   * then on: copies on the stream in and out instead of a new capture per run. */
+  int device_staged;
   CUdeviceptr* graph_buffers;   /* buffer_address as the graph was captured with */
 };
 
@@ -82,9 +88,11 @@ void pt2c_cuda_model_destroy(struct pt2c_cuda_model* cuda);
 /* One run of a CUDA plan on checked tensors. With `host_memory`, tensors are in host
  * memory: inputs are copied to the staging buffers, the kernels run on the legacy default
  * stream and outputs are copied back before returning. Otherwise tensors are device
- * memory and the kernels are queued on `stream`. Guards are read after the run. */
+ * memory and the kernels are queued on `stream`. Guards are read after the run.
+ * `sym_values`: the run's symbol values (the plan's num_syms), which go to the SYMBOLS
+ * buffer ahead of the kernels. */
 pt2c_status pt2c_cuda_run(pt2c_model* model, const pt2c_tensor* inputs, pt2c_tensor* outputs,
-                          int host_memory, CUstream stream);
+                          const int64_t* sym_values, int host_memory, CUstream stream);
 
 #ifdef __cplusplus
 }

@@ -48,6 +48,30 @@ static pt2c_status copy_inputs_in(pt2c_model* model, const pt2c_tensor* inputs) 
   return PT2C_OK;
 }
 
+/* A staged device-memory run: the caller's inputs into the staging buffers (to_staging)
+ * or the staged outputs and written inputs back to the caller's tensors, on `stream`. */
+static pt2c_status copy_device_tensors(pt2c_model* model, const pt2c_tensor* inputs,
+                                       pt2c_tensor* outputs, int to_staging, CUstream stream) {
+  struct pt2c_cuda_model* cuda = model->cuda;
+  const pt2c_plan_header* header = model->plan.header;
+  for (uint32_t i = 0; i < header->num_inputs + header->num_outputs; ++i) {
+    int is_input = i < header->num_inputs;
+    const pt2c_tensor* tensor = is_input ? &inputs[i] : &outputs[i - header->num_inputs];
+    int written = is_input && (model->plan.inputs[i].flags & PT2C_TENSOR_WRITTEN);
+    if (to_staging ? !is_input : (is_input && !written)) continue;
+    uint64_t nbytes = tensor_nbytes(tensor);
+    if (nbytes == 0) continue;
+    CUdeviceptr caller = (CUdeviceptr)(uintptr_t)tensor->data;
+    CUresult result = to_staging
+                          ? cuda->cu->MemcpyDtoDAsync(cuda->staging[i], caller, nbytes, stream)
+                          : cuda->cu->MemcpyDtoDAsync(caller, cuda->staging[i], nbytes, stream);
+    if (result != CUDA_SUCCESS)
+      return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE,
+                            "copying a tensor through the staging buffers failed");
+  }
+  return PT2C_OK;
+}
+
 /* cuMemcpyDtoH waits for the kernels queued before it on the legacy default stream, so
  * this also reports a kernel that failed while running. */
 static pt2c_status copy_outputs_out(pt2c_model* model, pt2c_tensor* outputs) {
@@ -77,6 +101,21 @@ static pt2c_status copy_written_inputs_out(pt2c_model* model, const pt2c_tensor*
       return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE,
                             "copying a written input back from the GPU failed");
   }
+  return PT2C_OK;
+}
+
+/* The symbol values go to the device ahead of the steps, in stream order: kernels (and
+ * CUDA graphs, whose launches stay the same for every size) read the sizes there. The
+ * driver has read `sym_values` when the call returns, as for any pageable source. */
+static pt2c_status copy_symbols_in(pt2c_model* model, const int64_t* sym_values,
+                                   CUstream stream) {
+  struct pt2c_cuda_model* cuda = model->cuda;
+  if (cuda->symbols == 0) return PT2C_OK;
+  CUresult result = cuda->cu->MemcpyHtoDAsync(
+      cuda->symbols, sym_values, model->plan.header->num_syms * sizeof(int64_t), stream);
+  if (result != CUDA_SUCCESS)
+    return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE,
+                          "copying the dynamic sizes to the GPU failed");
   return PT2C_OK;
 }
 
@@ -210,14 +249,27 @@ static pt2c_status check_guards(pt2c_model* model, CUstream stream) {
 }
 
 pt2c_status pt2c_cuda_run(pt2c_model* model, const pt2c_tensor* inputs, pt2c_tensor* outputs,
-                          int host_memory, CUstream stream) {
+                          const int64_t* sym_values, int host_memory, CUstream stream) {
   struct pt2c_cuda_model* cuda = model->cuda;
   CUresult result = cuda->cu->CtxPushCurrent(cuda->context);
   if (result != CUDA_SUCCESS)
     return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, "cannot make the context current");
-  bind_tensors(model, inputs, outputs, host_memory);
+  int staged = host_memory || cuda->device_staged;
+  bind_tensors(model, inputs, outputs, staged);
+  if (!staged && cuda->use_graph && cuda->graph != NULL &&
+      memcmp(cuda->graph_buffers, cuda->buffer_address,
+             model->plan.header->num_buffers * sizeof(CUdeviceptr)) != 0) {
+    cuda->device_staged = staged = 1;
+    bind_tensors(model, inputs, outputs, 1);
+  }
+  int device_staged = staged && !host_memory;
   pt2c_status status = host_memory ? copy_inputs_in(model, inputs) : PT2C_OK;
+  if (status == PT2C_OK && device_staged)
+    status = copy_device_tensors(model, inputs, outputs, /*to_staging=*/1, stream);
+  if (status == PT2C_OK) status = copy_symbols_in(model, sym_values, host_memory ? NULL : stream);
   if (status == PT2C_OK) status = run_steps(model, host_memory ? NULL : stream);
+  if (status == PT2C_OK && device_staged)
+    status = copy_device_tensors(model, inputs, outputs, /*to_staging=*/0, stream);
   if (status == PT2C_OK && host_memory) status = copy_outputs_out(model, outputs);
   if (status == PT2C_OK && host_memory) status = copy_written_inputs_out(model, inputs);
   if (status == PT2C_OK) status = check_guards(model, host_memory ? NULL : stream);

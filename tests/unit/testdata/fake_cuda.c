@@ -270,6 +270,25 @@ API CUresult cuMemcpyHtoD_v2(CUdeviceptr destination, const void* source, size_t
   g_stats.htod_bytes += nbytes;
   return kSuccess;
 }
+API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr destination, const void* source, size_t nbytes,
+                                  void* stream) {
+  (void)stream; /* the fake runs everything at once, in call order */
+  if (!has_context() || !device_range_ok(destination, nbytes)) return kInvalidValue;
+  memcpy((void*)(uintptr_t)destination, source, nbytes);
+  log_line("htod_async %zu\n", nbytes);
+  ++g_stats.htod_copies;
+  g_stats.htod_bytes += nbytes;
+  return kSuccess;
+}
+API CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr destination, CUdeviceptr source, size_t nbytes,
+                                  void* stream) {
+  (void)stream;
+  if (!has_context() || !device_range_ok(destination, nbytes) || !device_range_ok(source, nbytes))
+    return kInvalidValue;
+  memmove((void*)(uintptr_t)destination, (const void*)(uintptr_t)source, nbytes);
+  log_line("dtod_async %zu\n", nbytes);
+  return kSuccess;
+}
 API CUresult cuMemcpyDtoH_v2(void* destination, CUdeviceptr source, size_t nbytes) {
   if (!has_context() || !device_range_ok(source, nbytes)) return kInvalidValue;
   memcpy(destination, (const void*)(uintptr_t)source, nbytes);
