@@ -155,15 +155,21 @@ def main():
                                              args.steps)
                 ours.reset()
                 tokens, ours_ms = decode(ours, prompt, args.steps)
-                compile_ms = float("nan")
+                compile_ms, compiled_tokens = float("nan"), None
                 if not args.no_compile:
                     compiled = torch.compile(make(), mode="reduce-overhead")
                     decode(lambda i, p: compiled(i, None, p), prompt, 4)  # compile, warm up
                     compiled = torch.compile(make(), mode="reduce-overhead")
-                    _, compile_ms = decode(lambda i, p: compiled(i, None, p), prompt, args.steps)
+                    compiled_tokens, compile_ms = decode(lambda i, p: compiled(i, None, p),
+                                                         prompt, args.steps)
             if tokens != reference:
                 failed = True
-                print("pt2c's tokens differ from eager's at context %d" % context, file=sys.stderr)
+                first = next(i for i, (a, b) in enumerate(zip(tokens, reference)) if a != b)
+                print("pt2c's tokens differ from eager's at context %d from token %d (0: the "
+                      "prefill's): pt2c %s, eager %s; compile's %s eager's" % (
+                          context, first, tokens[first:first + 4], reference[first:first + 4],
+                          "match" if compiled_tokens == reference else "differ from"),
+                      file=sys.stderr)
             print("| %d | %d | %.3f | %.3f | %.3f | %.2fx | %.2fx |" % (
                 threads, context, ours_ms, eager_ms, compile_ms, eager_ms / ours_ms,
                 compile_ms / ours_ms))
