@@ -36,6 +36,9 @@ void buildCpuKernelsToLLVMPipeline(mlir::OpPassManager& pm) {
   pm.addNestedPass<mlir::func::FuncOp>(mlir::createConvertLinalgToLoopsPass());
   pm.addPass(mlir::createLowerAffinePass());
   pm.addPass(mlir::memref::createExpandStridedMetadataPass());
+  // Views of dynamic size (a slice or concatenation along a dynamic dim) leave
+  // affine.apply offsets from the expansion; static ones fold to constants.
+  pm.addPass(mlir::createLowerAffinePass());
   pm.addPass(mlir::createConvertSCFToCFPass());
   pm.addPass(createApproximateMathPass());
   pm.addPass(createSelectMinMaxPass());
