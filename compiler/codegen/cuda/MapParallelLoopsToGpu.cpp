@@ -182,23 +182,21 @@ class Mapper {
     // A dynamic trip count (a kernel of a dynamic graph): the grid covers its bound
     // over the symbols' ranges, and the tiling's guard (index < the run's count) stops
     // the threads past the run's end. The launch stays the same from run to run.
-    std::optional<int64_t> bound = trips;
+    std::optional<int64_t> bound = trips, maxUpper;
     if (!trips) {
       auto lb = mlir::getConstantIntValue(loop.getLowerBound()[0]);
       auto step = mlir::getConstantIntValue(loop.getStep()[0]);
-      std::optional<int64_t> ub = upperBound(loop.getUpperBound()[0], ranges);
-      if (!lb || !step || *step <= 0 || !ub)
+      maxUpper = upperBound(loop.getUpperBound()[0], ranges);
+      if (!lb || !step || *step <= 0 || !maxUpper)
         return loop.emitError() << "cannot bound the iterations of this dynamic loop for a "
                                    "GPU launch";
-      bound = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+      bound = *maxUpper > *lb ? (*maxUpper - *lb + *step - 1) / *step : 0;
       if (*bound == 0) {
         rewriter.eraseOp(loop);
         return mlir::success();
       }
     }
     int64_t tile = std::min(*bound, blockSize);
-    std::optional<int64_t> maxUpper;
-    if (!trips) maxUpper = *upperBound(loop.getUpperBound()[0], ranges);
     auto [blocks, threads] = mlir::scf::tileParallelLoop(loop, {tile}, /*noMinMaxBounds=*/true);
     if (maxUpper) {
       rewriter.setInsertionPoint(blocks);
