@@ -23,7 +23,7 @@ namespace {
 #include "compiler/codegen/Passes.h.inc"
 #define GEN_PASS_REGISTRATION
 #include "compiler/codegen/cuda/Passes.h.inc"
-}  // namespace
+} // namespace
 
 void registerAllPasses() {
   registerPt2cTransformsPasses();
@@ -35,4 +35,4 @@ void registerAllPasses() {
   registerCudaKernelsToNvvmPipeline();
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -9,6 +9,6 @@ namespace pt2c {
 
 void registerAllPasses();
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_PASSES_H_
+#endif // PT2C_COMPILER_PASSES_H_

@@ -44,11 +44,10 @@
 void pt2c::registerAllDialects(mlir::DialectRegistry &registry) {
   using namespace mlir;
   registry.insert<aten::AtenDialect, prim::PrimDialect>();
-  registry.insert<func::FuncDialect, arith::ArithDialect, math::MathDialect,
-                  linalg::LinalgDialect, tensor::TensorDialect, memref::MemRefDialect,
-                  scf::SCFDialect, cf::ControlFlowDialect,
-                  bufferization::BufferizationDialect, affine::AffineDialect,
-                  index::IndexDialect, ub::UBDialect, LLVM::LLVMDialect>();
+  registry.insert<func::FuncDialect, arith::ArithDialect, math::MathDialect, linalg::LinalgDialect,
+                  tensor::TensorDialect, memref::MemRefDialect, scf::SCFDialect,
+                  cf::ControlFlowDialect, bufferization::BufferizationDialect,
+                  affine::AffineDialect, index::IndexDialect, ub::UBDialect, LLVM::LLVMDialect>();
 
   // one-shot-bufferize and buffer-deallocation-pipeline.
   arith::registerBufferizableOpInterfaceExternalModels(registry);

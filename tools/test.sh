@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the whole pt2c test suite and ends with one line: `N passed, N failed`.
-#   C++ units (Catch2, through bazel test), lit/FileCheck pass tests, the exporter tests
+#   the C/C++ format check (tools/format.sh --check), C++ units (Catch2, through bazel test), lit/FileCheck pass tests, the exporter tests
 #   under the PyPI torch and under Debian's torch 1.13, and the end-to-end tests.
 # Sets up and builds first (tools/setup.sh is idempotent and quick when nothing changed).
 set -uo pipefail
@@ -12,6 +12,14 @@ LOGS=$(mktemp -d)
 passed=0
 failed=0
 add() { passed=$((passed + $1)); failed=$((failed + $2)); }
+
+# Code style: every tracked C/C++ file as .clang-format says (one check; a difference
+# fails CI and the log names the files and the command that formats them).
+if tools/format.sh --check > "$LOGS/format.log" 2>&1; then
+  tail -n 1 "$LOGS/format.log"; add 1 0
+else
+  grep -v "^format:" "$LOGS/format.log" | head -n 20; tail -n 1 "$LOGS/format.log"; add 0 1
+fi
 
 # Catch2 suites: bazel reports one line per test target.
 bazel test //tests/unit/... > "$LOGS/unit.log" 2>&1

@@ -24,6 +24,6 @@ struct ApproximateMathPass : impl::ApproximateMathPassBase<ApproximateMathPass> 
   }
 };
 
-}  // namespace
+} // namespace
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -7,14 +7,15 @@ namespace pt2c {
 static uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 uint64_t ArenaPlanner::place(uint64_t nbytes, int64_t first, int64_t last) {
-  live_.erase(std::remove_if(live_.begin(), live_.end(),
-                             [&](const Live& l) { return l.last < first; }),
-              live_.end());
+  live_.erase(
+      std::remove_if(live_.begin(), live_.end(), [&](const Live &l) { return l.last < first; }),
+      live_.end());
   uint64_t size = alignUp(std::max<uint64_t>(nbytes, 1), kAlignment);
   uint64_t offset = 0;
   auto it = live_.begin();
   for (; it != live_.end(); ++it) {
-    if (it->offset >= offset + size) break;  // the gap before this block fits
+    if (it->offset >= offset + size)
+      break; // the gap before this block fits
     offset = std::max(offset, alignUp(it->offset + it->nbytes, kAlignment));
   }
   live_.insert(it, {offset, size, last});
@@ -22,4 +23,4 @@ uint64_t ArenaPlanner::place(uint64_t nbytes, int64_t first, int64_t last) {
   return offset;
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -10,7 +10,7 @@
 namespace pt2c {
 
 class ArenaPlanner {
- public:
+public:
   static constexpr uint64_t kAlignment = 64;
 
   // Returns the offset of a buffer of `nbytes` live during steps [first, last].
@@ -18,15 +18,15 @@ class ArenaPlanner {
   uint64_t place(uint64_t nbytes, int64_t first, int64_t last);
   uint64_t size() const { return size_; }
 
- private:
+private:
   struct Live {
     uint64_t offset, nbytes;
     int64_t last;
   };
-  std::vector<Live> live_;  // sorted by offset
+  std::vector<Live> live_; // sorted by offset
   uint64_t size_ = 0;
 };
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_ARENAPLANNER_H_
+#endif // PT2C_COMPILER_CODEGEN_ARENAPLANNER_H_

@@ -11,7 +11,7 @@
 
 namespace pt2c {
 
-void buildBufferizeKernelsPipeline(mlir::OpPassManager& pm) {
+void buildBufferizeKernelsPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createLowerPrimToLinalgPass());
   pm.addNestedPass<mlir::func::FuncOp>(mlir::createLinalgElementwiseOpFusionPass());
   pm.addPass(mlir::createCanonicalizerPass());
@@ -37,4 +37,4 @@ void registerBufferizeKernelsPipeline() {
       buildBufferizeKernelsPipeline);
 }
 
-}  // namespace pt2c
+} // namespace pt2c

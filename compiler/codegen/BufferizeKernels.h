@@ -9,10 +9,10 @@
 namespace pt2c {
 
 // Adds the pipeline's passes to `pm` (anchored on builtin.module).
-void buildBufferizeKernelsPipeline(mlir::OpPassManager& pm);
+void buildBufferizeKernelsPipeline(mlir::OpPassManager &pm);
 
 void registerBufferizeKernelsPipeline();
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_BUFFERIZEKERNELS_H_
+#endif // PT2C_COMPILER_CODEGEN_BUFFERIZEKERNELS_H_

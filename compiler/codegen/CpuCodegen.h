@@ -18,14 +18,14 @@
 namespace pt2c {
 
 struct CpuCodegenOptions {
-  std::string cpu = "x86-64-v2";  // LLVM CPU name; "native" for the build machine's
+  std::string cpu = "x86-64-v2"; // LLVM CPU name; "native" for the build machine's
   // The weights blob (ExecutionPlan::weights): byte ranges of files placed at their blob
   // offsets, assembled in with .incbin (no copy in memory), zeros in between.
   struct WeightsPiece {
     std::string file;
     uint64_t fileOffset = 0, size = 0, blobOffset = 0;
   };
-  std::vector<WeightsPiece> weights;  // by increasing blobOffset
+  std::vector<WeightsPiece> weights; // by increasing blobOffset
   uint64_t weightsSize = 0;
   // --external-weights: `weights` is empty and the .so records its weights file instead
   // (pt2c/weights_format.h, pt2c_external_weights: the symbol __pt2c_external_weights).
@@ -34,7 +34,7 @@ struct CpuCodegenOptions {
   };
   std::optional<ExternalWeights> externalWeights;
   // Called with the textual LLVM IR before optimization (for `--emit llvm`).
-  std::function<void(const std::string&)> onLLVMIR;
+  std::function<void(const std::string &)> onLLVMIR;
   // More read-only data for the runtime: each blob becomes the hidden symbols `symbol`
   // (its bytes, `alignment`-aligned) and `symbol`_size (uint64_t). CUDA models carry
   // their fatbin this way.
@@ -65,10 +65,9 @@ std::set<std::string> kernelsTakingSymbols(mlir::ModuleOp kernels);
 mlir::LogicalResult lowerKernelsToLLVMDialect(mlir::ModuleOp kernels);
 
 // `kernels` holds only the kernel functions (already in the LLVM dialect or not).
-mlir::LogicalResult emitCpuObject(mlir::ModuleOp kernels, const ExecutionPlan& plan,
-                                  const CpuCodegenOptions& options,
-                                  const std::string& objectPath);
+mlir::LogicalResult emitCpuObject(mlir::ModuleOp kernels, const ExecutionPlan &plan,
+                                  const CpuCodegenOptions &options, const std::string &objectPath);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_CPUCODEGEN_H_
+#endif // PT2C_COMPILER_CODEGEN_CPUCODEGEN_H_

@@ -16,13 +16,12 @@ namespace pt2c {
 // `model`'s plan (a lone plan or a plan set, each graph rewritten) with library steps; the
 // result's `kernels` lists the kernel functions in kernel-table order (split prologues
 // included).
-llvm::Expected<ExecutionPlan> addCpuLibrarySteps(const ModelPlan& model,
-                                                 const DenseKernels& dense);
+llvm::Expected<ExecutionPlan> addCpuLibrarySteps(const ModelPlan &model, const DenseKernels &dense);
 
 // ", 12 GEMM steps, 20 convolution steps (microkernels)" for the progress line; empty
 // when the plan has none.
-std::string describeLibrarySteps(const ExecutionPlan& plan);
+std::string describeLibrarySteps(const ExecutionPlan &plan);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_CPULIBRARYPLAN_H_
+#endif // PT2C_COMPILER_CODEGEN_CPULIBRARYPLAN_H_

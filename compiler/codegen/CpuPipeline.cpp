@@ -23,7 +23,7 @@
 
 namespace pt2c {
 
-void buildCpuKernelsToLLVMPipeline(mlir::OpPassManager& pm) {
+void buildCpuKernelsToLLVMPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createBindKernelSymbolsPass());
   buildBufferizeKernelsPipeline(pm);
   // Then loops, and the LLVM dialect with memrefs as bare pointers (static shapes; a
@@ -61,4 +61,4 @@ void registerCpuKernelsToLLVMPipeline() {
       buildCpuKernelsToLLVMPipeline);
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -10,10 +10,10 @@ namespace pt2c {
 
 // Adds the pipeline's passes to `pm` (anchored on builtin.module): pt2c-bind-kernel-symbols,
 // pt2c-bufferize-kernels (BufferizeKernels.h), then buffers -> loops -> LLVM dialect.
-void buildCpuKernelsToLLVMPipeline(mlir::OpPassManager& pm);
+void buildCpuKernelsToLLVMPipeline(mlir::OpPassManager &pm);
 
 void registerCpuKernelsToLLVMPipeline();
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_CPUPIPELINE_H_
+#endif // PT2C_COMPILER_CODEGEN_CPUPIPELINE_H_

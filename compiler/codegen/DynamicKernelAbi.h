@@ -23,6 +23,6 @@ namespace pt2c {
 #define GEN_PASS_DECL_COPYRETURNEDARGUMENTSPASS
 #include "compiler/codegen/Passes.h.inc"
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_DYNAMICKERNELABI_H_
+#endif // PT2C_COMPILER_CODEGEN_DYNAMICKERNELABI_H_

@@ -5,23 +5,24 @@
 #include "compiler/import/DTypes.h"
 #include "compiler/transforms/kernels/FormKernels.h"
 #include "ir/symbolic/SymbolicIR.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringMap.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace pt2c {
 namespace {
 
 mlir::Value bufferRoot(mlir::Value v) {
-  while (v.getDefiningOp() && isAliasOp(v.getDefiningOp())) v = v.getDefiningOp()->getOperand(0);
+  while (v.getDefiningOp() && isAliasOp(v.getDefiningOp()))
+    v = v.getDefiningOp()->getOperand(0);
   return v;
 }
 
 class PlanBuilder {
- public:
-  PlanBuilder(mlir::func::FuncOp func, const ArtifactFile& artifact,
-              const WeightsBlob* sharedWeights)
+public:
+  PlanBuilder(mlir::func::FuncOp func, const ArtifactFile &artifact,
+              const WeightsBlob *sharedWeights)
       : func(func), artifact(artifact), sharedWeights(sharedWeights) {}
 
   mlir::FailureOr<ExecutionPlan> build() {
@@ -29,11 +30,13 @@ class PlanBuilder {
       weights = *sharedWeights;
     } else {
       auto blob = layoutWeightsBlob({func}, artifact);
-      if (mlir::failed(blob)) return mlir::failure();
+      if (mlir::failed(blob))
+        return mlir::failure();
       weights = std::move(*blob);
     }
     r.weightsSize = weights.size;
-    if (mlir::failed(addSymbols())) return mlir::failure();
+    if (mlir::failed(addSymbols()))
+      return mlir::failure();
     if (mlir::failed(addArguments()) || mlir::failed(addOutputs()) || mlir::failed(addSteps()) ||
         mlir::failed(addGuards()))
       return mlir::failure();
@@ -47,7 +50,7 @@ class PlanBuilder {
     return plan;
   }
 
- private:
+private:
   // The tensor type of a plan value; dynamic dims need the sizes pt2c-symbolic-shapes
   // gave them (dimsOf).
   mlir::FailureOr<mlir::RankedTensorType> staticType(mlir::Value v) {
@@ -64,9 +67,11 @@ class PlanBuilder {
   std::vector<sym::Expr> dimsOf(mlir::Value v) {
     auto type = llvm::cast<mlir::RankedTensorType>(v.getType());
     std::vector<sym::Expr> dims;
-    for (int64_t s : type.getShape()) dims.push_back(sym::constant(s));
+    for (int64_t s : type.getShape())
+      dims.push_back(sym::constant(s));
     if (mlir::ArrayAttr attr = sym::dimsAttrOf(v))
-      if (auto parsed = sym::parseDims(attr, symbolNames)) dims = *parsed;
+      if (auto parsed = sym::parseDims(attr, symbolNames))
+        dims = *parsed;
     return dims;
   }
 
@@ -76,13 +81,15 @@ class PlanBuilder {
     auto type = llvm::cast<mlir::RankedTensorType>(v.getType());
     unsigned bits = type.getElementType().getIntOrFloatBitWidth();
     uint64_t n = bits == 1 ? 1 : bits / 8;
-    for (const sym::Expr& d : dimsOf(v)) n *= std::max<int64_t>(sym::evaluate(d, symbolMaxima), 0);
+    for (const sym::Expr &d : dimsOf(v))
+      n *= std::max<int64_t>(sym::evaluate(d, symbolMaxima), 0);
     return n;
   }
 
   // A dims[] entry: the size, or -(1 + offset) of its expression's code.
-  int64_t dimEntry(const sym::Expr& d) {
-    if (auto c = sym::constantValue(d)) return *c;
+  int64_t dimEntry(const sym::Expr &d) {
+    if (auto c = sym::constantValue(d))
+      return *c;
     std::vector<int64_t> code;
     sym::encode(d, code);
     int64_t at = r.symCode.size();
@@ -93,19 +100,22 @@ class PlanBuilder {
 
   mlir::LogicalResult addSymbols() {
     auto symbols = func->getAttrOfType<mlir::ArrayAttr>(kSymbolsAttr);
-    if (!symbols) return mlir::success();
+    if (!symbols)
+      return mlir::success();
     symbolNames = sym::symbolNames(func);
     for (mlir::Attribute a : symbols) {
       auto d = llvm::cast<mlir::DictionaryAttr>(a);
-      auto get = [&](const char* key) { return d.getAs<mlir::IntegerAttr>(key).getInt(); };
+      auto get = [&](const char *key) { return d.getAs<mlir::IntegerAttr>(key).getInt(); };
       // The plan's inputs are the function's pt2c.input arguments, in order.
       auto inputName = d.getAs<mlir::StringAttr>("input");
       int64_t input = 0;
       bool found = false;
       for (unsigned i = 0; i < func.getNumArguments() && !found; ++i)
         if (auto name = func.getArgAttrOfType<mlir::StringAttr>(i, kInputAttr)) {
-          if (name == inputName) found = true;
-          else ++input;
+          if (name == inputName)
+            found = true;
+          else
+            ++input;
         }
       if (!found)
         return func.emitError() << "dynamic dimension '" << d.getAs<mlir::StringAttr>("name").str()
@@ -127,7 +137,7 @@ class PlanBuilder {
     return r.buffers.size() - 1;
   }
 
-  pt2c_plan_tensor describe(const std::string& name, mlir::Value v, uint32_t buffer) {
+  pt2c_plan_tensor describe(const std::string &name, mlir::Value v, uint32_t buffer) {
     auto t = llvm::cast<mlir::RankedTensorType>(v.getType());
     pt2c_plan_tensor d{};
     d.name = r.addString(name);
@@ -135,7 +145,8 @@ class PlanBuilder {
     d.rank = t.getRank();
     d.buffer = buffer;
     std::vector<int64_t> entries;
-    for (const sym::Expr& dim : dimsOf(v)) entries.push_back(dimEntry(dim));
+    for (const sym::Expr &dim : dimsOf(v))
+      entries.push_back(dimEntry(dim));
     d.dims = r.dims.size();
     r.dims.insert(r.dims.end(), entries.begin(), entries.end());
     return d;
@@ -144,7 +155,8 @@ class PlanBuilder {
   mlir::LogicalResult addArguments() {
     for (mlir::BlockArgument arg : func.getArguments()) {
       auto type = staticType(arg);
-      if (mlir::failed(type)) return mlir::failure();
+      if (mlir::failed(type))
+        return mlir::failure();
       unsigned i = arg.getArgNumber();
       if (auto name = func.getArgAttrOfType<mlir::StringAttr>(i, kInputAttr)) {
         uint32_t id = addBuffer(PT2C_BUFFER_INPUT, r.inputs.size(), 0, byteSize(arg));
@@ -153,9 +165,9 @@ class PlanBuilder {
         buffers[arg] = id;
       } else if (auto fqn = weightName(i)) {
         bool state = func.getArgAttr(i, kStateAttr) != nullptr;
-        buffers[arg] = addBuffer(state ? PT2C_BUFFER_STATE : PT2C_BUFFER_WEIGHT,
-                                 state ? r.states.size() : 0, weights.argumentOffsets.at(arg),
-                                 byteSize(arg));
+        buffers[arg] =
+            addBuffer(state ? PT2C_BUFFER_STATE : PT2C_BUFFER_WEIGHT, state ? r.states.size() : 0,
+                      weights.argumentOffsets.at(arg), byteSize(arg));
         if (state) {
           stateBuffers[fqn.strref()] = buffers[arg];
           r.states.push_back(describe(fqn.str(), arg, buffers[arg]));
@@ -171,7 +183,8 @@ class PlanBuilder {
   mlir::LogicalResult addOutputs() {
     auto ret = func.getBody().front().getTerminator();
     for (auto [i, v] : llvm::enumerate(ret->getOperands())) {
-      if (func.getResultAttr(i, kGuardAttr)) continue;  // addGuards
+      if (func.getResultAttr(i, kGuardAttr))
+        continue; // addGuards
       if (auto fqn = func.getResultAttrOfType<mlir::StringAttr>(i, kWritebackAttr)) {
         // The copy kernel pt2c-form-kernels put last writes straight into the state.
         mlir::Value root = bufferRoot(v);
@@ -179,15 +192,15 @@ class PlanBuilder {
         if (it == stateBuffers.end())
           return func.emitError() << "written-back buffer '" << fqn.strref()
                                   << "' is not a state argument";
-        if (!llvm::isa<mlir::BlockArgument>(root)) buffers[root] = it->second;
+        if (!llvm::isa<mlir::BlockArgument>(root))
+          buffers[root] = it->second;
         continue;
       }
       if (auto name = func.getResultAttrOfType<mlir::StringAttr>(i, kInputWritebackAttr)) {
         // Input mutation: as for state, the last copy kernel writes the caller's input.
         auto it = inputNumbers.find(name.strref());
         if (it == inputNumbers.end())
-          return func.emitError() << "written-back input '" << name.strref()
-                                  << "' is not an input";
+          return func.emitError() << "written-back input '" << name.strref() << "' is not an input";
         mlir::Value root = bufferRoot(v);
         if (!llvm::isa<mlir::BlockArgument>(root)) {
           buffers[root] = r.inputs[it->second].buffer;
@@ -196,12 +209,15 @@ class PlanBuilder {
         continue;
       }
       auto type = staticType(v);
-      if (mlir::failed(type)) return mlir::failure();
+      if (mlir::failed(type))
+        return mlir::failure();
       mlir::Value root = bufferRoot(v);
       auto rootType = staticType(root);
-      if (mlir::failed(rootType)) return mlir::failure();
+      if (mlir::failed(rootType))
+        return mlir::failure();
       if (buffers.count(root))
-        return func.emitError() << "output " << i << " shares its buffer with another value; "
+        return func.emitError() << "output " << i
+                                << " shares its buffer with another value; "
                                    "pt2c-form-kernels should have copied it";
       uint32_t id = addBuffer(PT2C_BUFFER_OUTPUT, r.outputs.size(), 0, byteSize(root));
       buffers[root] = id;
@@ -213,8 +229,9 @@ class PlanBuilder {
 
   mlir::LogicalResult addSteps() {
     llvm::SmallVector<mlir::func::CallOp> calls;
-    for (mlir::Operation& op : func.getBody().front().without_terminator()) {
-      if (auto call = llvm::dyn_cast<mlir::func::CallOp>(op)) calls.push_back(call);
+    for (mlir::Operation &op : func.getBody().front().without_terminator()) {
+      if (auto call = llvm::dyn_cast<mlir::func::CallOp>(op))
+        calls.push_back(call);
       else if (!isAliasOp(&op) && !isSizeArithmetic(&op))
         return op.emitError() << "op left outside any kernel: " << op.getName();
     }
@@ -226,19 +243,23 @@ class PlanBuilder {
       // call (cuBLASLt, cuDNN) may then take in the next step, its bias epilogue, writing
       // that step's output while it still reads them (codegen/cuda/CudaPlan.cpp).
       int64_t until = step + (callsLibraryCandidate(call) ? 1 : 0);
-      for (mlir::Value v : call.getOperands()) lastUse[bufferRoot(v)] = until;
+      for (mlir::Value v : call.getOperands())
+        lastUse[bufferRoot(v)] = until;
     }
-    for (mlir::Value v : guardValues()) lastUse[bufferRoot(v)] = calls.size();
+    for (mlir::Value v : guardValues())
+      lastUse[bufferRoot(v)] = calls.size();
 
     for (auto [step, call] : llvm::enumerate(calls)) {
       pt2c_plan_step s{};
       s.kernel = kernels.size();
       s.first_arg = r.stepArgs.size();
       kernels.push_back(call.getCallee().str());
-      for (mlir::Value v : call.getOperands()) r.stepArgs.push_back(buffers.at(bufferRoot(v)));
+      for (mlir::Value v : call.getOperands())
+        r.stepArgs.push_back(buffers.at(bufferRoot(v)));
       for (mlir::Value v : call.getResults()) {
         auto type = staticType(v);
-        if (mlir::failed(type)) return mlir::failure();
+        if (mlir::failed(type))
+          return mlir::failure();
         if (!buffers.count(v)) {
           auto it = lastUse.find(v);
           int64_t last = it == lastUse.end() ? step : it->second;
@@ -255,11 +276,12 @@ class PlanBuilder {
 
   // Whether `call`'s kernel function computes a prim.dot_general or prim.convolution.
   bool callsLibraryCandidate(mlir::func::CallOp call) {
-    auto callee = mlir::SymbolTable::lookupNearestSymbolFrom<mlir::func::FuncOp>(
-        call, call.getCalleeAttr());
-    if (!callee) return false;
+    auto callee =
+        mlir::SymbolTable::lookupNearestSymbolFrom<mlir::func::FuncOp>(call, call.getCalleeAttr());
+    if (!callee)
+      return false;
     bool found = false;
-    callee.walk([&](mlir::Operation* op) {
+    callee.walk([&](mlir::Operation *op) {
       llvm::StringRef name = op->getName().getStringRef();
       found |= name == "prim.dot_general" || name == "prim.convolution";
     });
@@ -267,7 +289,8 @@ class PlanBuilder {
   }
 
   mlir::StringAttr weightName(unsigned arg) {
-    if (auto fqn = func.getArgAttrOfType<mlir::StringAttr>(arg, kWeightAttr)) return fqn;
+    if (auto fqn = func.getArgAttrOfType<mlir::StringAttr>(arg, kWeightAttr))
+      return fqn;
     return func.getArgAttrOfType<mlir::StringAttr>(arg, kStateAttr);
   }
 
@@ -275,7 +298,8 @@ class PlanBuilder {
     llvm::SmallVector<mlir::Value> values;
     auto ret = func.getBody().front().getTerminator();
     for (auto [i, v] : llvm::enumerate(ret->getOperands()))
-      if (func.getResultAttr(i, kGuardAttr)) values.push_back(v);
+      if (func.getResultAttr(i, kGuardAttr))
+        values.push_back(v);
     return values;
   }
 
@@ -283,9 +307,11 @@ class PlanBuilder {
     auto ret = func.getBody().front().getTerminator();
     for (auto [i, v] : llvm::enumerate(ret->getOperands())) {
       auto attr = func.getResultAttrOfType<mlir::DictionaryAttr>(i, kGuardAttr);
-      if (!attr) continue;
+      if (!attr)
+        continue;
       auto type = staticType(v);
-      if (mlir::failed(type)) return mlir::failure();
+      if (mlir::failed(type))
+        return mlir::failure();
       auto expected = attr.getAs<mlir::FloatAttr>("expected");
       auto message = attr.getAs<mlir::StringAttr>("message");
       if (type->getNumElements() != 1 || !expected || !message)
@@ -302,8 +328,8 @@ class PlanBuilder {
   }
 
   mlir::func::FuncOp func;
-  const ArtifactFile& artifact;
-  const WeightsBlob* sharedWeights;
+  const ArtifactFile &artifact;
+  const WeightsBlob *sharedWeights;
   WeightsBlob weights;
   PlanRecords r;
   ArenaPlanner arena;
@@ -311,16 +337,16 @@ class PlanBuilder {
   llvm::StringMap<uint32_t> stateBuffers;
   llvm::StringMap<uint32_t> inputNumbers;
   std::vector<std::string> kernels;
-  std::vector<std::string> symbolNames;  // the dynamic dimensions, in sym order
+  std::vector<std::string> symbolNames; // the dynamic dimensions, in sym order
   std::vector<int64_t> symbolMaxima;
 };
 
-}  // namespace
+} // namespace
 
 mlir::FailureOr<ExecutionPlan> buildExecutionPlan(mlir::func::FuncOp model,
-                                                  const ArtifactFile& artifact,
-                                                  const WeightsBlob* sharedWeights) {
+                                                  const ArtifactFile &artifact,
+                                                  const WeightsBlob *sharedWeights) {
   return PlanBuilder(model, artifact, sharedWeights).build();
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -27,9 +27,9 @@ struct ExecutionPlan {
 // `sharedWeights`: the blob of all the model functions of a multi-graph artifact
 // (layoutWeightsBlob of them all); null: this function's own.
 mlir::FailureOr<ExecutionPlan> buildExecutionPlan(mlir::func::FuncOp model,
-                                                  const ArtifactFile& artifact,
-                                                  const WeightsBlob* sharedWeights = nullptr);
+                                                  const ArtifactFile &artifact,
+                                                  const WeightsBlob *sharedWeights = nullptr);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_EXECUTIONPLAN_H_
+#endif // PT2C_COMPILER_CODEGEN_EXECUTIONPLAN_H_

@@ -4,7 +4,7 @@
 
 namespace pt2c {
 
-void optimizeModuleO3(llvm::Module& module, llvm::TargetMachine& target, bool unrollLoops) {
+void optimizeModuleO3(llvm::Module &module, llvm::TargetMachine &target, bool unrollLoops) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -20,4 +20,4 @@ void optimizeModuleO3(llvm::Module& module, llvm::TargetMachine& target, bool un
   pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(module, mam);
 }
 
-}  // namespace pt2c
+} // namespace pt2c

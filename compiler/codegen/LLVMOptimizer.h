@@ -11,8 +11,8 @@ namespace pt2c {
 // `unrollLoops` false keeps fixed-trip-count loops rolled: with static shapes, full
 // unrolling turned a 24x192 bias add into ~9,000 IR lines and made codegen 10-40x slower
 // (2-layer GPT-2: opt+llc 27.5 s -> 1.05 s) for little gain once loops are vectorized.
-void optimizeModuleO3(llvm::Module& module, llvm::TargetMachine& target, bool unrollLoops);
+void optimizeModuleO3(llvm::Module &module, llvm::TargetMachine &target, bool unrollLoops);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_LLVMOPTIMIZER_H_
+#endif // PT2C_COMPILER_CODEGEN_LLVMOPTIMIZER_H_

@@ -9,33 +9,32 @@
 #include "compiler/codegen/PlanSetWriter.h"
 #include <functional>
 
-#include "llvm/Support/Error.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
 
 namespace pt2c {
 
 struct ModelPlan {
-  ExecutionPlan plan;     // for a plan set: all kernels, the set's bytes, the shared blob
+  ExecutionPlan plan; // for a plan set: all kernels, the set's bytes, the shared blob
   size_t numGraphs = 1;
   bool isPlanSet = false;
-  std::vector<PlanSetGraph> graphs;  // a plan set's graphs, as serialized into plan.bytes
+  std::vector<PlanSetGraph> graphs; // a plan set's graphs, as serialized into plan.bytes
 };
 
 // `module` after pt2c-form-kernels: one model function per artifact graph, named after
 // it. Diagnoses (on the module) a missing function and anything buildExecutionPlan does.
-mlir::FailureOr<ModelPlan> buildModelPlan(mlir::ModuleOp module, const ArtifactFile& artifact);
+mlir::FailureOr<ModelPlan> buildModelPlan(mlir::ModuleOp module, const ArtifactFile &artifact);
 
 // A target's rewrite of one graph's kernel-function plan (library steps, GPU launches).
-using GraphPlanRewrite = std::function<llvm::Expected<ExecutionPlan>(const ExecutionPlan&)>;
+using GraphPlanRewrite = std::function<llvm::Expected<ExecutionPlan>(const ExecutionPlan &)>;
 
 // `rewrite` applied to the model's lone plan, or to each graph of a plan set (its plan,
 // with the kernels it indexes from its firstKernel on) and the set serialized again.
 // With `sharedKernelTable` (CPU), the graphs index one table of the rewritten kernels;
 // otherwise (CUDA) each rewritten plan carries its own kernel table and firstKernel is 0.
-llvm::Expected<ExecutionPlan> rewriteModelPlan(const ModelPlan& model,
-                                               const GraphPlanRewrite& rewrite,
-                                               bool sharedKernelTable);
+llvm::Expected<ExecutionPlan>
+rewriteModelPlan(const ModelPlan &model, const GraphPlanRewrite &rewrite, bool sharedKernelTable);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_MULTIGRAPHPLAN_H_
+#endif // PT2C_COMPILER_CODEGEN_MULTIGRAPHPLAN_H_

@@ -19,15 +19,15 @@ namespace pt2c {
 // Per kernel of the plan (ExecutionPlan::kernels): whether every step that calls it
 // passes buffers that share no bytes, in a lone plan or any graph of a plan set. Empty if
 // the plan cannot be read.
-std::vector<bool> kernelsWithDisjointArgs(const ExecutionPlan& plan);
+std::vector<bool> kernelsWithDisjointArgs(const ExecutionPlan &plan);
 
 // `m` holds the plan's kernels by name (ExecutionPlan::kernels); `disjoint` is
 // kernelsWithDisjointArgs(plan); `symbolKernels` take the symbol values first
 // (CpuCodegenOptions). Returns how many got noalias parameters.
-size_t addNoAliasKernelArgs(llvm::Module& m, const ExecutionPlan& plan,
-                            const std::vector<bool>& disjoint,
-                            const std::set<std::string>& symbolKernels);
+size_t addNoAliasKernelArgs(llvm::Module &m, const ExecutionPlan &plan,
+                            const std::vector<bool> &disjoint,
+                            const std::set<std::string> &symbolKernels);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_NOALIASKERNELARGS_H_
+#endif // PT2C_COMPILER_CODEGEN_NOALIASKERNELARGS_H_

@@ -6,21 +6,23 @@ namespace pt2c {
 namespace {
 
 class Cursor {
- public:
-  explicit Cursor(const std::string& bytes) : bytes(bytes) {}
+public:
+  explicit Cursor(const std::string &bytes) : bytes(bytes) {}
 
   // Reads `count` records and skips the padding to the next 8-byte boundary.
-  template <typename T>
-  bool read(std::vector<T>& out, uint64_t count) {
+  template <typename T> bool read(std::vector<T> &out, uint64_t count) {
     uint64_t size = count * sizeof(T);
-    if (size > bytes.size() - offset) return false;
+    if (size > bytes.size() - offset)
+      return false;
     out.resize(count);
-    if (size > 0) std::memcpy(out.data(), bytes.data() + offset, size);
+    if (size > 0)
+      std::memcpy(out.data(), bytes.data() + offset, size);
     offset = std::min<uint64_t>(bytes.size(), (offset + size + 7) / 8 * 8);
     return true;
   }
-  bool readString(std::string& out, uint64_t size) {
-    if (size > bytes.size() - offset) return false;
+  bool readString(std::string &out, uint64_t size) {
+    if (size > bytes.size() - offset)
+      return false;
     out = bytes.substr(offset, size);
     offset += size;
     return true;
@@ -28,20 +30,21 @@ class Cursor {
   uint64_t remaining() const { return bytes.size() - offset; }
   uint64_t used() const { return offset; }
 
- private:
-  const std::string& bytes;
+private:
+  const std::string &bytes;
   uint64_t offset = sizeof(pt2c_plan_header);
 };
 
-}  // namespace
+} // namespace
 
-llvm::Expected<PlanRecords> readPlanRecords(const std::string& bytes, uint64_t* usedBytes) {
-  auto fail = [](const char* what) {
+llvm::Expected<PlanRecords> readPlanRecords(const std::string &bytes, uint64_t *usedBytes) {
+  auto fail = [](const char *what) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    std::string("internal error: unreadable plan: ") + what);
   };
   pt2c_plan_header h;
-  if (bytes.size() < sizeof(h)) return fail("shorter than its header");
+  if (bytes.size() < sizeof(h))
+    return fail("shorter than its header");
   std::memcpy(&h, bytes.data(), sizeof(h));
   if (std::memcmp(h.magic, PT2C_PLAN_MAGIC, 8) != 0 || h.version != PT2C_PLAN_VERSION)
     return fail("bad magic or version");
@@ -58,11 +61,13 @@ llvm::Expected<PlanRecords> readPlanRecords(const std::string& bytes, uint64_t* 
             c.read(r.gemms, h.num_gemms) && c.read(r.convs, h.num_convs) &&
             c.read(r.syms, h.num_syms) && c.read(r.states, h.num_states) &&
             c.read(r.stepArgs, h.num_step_args) && c.read(r.dims, h.num_dims) &&
-            c.read(r.symCode, h.num_sym_words) &&
-            c.readString(r.strings, h.strings_size) && (usedBytes || c.remaining() < 8);
-  if (!ok) return fail("its sections do not add up to its size");
-  if (usedBytes) *usedBytes = c.used();
+            c.read(r.symCode, h.num_sym_words) && c.readString(r.strings, h.strings_size) &&
+            (usedBytes || c.remaining() < 8);
+  if (!ok)
+    return fail("its sections do not add up to its size");
+  if (usedBytes)
+    *usedBytes = c.used();
   return r;
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -14,9 +14,9 @@ namespace pt2c {
 // Fails on a blob serializePlan cannot have written (bad magic or version, sizes that do
 // not add up); it does not re-validate indices. With `usedBytes`, `bytes` may go on past
 // the plan (a plan found inside a model.so: `pt2c inspect`), and *usedBytes is its size.
-llvm::Expected<PlanRecords> readPlanRecords(const std::string& bytes,
-                                            uint64_t* usedBytes = nullptr);
+llvm::Expected<PlanRecords> readPlanRecords(const std::string &bytes,
+                                            uint64_t *usedBytes = nullptr);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_PLANREADER_H_
+#endif // PT2C_COMPILER_CODEGEN_PLANREADER_H_

@@ -6,22 +6,21 @@ namespace pt2c {
 namespace {
 
 // Every section starts 8-byte aligned (plan_format.h).
-template <typename T>
-void append(std::string& out, const std::vector<T>& items) {
-  out.append(reinterpret_cast<const char*>(items.data()), items.size() * sizeof(T));
+template <typename T> void append(std::string &out, const std::vector<T> &items) {
+  out.append(reinterpret_cast<const char *>(items.data()), items.size() * sizeof(T));
   out.resize((out.size() + 7) / 8 * 8, '\0');
 }
 
-}  // namespace
+} // namespace
 
-uint32_t PlanRecords::addString(const std::string& s) {
+uint32_t PlanRecords::addString(const std::string &s) {
   uint32_t offset = strings.size();
   strings.append(s);
   strings.push_back('\0');
   return offset;
 }
 
-std::string serializePlan(const PlanRecords& r) {
+std::string serializePlan(const PlanRecords &r) {
   pt2c_plan_header h;
   std::memset(&h, 0, sizeof(h));
   std::memcpy(h.magic, PT2C_PLAN_MAGIC, 8);
@@ -44,13 +43,14 @@ std::string serializePlan(const PlanRecords& r) {
   h.num_states = r.states.size();
   h.num_sym_words = r.symCode.size();
 
-  std::string out(reinterpret_cast<const char*>(&h), sizeof(h));
+  std::string out(reinterpret_cast<const char *>(&h), sizeof(h));
   append(out, r.inputs);
   append(out, r.outputs);
   append(out, r.buffers);
   append(out, r.steps);
   append(out, r.guards);
-  if (r.device == PT2C_DEVICE_CUDA) append(out, r.gpuKernels);
+  if (r.device == PT2C_DEVICE_CUDA)
+    append(out, r.gpuKernels);
   append(out, r.gemms);
   append(out, r.convs);
   append(out, r.syms);
@@ -62,4 +62,4 @@ std::string serializePlan(const PlanRecords& r) {
   return out;
 }
 
-}  // namespace pt2c
+} // namespace pt2c

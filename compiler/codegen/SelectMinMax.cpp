@@ -15,11 +15,12 @@ namespace {
 
 // Whether `op` is a reduction's step, acc = op(acc, x) with acc loaded from and stored
 // back to one element of a buffer (a max or min reduction after linalg-to-loops).
-bool isAccumulation(mlir::Operation* op) {
+bool isAccumulation(mlir::Operation *op) {
   for (mlir::Value operand : op->getOperands()) {
     auto load = operand.getDefiningOp<mlir::memref::LoadOp>();
-    if (!load) continue;
-    for (mlir::Operation* user : op->getResult(0).getUsers()) {
+    if (!load)
+      continue;
+    for (mlir::Operation *user : op->getResult(0).getUsers()) {
       auto store = llvm::dyn_cast<mlir::memref::StoreOp>(user);
       if (store && store.getMemRef() == load.getMemRef() &&
           store.getIndices() == load.getIndices() && store->getBlock() == op->getBlock())
@@ -36,8 +37,9 @@ bool isAccumulation(mlir::Operation* op) {
 template <typename MinMaxOp, mlir::arith::CmpFPredicate kPredicate>
 struct SelectForm : mlir::OpRewritePattern<MinMaxOp> {
   using mlir::OpRewritePattern<MinMaxOp>::OpRewritePattern;
-  mlir::LogicalResult matchAndRewrite(MinMaxOp op, mlir::PatternRewriter& rewriter) const override {
-    if (isAccumulation(op)) return rewriter.notifyMatchFailure(op, "a reduction's step");
+  mlir::LogicalResult matchAndRewrite(MinMaxOp op, mlir::PatternRewriter &rewriter) const override {
+    if (isAccumulation(op))
+      return rewriter.notifyMatchFailure(op, "a reduction's step");
     mlir::Location loc = op.getLoc();
     mlir::Value x = op.getLhs(), y = op.getRhs();
     mlir::Value wins = rewriter.create<mlir::arith::CmpFOp>(loc, kPredicate, x, y);
@@ -60,6 +62,6 @@ struct SelectMinMaxPass : impl::SelectMinMaxPassBase<SelectMinMaxPass> {
   }
 };
 
-}  // namespace
+} // namespace
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -13,6 +13,6 @@ namespace pt2c {
 #define GEN_PASS_DECL_SELECTMINMAXPASS
 #include "compiler/codegen/Passes.h.inc"
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_SELECTMINMAX_H_
+#endif // PT2C_COMPILER_CODEGEN_SELECTMINMAX_H_

@@ -3,8 +3,6 @@
 #include <optional>
 
 #include "ir/contract/ModelContract.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -15,6 +13,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace pt2c {
 
@@ -26,9 +26,10 @@ namespace {
 // The buffer a memref value views: through subviews, reshapes and casts to a function
 // argument or an allocation.
 mlir::Value rootOf(mlir::Value v) {
-  while (mlir::Operation* def = v.getDefiningOp()) {
+  while (mlir::Operation *def = v.getDefiningOp()) {
     auto view = mlir::dyn_cast<mlir::ViewLikeOpInterface>(def);
-    if (!view) break;
+    if (!view)
+      break;
     v = view.getViewSource();
   }
   return v;
@@ -41,7 +42,8 @@ std::optional<unsigned> axisOfLoop(mlir::AffineMap map, unsigned dim) {
   for (auto [i, e] : llvm::enumerate(map.getResults())) {
     auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e);
     if (d && d.getPosition() == dim) {
-      if (axis) return std::nullopt;
+      if (axis)
+        return std::nullopt;
       axis = i;
     } else if (e.isFunctionOfDim(dim)) {
       return std::nullopt;
@@ -56,9 +58,11 @@ std::optional<unsigned> axisOfLoop(mlir::AffineMap map, unsigned dim) {
 // a padded copy of an input is written into its interior.
 std::optional<unsigned> bufferAxis(mlir::Value operand, mlir::AffineMap map, unsigned loop) {
   std::optional<unsigned> axis = axisOfLoop(map, loop);
-  if (!axis || rootOf(operand) == operand) return axis;
+  if (!axis || rootOf(operand) == operand)
+    return axis;
   auto view = operand.getDefiningOp<mlir::memref::SubViewOp>();
-  if (!view || rootOf(view.getSource()) != view.getSource()) return std::nullopt;
+  if (!view || rootOf(view.getSource()) != view.getSource())
+    return std::nullopt;
   auto source = mlir::cast<mlir::MemRefType>(view.getSource().getType());
   if (view.getType().getRank() != source.getRank() || source.isDynamicDim(*axis))
     return std::nullopt;
@@ -71,72 +75,87 @@ std::optional<unsigned> bufferAxis(mlir::Value operand, mlir::AffineMap map, uns
 
 struct SplitChoice {
   KernelSplit split;
-  llvm::SmallVector<std::pair<mlir::linalg::LinalgOp, unsigned>> ops;  // op, its loop
+  llvm::SmallVector<std::pair<mlir::linalg::LinalgOp, unsigned>> ops; // op, its loop
 };
 
 int64_t saturatingProduct(llvm::ArrayRef<int64_t> values) {
   int64_t p = 1;
-  for (int64_t v : values) p = v > 0 && p > INT64_MAX / v ? INT64_MAX : p * v;
+  for (int64_t v : values)
+    p = v > 0 && p > INT64_MAX / v ? INT64_MAX : p * v;
   return p;
 }
 
 // The split of `f` (see the header), or none.
 std::optional<SplitChoice> chooseSplit(mlir::func::FuncOp f) {
-  if (f.isExternal() || !f.getBody().hasOneBlock()) return std::nullopt;
+  if (f.isExternal() || !f.getBody().hasOneBlock())
+    return std::nullopt;
   llvm::SmallVector<mlir::linalg::LinalgOp> ops;
   llvm::DenseSet<mlir::Value> written;
-  for (mlir::Operation& op : f.getBody().front()) {
+  for (mlir::Operation &op : f.getBody().front()) {
     if (auto linalgOp = mlir::dyn_cast<mlir::linalg::LinalgOp>(op)) {
-      if (!linalgOp.hasPureBufferSemantics()) return std::nullopt;
-      for (mlir::OpOperand& init : linalgOp.getDpsInitsMutable())
+      if (!linalgOp.hasPureBufferSemantics())
+        return std::nullopt;
+      for (mlir::OpOperand &init : linalgOp.getDpsInitsMutable())
         written.insert(rootOf(init.get()));
       ops.push_back(linalgOp);
-    } else if (!mlir::isa<mlir::memref::AllocOp, mlir::memref::AllocaOp,
-                          mlir::memref::DeallocOp, mlir::arith::ConstantOp,
-                          mlir::func::ReturnOp, mlir::ViewLikeOpInterface>(op)) {
-      return std::nullopt;  // a copy, a call, a loop already: nothing to reason about
+    } else if (!mlir::isa<mlir::memref::AllocOp, mlir::memref::AllocaOp, mlir::memref::DeallocOp,
+                          mlir::arith::ConstantOp, mlir::func::ReturnOp, mlir::ViewLikeOpInterface>(
+                   op)) {
+      return std::nullopt; // a copy, a call, a loop already: nothing to reason about
     }
   }
-  if (ops.empty()) return std::nullopt;
+  if (ops.empty())
+    return std::nullopt;
   // Bodies may load from buffers the kernel only reads (a gather), nothing else.
   for (mlir::linalg::LinalgOp op : ops) {
-    mlir::WalkResult r = op->getRegion(0).walk([&](mlir::Operation* inner) {
+    mlir::WalkResult r = op->getRegion(0).walk([&](mlir::Operation *inner) {
       if (auto load = mlir::dyn_cast<mlir::memref::LoadOp>(inner))
         return written.contains(rootOf(load.getMemRef())) ? mlir::WalkResult::interrupt()
                                                           : mlir::WalkResult::advance();
       return mlir::isMemoryEffectFree(inner) ? mlir::WalkResult::advance()
                                              : mlir::WalkResult::interrupt();
     });
-    if (r.wasInterrupted()) return std::nullopt;
+    if (r.wasInterrupted())
+      return std::nullopt;
   }
 
   SplitChoice choice;
   llvm::DenseMap<mlir::Value, unsigned> axisOfBuffer;
   for (mlir::linalg::LinalgOp op : ops) {
     llvm::SmallVector<int64_t, 4> ranges = op.getStaticLoopRanges();
-    if (llvm::any_of(ranges, [](int64_t r) { return r < 0; })) return std::nullopt;
+    if (llvm::any_of(ranges, [](int64_t r) { return r < 0; }))
+      return std::nullopt;
     auto iterators = op.getIteratorTypesArray();
     // The outermost parallel loop that every output is indexed by directly.
     std::optional<unsigned> loop;
     for (unsigned d = 0; d < ranges.size() && !loop; ++d) {
-      if (ranges[d] < 2 || iterators[d] != mlir::utils::IteratorType::parallel) continue;
-      bool fits = llvm::all_of(op.getDpsInitsMutable(), [&](mlir::OpOperand& init) {
+      if (ranges[d] < 2 || iterators[d] != mlir::utils::IteratorType::parallel)
+        continue;
+      bool fits = llvm::all_of(op.getDpsInitsMutable(), [&](mlir::OpOperand &init) {
         return bufferAxis(init.get(), op.getMatchingIndexingMap(&init), d).has_value();
       });
-      if (fits) loop = d;
+      if (fits)
+        loop = d;
     }
-    if (!loop) return std::nullopt;
-    if (choice.split.extent == 0) choice.split.extent = ranges[*loop];
-    if (choice.split.extent != ranges[*loop]) return std::nullopt;
-    for (mlir::OpOperand& operand : op->getOpOperands()) {
-      if (!mlir::isa<mlir::MemRefType>(operand.get().getType())) continue;
+    if (!loop)
+      return std::nullopt;
+    if (choice.split.extent == 0)
+      choice.split.extent = ranges[*loop];
+    if (choice.split.extent != ranges[*loop])
+      return std::nullopt;
+    for (mlir::OpOperand &operand : op->getOpOperands()) {
+      if (!mlir::isa<mlir::MemRefType>(operand.get().getType()))
+        continue;
       mlir::Value root = rootOf(operand.get());
-      if (!written.contains(root)) continue;  // read-only: any access is fine
+      if (!written.contains(root))
+        continue; // read-only: any access is fine
       std::optional<unsigned> axis =
           bufferAxis(operand.get(), op.getMatchingIndexingMap(&operand), *loop);
-      if (!axis) return std::nullopt;
+      if (!axis)
+        return std::nullopt;
       auto [it, inserted] = axisOfBuffer.try_emplace(root, *axis);
-      if (it->second != *axis) return std::nullopt;
+      if (it->second != *axis)
+        return std::nullopt;
     }
     int64_t work = saturatingProduct(ranges);
     choice.split.work = choice.split.work > INT64_MAX - work ? INT64_MAX : choice.split.work + work;
@@ -146,8 +165,8 @@ std::optional<SplitChoice> chooseSplit(mlir::func::FuncOp f) {
 }
 
 // Appends `begin` and `end` to f and lowers its ops to loops bounded by them.
-mlir::LogicalResult applySplit(mlir::func::FuncOp f, const SplitChoice& choice) {
-  mlir::MLIRContext* ctx = f.getContext();
+mlir::LogicalResult applySplit(mlir::func::FuncOp f, const SplitChoice &choice) {
+  mlir::MLIRContext *ctx = f.getContext();
   mlir::Location loc = f.getLoc();
   unsigned n = f.getNumArguments();
   mlir::Type index = mlir::IndexType::get(ctx);
@@ -175,29 +194,35 @@ struct SplitKernelLoopsPass : impl::SplitKernelLoopsPassBase<SplitKernelLoopsPas
     for (mlir::func::FuncOp f : llvm::make_early_inc_range(module.getOps<mlir::func::FuncOp>())) {
       // Kernels are what the plan calls; a function called from inside the module keeps
       // its signature.
-      if (!mlir::SymbolTable::symbolKnownUseEmpty(f, module)) continue;
+      if (!mlir::SymbolTable::symbolKnownUseEmpty(f, module))
+        continue;
       std::optional<SplitChoice> choice = chooseSplit(f);
-      if (!choice) continue;
-      if (mlir::failed(applySplit(f, *choice))) return signalPassFailure();
+      if (!choice)
+        continue;
+      if (mlir::failed(applySplit(f, *choice)))
+        return signalPassFailure();
       entries.push_back(b.getNamedAttr(
           f.getSymName(), b.getDenseI64ArrayAttr({choice->split.extent, choice->split.work})));
     }
-    if (!entries.empty()) module->setAttr(kKernelSplitsAttr, b.getDictionaryAttr(entries));
+    if (!entries.empty())
+      module->setAttr(kKernelSplitsAttr, b.getDictionaryAttr(entries));
   }
 };
 
-}  // namespace
+} // namespace
 
 std::map<std::string, KernelSplit> kernelSplits(mlir::ModuleOp module) {
   std::map<std::string, KernelSplit> splits;
   auto dict = module->getAttrOfType<mlir::DictionaryAttr>(kKernelSplitsAttr);
-  if (!dict) return splits;
+  if (!dict)
+    return splits;
   for (mlir::NamedAttribute entry : dict) {
     auto values = mlir::dyn_cast<mlir::DenseI64ArrayAttr>(entry.getValue());
-    if (!values || values.size() != 2) continue;
+    if (!values || values.size() != 2)
+      continue;
     splits[entry.getName().str()] = KernelSplit{values[0], values[1]};
   }
   return splits;
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -28,8 +28,8 @@
 namespace pt2c {
 
 struct KernelSplit {
-  int64_t extent = 0;  // N: iterations of the split loop
-  int64_t work = 0;    // iterations of every loop nest of the kernel, summed
+  int64_t extent = 0; // N: iterations of the split loop
+  int64_t work = 0;   // iterations of every loop nest of the kernel, summed
 };
 
 // The module attribute's content, by kernel name (empty when there is none).
@@ -38,6 +38,6 @@ std::map<std::string, KernelSplit> kernelSplits(mlir::ModuleOp module);
 #define GEN_PASS_DECL_SPLITKERNELLOOPSPASS
 #include "compiler/codegen/Passes.h.inc"
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_SPLITKERNELLOOPS_H_
+#endif // PT2C_COMPILER_CODEGEN_SPLITKERNELLOOPS_H_

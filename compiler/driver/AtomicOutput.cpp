@@ -13,9 +13,10 @@
 
 namespace pt2c {
 
-llvm::Expected<AtomicOutput> AtomicOutput::create(const std::string& target) {
+llvm::Expected<AtomicOutput> AtomicOutput::create(const std::string &target) {
   llvm::SmallString<256> dir(llvm::sys::path::parent_path(target));
-  if (dir.empty()) dir = ".";
+  if (dir.empty())
+    dir = ".";
   if (!llvm::sys::fs::is_directory(dir))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot write " + target + ": directory " + std::string(dir) +
@@ -43,7 +44,7 @@ llvm::Expected<AtomicOutput> AtomicOutput::create(const std::string& target) {
                                  "cannot write " + target + ": no free temporary name beside it");
 }
 
-AtomicOutput::AtomicOutput(AtomicOutput&& other) noexcept
+AtomicOutput::AtomicOutput(AtomicOutput &&other) noexcept
     : target_(std::move(other.target_)), temp_(std::move(other.temp_)),
       cleanupHandle_(other.cleanupHandle_), committed_(other.committed_) {
   other.committed_ = true;
@@ -51,7 +52,8 @@ AtomicOutput::AtomicOutput(AtomicOutput&& other) noexcept
 }
 
 AtomicOutput::~AtomicOutput() {
-  if (!committed_) llvm::sys::fs::remove(temp_);
+  if (!committed_)
+    llvm::sys::fs::remove(temp_);
   exit_cleanup::release(cleanupHandle_);
 }
 
@@ -64,13 +66,15 @@ llvm::Error AtomicOutput::commit() {
   return llvm::Error::success();
 }
 
-llvm::Expected<AtomicOutput> writeAtomicOutput(const std::string& path,
-                                               llvm::function_ref<void(llvm::raw_ostream&)> write) {
+llvm::Expected<AtomicOutput>
+writeAtomicOutput(const std::string &path, llvm::function_ref<void(llvm::raw_ostream &)> write) {
   auto output = AtomicOutput::create(path);
-  if (!output) return output.takeError();
+  if (!output)
+    return output.takeError();
   std::error_code ec;
   llvm::raw_fd_ostream out(output->tempPath(), ec);
-  if (!ec) write(out);
+  if (!ec)
+    write(out);
   out.close();
   if (ec || out.has_error())
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -79,4 +83,4 @@ llvm::Expected<AtomicOutput> writeAtomicOutput(const std::string& path,
   return std::move(*output);
 }
 
-}  // namespace pt2c
+} // namespace pt2c

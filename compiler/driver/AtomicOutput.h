@@ -14,27 +14,27 @@
 namespace pt2c {
 
 class AtomicOutput {
- public:
-  static llvm::Expected<AtomicOutput> create(const std::string& target);
-  AtomicOutput(AtomicOutput&& other) noexcept;
-  ~AtomicOutput();  // removes the temporary unless committed
+public:
+  static llvm::Expected<AtomicOutput> create(const std::string &target);
+  AtomicOutput(AtomicOutput &&other) noexcept;
+  ~AtomicOutput(); // removes the temporary unless committed
 
-  const std::string& tempPath() const { return temp_; }
+  const std::string &tempPath() const { return temp_; }
   llvm::Error commit();
 
- private:
+private:
   AtomicOutput(std::string target, std::string temp, int cleanupHandle)
       : target_(target), temp_(temp), cleanupHandle_(cleanupHandle) {}
   std::string target_, temp_;
-  int cleanupHandle_;  // ExitCleanup.h's, until committed
+  int cleanupHandle_; // ExitCleanup.h's, until committed
   bool committed_ = false;
 };
 
 // An AtomicOutput for `path` whose temporary holds what `write` wrote, not yet committed
 // (the caller commits it, alone or together with others).
-llvm::Expected<AtomicOutput> writeAtomicOutput(const std::string& path,
-                                               llvm::function_ref<void(llvm::raw_ostream&)> write);
+llvm::Expected<AtomicOutput> writeAtomicOutput(const std::string &path,
+                                               llvm::function_ref<void(llvm::raw_ostream &)> write);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_DRIVER_ATOMICOUTPUT_H_
+#endif // PT2C_COMPILER_DRIVER_ATOMICOUTPUT_H_

@@ -19,17 +19,17 @@
 #include "ir/contract/ModelContract.h"
 #include "ir/prim/PrimDialect.h"
 #include "ir/symbolic/SymbolicIR.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/Pass/PassManager.h"
 
 namespace pt2c {
 namespace {
 
-llvm::Error fail(const llvm::Twine& message) {
+llvm::Error fail(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
@@ -37,14 +37,16 @@ llvm::Error fail(const llvm::Twine& message) {
 struct ScratchFile {
   llvm::SmallString<128> path;
   ~ScratchFile() {
-    if (!path.empty()) llvm::sys::fs::remove(path);
+    if (!path.empty())
+      llvm::sys::fs::remove(path);
   }
 };
 
 size_t countOps(mlir::ModuleOp module) {
   size_t n = 0;
-  module.walk([&](mlir::Operation* op) {
-    if (!llvm::isa<mlir::ModuleOp, mlir::func::FuncOp, mlir::func::ReturnOp>(op)) ++n;
+  module.walk([&](mlir::Operation *op) {
+    if (!llvm::isa<mlir::ModuleOp, mlir::func::FuncOp, mlir::func::ReturnOp>(op))
+      ++n;
   });
   return n;
 }
@@ -53,41 +55,44 @@ size_t countOps(mlir::ModuleOp module) {
 mlir::OwningOpRef<mlir::ModuleOp> extractKernels(mlir::ModuleOp module) {
   mlir::OwningOpRef<mlir::ModuleOp> kernels(llvm::cast<mlir::ModuleOp>(module->clone()));
   for (auto f : llvm::make_early_inc_range(kernels->getOps<mlir::func::FuncOp>()))
-    if (!f->hasAttr(kKernelAttr)) f.erase();
+    if (!f->hasAttr(kKernelAttr))
+      f.erase();
   return kernels;
 }
 
 // Where the weights blob's pieces come from: the artifact's blob, and a scratch file
 // holding the derived weights (written here: .incbin reads files).
-llvm::Error placeWeights(const WeightsBlob& blob, const std::string& artifactPath,
-                         uint64_t artifactBlobOffset, ScratchFile& derivedFile,
-                         CpuCodegenOptions& cg) {
+llvm::Error placeWeights(const WeightsBlob &blob, const std::string &artifactPath,
+                         uint64_t artifactBlobOffset, ScratchFile &derivedFile,
+                         CpuCodegenOptions &cg) {
   if (!blob.derived.empty()) {
     if (auto ec = llvm::sys::fs::createTemporaryFile("pt2c-weights", "bin", derivedFile.path))
       return fail("cannot create a temporary weights file: " + ec.message());
     std::error_code ec;
     llvm::raw_fd_ostream out(derivedFile.path, ec);
-    if (!ec) out << blob.derived;
+    if (!ec)
+      out << blob.derived;
     out.close();
     if (ec || out.has_error())
       return fail("cannot write the temporary weights file " + derivedFile.path.str());
   }
   cg.weightsSize = blob.size;
-  for (const WeightsBlob::Piece& p : blob.pieces)
+  for (const WeightsBlob::Piece &p : blob.pieces)
     cg.weights.push_back({p.derived ? derivedFile.path.str().str() : artifactPath,
-                          p.derived ? p.sourceOffset : artifactBlobOffset + p.sourceOffset,
-                          p.size, p.offset});
+                          p.derived ? p.sourceOffset : artifactBlobOffset + p.sourceOffset, p.size,
+                          p.offset});
   return llvm::Error::success();
 }
 
-}  // namespace
+} // namespace
 
-llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& options,
-                            const std::string& artifactPath, const std::string& libraryPath) {
-  std::vector<unsigned> cudaSms;  // non-empty for --target cuda[:...]
+llvm::Error compileArtifact(const Resources &resources, const PipelineOptions &options,
+                            const std::string &artifactPath, const std::string &libraryPath) {
+  std::vector<unsigned> cudaSms; // non-empty for --target cuda[:...]
   if (isCudaTarget(options.target)) {
     auto sms = parseCudaTarget(options.target);
-    if (!sms) return sms.takeError();
+    if (!sms)
+      return sms.takeError();
     cudaSms = *sms;
   } else if (options.target != "cpu") {
     return fail("target '" + options.target +
@@ -96,7 +101,8 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
   StageTimer timer(options.quiet);
 
   auto artifact = readArtifactFile(artifactPath);
-  if (!artifact) return artifact.takeError();
+  if (!artifact)
+    return artifact.takeError();
 
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
@@ -105,7 +111,8 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
   UserDiagnosticPrinter diagnostics(&context);
 
   auto imported = importArtifactModule(context, *artifact, artifactPath);
-  if (!imported) return imported.takeError();
+  if (!imported)
+    return imported.takeError();
   mlir::OwningOpRef<mlir::ModuleOp> module = std::move(*imported);
   timer.done("import", std::to_string(countOps(*module)) + " aten ops, " +
                            std::to_string(artifact->message.weights_size()) + " weights (" +
@@ -120,7 +127,8 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
   PrimLoweringOptions lowering;
   lowering.fusedOps = !cudaSms.empty();
   lowering.foldWeights = options.foldWeights;
-  if (auto err = lowerAtenToPrim(context, *module, *artifact, lowering)) return err;
+  if (auto err = lowerAtenToPrim(context, *module, *artifact, lowering))
+    return err;
   timer.done("prim", std::to_string(countOps(*module)) + " prim ops");
   if (options.emit == "prim") {
     // Derived weights' bytes would print as megabytes of hex.
@@ -132,15 +140,17 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
   PrimToKernelsOptions kernelFormation;
   kernelFormation.fusedOps = lowering.fusedOps;
   buildPrimToKernelsPipeline(partition, kernelFormation);
-  if (mlir::failed(partition.run(*module))) return fail("kernel formation failed");
+  if (mlir::failed(partition.run(*module)))
+    return fail("kernel formation failed");
   // One plan per graph; several graphs (or an input traced as None) make a plan set.
   auto modelPlan = buildModelPlan(*module, *artifact);
-  if (mlir::failed(modelPlan)) return fail("building the execution plan failed");
-  ExecutionPlan* plan = &modelPlan->plan;
-  timer.done("plan", (modelPlan->isPlanSet ? std::to_string(modelPlan->numGraphs) + " graphs, "
-                                           : std::string()) +
-                         std::to_string(plan->kernels.size()) + " kernels, arena " +
-                         humanBytes(plan->arenaSize));
+  if (mlir::failed(modelPlan))
+    return fail("building the execution plan failed");
+  ExecutionPlan *plan = &modelPlan->plan;
+  timer.done(
+      "plan",
+      (modelPlan->isPlanSet ? std::to_string(modelPlan->numGraphs) + " graphs, " : std::string()) +
+          std::to_string(plan->kernels.size()) + " kernels, arena " + humanBytes(plan->arenaSize));
 
   mlir::OwningOpRef<mlir::ModuleOp> kernels = extractKernels(*module);
   CpuCodegenOptions cg;
@@ -155,7 +165,7 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
                                      derivedWeights, cg)) {
     return err;
   }
-  auto printIR = [](const std::string& ir) { llvm::outs() << ir; };
+  auto printIR = [](const std::string &ir) { llvm::outs() << ir; };
   ScratchFile object;
   if (auto ec = llvm::sys::fs::createTemporaryFile("pt2c-kernels", "o", object.path))
     return fail("cannot create a temporary object file: " + ec.message());
@@ -163,10 +173,13 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
     CudaCodegenOptions cuda;
     cuda.sms = cudaSms;
     cuda.host = cg;
-    if (options.emit == "llvm") cuda.onKernelLLVMIR = printIR;  // the GPU kernels' IR
+    if (options.emit == "llvm")
+      cuda.onKernelLLVMIR = printIR; // the GPU kernels' IR
     auto summary = emitCudaObject(*kernels, *modelPlan, cuda, std::string(object.path));
-    if (!summary) return summary.takeError();
-    if (options.emit == "llvm") return llvm::Error::success();
+    if (!summary)
+      return summary.takeError();
+    if (options.emit == "llvm")
+      return llvm::Error::success();
     timer.done("codegen", describe(*summary, cudaSms));
   } else {
     // GEMMs and convolutions run on the runtime's microkernels.
@@ -175,44 +188,53 @@ llvm::Error compileArtifact(const Resources& resources, const PipelineOptions& o
     dense.convs.siluEpilogue = true;
     dense.splits.poolingPrologues = true;
     auto cpuPlan = addCpuLibrarySteps(*modelPlan, findDenseKernels(*kernels, dense));
-    if (!cpuPlan) return cpuPlan.takeError();
+    if (!cpuPlan)
+      return cpuPlan.takeError();
     cg.kernelArgBytes = kernelArgBytes(*kernels);
     cg.symbolKernels = kernelsTakingSymbols(*kernels);
-    if (mlir::failed(lowerKernelsToLLVMDialect(*kernels))) return fail("kernel lowering failed");
-    if (options.emit == "llvm") cg.onLLVMIR = printIR;
+    if (mlir::failed(lowerKernelsToLLVMDialect(*kernels)))
+      return fail("kernel lowering failed");
+    if (options.emit == "llvm")
+      cg.onLLVMIR = printIR;
     if (mlir::failed(emitCpuObject(*kernels, *cpuPlan, cg, std::string(object.path))))
       return fail("CPU code generation failed");
-    if (options.emit == "llvm") return llvm::Error::success();
+    if (options.emit == "llvm")
+      return llvm::Error::success();
     timer.done("codegen", "x86-64 (" + options.cpu + ")" + describeLibrarySteps(*cpuPlan));
   }
 
   auto output = AtomicOutput::create(libraryPath);
-  if (!output) return output.takeError();
+  if (!output)
+    return output.takeError();
   LinkInputs link;
   link.objects = {std::string(object.path)};
   link.archives = resources.runtimeArchives;
   link.versionScript = resources.exportsMap;
   link.soname = llvm::sys::path::filename(libraryPath).str();
-  if (auto err = linkSharedLibrary(link, output->tempPath())) return err;
+  if (auto err = linkSharedLibrary(link, output->tempPath()))
+    return err;
   uint64_t size = 0;
   llvm::sys::fs::file_size(output->tempPath(), size);
   timer.done("link", libraryPath + " (" + humanBytes(size) + ")");
-  if (external) {  // all files or none: committed together with model.so
-    std::string weightsPath = options.weightsOut.empty() ? libraryPath + ".weights"
-                                                         : options.weightsOut;
+  if (external) { // all files or none: committed together with model.so
+    std::string weightsPath =
+        options.weightsOut.empty() ? libraryPath + ".weights" : options.weightsOut;
     auto files = external->write(weightsPath);
-    if (!files) return files.takeError();
-    for (AtomicOutput& file : *files)
-      if (auto err = file.commit()) return err;
-    timer.done("weights", weightsPath + " (" + humanBytes(external->record().blobSize) +
-                              "), recipe " + weightsPath + ".json" +
-                              (external->derivedBytes() > 0
-                                   ? ", " + humanBytes(external->derivedBytes()) +
-                                         " derived in " + weightsPath + ".derived"
-                                   : std::string()));
+    if (!files)
+      return files.takeError();
+    for (AtomicOutput &file : *files)
+      if (auto err = file.commit())
+        return err;
+    timer.done("weights",
+               weightsPath + " (" + humanBytes(external->record().blobSize) + "), recipe " +
+                   weightsPath + ".json" +
+                   (external->derivedBytes() > 0 ? ", " + humanBytes(external->derivedBytes()) +
+                                                       " derived in " + weightsPath + ".derived"
+                                                 : std::string()));
   }
-  if (auto err = output->commit()) return err;
+  if (auto err = output->commit())
+    return err;
   return llvm::Error::success();
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -1,20 +1,24 @@
 #include "compiler/driver/Diagnostics.h"
 
 #include "ir/artifact/PrintableText.h"
-#include "llvm/Support/Format.h"
-#include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace pt2c {
 namespace {
 
-const char* severityName(mlir::DiagnosticSeverity s) {
+const char *severityName(mlir::DiagnosticSeverity s) {
   switch (s) {
-    case mlir::DiagnosticSeverity::Error: return "error";
-    case mlir::DiagnosticSeverity::Warning: return "warning";
-    case mlir::DiagnosticSeverity::Note: return "note";
-    case mlir::DiagnosticSeverity::Remark: return "remark";
+  case mlir::DiagnosticSeverity::Error:
+    return "error";
+  case mlir::DiagnosticSeverity::Warning:
+    return "warning";
+  case mlir::DiagnosticSeverity::Note:
+    return "note";
+  case mlir::DiagnosticSeverity::Remark:
+    return "remark";
   }
   return "error";
 }
@@ -47,7 +51,7 @@ std::optional<llvm::StringRef> sourceCode(mlir::Location loc) {
 
 // Messages quote names, file names and source lines from the artifact: escaped, so a
 // damaged artifact cannot write control sequences to the terminal.
-void print(mlir::Diagnostic& diag) {
+void print(mlir::Diagnostic &diag) {
   auto loc = fileLocation(diag.getLocation());
   bool hasLine = loc && loc->getLine() > 0;
   llvm::errs() << "pt2c: ";
@@ -56,15 +60,16 @@ void print(mlir::Diagnostic& diag) {
   llvm::errs() << severityName(diag.getSeverity()) << ": " << printableText(diag.str()) << "\n";
   if (auto code = sourceCode(diag.getLocation()); hasLine && code)
     llvm::errs() << llvm::format("%6u | ", loc->getLine()) << printableText(*code) << "\n";
-  for (mlir::Diagnostic& note : diag.getNotes()) print(note);
+  for (mlir::Diagnostic &note : diag.getNotes())
+    print(note);
 }
 
-}  // namespace
+} // namespace
 
-UserDiagnosticPrinter::UserDiagnosticPrinter(mlir::MLIRContext* ctx)
-    : mlir::ScopedDiagnosticHandler(ctx, [](mlir::Diagnostic& diag) {
+UserDiagnosticPrinter::UserDiagnosticPrinter(mlir::MLIRContext *ctx)
+    : mlir::ScopedDiagnosticHandler(ctx, [](mlir::Diagnostic &diag) {
         print(diag);
         return mlir::success();
       }) {}
 
-}  // namespace pt2c
+} // namespace pt2c

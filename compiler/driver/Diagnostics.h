@@ -10,10 +10,10 @@
 namespace pt2c {
 
 class UserDiagnosticPrinter : public mlir::ScopedDiagnosticHandler {
- public:
-  explicit UserDiagnosticPrinter(mlir::MLIRContext* ctx);
+public:
+  explicit UserDiagnosticPrinter(mlir::MLIRContext *ctx);
 };
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_DRIVER_DIAGNOSTICS_H_
+#endif // PT2C_COMPILER_DRIVER_DIAGNOSTICS_H_

@@ -11,22 +11,23 @@ namespace pt2c {
 
 // Calls fn(name) for every entry of the directory open as `dir`, from its current offset
 // on, except "." and "..". Async-signal-safe when fn is; uses 4 KiB of stack.
-template <typename Fn>
-void forEachDirEntry(int dir, Fn&& fn) {
+template <typename Fn> void forEachDirEntry(int dir, Fn &&fn) {
   alignas(8) char buffer[4096];
   for (;;) {
     ssize_t n = getdents64(dir, buffer, sizeof buffer);
-    if (n <= 0) return;
+    if (n <= 0)
+      return;
     for (ssize_t at = 0; at < n;) {
-      auto* entry = reinterpret_cast<struct dirent64*>(buffer + at);
+      auto *entry = reinterpret_cast<struct dirent64 *>(buffer + at);
       at += entry->d_reclen;
-      const char* name = entry->d_name;
-      if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
+      const char *name = entry->d_name;
+      if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))
+        continue;
       fn(name);
     }
   }
 }
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_DRIVER_DIRENTRIES_H_
+#endif // PT2C_COMPILER_DRIVER_DIRENTRIES_H_

@@ -42,9 +42,11 @@ void sleepMs(long ms) {
 
 void undo() {
   int savedErrno = errno;
-  if (pid_t leader = childGroup.exchange(0); leader > 0) terminateGroup(leader, kGraceMs);
-  for (Slot& slot : slots) {
-    if (slot.state.load(std::memory_order_acquire) != kActive) continue;
+  if (pid_t leader = childGroup.exchange(0); leader > 0)
+    terminateGroup(leader, kGraceMs);
+  for (Slot &slot : slots) {
+    if (slot.state.load(std::memory_order_acquire) != kActive)
+      continue;
     if (slot.kind == Kind::kFile) {
       unlink(slot.path);
     } else {
@@ -55,22 +57,27 @@ void undo() {
   errno = savedErrno;
 }
 
-void writeStderr(const char* text) {
+void writeStderr(const char *text) {
   ssize_t ignored = write(STDERR_FILENO, text, strlen(text));
   (void)ignored;
 }
 
-const char* signalName(int sig) {  // strsignal is not async-signal-safe
+const char *signalName(int sig) { // strsignal is not async-signal-safe
   switch (sig) {
-    case SIGINT: return "SIGINT";
-    case SIGTERM: return "SIGTERM";
-    case SIGHUP: return "SIGHUP";
-    default: return "a fatal signal";
+  case SIGINT:
+    return "SIGINT";
+  case SIGTERM:
+    return "SIGTERM";
+  case SIGHUP:
+    return "SIGHUP";
+  default:
+    return "a fatal signal";
   }
 }
 
 void onSignal(int sig) {
-  if (getpid() != ownerPid) _exit(128 + sig);
+  if (getpid() != ownerPid)
+    _exit(128 + sig);
   // The handled signals are blocked while this runs (sa_mask); a second fatal signal of
   // another kind finds the undo started and just dies.
   if (!undoing.exchange(true)) {
@@ -88,37 +95,44 @@ void onSignal(int sig) {
 }
 
 void atExit() {
-  if (!undoing.exchange(true)) undo();
+  if (!undoing.exchange(true))
+    undo();
 }
 
-}  // namespace
+} // namespace
 
 void install() {
   static bool installed = false;
-  if (installed) return;
+  if (installed)
+    return;
   installed = true;
   ownerPid = getpid();
-  struct sigaction action {};
+  struct sigaction action{};
   action.sa_handler = onSignal;
   sigemptyset(&action.sa_mask);
-  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&action.sa_mask, s);
+  for (int s : {SIGINT, SIGTERM, SIGHUP})
+    sigaddset(&action.sa_mask, s);
   for (int s : {SIGINT, SIGTERM, SIGHUP}) {
     // A signal ignored by whoever started pt2c (nohup, a background job) stays ignored.
-    struct sigaction old {};
-    if (sigaction(s, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    struct sigaction old{};
+    if (sigaction(s, nullptr, &old) == 0 && old.sa_handler == SIG_IGN)
+      continue;
     sigaction(s, &action, nullptr);
   }
   // SIGPIPE too: pt2c forwards the exporter's output, and a reader that went away
   // (`pt2c ... 2>&1 | head`) kills pt2c as it always did, now after the cleanup.
-  for (int s : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGPIPE}) sigaction(s, &action, nullptr);
+  for (int s : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGPIPE})
+    sigaction(s, &action, nullptr);
   std::atexit(atExit);
 }
 
-int protect(const std::string& path, Kind kind) {
-  if (path.size() >= PATH_MAX) return -1;
+int protect(const std::string &path, Kind kind) {
+  if (path.size() >= PATH_MAX)
+    return -1;
   for (int i = 0; i < kSlots; ++i) {
     int expected = kFree;
-    if (!slots[i].state.compare_exchange_strong(expected, kWriting)) continue;
+    if (!slots[i].state.compare_exchange_strong(expected, kWriting))
+      continue;
     slots[i].kind = kind;
     memcpy(slots[i].path, path.c_str(), path.size() + 1);
     slots[i].state.store(kActive, std::memory_order_release);
@@ -128,7 +142,8 @@ int protect(const std::string& path, Kind kind) {
 }
 
 void release(int handle) {
-  if (handle >= 0 && handle < kSlots) slots[handle].state.store(kFree, std::memory_order_release);
+  if (handle >= 0 && handle < kSlots)
+    slots[handle].state.store(kFree, std::memory_order_release);
 }
 
 void setChildGroup(pid_t leader) { childGroup.store(leader); }
@@ -138,11 +153,12 @@ void terminateGroup(pid_t leader, int graceMs) {
   for (int waited = 0; waited < graceMs; waited += 20) {
     siginfo_t info{};
     int rc = waitid(P_PID, leader, &info, WEXITED | WNOHANG | WNOWAIT);
-    if ((rc == 0 && info.si_pid == leader) || (rc < 0 && errno == ECHILD)) break;
+    if ((rc == 0 && info.si_pid == leader) || (rc < 0 && errno == ECHILD))
+      break;
     sleepMs(20);
   }
   kill(-leader, SIGKILL);
 }
 
-}  // namespace exit_cleanup
-}  // namespace pt2c
+} // namespace exit_cleanup
+} // namespace pt2c

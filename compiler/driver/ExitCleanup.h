@@ -25,7 +25,7 @@ void install();
 enum class Kind { kFile, kRunDir };
 // Registers a path to remove if pt2c dies now; returns a handle for `release`, or -1 when
 // the registry is full or the path too long (the owner's normal cleanup still runs).
-int protect(const std::string& path, Kind kind);
+int protect(const std::string &path, Kind kind);
 void release(int handle);
 
 // The process group of the running child (its leader's pid), stopped by the undo; 0: none.
@@ -39,7 +39,7 @@ void terminateGroup(pid_t leader, int graceMs);
 // How long a child gets between SIGTERM and SIGKILL.
 constexpr int kGraceMs = 2000;
 
-}  // namespace exit_cleanup
-}  // namespace pt2c
+} // namespace exit_cleanup
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_DRIVER_EXITCLEANUP_H_
+#endif // PT2C_COMPILER_DRIVER_EXITCLEANUP_H_

@@ -2,14 +2,14 @@
 
 #include <cstring>
 
+#include "pt2c/shared/content_hash.h"
+#include "pt2c/weights_format.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
-#include "pt2c/weights_format.h"
-#include "pt2c/shared/content_hash.h"
 
 namespace pt2c {
 namespace {
@@ -19,13 +19,13 @@ constexpr char kZeros[64] = {};
 
 // Calls `chunk` with the blob's bytes in order: each piece's, and the zeros between.
 template <typename BytesOf, typename Chunk>
-void forEachChunk(const WeightsBlob& blob, BytesOf bytesOf, Chunk chunk) {
+void forEachChunk(const WeightsBlob &blob, BytesOf bytesOf, Chunk chunk) {
   uint64_t end = 0;
   auto zeros = [&](uint64_t n) {
     for (; n > 0; n -= std::min<uint64_t>(n, sizeof kZeros))
       chunk(llvm::StringRef(kZeros, std::min<uint64_t>(n, sizeof kZeros)));
   };
-  for (const WeightsBlob::Piece& piece : blob.pieces) {
+  for (const WeightsBlob::Piece &piece : blob.pieces) {
     zeros(piece.offset - end);
     chunk(bytesOf(piece));
     end = piece.offset + piece.size;
@@ -39,54 +39,61 @@ std::string sha256Hex(llvm::StringRef bytes) {
   return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(bytes)), true);
 }
 
-}  // namespace
+} // namespace
 
-ExternalWeights::ExternalWeights(const WeightsBlob& blob, const ArtifactFile& artifact)
+ExternalWeights::ExternalWeights(const WeightsBlob &blob, const ArtifactFile &artifact)
     : blob_(blob), artifact_(artifact) {
-  for (const auto& graph : artifact.message.graphs())
-    for (const auto& input : graph.inputs()) kinds_.try_emplace(input.name(), input.kind());
-  for (const auto& w : artifact.message.weights()) entries_[w.name()] = &w;
+  for (const auto &graph : artifact.message.graphs())
+    for (const auto &input : graph.inputs())
+      kinds_.try_emplace(input.name(), input.kind());
+  for (const auto &w : artifact.message.weights())
+    entries_[w.name()] = &w;
   // The fingerprint names every piece by offset, size and source: a file made for
   // another layout (another model, other fold decisions) has another one.
   std::string layout = "pt2c-weights " + std::to_string(blob.size) + "\n";
-  for (const WeightsBlob::Piece& piece : blob.pieces) {
+  for (const WeightsBlob::Piece &piece : blob.pieces) {
     layout += std::to_string(piece.offset) + " " + std::to_string(piece.size) + " " +
               sourceOf(piece) + " " + piece.name + "\n";
-    if (inSideFile(piece)) derivedBytes_ += piece.size;
+    if (inSideFile(piece))
+      derivedBytes_ += piece.size;
   }
   pt2c_content_hasher hasher;
   pt2c_content_hash_init(&hasher);
-  forEachChunk(blob, [&](const WeightsBlob::Piece& p) { return bytesOf(p); },
-               [&](llvm::StringRef bytes) {
-                 pt2c_content_hash_update(&hasher, bytes.data(), bytes.size());
-               });
+  forEachChunk(
+      blob, [&](const WeightsBlob::Piece &p) { return bytesOf(p); },
+      [&](llvm::StringRef bytes) {
+        pt2c_content_hash_update(&hasher, bytes.data(), bytes.size());
+      });
   record_.blobSize = blob.size;
   record_.fingerprint = pt2c_content_hash(layout.data(), layout.size());
   record_.checksum = pt2c_content_hash_final(&hasher);
 }
 
-std::string ExternalWeights::sourceOf(const WeightsBlob::Piece& piece) const {
-  if (piece.derived) return "derived";
+std::string ExternalWeights::sourceOf(const WeightsBlob::Piece &piece) const {
+  if (piece.derived)
+    return "derived";
   auto it = kinds_.find(piece.name);
-  if (it != kinds_.end() && it->second == artifact::InputSpec::PARAMETER) return "parameter";
-  if (it != kinds_.end() && it->second == artifact::InputSpec::BUFFER) return "buffer";
-  return "constant";  // a tensor the trace met: the live model need not hold it by name
+  if (it != kinds_.end() && it->second == artifact::InputSpec::PARAMETER)
+    return "parameter";
+  if (it != kinds_.end() && it->second == artifact::InputSpec::BUFFER)
+    return "buffer";
+  return "constant"; // a tensor the trace met: the live model need not hold it by name
 }
 
-bool ExternalWeights::inSideFile(const WeightsBlob::Piece& piece) const {
+bool ExternalWeights::inSideFile(const WeightsBlob::Piece &piece) const {
   std::string source = sourceOf(piece);
   return source == "derived" || source == "constant";
 }
 
-llvm::StringRef ExternalWeights::bytesOf(const WeightsBlob::Piece& piece) const {
+llvm::StringRef ExternalWeights::bytesOf(const WeightsBlob::Piece &piece) const {
   return llvm::StringRef(piece.derived ? blob_.derived : artifact_.weights)
       .substr(piece.sourceOffset, piece.size);
 }
 
-llvm::Expected<std::vector<AtomicOutput>> ExternalWeights::write(const std::string& path) const {
+llvm::Expected<std::vector<AtomicOutput>> ExternalWeights::write(const std::string &path) const {
   std::vector<AtomicOutput> outputs;
-  auto bytesOf = [&](const WeightsBlob::Piece& p) { return this->bytesOf(p); };
-  auto weights = writeAtomicOutput(path, [&](llvm::raw_ostream& out) {
+  auto bytesOf = [&](const WeightsBlob::Piece &p) { return this->bytesOf(p); };
+  auto weights = writeAtomicOutput(path, [&](llvm::raw_ostream &out) {
     pt2c_weights_file_header header = {};
     std::memcpy(header.magic, PT2C_WEIGHTS_FILE_MAGIC, sizeof header.magic);
     header.version = PT2C_WEIGHTS_FILE_VERSION;
@@ -94,23 +101,26 @@ llvm::Expected<std::vector<AtomicOutput>> ExternalWeights::write(const std::stri
     header.blob_size = record_.blobSize;
     header.fingerprint = record_.fingerprint;
     header.checksum = record_.checksum;
-    out.write(reinterpret_cast<const char*>(&header), sizeof header);
+    out.write(reinterpret_cast<const char *>(&header), sizeof header);
     forEachChunk(blob_, bytesOf, [&](llvm::StringRef bytes) { out << bytes; });
   });
-  if (!weights) return weights.takeError();
+  if (!weights)
+    return weights.takeError();
   outputs.push_back(std::move(*weights));
 
   std::string sideFile = path + ".derived";
   if (derivedBytes_ > 0) {
-    auto side = writeAtomicOutput(sideFile, [&](llvm::raw_ostream& out) {
-      for (const WeightsBlob::Piece& piece : blob_.pieces)
-        if (inSideFile(piece)) out << bytesOf(piece);
+    auto side = writeAtomicOutput(sideFile, [&](llvm::raw_ostream &out) {
+      for (const WeightsBlob::Piece &piece : blob_.pieces)
+        if (inSideFile(piece))
+          out << bytesOf(piece);
     });
-    if (!side) return side.takeError();
+    if (!side)
+      return side.takeError();
     outputs.push_back(std::move(*side));
   }
 
-  auto recipe = writeAtomicOutput(path + ".json", [&](llvm::raw_ostream& out) {
+  auto recipe = writeAtomicOutput(path + ".json", [&](llvm::raw_ostream &out) {
     llvm::json::OStream json(out, 1);
     json.object([&] {
       json.attribute("format", "pt2c-weights-recipe");
@@ -128,7 +138,7 @@ llvm::Expected<std::vector<AtomicOutput>> ExternalWeights::write(const std::stri
       json.attribute("derived_size", int64_t(derivedBytes_));
       uint64_t sideOffset = 0;
       json.attributeArray("pieces", [&] {
-        for (const WeightsBlob::Piece& piece : blob_.pieces) {
+        for (const WeightsBlob::Piece &piece : blob_.pieces) {
           json.object([&] {
             json.attribute("offset", int64_t(piece.offset));
             json.attribute("size", int64_t(piece.size));
@@ -148,9 +158,10 @@ llvm::Expected<std::vector<AtomicOutput>> ExternalWeights::write(const std::stri
     });
     out << "\n";
   });
-  if (!recipe) return recipe.takeError();
+  if (!recipe)
+    return recipe.takeError();
   outputs.push_back(std::move(*recipe));
   return outputs;
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -25,32 +25,32 @@
 namespace pt2c {
 
 class ExternalWeights {
- public:
+public:
   // Computes the layout fingerprint and the data checksum of `blob`.
-  ExternalWeights(const WeightsBlob& blob, const ArtifactFile& artifact);
+  ExternalWeights(const WeightsBlob &blob, const ArtifactFile &artifact);
 
   // What model.so records (CpuCodegenOptions::externalWeights).
-  const CpuCodegenOptions::ExternalWeights& record() const { return record_; }
+  const CpuCodegenOptions::ExternalWeights &record() const { return record_; }
   uint64_t derivedBytes() const { return derivedBytes_; }
 
   // Writes the weights file at `path` and its recipe and side file (path + ".json",
   // path + ".derived") to temporaries beside them; commit them once model.so is linked.
-  llvm::Expected<std::vector<AtomicOutput>> write(const std::string& path) const;
+  llvm::Expected<std::vector<AtomicOutput>> write(const std::string &path) const;
 
- private:
+private:
   // "parameter", "buffer", "constant" (by the artifact's input specs) or "derived".
-  std::string sourceOf(const WeightsBlob::Piece& piece) const;
-  llvm::StringRef bytesOf(const WeightsBlob::Piece& piece) const;
-  bool inSideFile(const WeightsBlob::Piece& piece) const;
+  std::string sourceOf(const WeightsBlob::Piece &piece) const;
+  llvm::StringRef bytesOf(const WeightsBlob::Piece &piece) const;
+  bool inSideFile(const WeightsBlob::Piece &piece) const;
 
-  const WeightsBlob& blob_;
-  const ArtifactFile& artifact_;
-  llvm::StringMap<artifact::InputSpec::Kind> kinds_;         // by FQN
-  llvm::StringMap<const artifact::WeightEntry*> entries_;   // by FQN
+  const WeightsBlob &blob_;
+  const ArtifactFile &artifact_;
+  llvm::StringMap<artifact::InputSpec::Kind> kinds_;       // by FQN
+  llvm::StringMap<const artifact::WeightEntry *> entries_; // by FQN
   CpuCodegenOptions::ExternalWeights record_;
   uint64_t derivedBytes_ = 0;
 };
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_DRIVER_EXTERNALWEIGHTS_H_
+#endif // PT2C_COMPILER_DRIVER_EXTERNALWEIGHTS_H_

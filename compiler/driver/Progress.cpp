@@ -5,7 +5,7 @@
 
 namespace pt2c {
 
-void StageTimer::done(const std::string& stage, const std::string& detail) {
+void StageTimer::done(const std::string &stage, const std::string &detail) {
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   if (!quiet_)
     llvm::errs() << "pt2c: " << llvm::left_justify(stage, 8) << " " << detail << " ("
@@ -14,14 +14,15 @@ void StageTimer::done(const std::string& stage, const std::string& detail) {
 }
 
 std::string humanBytes(uint64_t bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB"};
+  const char *units[] = {"B", "KiB", "MiB", "GiB"};
   double v = bytes;
   int u = 0;
-  while (v >= 1024 && u < 3) v /= 1024, ++u;
+  while (v >= 1024 && u < 3)
+    v /= 1024, ++u;
   std::string s;
   llvm::raw_string_ostream os(s);
   os << llvm::format(u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
   return os.str();
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -8,19 +8,19 @@
 namespace pt2c {
 
 class StageTimer {
- public:
+public:
   explicit StageTimer(bool quiet) : quiet_(quiet) { restart(); }
   void restart() { start_ = std::chrono::steady_clock::now(); }
   // Prints "pt2c: <stage> <detail> (<seconds> s)" and restarts the clock.
-  void done(const std::string& stage, const std::string& detail);
+  void done(const std::string &stage, const std::string &detail);
 
- private:
+private:
   bool quiet_;
   std::chrono::steady_clock::time_point start_;
 };
 
 std::string humanBytes(uint64_t bytes);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_DRIVER_PROGRESS_H_
+#endif // PT2C_COMPILER_DRIVER_PROGRESS_H_

@@ -11,8 +11,8 @@
 
 namespace pt2c {
 
-llvm::Expected<std::string> findPythonWithTorch(const std::string& explicitPython);
+llvm::Expected<std::string> findPythonWithTorch(const std::string &explicitPython);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_DRIVER_PYTHONFINDER_H_
+#endif // PT2C_COMPILER_DRIVER_PYTHONFINDER_H_

@@ -18,29 +18,34 @@ constexpr int kMaxDepth = 16;
 // getdents64 skip others, so it reads again from the start until a pass finds nothing.
 void removeContents(int dir, int depth) {
   for (int pass = 0; pass < 8; ++pass) {
-    if (lseek(dir, 0, SEEK_SET) < 0) return;
+    if (lseek(dir, 0, SEEK_SET) < 0)
+      return;
     bool sawEntry = false;
-    forEachDirEntry(dir, [&](const char* name) {
+    forEachDirEntry(dir, [&](const char *name) {
       sawEntry = true;
-      if (unlinkat(dir, name, 0) == 0 || errno != EISDIR || depth >= kMaxDepth) return;
+      if (unlinkat(dir, name, 0) == 0 || errno != EISDIR || depth >= kMaxDepth)
+        return;
       int sub = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      if (sub < 0) return;
+      if (sub < 0)
+        return;
       removeContents(sub, depth + 1);
       close(sub);
       unlinkat(dir, name, AT_REMOVEDIR);
     });
-    if (!sawEntry) return;
+    if (!sawEntry)
+      return;
   }
 }
 
-}  // namespace
+} // namespace
 
-bool removeTree(const char* path) {
+bool removeTree(const char *path) {
   int dir = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (dir < 0) return errno == ENOENT;
+  if (dir < 0)
+    return errno == ENOENT;
   removeContents(dir, 0);
   close(dir);
   return rmdir(path) == 0 || errno == ENOENT;
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -8,8 +8,8 @@ namespace pt2c {
 
 // Never follows symbolic links (a link inside the tree is removed, not its target) and
 // allocates nothing. Returns true when `path` is gone afterwards (or was never there).
-bool removeTree(const char* path);
+bool removeTree(const char *path);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_DRIVER_REMOVETREE_H_
+#endif // PT2C_COMPILER_DRIVER_REMOVETREE_H_

@@ -16,13 +16,13 @@ struct Resources {
   std::string root;
   std::vector<std::string> runtimeArchives;
   std::string exportsMap;
-  std::string exporterDir;  // holds the pt2c_exporter package
-  std::string protoPyDir;   // holds pt2c_pb2.py
+  std::string exporterDir; // holds the pt2c_exporter package
+  std::string protoPyDir;  // holds pt2c_pb2.py
 };
 
 // `argv0` is used where /proc/self/exe is unavailable.
-llvm::Expected<Resources> findResources(const char* argv0);
+llvm::Expected<Resources> findResources(const char *argv0);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_DRIVER_RESOURCES_H_
+#endif // PT2C_COMPILER_DRIVER_RESOURCES_H_

@@ -9,12 +9,12 @@
 
 namespace pt2c {
 
-constexpr const char* kRunDirMarker = "PT2C_RUN_DIR";
+constexpr const char *kRunDirMarker = "PT2C_RUN_DIR";
 
 // SIGKILL to every process of this user, other than pt2c itself, whose environment holds
 // PT2C_RUN_DIR=`runDir`.
-void killProcessesOfRun(const char* runDir);
+void killProcessesOfRun(const char *runDir);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_DRIVER_RUNPROCESSES_H_
+#endif // PT2C_COMPILER_DRIVER_RUNPROCESSES_H_

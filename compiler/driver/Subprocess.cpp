@@ -19,37 +19,43 @@ constexpr size_t kTailBytes = 64 * 1024;
 // After the child exits, what its leftovers still write is not waited for beyond this.
 constexpr size_t kDrainLimit = 1 << 20;
 
-std::vector<char*> cStrings(const std::vector<std::string>& strings) {
-  std::vector<char*> out;
-  for (const std::string& s : strings) out.push_back(const_cast<char*>(s.c_str()));
+std::vector<char *> cStrings(const std::vector<std::string> &strings) {
+  std::vector<char *> out;
+  for (const std::string &s : strings)
+    out.push_back(const_cast<char *>(s.c_str()));
   out.push_back(nullptr);
   return out;
 }
 
-void writeAll(int fd, const char* data, size_t size) {
+void writeAll(int fd, const char *data, size_t size) {
   while (size > 0) {
     ssize_t n = write(fd, data, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;  // pt2c's own output is gone; keep reading so the child never blocks
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return; // pt2c's own output is gone; keep reading so the child never blocks
     data += n;
     size -= static_cast<size_t>(n);
   }
 }
 
 // Between fork and exec only async-signal-safe calls: pt2c may have other threads.
-[[noreturn]] void execChild(pid_t parent, int out, int err, int execError, char** argv,
-                            char** envp) {
+[[noreturn]] void execChild(pid_t parent, int out, int err, int execError, char **argv,
+                            char **envp) {
   setpgid(0, 0);
   // Dies with pt2c even on SIGKILL. If pt2c died before this line, the child is orphaned
   // already and the death signal would never come: checking the parent closes that race.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid() != parent) _exit(127);
-  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT}) signal(s, SIG_DFL);
+  if (getppid() != parent)
+    _exit(127);
+  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT})
+    signal(s, SIG_DFL);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
   int devNull = open("/dev/null", O_RDONLY);
-  if (devNull >= 0) dup2(devNull, STDIN_FILENO);
+  if (devNull >= 0)
+    dup2(devNull, STDIN_FILENO);
   dup2(out, STDOUT_FILENO);
   dup2(err, STDERR_FILENO);
   execve(argv[0], argv, envp);
@@ -63,33 +69,41 @@ struct Pipe {
   int read = -1, write = -1;
   bool open() {
     int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) return false;
+    if (pipe2(fds, O_CLOEXEC) != 0)
+      return false;
     read = fds[0];
     write = fds[1];
     return true;
   }
   void closeBoth() {
-    if (read >= 0) close(read);
-    if (write >= 0) close(write);
+    if (read >= 0)
+      close(read);
+    if (write >= 0)
+      close(write);
     read = write = -1;
   }
 };
 
 // Forwards what is readable on `from` to `to`; returns false at end of file.
-bool forward(int from, int to, std::string* tail, size_t* budget = nullptr) {
+bool forward(int from, int to, std::string *tail, size_t *budget = nullptr) {
   char buffer[16384];
   for (;;) {
     ssize_t n = read(from, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return errno == EAGAIN;
-    if (n == 0) return false;
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return errno == EAGAIN;
+    if (n == 0)
+      return false;
     writeAll(to, buffer, static_cast<size_t>(n));
     if (tail) {
       tail->append(buffer, static_cast<size_t>(n));
-      if (tail->size() > 2 * kTailBytes) tail->erase(0, tail->size() - kTailBytes);
+      if (tail->size() > 2 * kTailBytes)
+        tail->erase(0, tail->size() - kTailBytes);
     }
     if (budget) {
-      if (*budget <= static_cast<size_t>(n)) return false;
+      if (*budget <= static_cast<size_t>(n))
+        return false;
       *budget -= static_cast<size_t>(n);
     }
   }
@@ -100,10 +114,10 @@ bool hasExited(pid_t pid) {
   return waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
 }
 
-}  // namespace
+} // namespace
 
-ChildResult runInOwnGroup(const std::vector<std::string>& argv,
-                          const std::vector<std::string>& env, unsigned timeoutSeconds) {
+ChildResult runInOwnGroup(const std::vector<std::string> &argv, const std::vector<std::string> &env,
+                          unsigned timeoutSeconds) {
   ChildResult result;
   Pipe out, err, execError;
   if (!out.open() || !err.open() || !execError.open()) {
@@ -112,7 +126,7 @@ ChildResult runInOwnGroup(const std::vector<std::string>& argv,
     out.closeBoth(), err.closeBoth(), execError.closeBoth();
     return result;
   }
-  std::vector<char*> cArgv = cStrings(argv), cEnv = cStrings(env);
+  std::vector<char *> cArgv = cStrings(argv), cEnv = cStrings(env);
   pid_t parent = getpid();
   // Blocked across fork, so that pt2c's handlers never run in the child before exec.
   sigset_t all, old;
@@ -123,7 +137,7 @@ ChildResult runInOwnGroup(const std::vector<std::string>& argv,
     execChild(parent, out.write, err.write, execError.write, cArgv.data(), cEnv.data());
   int forkErrno = errno;
   if (pid > 0) {
-    setpgid(pid, pid);  // as the child does: whichever runs first, the group exists
+    setpgid(pid, pid); // as the child does: whichever runs first, the group exists
     exit_cleanup::setChildGroup(pid);
   }
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
@@ -164,15 +178,20 @@ ChildResult runInOwnGroup(const std::vector<std::string>& argv,
       exit_cleanup::terminateGroup(pid, exit_cleanup::kGraceMs);
       break;
     }
-    if (poll(fds, 2, 100) <= 0) continue;
-    if (fds[0].revents && !forward(fds[0].fd, STDOUT_FILENO, nullptr)) fds[0].fd = -1;
-    if (fds[1].revents && !forward(fds[1].fd, STDERR_FILENO, &result.stderrTail)) fds[1].fd = -1;
+    if (poll(fds, 2, 100) <= 0)
+      continue;
+    if (fds[0].revents && !forward(fds[0].fd, STDOUT_FILENO, nullptr))
+      fds[0].fd = -1;
+    if (fds[1].revents && !forward(fds[1].fd, STDERR_FILENO, &result.stderrTail))
+      fds[1].fd = -1;
   }
   // Whatever the child's group still holds goes now, then the last output is read.
   kill(-pid, SIGKILL);
   size_t budget = kDrainLimit;
-  if (fds[0].fd >= 0) forward(fds[0].fd, STDOUT_FILENO, nullptr, &budget);
-  if (fds[1].fd >= 0) forward(fds[1].fd, STDERR_FILENO, &result.stderrTail, &budget);
+  if (fds[0].fd >= 0)
+    forward(fds[0].fd, STDOUT_FILENO, nullptr, &budget);
+  if (fds[1].fd >= 0)
+    forward(fds[1].fd, STDERR_FILENO, &result.stderrTail, &budget);
   out.closeBoth(), err.closeBoth();
   exit_cleanup::setChildGroup(0);
   int status = 0;
@@ -192,4 +211,4 @@ ChildResult runInOwnGroup(const std::vector<std::string>& argv,
   return result;
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -15,14 +15,14 @@ namespace pt2c {
 
 struct ChildResult {
   enum Outcome { kExited, kSignaled, kTimedOut, kCannotStart } outcome = kExited;
-  int code = 0;            // exit status, signal number, or errno of the failed start
-  std::string stderrTail;  // the last 64 KiB the child wrote to stderr
+  int code = 0;           // exit status, signal number, or errno of the failed start
+  std::string stderrTail; // the last 64 KiB the child wrote to stderr
 };
 
 // argv[0] is the program's path; env the whole environment. timeoutSeconds 0: none.
-ChildResult runInOwnGroup(const std::vector<std::string>& argv,
-                          const std::vector<std::string>& env, unsigned timeoutSeconds);
+ChildResult runInOwnGroup(const std::vector<std::string> &argv, const std::vector<std::string> &env,
+                          unsigned timeoutSeconds);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_DRIVER_SUBPROCESS_H_
+#endif // PT2C_COMPILER_DRIVER_SUBPROCESS_H_

@@ -15,9 +15,10 @@
 namespace pt2c {
 
 llvm::Expected<std::unique_ptr<RunTempDir>> RunTempDir::create() {
-  const char* tmp = getenv("TMPDIR");
+  const char *tmp = getenv("TMPDIR");
   std::string base = tmp && *tmp ? tmp : "/tmp";
-  while (base.size() > 1 && base.back() == '/') base.pop_back();
+  while (base.size() > 1 && base.back() == '/')
+    base.pop_back();
   sweepStaleRunDirs(base);
 
   std::string path = base + "/" + kRunDirPrefix + std::to_string(getpid()) + "-XXXXXX";
@@ -29,7 +30,8 @@ llvm::Expected<std::unique_ptr<RunTempDir>> RunTempDir::create() {
   int lockFd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (lockFd < 0 || flock(lockFd, LOCK_EX | LOCK_NB) != 0) {
     int e = errno;
-    if (lockFd >= 0) close(lockFd);
+    if (lockFd >= 0)
+      close(lockFd);
     exit_cleanup::release(handle);
     removeTree(path.c_str());
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -55,4 +57,4 @@ RunTempDir::~RunTempDir() {
     unsetenv("TMPDIR");
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -21,18 +21,18 @@
 namespace pt2c {
 
 class RunTempDir {
- public:
+public:
   // Sweeps stale folders of earlier runs, then makes this run's.
   static llvm::Expected<std::unique_ptr<RunTempDir>> create();
   ~RunTempDir();
-  RunTempDir(const RunTempDir&) = delete;
-  RunTempDir& operator=(const RunTempDir&) = delete;
+  RunTempDir(const RunTempDir &) = delete;
+  RunTempDir &operator=(const RunTempDir &) = delete;
 
-  const std::string& path() const { return path_; }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  const std::string &path() const { return path_; }
+  std::string file(const std::string &name) const { return path_ + "/" + name; }
 
- private:
-  RunTempDir(std::string path, int lockFd, int cleanupHandle, const char* oldTmpdir)
+private:
+  RunTempDir(std::string path, int lockFd, int cleanupHandle, const char *oldTmpdir)
       : path_(std::move(path)), lockFd_(lockFd), cleanupHandle_(cleanupHandle),
         hadTmpdir_(oldTmpdir != nullptr), oldTmpdir_(oldTmpdir ? oldTmpdir : "") {}
   std::string path_;
@@ -42,6 +42,6 @@ class RunTempDir {
   std::string oldTmpdir_;
 };
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_DRIVER_TEMPDIR_H_
+#endif // PT2C_COMPILER_DRIVER_TEMPDIR_H_

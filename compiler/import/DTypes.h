@@ -15,8 +15,8 @@ namespace pt2c {
 // std::nullopt for a type the runtime cannot describe.
 std::optional<int> dtypeForElementType(mlir::Type type);
 // "f32", "i64", ... as PyTorch users know them, for messages.
-const char* dtypeName(int dtype);
+const char *dtypeName(int dtype);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_IMPORT_DTYPES_H_
+#endif // PT2C_COMPILER_IMPORT_DTYPES_H_

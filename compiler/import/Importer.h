@@ -17,9 +17,9 @@ namespace pt2c {
 
 // Errors (an operator without an aten dialect op, a malformed graph) are reported as
 // diagnostics on the context, located at the model.py line; the result is then null.
-mlir::OwningOpRef<mlir::ModuleOp> importArtifact(mlir::MLIRContext& context,
-                                                 const ArtifactFile& artifact);
+mlir::OwningOpRef<mlir::ModuleOp> importArtifact(mlir::MLIRContext &context,
+                                                 const ArtifactFile &artifact);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_IMPORT_IMPORTER_H_
+#endif // PT2C_COMPILER_IMPORT_IMPORTER_H_

@@ -13,27 +13,31 @@ bool SchemaArg::isTensorList() const {
 std::vector<SchemaArg> parseSchemaArgs(llvm::StringRef schema) {
   std::vector<SchemaArg> args;
   size_t open = schema.find('(');
-  if (open == llvm::StringRef::npos) return args;
+  if (open == llvm::StringRef::npos)
+    return args;
   // Split the top-level argument list at commas; annotations such as Tensor(a!) nest.
   int depth = 0;
   size_t start = open + 1;
   for (size_t i = open + 1; i < schema.size(); ++i) {
     char c = schema[i];
-    if (c == '(' || c == '[') ++depth;
+    if (c == '(' || c == '[')
+      ++depth;
     bool end = c == ')' && depth == 0;
-    if (c == ')' || c == ']') --depth;
+    if (c == ')' || c == ']')
+      --depth;
     if ((c == ',' && depth == 0) || end) {
       llvm::StringRef piece = schema.slice(start, i).trim();
       start = i + 1;
       if (!piece.empty() && piece != "*") {
-        piece = piece.split('=').first.trim();  // drop the default value
+        piece = piece.split('=').first.trim(); // drop the default value
         auto [type, name] = piece.rsplit(' ');
         args.push_back({type.trim().str(), name.trim().str()});
       }
-      if (end) break;
+      if (end)
+        break;
     }
   }
   return args;
 }
 
-}  // namespace pt2c
+} // namespace pt2c

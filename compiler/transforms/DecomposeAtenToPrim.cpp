@@ -38,8 +38,7 @@ void decompose::populateAtenToPrimDecompositions(mlir::RewritePatternSet &patter
 
 namespace {
 
-struct DecomposeAtenToPrimPass
-    : impl::DecomposeAtenToPrimPassBase<DecomposeAtenToPrimPass> {
+struct DecomposeAtenToPrimPass : impl::DecomposeAtenToPrimPassBase<DecomposeAtenToPrimPass> {
   void runOnOperation() override {
     mlir::MLIRContext *context = &getContext();
     mlir::ConversionTarget target(*context);
@@ -52,8 +51,7 @@ struct DecomposeAtenToPrimPass
       log.explain(diag);
       return mlir::failure(); // passed on, with the reason appended
     });
-    if (mlir::failed(
-            mlir::applyPartialConversion(getOperation(), target, std::move(patterns))))
+    if (mlir::failed(mlir::applyPartialConversion(getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }
 };

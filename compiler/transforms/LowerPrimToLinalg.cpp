@@ -36,8 +36,7 @@ struct LowerPrimToLinalgPass : impl::LowerPrimToLinalgPassBase<LowerPrimToLinalg
     lower::populatePadLowering(patterns);
     lower::populateReduceLowering(patterns);
     lower::populateIndexingLowering(patterns);
-    if (mlir::failed(
-            mlir::applyPartialConversion(getOperation(), target, std::move(patterns))))
+    if (mlir::failed(mlir::applyPartialConversion(getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }
 };

@@ -8,20 +8,22 @@
 
 namespace pt2c {
 
-void buildAtenToPrimPipeline(mlir::OpPassManager& pm, const AtenToPrimOptions& options) {
+void buildAtenToPrimPipeline(mlir::OpPassManager &pm, const AtenToPrimOptions &options) {
   pm.addPass(createFunctionalizePass());
   pm.addPass(createDecomposeAtenToPrimPass());
   pm.addPass(mlir::createCanonicalizerPass());
   // Each layer's decomposition rebuilds what it shares with the others (the attention
   // mask's conversion): one copy of each is enough.
   pm.addPass(mlir::createCSEPass());
-  if (options.foldWeights) pm.addPass(createFoldWeightsPass(options.weightBytes));
+  if (options.foldWeights)
+    pm.addPass(createFoldWeightsPass(options.weightBytes));
 }
 
-void buildPrimToKernelsPipeline(mlir::OpPassManager& pm, const PrimToKernelsOptions& options) {
+void buildPrimToKernelsPipeline(mlir::OpPassManager &pm, const PrimToKernelsOptions &options) {
   // Weight folding narrows half arithmetic (FoldLowPrecision.h): the fused ops' patterns
   // (a residual add into layer norm) see the narrowed ops only now.
-  if (options.fusedOps) pm.addPass(mlir::createCanonicalizerPass());
+  if (options.fusedOps)
+    pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(createSymbolicShapesPass());
   pm.addPass(createFormKernelsPass());
 }
@@ -38,4 +40,4 @@ void registerFrontPipelines() {
       buildPrimToKernelsPipeline);
 }
 
-}  // namespace pt2c
+} // namespace pt2c

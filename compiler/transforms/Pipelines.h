@@ -27,7 +27,7 @@ struct AtenToPrimOptions : mlir::PassPipelineOptions<AtenToPrimOptions> {
 
 // pt2c-functionalize, pt2c-decompose-aten-to-prim, canonicalize, cse, then
 // pt2c-fold-weights.
-void buildAtenToPrimPipeline(mlir::OpPassManager& pm, const AtenToPrimOptions& options);
+void buildAtenToPrimPipeline(mlir::OpPassManager &pm, const AtenToPrimOptions &options);
 
 struct PrimToKernelsOptions : mlir::PassPipelineOptions<PrimToKernelsOptions> {
   Option<bool> fusedOps{*this, "fused-ops",
@@ -36,10 +36,10 @@ struct PrimToKernelsOptions : mlir::PassPipelineOptions<PrimToKernelsOptions> {
 };
 
 // [canonicalize,] pt2c-symbolic-shapes, pt2c-form-kernels.
-void buildPrimToKernelsPipeline(mlir::OpPassManager& pm, const PrimToKernelsOptions& options);
+void buildPrimToKernelsPipeline(mlir::OpPassManager &pm, const PrimToKernelsOptions &options);
 
 void registerFrontPipelines();
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_TRANSFORMS_PIPELINES_H_
+#endif // PT2C_COMPILER_TRANSFORMS_PIPELINES_H_

@@ -1,6 +1,6 @@
 """transformers' GPT-2 (a small config, random weights seeded) for generation driven from
 C++: the KV cache is model state, filled by a `prefill` graph for the prompt and read and
-extended by a one-token `decode` graph. generate.cc runs greedy decoding with no Python.
+extended by a one-token `decode` graph. generate.cpp runs greedy decoding with no Python.
 
     pt2c examples/gpt2_generate/model.py -o gpt2_generate.so
     gpt2_generate gpt2_generate.so --prompt 3,14,15,92 --new-tokens 20

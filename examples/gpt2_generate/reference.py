@@ -1,4 +1,4 @@
-"""The greedy loop of generate.cc in PyTorch eager, on model.py's plain language model
+"""The greedy loop of generate.cpp in PyTorch eager, on model.py's plain language model
 (no cache: every step runs the whole sequence), printing the same lines:
 
     python examples/gpt2_generate/reference.py [--model-py PATH] --prompt 3,14,15,92 \

@@ -20,30 +20,30 @@ namespace greedy {
 struct Slots {
   size_t count = 0;
   int ids = -1, positions = -1;
-  int encoder_states = -1;  // -1: a decoder-only model
+  int encoder_states = -1; // -1: a decoder-only model
 };
-Slots find_slots(const pt2c::Model& model);
+Slots find_slots(const pt2c::Model &model);
 
 // The longest sequence the cache holds: the largest range of graph 0's dynamic dims
 // (the prefill's prompt length); 0 if it has none.
-int64_t cache_capacity(const pt2c::Model& model);
+int64_t cache_capacity(const pt2c::Model &model);
 
 struct Timing {
   double prefill_ms = 0;
-  std::vector<double> decode_ms;  // one per decode step
+  std::vector<double> decode_ms; // one per decode step
 };
 
 // Resets the model state (a new sequence), runs `prompt` at positions 0..n-1, then
 // feeds back the argmax token (the first maximum, as torch.argmax) until `new_tokens`
 // are made. `encoder_states`: the encoder's output for encoder-decoder models (else
 // null). Throws pt2c::Error on any failure.
-std::vector<int64_t> decode(pt2c::Model& model, const Slots& slots,
-                            const std::vector<int64_t>& prompt, int new_tokens,
-                            const pt2c_tensor* encoder_states, Timing* timing = nullptr);
+std::vector<int64_t> decode(pt2c::Model &model, const Slots &slots,
+                            const std::vector<int64_t> &prompt, int new_tokens,
+                            const pt2c_tensor *encoder_states, Timing *timing = nullptr);
 
 // "3,14,15" -> {3, 14, 15}; throws std::invalid_argument for an empty or malformed list.
-std::vector<int64_t> parse_tokens(const std::string& text);
+std::vector<int64_t> parse_tokens(const std::string &text);
 
-}  // namespace greedy
+} // namespace greedy
 
-#endif  // PT2C_EXAMPLES_GREEDY_DECODING_H_
+#endif // PT2C_EXAMPLES_GREEDY_DECODING_H_

@@ -2,7 +2,7 @@
 from C++: `encode` turns mel features into encoder states; forward() decodes with
 cross-attention over them and a self-attention KV cache kept as model state, as a
 `prefill` graph for the prompt (the start-of-transcript tokens) and a one-token `decode`
-graph. transcribe.cc runs greedy decoding with no Python.
+graph. transcribe.cpp runs greedy decoding with no Python.
 
     pt2c examples/whisper_transcribe/model.py -o whisper.so
     whisper_transcribe whisper.so --features mel.npy --prompt 1,5,6,7 --new-tokens 20

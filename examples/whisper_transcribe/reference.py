@@ -1,4 +1,4 @@
-"""The greedy loop of transcribe.cc in PyTorch eager, on model.py's plain Whisper (no
+"""The greedy loop of transcribe.cpp in PyTorch eager, on model.py's plain Whisper (no
 cache: every step runs the encoder and the whole decoder sequence), printing the same
 lines:
 

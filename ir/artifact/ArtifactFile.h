@@ -32,14 +32,14 @@ struct ArtifactFile {
 // outside the blob, overlapping another or of the wrong size for its dtype and shape).
 // Names from the file are escaped in the messages (PrintableText.h); a message that does
 // not parse is one error, with protobuf's own complaint in it instead of on stderr.
-llvm::Expected<ArtifactFile> readArtifactFile(const std::string& path);
+llvm::Expected<ArtifactFile> readArtifactFile(const std::string &path);
 
 // The same checks on a file's bytes already in memory (`path` names it in messages):
 // readArtifactFile reads the file and calls this; the artifact fuzz test calls it
 // directly.
 llvm::Expected<ArtifactFile> readArtifactBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
-                                                const std::string& path);
+                                                const std::string &path);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_IR_ARTIFACT_ARTIFACTFILE_H_
+#endif // PT2C_IR_ARTIFACT_ARTIFACTFILE_H_

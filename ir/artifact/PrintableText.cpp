@@ -13,19 +13,21 @@ std::string printableText(llvm::StringRef text) {
     out += kHex[c >> 4];
     out += kHex[c & 15];
   };
-  const auto* p = reinterpret_cast<const llvm::UTF8*>(text.data());
-  const auto* end = p + text.size();
+  const auto *p = reinterpret_cast<const llvm::UTF8 *>(text.data());
+  const auto *end = p + text.size();
   while (p < end) {
     unsigned char c = *p;
     if (c < 0x80) {
-      if (c < 0x20 || c == 0x7f) escape(c);
-      else out += static_cast<char>(c);
+      if (c < 0x20 || c == 0x7f)
+        escape(c);
+      else
+        out += static_cast<char>(c);
       ++p;
       continue;
     }
     unsigned length = llvm::getNumBytesForUTF8(c);
     if (length > static_cast<unsigned>(end - p) || !llvm::isLegalUTF8Sequence(p, p + length)) {
-      escape(c);  // not UTF-8: one byte at a time
+      escape(c); // not UTF-8: one byte at a time
       ++p;
       continue;
     }
@@ -34,11 +36,11 @@ std::string printableText(llvm::StringRef text) {
       escape(p[0]);
       escape(p[1]);
     } else {
-      out.append(reinterpret_cast<const char*>(p), length);
+      out.append(reinterpret_cast<const char *>(p), length);
     }
     p += length;
   }
   return out;
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -13,6 +13,6 @@ namespace pt2c {
 
 std::string printableText(llvm::StringRef text);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_IR_ARTIFACT_PRINTABLETEXT_H_
+#endif // PT2C_IR_ARTIFACT_PRINTABLETEXT_H_

@@ -15,11 +15,11 @@
 #include <algorithm>
 
 #include "ir/artifact/pt2c.pb.h"
-#include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using llvm::SmallVector;
@@ -214,8 +214,8 @@ LogicalResult sameDtypeOperands(DtypeQuery &q, Types &out) {
 LogicalResult attention(DtypeQuery &q, Types &out) {
   for (unsigned i : {1u, 2u})
     if (q.elem(i) != q.elem(0))
-      return q.fail("expects query, key and value of one dtype, got " + str(q.elem(0)) +
-                    " and " + str(q.elem(i)));
+      return q.fail("expects query, key and value of one dtype, got " + str(q.elem(0)) + " and " +
+                    str(q.elem(i)));
   setAll(q, out, q.elem(0));
   // _scaled_dot_product_flash_attention_for_cpu: logsumexp in the accumulation type.
   if (out.size() == 2 && (q.elem(0).isF16() || q.elem(0).isBF16()))
@@ -382,7 +382,8 @@ LogicalResult mean(DtypeQuery &q, Types &out) {
     return failure();
   Type t = dtype ? *dtype : q.elem(0);
   if (!isFloating(t))
-    return q.fail("cannot infer an output dtype: the input or `dtype` must be floating-point, got " + str(t));
+    return q.fail(
+        "cannot infer an output dtype: the input or `dtype` must be floating-point, got " + str(t));
   setAll(q, out, t);
   return success();
 }
@@ -510,15 +511,13 @@ const llvm::StringMap<RuleEntry> &rules() {
     };
     add({"aten.t", "aten.transpose.int", "aten.permute", "aten.view", "aten.reshape",
          "aten._unsafe_view", "aten._reshape_alias", "aten.expand", "aten.unsqueeze",
-         "aten.squeeze", "aten.squeeze.dim", "aten.squeeze.dims", "aten.clone",
-         "aten.contiguous", "aten.detach", "aten.alias", "aten.lift_fresh",
-         "aten.slice.Tensor", "aten.select.int", "aten.split.Tensor",
-         "aten.split_with_sizes", "aten.unbind.int", "aten.unsafe_split.Tensor",
-         "aten.unsafe_chunk", "aten.tril", "aten.triu", "aten.roll", "aten.repeat",
-         "aten.constant_pad_nd", "aten.fill.Scalar", "aten.zero", "aten.amax",
-         "aten.amin", "aten.max", "aten.min", "aten.avg_pool2d",
-         "aten._adaptive_avg_pool2d", "aten.upsample_nearest2d",
-         "aten.upsample_nearest2d.vec", "aten.upsample_bilinear2d",
+         "aten.squeeze", "aten.squeeze.dim", "aten.squeeze.dims", "aten.clone", "aten.contiguous",
+         "aten.detach", "aten.alias", "aten.lift_fresh", "aten.slice.Tensor", "aten.select.int",
+         "aten.split.Tensor", "aten.split_with_sizes", "aten.unbind.int",
+         "aten.unsafe_split.Tensor", "aten.unsafe_chunk", "aten.tril", "aten.triu", "aten.roll",
+         "aten.repeat", "aten.constant_pad_nd", "aten.fill.Scalar", "aten.zero", "aten.amax",
+         "aten.amin", "aten.max", "aten.min", "aten.avg_pool2d", "aten._adaptive_avg_pool2d",
+         "aten.upsample_nearest2d", "aten.upsample_nearest2d.vec", "aten.upsample_bilinear2d",
          "aten.upsample_bilinear2d.vec", "aten.diagonal", "aten.max_unpool2d",
          // in-place forms that only write self's own dtype
          "aten.copy_", "aten.fill_.Scalar", "aten.zero_", "aten.transpose_", "aten.t_",
@@ -528,26 +527,24 @@ const llvm::StringMap<RuleEntry> &rules() {
     add({"aten.relu_", "aten.hardtanh_"}, selfNotBool, /*inPlace=*/true);
     add({"aten.gelu", "aten.silu", "aten.hardswish", "aten.hardsigmoid"}, floatOnly);
     add({"aten.silu_", "aten.hardswish_", "aten.hardsigmoid_"}, floatOnly, true);
-    add({"aten.exp", "aten.log", "aten.erf", "aten.sqrt", "aten.rsqrt", "aten.sigmoid",
-         "aten.tanh", "aten.cos", "aten.sin"},
+    add({"aten.exp", "aten.log", "aten.erf", "aten.sqrt", "aten.rsqrt", "aten.sigmoid", "aten.tanh",
+         "aten.cos", "aten.sin"},
         floatingUnary);
     add({"aten.sigmoid_", "aten.tanh_"}, floatingUnary, true);
     add({"aten.bitwise_not"}, bitwiseNot);
     add({"aten.masked_fill.Scalar", "aten.masked_fill.Tensor"}, maskedFill);
     add({"aten.masked_fill_.Scalar", "aten.masked_fill_.Tensor"}, maskedFill, true);
-    add({"aten.mm", "aten.bmm", "aten.matmul", "aten.addmm", "aten.baddbmm",
-         "aten.linear", "aten.convolution"},
+    add({"aten.mm", "aten.bmm", "aten.matmul", "aten.addmm", "aten.baddbmm", "aten.linear",
+         "aten.convolution"},
         sameDtypeOperands);
-    add({"aten.scaled_dot_product_attention",
-         "aten._scaled_dot_product_flash_attention_for_cpu"},
+    add({"aten.scaled_dot_product_attention", "aten._scaled_dot_product_flash_attention_for_cpu"},
         attention);
     add({"aten.embedding"}, embedding);
     add({"aten.index_select", "aten.gather"}, indexBy);
     add({"aten.index.Tensor"}, indexTensor);
     add({"aten.index_copy"}, indexCopy);
     add({"aten.index_copy_"}, indexCopy, true);
-    add({"aten.scatter.src", "aten.scatter.value", "aten.scatter_add", "aten.index_add"},
-        scatter);
+    add({"aten.scatter.src", "aten.scatter.value", "aten.scatter_add", "aten.index_add"}, scatter);
     add({"aten.scatter_.src", "aten.scatter_.value", "aten.scatter_add_", "aten.index_add_"},
         scatter, true);
     add({"aten.index_put"}, indexPut);
@@ -555,8 +552,8 @@ const llvm::StringMap<RuleEntry> &rules() {
     add({"aten.index_fill.int_Scalar"}, indexFill);
     add({"aten.index_fill_.int_Scalar"}, indexFill, true);
 
-    add({"aten.add.Tensor", "aten.mul.Tensor", "aten.add.Scalar", "aten.mul.Scalar",
-         "aten.maximum", "aten.minimum"},
+    add({"aten.add.Tensor", "aten.mul.Tensor", "aten.add.Scalar", "aten.mul.Scalar", "aten.maximum",
+         "aten.minimum"},
         promoteOperands);
     add({"aten.add_.Tensor", "aten.mul_.Tensor", "aten.add_.Scalar", "aten.mul_.Scalar"},
         promoteOperands, true);
@@ -566,10 +563,10 @@ const llvm::StringMap<RuleEntry> &rules() {
     add({"aten.div_.Tensor", "aten.div_.Scalar"}, trueDivide, true);
     add({"aten.pow.Tensor_Scalar", "aten.pow.Tensor_Tensor", "aten.pow.Scalar"}, power);
     add({"aten.bitwise_and.Tensor", "aten.bitwise_or.Tensor"}, bitwise);
-    add({"aten.eq.Scalar", "aten.eq.Tensor", "aten.ne.Scalar", "aten.ne.Tensor",
-         "aten.lt.Scalar", "aten.lt.Tensor", "aten.le.Scalar", "aten.le.Tensor",
-         "aten.gt.Scalar", "aten.gt.Tensor", "aten.ge.Scalar", "aten.ge.Tensor",
-         "aten.logical_and", "aten.logical_or", "aten.logical_not"},
+    add({"aten.eq.Scalar", "aten.eq.Tensor", "aten.ne.Scalar", "aten.ne.Tensor", "aten.lt.Scalar",
+         "aten.lt.Tensor", "aten.le.Scalar", "aten.le.Tensor", "aten.gt.Scalar", "aten.gt.Tensor",
+         "aten.ge.Scalar", "aten.ge.Tensor", "aten.logical_and", "aten.logical_or",
+         "aten.logical_not"},
         boolResult);
     add({"aten.where.self"}, where);
     add({"aten.cat", "aten.stack"}, concatenate);
@@ -588,8 +585,8 @@ const llvm::StringMap<RuleEntry> &rules() {
          "aten._native_batch_norm_legit_no_training"},
         normalization);
 
-    add({"aten._to_copy", "aten.new_zeros", "aten.new_ones", "aten.new_full",
-         "aten.zeros_like", "aten.ones_like", "aten.full_like", "aten.empty_like"},
+    add({"aten._to_copy", "aten.new_zeros", "aten.new_ones", "aten.new_full", "aten.zeros_like",
+         "aten.ones_like", "aten.full_like", "aten.empty_like"},
         dtypeOrSelf);
     add({"aten.zeros", "aten.ones", "aten.empty.memory_format", "aten.scalar_tensor"},
         dtypeOrDefault);
@@ -639,18 +636,29 @@ Type promoteTypes(Type a, Type b) {
 Type elementTypeOfScalarType(MLIRContext *ctx, int64_t dtype) {
   using artifact::DType;
   switch (dtype) {
-  case DType::F32: return Float32Type::get(ctx);
-  case DType::F64: return Float64Type::get(ctx);
-  case DType::F16: return Float16Type::get(ctx);
-  case DType::BF16: return BFloat16Type::get(ctx);
-  case DType::I64: return IntegerType::get(ctx, 64);
-  case DType::I32: return IntegerType::get(ctx, 32);
-  case DType::I16: return IntegerType::get(ctx, 16);
-  case DType::I8: return IntegerType::get(ctx, 8);
+  case DType::F32:
+    return Float32Type::get(ctx);
+  case DType::F64:
+    return Float64Type::get(ctx);
+  case DType::F16:
+    return Float16Type::get(ctx);
+  case DType::BF16:
+    return BFloat16Type::get(ctx);
+  case DType::I64:
+    return IntegerType::get(ctx, 64);
+  case DType::I32:
+    return IntegerType::get(ctx, 32);
+  case DType::I16:
+    return IntegerType::get(ctx, 16);
+  case DType::I8:
+    return IntegerType::get(ctx, 8);
   // Unsigned stays distinguishable from i8 so that promotion and casts can honour it.
-  case DType::U8: return IntegerType::get(ctx, 8, IntegerType::Unsigned);
-  case DType::BOOL: return IntegerType::get(ctx, 1);
-  default: return {};
+  case DType::U8:
+    return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  case DType::BOOL:
+    return IntegerType::get(ctx, 1);
+  default:
+    return {};
   }
 }
 
@@ -684,8 +692,7 @@ LogicalResult verifyResultDtypes(Operation *op) {
     Type got = cast<ShapedType>(result.getType()).getElementType();
     if (want && got != want)
       return op->emitOpError("result #")
-             << i << " has element type " << got << ", but PyTorch's dtype rules give "
-             << want;
+             << i << " has element type " << got << ", but PyTorch's dtype rules give " << want;
   }
   return success();
 }
@@ -694,13 +701,12 @@ std::optional<Type> commonDtype(Operation *op) {
   // Functional forms only: it serves passes after pt2c-functionalize. where.self casts
   // only its values (not the condition) and is left out, as are ops that pick values.
   static const llvm::StringSet<> kNames = {
-      "aten.add.Tensor", "aten.sub.Tensor", "aten.mul.Tensor", "aten.div.Tensor",
-      "aten.add.Scalar", "aten.sub.Scalar", "aten.mul.Scalar", "aten.div.Scalar",
-      "aten.rsub.Scalar", "aten.pow.Tensor_Tensor", "aten.pow.Tensor_Scalar",
-      "aten.pow.Scalar", "aten.eq.Tensor", "aten.ne.Tensor", "aten.lt.Tensor",
-      "aten.le.Tensor", "aten.gt.Tensor", "aten.ge.Tensor", "aten.eq.Scalar",
-      "aten.ne.Scalar", "aten.lt.Scalar", "aten.le.Scalar", "aten.gt.Scalar",
-      "aten.ge.Scalar"};
+      "aten.add.Tensor",  "aten.sub.Tensor",        "aten.mul.Tensor",        "aten.div.Tensor",
+      "aten.add.Scalar",  "aten.sub.Scalar",        "aten.mul.Scalar",        "aten.div.Scalar",
+      "aten.rsub.Scalar", "aten.pow.Tensor_Tensor", "aten.pow.Tensor_Scalar", "aten.pow.Scalar",
+      "aten.eq.Tensor",   "aten.ne.Tensor",         "aten.lt.Tensor",         "aten.le.Tensor",
+      "aten.gt.Tensor",   "aten.ge.Tensor",         "aten.eq.Scalar",         "aten.ne.Scalar",
+      "aten.lt.Scalar",   "aten.le.Scalar",         "aten.gt.Scalar",         "aten.ge.Scalar"};
   if (!kNames.contains(op->getName().getStringRef()))
     return std::nullopt;
   return DtypeQuery(op, /*diagnose=*/false).promoted();

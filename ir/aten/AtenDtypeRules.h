@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringRef.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 
 namespace pt2c::aten {
 
@@ -21,8 +21,8 @@ namespace pt2c::aten {
 /// Returns std::nullopt when no rule is registered for the op's name (the op is
 /// trusted), and failure() when PyTorch rejects the operand dtypes (emitting a
 /// diagnostic if `diagnose`).
-std::optional<mlir::FailureOr<llvm::SmallVector<mlir::Type>>>
-inferResultDtypes(mlir::Operation *op, bool diagnose);
+std::optional<mlir::FailureOr<llvm::SmallVector<mlir::Type>>> inferResultDtypes(mlir::Operation *op,
+                                                                                bool diagnose);
 
 /// Checks each result's element type against inferResultDtypes (part of verifyAtenOp).
 mlir::LogicalResult verifyResultDtypes(mlir::Operation *op);

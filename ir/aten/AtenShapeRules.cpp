@@ -8,9 +8,9 @@
 #include "ir/aten/AtenDialect.h"
 #include "ir/aten/AtenDtypeRules.h"
 #include "ir/contract/ModelContract.h"
-#include "llvm/ADT/StringMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 using llvm::SmallVector;
@@ -95,8 +95,7 @@ LogicalResult broadcastInto(ShapeQuery &q, ArrayRef<int64_t> other, Shape &out) 
     else if (a == kDyn || b == kDyn)
       r = a == kDyn ? b : a;
     else
-      return q.fail("operand sizes " + Twine(a) + " and " + Twine(b) +
-                    " do not broadcast");
+      return q.fail("operand sizes " + Twine(a) + " and " + Twine(b) + " do not broadcast");
   }
   out = std::move(result);
   return success();
@@ -439,8 +438,7 @@ LogicalResult arange(ShapeQuery &q, Shape &out) {
 
 /// List argument `name` with `n` entries: a single entry stands for all n (ATen
 /// accepts `kernel_size=3` for an int[2]); a missing or empty one is `otherwise`.
-FailureOr<Shape> listArg(ShapeQuery &q, StringRef name, size_t n,
-                         ArrayRef<int64_t> otherwise) {
+FailureOr<Shape> listArg(ShapeQuery &q, StringRef name, size_t n, ArrayRef<int64_t> otherwise) {
   std::optional<ArrayRef<int64_t>> given = q.arrayAttr(name);
   ArrayRef<int64_t> values = given && !given->empty() ? *given : otherwise;
   if (values.size() == 1)
@@ -506,8 +504,8 @@ LogicalResult pool2d(ShapeQuery &q, Shape &out) {
   bool ceil = q.boolAttr("ceil_mode").value_or(false);
   out.assign(in.begin(), in.end() - 2);
   for (int i = 0; i < 2; ++i) {
-    int64_t x = in[in.size() - 2 + i], k = (*kernel)[i], s = (*stride)[i],
-            p = (*padding)[i], d = (*dilation)[i];
+    int64_t x = in[in.size() - 2 + i], k = (*kernel)[i], s = (*stride)[i], p = (*padding)[i],
+            d = (*dilation)[i];
     if (k < 1 || s < 1 || d < 1 || p < 0 || 2 * p > k)
       return q.fail("expects positive kernel, stride and dilation, and padding of at "
                     "most half the kernel");
@@ -590,7 +588,7 @@ LogicalResult withDim(ShapeQuery &q, Shape &out, int64_t d, int64_t size) {
     return failure();
   out.assign(q.shape(0).begin(), q.shape(0).end());
   if (out.empty())
-    return success();  // a 0-d tensor's dim 0 and -1 are the tensor itself
+    return success(); // a 0-d tensor's dim 0 and -1 are the tensor itself
   if (size < 0)
     out.erase(out.begin() + *n);
   else
@@ -678,7 +676,7 @@ LogicalResult firstPiece(ShapeQuery &q, Shape &out) {
   else if (auto chunks = q.intAttr("chunks"))
     piece = size == kDyn || *chunks <= 0 ? kDyn : std::min((size + *chunks - 1) / *chunks, size);
   else
-    piece = -1;  // unbind: the dim goes away
+    piece = -1; // unbind: the dim goes away
   return withDim(q, out, dim, piece);
 }
 
@@ -699,13 +697,15 @@ LogicalResult upsample2d(ShapeQuery &q, Shape &out) {
 const llvm::StringMap<Rule> &rules() {
   static const llvm::StringMap<Rule> table = [] {
     llvm::StringMap<Rule> t;
-    for (StringRef name :
-         {"aten.relu", "aten.gelu", "aten.silu", "aten.sigmoid", "aten.tanh",
-          "aten.neg", "aten.exp", "aten.log", "aten.erf", "aten.sqrt", "aten.rsqrt",
-          "aten.abs", "aten.add.Scalar", "aten.sub.Scalar", "aten.rsub.Scalar",
-          "aten.mul.Scalar", "aten.div.Scalar", "aten.pow.Tensor_Scalar",
-          "aten.clone", "aten.contiguous", "aten.detach", "aten.alias",
-          "aten._to_copy", "aten.cos", "aten.sin", "aten.cumsum"})
+    for (StringRef name : {"aten.relu",       "aten.gelu",       "aten.silu",
+                           "aten.sigmoid",    "aten.tanh",       "aten.neg",
+                           "aten.exp",        "aten.log",        "aten.erf",
+                           "aten.sqrt",       "aten.rsqrt",      "aten.abs",
+                           "aten.add.Scalar", "aten.sub.Scalar", "aten.rsub.Scalar",
+                           "aten.mul.Scalar", "aten.div.Scalar", "aten.pow.Tensor_Scalar",
+                           "aten.clone",      "aten.contiguous", "aten.detach",
+                           "aten.alias",      "aten._to_copy",   "aten.cos",
+                           "aten.sin",        "aten.cumsum"})
       t[name] = sameAsSelf;
     for (StringRef name : {"aten.add.Tensor", "aten.sub.Tensor", "aten.mul.Tensor",
                            "aten.div.Tensor", "aten.maximum", "aten.minimum"})
@@ -723,20 +723,35 @@ const llvm::StringMap<Rule> &rules() {
     t["aten.expand"] = expand;
     t["aten.unsqueeze"] = unsqueeze;
     t["aten.squeeze.dim"] = squeezeDim;
-    for (StringRef name :
-         {"aten._softmax", "aten._safe_softmax", "aten._log_softmax", "aten.softmax.int",
-          "aten.log_softmax.int", "aten.tril", "aten.triu", "aten.logical_not",
-          "aten.bitwise_not", "aten.lift_fresh", "aten.masked_fill.Scalar",
-          "aten.masked_fill.Tensor", "aten.masked_fill_.Scalar", "aten.zeros_like",
-          "aten.ones_like", "aten.full_like", "aten.empty_like", "aten.pow.Scalar",
-          "aten.eq.Scalar", "aten.ne.Scalar", "aten.lt.Scalar", "aten.le.Scalar",
-          "aten.gt.Scalar", "aten.ge.Scalar"})
+    for (StringRef name : {"aten._softmax",
+                           "aten._safe_softmax",
+                           "aten._log_softmax",
+                           "aten.softmax.int",
+                           "aten.log_softmax.int",
+                           "aten.tril",
+                           "aten.triu",
+                           "aten.logical_not",
+                           "aten.bitwise_not",
+                           "aten.lift_fresh",
+                           "aten.masked_fill.Scalar",
+                           "aten.masked_fill.Tensor",
+                           "aten.masked_fill_.Scalar",
+                           "aten.zeros_like",
+                           "aten.ones_like",
+                           "aten.full_like",
+                           "aten.empty_like",
+                           "aten.pow.Scalar",
+                           "aten.eq.Scalar",
+                           "aten.ne.Scalar",
+                           "aten.lt.Scalar",
+                           "aten.le.Scalar",
+                           "aten.gt.Scalar",
+                           "aten.ge.Scalar"})
       t[name] = sameAsSelf;
-    for (StringRef name :
-         {"aten.where.self", "aten.bitwise_and.Tensor", "aten.bitwise_or.Tensor",
-          "aten.logical_and", "aten.logical_or", "aten.eq.Tensor", "aten.ne.Tensor",
-          "aten.lt.Tensor", "aten.le.Tensor", "aten.gt.Tensor", "aten.ge.Tensor",
-          "aten.pow.Tensor_Tensor"})
+    for (StringRef name : {"aten.where.self", "aten.bitwise_and.Tensor", "aten.bitwise_or.Tensor",
+                           "aten.logical_and", "aten.logical_or", "aten.eq.Tensor",
+                           "aten.ne.Tensor", "aten.lt.Tensor", "aten.le.Tensor", "aten.gt.Tensor",
+                           "aten.ge.Tensor", "aten.pow.Tensor_Tensor"})
       t[name] = broadcastOperands;
     for (StringRef name : {"aten.full", "aten.zeros", "aten.ones", "aten.new_zeros",
                            "aten.new_ones", "aten.new_full", "aten.empty.memory_format"})
@@ -759,10 +774,9 @@ const llvm::StringMap<Rule> &rules() {
     t["aten.squeeze.dims"] = squeezeDims;
     t["aten.stack"] = stack;
     for (StringRef name :
-         {"aten.hardtanh", "aten.hardswish", "aten.hardsigmoid", "aten.relu_",
-          "aten.hardtanh_", "aten.hardswish_", "aten.hardsigmoid_", "aten.silu_",
-          "aten.sigmoid_", "aten.mul_.Tensor", "aten.native_batch_norm",
-          "aten._native_batch_norm_legit_no_training"})
+         {"aten.hardtanh", "aten.hardswish", "aten.hardsigmoid", "aten.relu_", "aten.hardtanh_",
+          "aten.hardswish_", "aten.hardsigmoid_", "aten.silu_", "aten.sigmoid_", "aten.mul_.Tensor",
+          "aten.native_batch_norm", "aten._native_batch_norm_legit_no_training"})
       t[name] = sameAsSelf;
     for (StringRef name : {"aten.mean.dim", "aten.sum.dim_IntList", "aten.amax", "aten.amin"})
       t[name] = reduceDims;
@@ -772,12 +786,27 @@ const llvm::StringMap<Rule> &rules() {
     t["aten._adaptive_avg_pool2d"] = adaptivePool2d;
     t["aten.constant_pad_nd"] = constantPadNd;
     // In-place forms and ops whose (first) result has the input's shape.
-    for (StringRef name :
-         {"aten.add_.Tensor", "aten.sub_.Tensor", "aten.div_.Tensor", "aten.add_.Scalar",
-          "aten.sub_.Scalar", "aten.mul_.Scalar", "aten.div_.Scalar", "aten.tanh_",
-          "aten.masked_fill_.Tensor", "aten.fill_.Scalar", "aten.fill.Scalar", "aten.zero_",
-          "aten.zero", "aten.copy_", "aten.index_copy_", "aten.index_copy", "aten.roll",
-          "aten.native_layer_norm", "aten.native_group_norm", "aten.sort", "aten.sort.stable"})
+    for (StringRef name : {"aten.add_.Tensor",
+                           "aten.sub_.Tensor",
+                           "aten.div_.Tensor",
+                           "aten.add_.Scalar",
+                           "aten.sub_.Scalar",
+                           "aten.mul_.Scalar",
+                           "aten.div_.Scalar",
+                           "aten.tanh_",
+                           "aten.masked_fill_.Tensor",
+                           "aten.fill_.Scalar",
+                           "aten.fill.Scalar",
+                           "aten.zero_",
+                           "aten.zero",
+                           "aten.copy_",
+                           "aten.index_copy_",
+                           "aten.index_copy",
+                           "aten.roll",
+                           "aten.native_layer_norm",
+                           "aten.native_group_norm",
+                           "aten.sort",
+                           "aten.sort.stable"})
       t[name] = sameAsSelf;
     t["aten.transpose_"] = transposeTwoDims;
     t["aten.t_"] = transposeTwoDims;
@@ -807,8 +836,7 @@ const llvm::StringMap<Rule> &rules() {
 
 } // namespace
 
-std::optional<FailureOr<SmallVector<int64_t>>> inferResultShape(Operation *op,
-                                                                bool diagnose) {
+std::optional<FailureOr<SmallVector<int64_t>>> inferResultShape(Operation *op, bool diagnose) {
   auto it = rules().find(op->getName().getStringRef());
   if (it == rules().end())
     return std::nullopt;
@@ -832,8 +860,7 @@ LogicalResult verifyResultShape(Operation *op) {
            << actual.size() << " differs from the expected rank " << (*expected)->size();
   for (auto [i, a, e] : llvm::enumerate(actual, **expected))
     if (a != kDyn && e != kDyn && a != e)
-      return op->emitOpError("result dim ")
-             << i << " has size " << a << ", expected " << e;
+      return op->emitOpError("result dim ") << i << " has size " << a << ", expected " << e;
   return success();
 }
 } // namespace

@@ -5,9 +5,9 @@
 
 #include <optional>
 
-#include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace pt2c::aten {
 
@@ -16,8 +16,8 @@ namespace pt2c::aten {
 /// Returns std::nullopt when no rule is registered for the op's name, and failure()
 /// when the operands are invalid for the op (emitting a diagnostic if `diagnose`).
 /// SymInt list attributes may hold ShapedType::kDynamic for a symbolic size.
-std::optional<mlir::FailureOr<llvm::SmallVector<int64_t>>>
-inferResultShape(mlir::Operation *op, bool diagnose);
+std::optional<mlir::FailureOr<llvm::SmallVector<int64_t>>> inferResultShape(mlir::Operation *op,
+                                                                            bool diagnose);
 
 } // namespace pt2c::aten
 

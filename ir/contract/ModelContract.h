@@ -150,6 +150,6 @@ inline mlir::StringAttr stateFqn(mlir::FunctionOpInterface func, unsigned i) {
   return func.getArgAttrOfType<mlir::StringAttr>(i, kStateAttr);
 }
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_IR_CONTRACT_MODELCONTRACT_H_
+#endif // PT2C_IR_CONTRACT_MODELCONTRACT_H_

@@ -15,9 +15,8 @@ void pt2c::prim::PrimDialect::initialize() {
 }
 
 // Folded constants come back as prim.constant (the only constant prim has).
-Operation *pt2c::prim::PrimDialect::materializeConstant(OpBuilder &builder,
-                                                        Attribute value, Type type,
-                                                        Location loc) {
+Operation *pt2c::prim::PrimDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                                        Type type, Location loc) {
   auto elements = dyn_cast<ElementsAttr>(value);
   if (!elements || elements.getType() != type)
     return nullptr;

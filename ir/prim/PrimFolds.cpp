@@ -140,8 +140,7 @@ struct UnitDimTransposeToReshape : OpRewritePattern<TransposeOp> {
 
 } // namespace
 
-void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
-                                              MLIRContext *context) {
+void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
   patterns.add<UnitDimTransposeToReshape>(context);
 }
 
@@ -154,9 +153,8 @@ struct AbsorbTransposeIntoDotGeneral : OpRewritePattern<DotGeneralOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(DotGeneralOp op, PatternRewriter &rewriter) const override {
-    SmallVector<int64_t> lb(op.getLhsBatchingDimensions()),
-        rb(op.getRhsBatchingDimensions()), lc(op.getLhsContractingDimensions()),
-        rc(op.getRhsContractingDimensions());
+    SmallVector<int64_t> lb(op.getLhsBatchingDimensions()), rb(op.getRhsBatchingDimensions()),
+        lc(op.getLhsContractingDimensions()), rc(op.getRhsContractingDimensions());
     Value lhs = op.getLhs(), rhs = op.getRhs();
     bool changed = absorb(lhs, lb, lc) | absorb(rhs, rb, rc);
     if (!changed)
@@ -190,8 +188,7 @@ struct AbsorbTransposeIntoDotGeneral : OpRewritePattern<DotGeneralOp> {
 
 } // namespace
 
-void DotGeneralOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
-                                               MLIRContext *context) {
+void DotGeneralOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
   patterns.add<AbsorbTransposeIntoDotGeneral>(context);
 }
 
@@ -218,8 +215,8 @@ Value unitBatchHeadSplit(Value operand, PatternRewriter &rewriter) {
   auto source = cast<RankedTensorType>(transpose.getOperand().getType());
   SmallVector<int64_t> shape = {1};
   llvm::append_range(shape, source.getShape());
-  return rewriter.create<ReshapeOp>(reshape.getLoc(), source.clone(shape),
-                                    transpose.getOperand(), ValueRange{});
+  return rewriter.create<ReshapeOp>(reshape.getLoc(), source.clone(shape), transpose.getOperand(),
+                                    ValueRange{});
 }
 
 /// The permutation of [1, H, len, dim] that merges heads with batch 1 in sequence-first
@@ -259,18 +256,17 @@ struct AbsorbTransposesIntoAttention : OpRewritePattern<AttentionOp> {
     if (swapsHeadsAndLength(outTranspose) || sequenceFirst) {
       layout[3] = !layout[3];
       auto type = cast<RankedTensorType>(op.getType());
-      resultType = type.clone({type.getDimSize(0), type.getDimSize(2), type.getDimSize(1),
-                               type.getDimSize(3)});
+      resultType = type.clone(
+          {type.getDimSize(0), type.getDimSize(2), type.getDimSize(1), type.getDimSize(3)});
       changed = true;
     } else {
       outTranspose = nullptr;
     }
     if (!changed)
       return failure();
-    auto fused = rewriter.create<AttentionOp>(op.getLoc(), resultType, operands[0], operands[1],
-                                              operands[2], op.getBias(), op.getScaleAttr(),
-                                              op.getCausalAttr(),
-                                              rewriter.getDenseBoolArrayAttr(layout));
+    auto fused = rewriter.create<AttentionOp>(
+        op.getLoc(), resultType, operands[0], operands[1], operands[2], op.getBias(),
+        op.getScaleAttr(), op.getCausalAttr(), rewriter.getDenseBoolArrayAttr(layout));
     if (outTranspose) {
       Value result = fused.getResult();
       if (sequenceFirst)
@@ -287,8 +283,7 @@ struct AbsorbTransposesIntoAttention : OpRewritePattern<AttentionOp> {
 
 } // namespace
 
-void AttentionOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
-                                              MLIRContext *context) {
+void AttentionOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
   patterns.add<AbsorbTransposesIntoAttention>(context);
 }
 
@@ -328,9 +323,9 @@ struct AbsorbConvertsIntoLayerNorm : OpRewritePattern<LayerNormOp> {
     }
     // x + r feeding only the op: the op adds (in the add's type).
     if (!operands[1])
-      if (auto add = operands[0].getDefiningOp<AddOp>();
-          add && add->hasOneUse() && add.getLhs().getType() == add.getType() &&
-          add.getRhs().getType() == add.getType()) {
+      if (auto add = operands[0].getDefiningOp<AddOp>(); add && add->hasOneUse() &&
+                                                         add.getLhs().getType() == add.getType() &&
+                                                         add.getRhs().getType() == add.getType()) {
         operands[0] = add.getLhs();
         operands[1] = add.getRhs();
         changed = true;
@@ -338,8 +333,8 @@ struct AbsorbConvertsIntoLayerNorm : OpRewritePattern<LayerNormOp> {
     Operation *user = op->hasOneUse() ? *op->getUsers().begin() : nullptr;
     // Only a rounding convert: widening the result would skip the rounding to its type.
     auto outConvert = dyn_cast_or_null<ConvertOp>(user);
-    auto target = outConvert ? dyn_cast<FloatType>(getElementTypeOrSelf(outConvert.getType()))
-                             : FloatType();
+    auto target =
+        outConvert ? dyn_cast<FloatType>(getElementTypeOrSelf(outConvert.getType())) : FloatType();
     if (outConvert && (!target || target.getWidth() > op.getType().getElementTypeBitWidth()))
       outConvert = nullptr;
     if (!changed && !outConvert)
@@ -359,7 +354,6 @@ struct AbsorbConvertsIntoLayerNorm : OpRewritePattern<LayerNormOp> {
 
 } // namespace
 
-void LayerNormOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
-                                              MLIRContext *context) {
+void LayerNormOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
   patterns.add<AbsorbConvertsIntoLayerNorm>(context);
 }

@@ -3,9 +3,9 @@
 // compatible with any size.
 #include "ir/prim/PrimDialect.h"
 
-#include "llvm/ADT/SmallBitVector.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace pt2c::prim;
@@ -54,13 +54,11 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   if (axis < 0 || axis >= in.getRank())
     return emitOptionalError(loc, "axis ", axis, " out of range for rank ", in.getRank());
   if (batch < 0 || batch > axis || batch > indices.getRank())
-    return emitOptionalError(loc, "batch_dims ", batch,
-                             " must be in [0, min(axis, indices rank)]");
+    return emitOptionalError(loc, "batch_dims ", batch, " must be in [0, min(axis, indices rank)]");
   for (int64_t d = 0; d < batch; ++d)
     if (!compatible(in.getDimSize(d), indices.getDimSize(d)))
       return emitOptionalError(loc, "batch dimension ", d, " has size ", in.getDimSize(d),
-                               " in the operand and ", indices.getDimSize(d),
-                               " in the indices");
+                               " in the operand and ", indices.getDimSize(d), " in the indices");
   SmallVector<int64_t> shape(in.getShape().take_front(axis));
   llvm::append_range(shape, indices.getShape().drop_front(batch));
   llvm::append_range(shape, in.getShape().drop_front(axis + 1));
@@ -68,8 +66,8 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
-LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                        Adaptor adaptor, SmallVectorImpl<Type> &types) {
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
   auto in = cast<RankedTensorType>(adaptor.getOperand().getType());
   ArrayRef<int64_t> start = adaptor.getStartIndices(), limit = adaptor.getLimitIndices(),
                     strides = adaptor.getStrides();
@@ -81,9 +79,8 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
     int64_t size = in.getDimSize(d);
     if (start[d] < 0 || start[d] > limit[d] || strides[d] < 1 ||
         (!ShapedType::isDynamic(size) && limit[d] > size))
-      return emitOptionalError(loc, "dimension ", d, " of size ", size,
-                               " cannot be sliced from ", start[d], " to ", limit[d],
-                               " by ", strides[d]);
+      return emitOptionalError(loc, "dimension ", d, " of size ", size, " cannot be sliced from ",
+                               start[d], " to ", limit[d], " by ", strides[d]);
     shape.push_back((limit[d] - start[d] + strides[d] - 1) / strides[d]);
   }
   types.push_back(in.clone(shape));
@@ -92,9 +89,8 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
 
 OpFoldResult SliceOp::fold(FoldAdaptor) {
   RankedTensorType in = getOperand().getType();
-  if (in == getType() && in.hasStaticShape() && llvm::all_of(getStrides(), [](int64_t s) {
-        return s == 1;
-      }))
+  if (in == getType() && in.hasStaticShape() &&
+      llvm::all_of(getStrides(), [](int64_t s) { return s == 1; }))
     return getOperand(); // the whole tensor
   return {};
 }
@@ -110,8 +106,8 @@ struct SliceThroughTranspose : OpRewritePattern<SliceOp> {
 
   LogicalResult matchAndRewrite(SliceOp op, PatternRewriter &rewriter) const override {
     auto transpose = op.getOperand().getDefiningOp<TransposeOp>();
-    if (!transpose || !llvm::all_of(transpose->getUsers(),
-                                    [](Operation *user) { return isa<SliceOp>(user); }))
+    if (!transpose ||
+        !llvm::all_of(transpose->getUsers(), [](Operation *user) { return isa<SliceOp>(user); }))
       return failure();
     ArrayRef<int64_t> perm = transpose.getPermutation();
     SmallVector<int64_t> start(perm.size()), limit(perm.size()), strides(perm.size());
@@ -120,8 +116,8 @@ struct SliceThroughTranspose : OpRewritePattern<SliceOp> {
       limit[perm[i]] = op.getLimitIndices()[i];
       strides[perm[i]] = op.getStrides()[i];
     }
-    Value slice = rewriter.create<SliceOp>(op.getLoc(), transpose.getOperand(), start, limit,
-                                           strides);
+    Value slice =
+        rewriter.create<SliceOp>(op.getLoc(), transpose.getOperand(), start, limit, strides);
     rewriter.replaceOpWithNewOp<TransposeOp>(op, slice, perm);
     return success();
   }
@@ -159,11 +155,11 @@ struct SliceThroughUnitReshape : OpRewritePattern<SliceOp> {
       limit[fromDims[i]] = op.getLimitIndices()[toDims[i]];
       strides[fromDims[i]] = op.getStrides()[toDims[i]];
     }
-    for (int64_t d = 0; d < to.getRank(); ++d)  // a unit dim sliced whole, not emptied
+    for (int64_t d = 0; d < to.getRank(); ++d) // a unit dim sliced whole, not emptied
       if (to.getDimSize(d) == 1 && op.getLimitIndices()[d] != 1)
         return failure();
-    Value slice = rewriter.create<SliceOp>(op.getLoc(), reshape.getOperand(), start, limit,
-                                           strides);
+    Value slice =
+        rewriter.create<SliceOp>(op.getLoc(), reshape.getOperand(), start, limit, strides);
     rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), slice, ValueRange{});
     return success();
   }
@@ -176,15 +172,13 @@ void SliceOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRConte
 }
 
 LogicalResult ConcatenateOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                              Adaptor adaptor,
-                                              SmallVectorImpl<Type> &types) {
+                                              Adaptor adaptor, SmallVectorImpl<Type> &types) {
   if (adaptor.getInputs().empty())
     return emitOptionalError(loc, "expects at least one operand");
   auto first = cast<RankedTensorType>(adaptor.getInputs()[0].getType());
   int64_t dim = adaptor.getDimension();
   if (dim < 0 || dim >= first.getRank())
-    return emitOptionalError(loc, "dimension ", dim, " out of range for rank ",
-                             first.getRank());
+    return emitOptionalError(loc, "dimension ", dim, " out of range for rank ", first.getRank());
   SmallVector<int64_t> shape(first.getShape());
   shape[dim] = 0;
   for (Value v : adaptor.getInputs()) {
@@ -219,8 +213,7 @@ LogicalResult IotaOp::verify() {
   if (type.getNumDynamicDims() != (int64_t)getDynamicSizes().size())
     return emitOpError("expects one size per dynamic result dim");
   if (dim < 0 || dim >= type.getRank())
-    return emitOpError("iota dimension ") << dim << " out of range for rank "
-                                          << type.getRank();
+    return emitOpError("iota dimension ") << dim << " out of range for rank " << type.getRank();
   Type e = type.getElementType();
   if (!isa<FloatType>(e) && !e.isSignlessInteger())
     return emitOpError("expects a float or signless integer element type");

@@ -2,10 +2,10 @@
 // are compatible with any size: what can only be known at run time is checked there.
 #include "ir/prim/PrimDialect.h"
 
-#include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SmallBitVector.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace pt2c::prim;
@@ -17,12 +17,11 @@ bool compatible(int64_t a, int64_t b) {
 }
 
 /// Checks that `dims` are distinct dims of a rank-`rank` tensor, marking them in `used`.
-LogicalResult checkDims(std::optional<Location> loc, StringRef what,
-                        ArrayRef<int64_t> dims, int64_t rank, llvm::SmallBitVector &used) {
+LogicalResult checkDims(std::optional<Location> loc, StringRef what, ArrayRef<int64_t> dims,
+                        int64_t rank, llvm::SmallBitVector &used) {
   for (int64_t d : dims) {
     if (d < 0 || d >= rank)
-      return emitOptionalError(loc, what, " dimension ", d, " out of range for rank ",
-                               rank);
+      return emitOptionalError(loc, what, " dimension ", d, " out of range for rank ", rank);
     if (used.test(d))
       return emitOptionalError(loc, what, " dimension ", d, " used twice");
     used.set(d);
@@ -30,9 +29,7 @@ LogicalResult checkDims(std::optional<Location> loc, StringRef what,
   return success();
 }
 
-unsigned countDynamic(Type type) {
-  return cast<RankedTensorType>(type).getNumDynamicDims();
-}
+unsigned countDynamic(Type type) { return cast<RankedTensorType>(type).getNumDynamicDims(); }
 
 } // namespace
 
@@ -40,8 +37,7 @@ unsigned countDynamic(Type type) {
 // Constants and shapes
 
 LogicalResult ConstantOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                           Adaptor adaptor,
-                                           SmallVectorImpl<Type> &types) {
+                                           Adaptor adaptor, SmallVectorImpl<Type> &types) {
   types.push_back(adaptor.getValue().getType());
   return success();
 }
@@ -97,8 +93,8 @@ LogicalResult BroadcastInDimOp::verify() {
              << i << " of size " << from << " cannot broadcast to size " << to;
   }
   if (getDynamicSizes().size() != countDynamic(out))
-    return emitOpError("expects ") << countDynamic(out)
-                                   << " dynamic sizes, one per dynamic result dimension";
+    return emitOpError("expects ")
+           << countDynamic(out) << " dynamic sizes, one per dynamic result dimension";
   return success();
 }
 
@@ -107,13 +103,12 @@ LogicalResult ReshapeOp::verify() {
   auto out = getType();
   if (failed(verifySameElementType(*this, in, out)))
     return failure();
-  if (in.hasStaticShape() && out.hasStaticShape() &&
-      in.getNumElements() != out.getNumElements())
+  if (in.hasStaticShape() && out.hasStaticShape() && in.getNumElements() != out.getNumElements())
     return emitOpError("cannot reshape ")
            << in.getNumElements() << " elements into " << out.getNumElements();
   if (getDynamicSizes().size() != countDynamic(out))
-    return emitOpError("expects ") << countDynamic(out)
-                                   << " dynamic sizes, one per dynamic result dimension";
+    return emitOpError("expects ")
+           << countDynamic(out) << " dynamic sizes, one per dynamic result dimension";
   return success();
 }
 
@@ -155,8 +150,8 @@ LogicalResult AttentionOp::verify() {
       return emitOpError("bias must be a static rank-4 tensor of f32 or the query's type");
     for (int64_t d = 0; d < 4; ++d)
       if (b.getDimSize(d) != 1 && b.getDimSize(d) != scores[d])
-        return emitOpError("bias dim ") << d << " is " << b.getDimSize(d)
-                                        << ", neither 1 nor the scores' " << scores[d];
+        return emitOpError("bias dim ")
+               << d << " is " << b.getDimSize(d) << ", neither 1 nor the scores' " << scores[d];
   }
   return success();
 }
@@ -175,13 +170,12 @@ LogicalResult LayerNormOp::verify() {
 }
 
 LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                            Adaptor adaptor,
-                                            SmallVectorImpl<Type> &types) {
+                                            Adaptor adaptor, SmallVectorImpl<Type> &types) {
   auto in = cast<RankedTensorType>(adaptor.getOperand().getType());
   ArrayRef<int64_t> perm = adaptor.getPermutation();
   if ((int64_t)perm.size() != in.getRank())
-    return emitOptionalError(loc, "permutation has ", perm.size(),
-                             " entries for rank ", in.getRank());
+    return emitOptionalError(loc, "permutation has ", perm.size(), " entries for rank ",
+                             in.getRank());
   llvm::SmallBitVector used(in.getRank());
   if (failed(checkDims(loc, "permutation", perm, in.getRank(), used)))
     return failure();
@@ -193,8 +187,7 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
 }
 
 LogicalResult DotGeneralOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                             Adaptor adaptor,
-                                             SmallVectorImpl<Type> &types) {
+                                             Adaptor adaptor, SmallVectorImpl<Type> &types) {
   auto lhs = cast<RankedTensorType>(adaptor.getLhs().getType());
   auto rhs = cast<RankedTensorType>(adaptor.getRhs().getType());
   ArrayRef<int64_t> lb = adaptor.getLhsBatchingDimensions(),
@@ -224,7 +217,7 @@ LogicalResult DotGeneralOp::inferReturnTypes(MLIRContext *, std::optional<Locati
   SmallVector<int64_t> shape;
   for (auto [l, r] : llvm::zip_equal(lb, rb)) // a dynamic lhs size may be static in rhs
     shape.push_back(ShapedType::isDynamic(lhs.getDimSize(l)) ? rhs.getDimSize(r)
-                                                            : lhs.getDimSize(l));
+                                                             : lhs.getDimSize(l));
   for (int64_t d = 0; d < lhs.getRank(); ++d)
     if (!lhsUsed.test(d))
       shape.push_back(lhs.getDimSize(d));

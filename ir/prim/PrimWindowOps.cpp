@@ -17,21 +17,21 @@ LogicalResult checkInitType(std::optional<Location> loc, StringRef what, Value i
                             Type elementType) {
   Type type = cast<RankedTensorType>(init.getType()).getElementType();
   if (type != elementType)
-    return emitOptionalError(loc, what, " has element type ", type,
-                             ", expected the operand's ", elementType);
+    return emitOptionalError(loc, what, " has element type ", type, ", expected the operand's ",
+                             elementType);
   return success();
 }
 
-LogicalResult checkLength(std::optional<Location> loc, StringRef what,
-                          ArrayRef<int64_t> values, int64_t expected) {
+LogicalResult checkLength(std::optional<Location> loc, StringRef what, ArrayRef<int64_t> values,
+                          int64_t expected) {
   if ((int64_t)values.size() != expected)
     return emitOptionalError(loc, "expects ", expected, " entries in ", what, ", got ",
                              values.size());
   return success();
 }
 
-LogicalResult checkAtLeast(std::optional<Location> loc, StringRef what,
-                           ArrayRef<int64_t> values, int64_t minimum) {
+LogicalResult checkAtLeast(std::optional<Location> loc, StringRef what, ArrayRef<int64_t> values,
+                           int64_t minimum) {
   for (int64_t v : values)
     if (v < minimum)
       return emitOptionalError(loc, what, " must be >= ", minimum, ", got ", v);
@@ -40,30 +40,26 @@ LogicalResult checkAtLeast(std::optional<Location> loc, StringRef what,
 
 /// The number of positions of a `window`-tap window with taps `dilation` apart that
 /// slides by `stride` over `size` elements padded by `low` and `high`.
-FailureOr<int64_t> windowCount(std::optional<Location> loc, int64_t size, int64_t low,
-                               int64_t high, int64_t window, int64_t stride,
-                               int64_t dilation) {
+FailureOr<int64_t> windowCount(std::optional<Location> loc, int64_t size, int64_t low, int64_t high,
+                               int64_t window, int64_t stride, int64_t dilation) {
   if (ShapedType::isDynamic(size) || ShapedType::isDynamic(window))
     return kDyn;
   int64_t span = size + low + high - dilation * (window - 1);
   if (span < 1)
     return emitOptionalError(loc, "window of ", window, " taps (dilation ", dilation,
-                             ") does not fit in ", size + low + high,
-                             " padded elements");
+                             ") does not fit in ", size + low + high, " padded elements");
   return (span - 1) / stride + 1;
 }
 
 } // namespace
 
 LogicalResult ReduceWindowOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                               Adaptor adaptor,
-                                               SmallVectorImpl<Type> &types) {
+                                               Adaptor adaptor, SmallVectorImpl<Type> &types) {
   auto in = cast<RankedTensorType>(adaptor.getOperand().getType());
   int64_t rank = in.getRank();
-  ArrayRef<int64_t> window = adaptor.getWindowDimensions(),
-                    strides = adaptor.getWindowStrides(),
-                    dilations = adaptor.getWindowDilations(),
-                    low = adaptor.getPaddingLow(), high = adaptor.getPaddingHigh();
+  ArrayRef<int64_t> window = adaptor.getWindowDimensions(), strides = adaptor.getWindowStrides(),
+                    dilations = adaptor.getWindowDilations(), low = adaptor.getPaddingLow(),
+                    high = adaptor.getPaddingHigh();
   if (failed(checkInitType(loc, "init", adaptor.getInit(), in.getElementType())) ||
       failed(checkLength(loc, "window_dimensions", window, rank)) ||
       failed(checkLength(loc, "window_strides", strides, rank)) ||
@@ -73,13 +69,12 @@ LogicalResult ReduceWindowOp::inferReturnTypes(MLIRContext *, std::optional<Loca
       failed(checkAtLeast(loc, "window size", window, 1)) ||
       failed(checkAtLeast(loc, "stride", strides, 1)) ||
       failed(checkAtLeast(loc, "dilation", dilations, 1)) ||
-      failed(checkAtLeast(loc, "padding", low, 0)) ||
-      failed(checkAtLeast(loc, "padding", high, 0)))
+      failed(checkAtLeast(loc, "padding", low, 0)) || failed(checkAtLeast(loc, "padding", high, 0)))
     return failure();
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < rank; ++d) {
-    FailureOr<int64_t> n = windowCount(loc, in.getDimSize(d), low[d], high[d], window[d],
-                                       strides[d], dilations[d]);
+    FailureOr<int64_t> n =
+        windowCount(loc, in.getDimSize(d), low[d], high[d], window[d], strides[d], dilations[d]);
     if (failed(n))
       return failure();
     shape.push_back(*n);
@@ -89,8 +84,7 @@ LogicalResult ReduceWindowOp::inferReturnTypes(MLIRContext *, std::optional<Loca
 }
 
 LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                              Adaptor adaptor,
-                                              SmallVectorImpl<Type> &types) {
+                                              Adaptor adaptor, SmallVectorImpl<Type> &types) {
   auto lhs = cast<RankedTensorType>(adaptor.getLhs().getType());
   auto rhs = cast<RankedTensorType>(adaptor.getRhs().getType());
   if (lhs.getElementType() != rhs.getElementType())
@@ -99,17 +93,15 @@ LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *, std::optional<Locat
     return emitOptionalError(loc, "expects lhs [N, C, spatial...] and rhs [O, C/G, "
                                   "kernel...] of the same rank >= 3");
   int64_t spatial = lhs.getRank() - 2;
-  ArrayRef<int64_t> strides = adaptor.getWindowStrides(),
-                    low = adaptor.getPaddingLow(), high = adaptor.getPaddingHigh(),
-                    dilations = adaptor.getRhsDilation();
+  ArrayRef<int64_t> strides = adaptor.getWindowStrides(), low = adaptor.getPaddingLow(),
+                    high = adaptor.getPaddingHigh(), dilations = adaptor.getRhsDilation();
   if (failed(checkLength(loc, "window_strides", strides, spatial)) ||
       failed(checkLength(loc, "padding_low", low, spatial)) ||
       failed(checkLength(loc, "padding_high", high, spatial)) ||
       failed(checkLength(loc, "rhs_dilation", dilations, spatial)) ||
       failed(checkAtLeast(loc, "stride", strides, 1)) ||
       failed(checkAtLeast(loc, "dilation", dilations, 1)) ||
-      failed(checkAtLeast(loc, "padding", low, 0)) ||
-      failed(checkAtLeast(loc, "padding", high, 0)))
+      failed(checkAtLeast(loc, "padding", low, 0)) || failed(checkAtLeast(loc, "padding", high, 0)))
     return failure();
   int64_t groups = adaptor.getFeatureGroupCount();
   int64_t channels = lhs.getDimSize(1), perGroup = rhs.getDimSize(1),
@@ -117,12 +109,12 @@ LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *, std::optional<Locat
   if (groups < 1)
     return emitOptionalError(loc, "feature_group_count must be >= 1, got ", groups);
   if (!ShapedType::isDynamic(outChannels) && outChannels % groups != 0)
-    return emitOptionalError(loc, outChannels, " output channels do not split into ",
-                             groups, " groups");
+    return emitOptionalError(loc, outChannels, " output channels do not split into ", groups,
+                             " groups");
   if (!ShapedType::isDynamic(channels) && !ShapedType::isDynamic(perGroup) &&
       channels != perGroup * groups)
-    return emitOptionalError(loc, "lhs has ", channels, " channels, but rhs expects ",
-                             groups, " groups of ", perGroup);
+    return emitOptionalError(loc, "lhs has ", channels, " channels, but rhs expects ", groups,
+                             " groups of ", perGroup);
   SmallVector<int64_t> shape = {lhs.getDimSize(0), outChannels};
   for (int64_t d = 0; d < spatial; ++d) {
     FailureOr<int64_t> n = windowCount(loc, lhs.getDimSize(d + 2), low[d], high[d],
@@ -135,16 +127,14 @@ LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *, std::optional<Locat
   return success();
 }
 
-LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                      Adaptor adaptor, SmallVectorImpl<Type> &types) {
+LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
   auto in = cast<RankedTensorType>(adaptor.getOperand().getType());
   ArrayRef<int64_t> low = adaptor.getEdgePaddingLow(), high = adaptor.getEdgePaddingHigh();
-  if (failed(checkInitType(loc, "padding_value", adaptor.getPaddingValue(),
-                           in.getElementType())) ||
+  if (failed(checkInitType(loc, "padding_value", adaptor.getPaddingValue(), in.getElementType())) ||
       failed(checkLength(loc, "edge_padding_low", low, in.getRank())) ||
       failed(checkLength(loc, "edge_padding_high", high, in.getRank())) ||
-      failed(checkAtLeast(loc, "padding", low, 0)) ||
-      failed(checkAtLeast(loc, "padding", high, 0)))
+      failed(checkAtLeast(loc, "padding", low, 0)) || failed(checkAtLeast(loc, "padding", high, 0)))
     return failure();
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < in.getRank(); ++d)

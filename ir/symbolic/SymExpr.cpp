@@ -12,7 +12,8 @@ Expr make(Kind kind, int64_t value, Expr lhs = nullptr, Expr rhs = nullptr) {
 }
 
 int64_t floorDivide(int64_t a, int64_t b) {
-  if (b == 0) return 0;
+  if (b == 0)
+    return 0;
   int64_t q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
@@ -21,65 +22,87 @@ int64_t ceilDivide(int64_t a, int64_t b) { return b == 0 ? 0 : -floorDivide(-a, 
 
 int64_t apply(Kind kind, int64_t a, int64_t b) {
   switch (kind) {
-    case Kind::Add: return a + b;
-    case Kind::Sub: return a - b;
-    case Kind::Mul: return a * b;
-    case Kind::FloorDiv: return floorDivide(a, b);
-    case Kind::CeilDiv: return ceilDivide(a, b);
-    default: return 0;
+  case Kind::Add:
+    return a + b;
+  case Kind::Sub:
+    return a - b;
+  case Kind::Mul:
+    return a * b;
+  case Kind::FloorDiv:
+    return floorDivide(a, b);
+  case Kind::CeilDiv:
+    return ceilDivide(a, b);
+  default:
+    return 0;
   }
 }
 
-Expr binary(Kind kind, const Expr& a, const Expr& b) {
+Expr binary(Kind kind, const Expr &a, const Expr &b) {
   auto ca = constantValue(a), cb = constantValue(b);
-  if (ca && cb) return constant(apply(kind, *ca, *cb));
+  if (ca && cb)
+    return constant(apply(kind, *ca, *cb));
   return make(kind, 0, a, b);
 }
 
 // Precedence for printing: + - bind looser than * and the divisions.
 int precedence(Kind kind) {
-  return kind == Kind::Add || kind == Kind::Sub ? 1 : kind == Kind::Constant || kind == Kind::Symbol ? 3 : 2;
+  return kind == Kind::Add || kind == Kind::Sub           ? 1
+         : kind == Kind::Constant || kind == Kind::Symbol ? 3
+                                                          : 2;
 }
 
-const char* spelling(Kind kind) {
+const char *spelling(Kind kind) {
   switch (kind) {
-    case Kind::Add: return " + ";
-    case Kind::Sub: return " - ";
-    case Kind::Mul: return "*";
-    case Kind::FloorDiv: return " floordiv ";
-    case Kind::CeilDiv: return " ceildiv ";
-    default: return "";
+  case Kind::Add:
+    return " + ";
+  case Kind::Sub:
+    return " - ";
+  case Kind::Mul:
+    return "*";
+  case Kind::FloorDiv:
+    return " floordiv ";
+  case Kind::CeilDiv:
+    return " ceildiv ";
+  default:
+    return "";
   }
 }
 
 class Parser {
- public:
+public:
   Parser(llvm::StringRef text, llvm::ArrayRef<std::string> names) : text(text), names(names) {}
 
-  std::optional<Expr> parseAll(std::string* error) {
+  std::optional<Expr> parseAll(std::string *error) {
     Expr e = sum();
     skipSpace();
-    if (e && pos == text.size()) return e;
-    if (error) *error = problem.empty() ? "unexpected '" + text.substr(pos).str() + "'" : problem;
+    if (e && pos == text.size())
+      return e;
+    if (error)
+      *error = problem.empty() ? "unexpected '" + text.substr(pos).str() + "'" : problem;
     return std::nullopt;
   }
 
- private:
+private:
   void skipSpace() {
-    while (pos < text.size() && text[pos] == ' ') ++pos;
+    while (pos < text.size() && text[pos] == ' ')
+      ++pos;
   }
   bool take(llvm::StringRef token) {
     skipSpace();
-    if (!text.substr(pos).starts_with(token)) return false;
+    if (!text.substr(pos).starts_with(token))
+      return false;
     pos += token.size();
     return true;
   }
   Expr sum() {
     Expr e = product();
     while (e) {
-      if (take("+")) e = add(e, product());
-      else if (take("-")) e = sub(e, product());
-      else break;
+      if (take("+"))
+        e = add(e, product());
+      else if (take("-"))
+        e = sub(e, product());
+      else
+        break;
     }
     return e;
   }
@@ -87,12 +110,17 @@ class Parser {
     Expr e = atom();
     while (e) {
       Kind kind;
-      if (take("*")) kind = Kind::Mul;
-      else if (take("floordiv")) kind = Kind::FloorDiv;
-      else if (take("ceildiv")) kind = Kind::CeilDiv;
-      else break;
+      if (take("*"))
+        kind = Kind::Mul;
+      else if (take("floordiv"))
+        kind = Kind::FloorDiv;
+      else if (take("ceildiv"))
+        kind = Kind::CeilDiv;
+      else
+        break;
       Expr rhs = atom();
-      if (!rhs) return nullptr;
+      if (!rhs)
+        return nullptr;
       e = binary(kind, e, rhs);
     }
     return e;
@@ -101,28 +129,35 @@ class Parser {
     skipSpace();
     if (take("(")) {
       Expr e = sum();
-      if (!e || !take(")")) return fail("expected ')'");
+      if (!e || !take(")"))
+        return fail("expected ')'");
       return e;
     }
     size_t start = pos;
-    if (pos < text.size() && text[pos] == '-') ++pos;
+    if (pos < text.size() && text[pos] == '-')
+      ++pos;
     if (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) {
-      while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) ++pos;
+      while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])))
+        ++pos;
       int64_t value = 0;
-      if (text.slice(start, pos).getAsInteger(10, value)) return fail("bad number");
+      if (text.slice(start, pos).getAsInteger(10, value))
+        return fail("bad number");
       return constant(value);
     }
     pos = start;
-    while (pos < text.size() && (std::isalnum(static_cast<unsigned char>(text[pos])) || text[pos] == '_'))
+    while (pos < text.size() &&
+           (std::isalnum(static_cast<unsigned char>(text[pos])) || text[pos] == '_'))
       ++pos;
     llvm::StringRef name = text.slice(start, pos);
     for (size_t i = 0; i < names.size(); ++i)
-      if (names[i] == name) return symbol(i);
+      if (names[i] == name)
+        return symbol(i);
     return fail(name.empty() ? "expected a number, a symbol or '('"
                              : "unknown symbol '" + name.str() + "'");
   }
-  Expr fail(const std::string& why) {
-    if (problem.empty()) problem = why;
+  Expr fail(const std::string &why) {
+    if (problem.empty())
+      problem = why;
     return nullptr;
   }
 
@@ -132,93 +167,119 @@ class Parser {
   std::string problem;
 };
 
-}  // namespace
+} // namespace
 
 Expr constant(int64_t value) { return make(Kind::Constant, value); }
 Expr symbol(unsigned position) { return make(Kind::Symbol, position); }
 
-std::optional<int64_t> constantValue(const Expr& e) {
-  if (e && e->kind == Kind::Constant) return e->value;
+std::optional<int64_t> constantValue(const Expr &e) {
+  if (e && e->kind == Kind::Constant)
+    return e->value;
   return std::nullopt;
 }
 
-Expr add(const Expr& a, const Expr& b) {
-  if (!a || !b) return nullptr;
-  if (constantValue(a) == 0) return b;
-  if (constantValue(b) == 0) return a;
+Expr add(const Expr &a, const Expr &b) {
+  if (!a || !b)
+    return nullptr;
+  if (constantValue(a) == 0)
+    return b;
+  if (constantValue(b) == 0)
+    return a;
   return binary(Kind::Add, a, b);
 }
 
-Expr sub(const Expr& a, const Expr& b) {
-  if (!a || !b) return nullptr;
-  if (constantValue(b) == 0) return a;
+Expr sub(const Expr &a, const Expr &b) {
+  if (!a || !b)
+    return nullptr;
+  if (constantValue(b) == 0)
+    return a;
   return binary(Kind::Sub, a, b);
 }
 
-Expr mul(const Expr& a, const Expr& b) {
-  if (!a || !b) return nullptr;
-  if (constantValue(a) == 1) return b;
-  if (constantValue(b) == 1) return a;
-  if (constantValue(a) == 0 || constantValue(b) == 0) return constant(0);
+Expr mul(const Expr &a, const Expr &b) {
+  if (!a || !b)
+    return nullptr;
+  if (constantValue(a) == 1)
+    return b;
+  if (constantValue(b) == 1)
+    return a;
+  if (constantValue(a) == 0 || constantValue(b) == 0)
+    return constant(0);
   return binary(Kind::Mul, a, b);
 }
 
-Expr floorDiv(const Expr& a, const Expr& b) {
-  if (!a || !b) return nullptr;
-  if (constantValue(b) == 1) return a;
+Expr floorDiv(const Expr &a, const Expr &b) {
+  if (!a || !b)
+    return nullptr;
+  if (constantValue(b) == 1)
+    return a;
   return binary(Kind::FloorDiv, a, b);
 }
 
-Expr ceilDiv(const Expr& a, const Expr& b) {
-  if (!a || !b) return nullptr;
-  if (constantValue(b) == 1) return a;
+Expr ceilDiv(const Expr &a, const Expr &b) {
+  if (!a || !b)
+    return nullptr;
+  if (constantValue(b) == 1)
+    return a;
   return binary(Kind::CeilDiv, a, b);
 }
 
-bool equal(const Expr& a, const Expr& b) {
-  if (a == b) return true;
-  if (!a || !b || a->kind != b->kind || a->value != b->value) return false;
-  if (a->kind == Kind::Constant || a->kind == Kind::Symbol) return true;
+bool equal(const Expr &a, const Expr &b) {
+  if (a == b)
+    return true;
+  if (!a || !b || a->kind != b->kind || a->value != b->value)
+    return false;
+  if (a->kind == Kind::Constant || a->kind == Kind::Symbol)
+    return true;
   return equal(a->lhs, b->lhs) && equal(a->rhs, b->rhs);
 }
 
-int64_t evaluate(const Expr& e, llvm::ArrayRef<int64_t> symbolValues) {
+int64_t evaluate(const Expr &e, llvm::ArrayRef<int64_t> symbolValues) {
   switch (e->kind) {
-    case Kind::Constant: return e->value;
-    case Kind::Symbol:
-      return e->value < static_cast<int64_t>(symbolValues.size()) ? symbolValues[e->value] : 0;
-    default: return apply(e->kind, evaluate(e->lhs, symbolValues), evaluate(e->rhs, symbolValues));
+  case Kind::Constant:
+    return e->value;
+  case Kind::Symbol:
+    return e->value < static_cast<int64_t>(symbolValues.size()) ? symbolValues[e->value] : 0;
+  default:
+    return apply(e->kind, evaluate(e->lhs, symbolValues), evaluate(e->rhs, symbolValues));
   }
 }
 
-bool isMonotone(const Expr& e) {
+bool isMonotone(const Expr &e) {
   switch (e->kind) {
-    case Kind::Constant:
-    case Kind::Symbol: return true;
-    case Kind::Add: return isMonotone(e->lhs) && isMonotone(e->rhs);
-    // Products of non-negative growing terms grow; a negative constant factor would not.
-    case Kind::Mul:
-      return isMonotone(e->lhs) && isMonotone(e->rhs) && constantValue(e->lhs).value_or(0) >= 0 &&
-             constantValue(e->rhs).value_or(0) >= 0;
-    // x - c and x / c (c > 0) keep x's direction; subtracting or dividing by a symbol
-    // does not.
-    case Kind::Sub: return isMonotone(e->lhs) && constantValue(e->rhs).has_value();
-    case Kind::FloorDiv:
-    case Kind::CeilDiv: return isMonotone(e->lhs) && constantValue(e->rhs).value_or(0) > 0;
+  case Kind::Constant:
+  case Kind::Symbol:
+    return true;
+  case Kind::Add:
+    return isMonotone(e->lhs) && isMonotone(e->rhs);
+  // Products of non-negative growing terms grow; a negative constant factor would not.
+  case Kind::Mul:
+    return isMonotone(e->lhs) && isMonotone(e->rhs) && constantValue(e->lhs).value_or(0) >= 0 &&
+           constantValue(e->rhs).value_or(0) >= 0;
+  // x - c and x / c (c > 0) keep x's direction; subtracting or dividing by a symbol
+  // does not.
+  case Kind::Sub:
+    return isMonotone(e->lhs) && constantValue(e->rhs).has_value();
+  case Kind::FloorDiv:
+  case Kind::CeilDiv:
+    return isMonotone(e->lhs) && constantValue(e->rhs).value_or(0) > 0;
   }
   return false;
 }
 
-std::string print(const Expr& e, llvm::ArrayRef<std::string> names) {
-  if (!e) return "<null>";
+std::string print(const Expr &e, llvm::ArrayRef<std::string> names) {
+  if (!e)
+    return "<null>";
   switch (e->kind) {
-    case Kind::Constant: return std::to_string(e->value);
-    case Kind::Symbol:
-      return e->value < static_cast<int64_t>(names.size()) ? names[e->value]
-                                                            : "s" + std::to_string(e->value);
-    default: break;
+  case Kind::Constant:
+    return std::to_string(e->value);
+  case Kind::Symbol:
+    return e->value < static_cast<int64_t>(names.size()) ? names[e->value]
+                                                         : "s" + std::to_string(e->value);
+  default:
+    break;
   }
-  auto side = [&](const Expr& operand, bool right) {
+  auto side = [&](const Expr &operand, bool right) {
     std::string text = print(operand, names);
     int mine = precedence(e->kind), theirs = precedence(operand->kind);
     // Left-associative: a right operand of equal precedence needs parentheses too
@@ -231,24 +292,29 @@ std::string print(const Expr& e, llvm::ArrayRef<std::string> names) {
 }
 
 std::optional<Expr> parse(llvm::StringRef text, llvm::ArrayRef<std::string> names,
-                          std::string* error) {
+                          std::string *error) {
   return Parser(text, names).parseAll(error);
 }
 
-void encode(const Expr& e, std::vector<int64_t>& words) {
+void encode(const Expr &e, std::vector<int64_t> &words) {
   switch (e->kind) {
-    case Kind::Constant: words.insert(words.end(), {PT2C_SYM_CONSTANT, e->value}); return;
-    case Kind::Symbol: words.insert(words.end(), {PT2C_SYM_SYMBOL, e->value}); return;
-    default: break;
+  case Kind::Constant:
+    words.insert(words.end(), {PT2C_SYM_CONSTANT, e->value});
+    return;
+  case Kind::Symbol:
+    words.insert(words.end(), {PT2C_SYM_SYMBOL, e->value});
+    return;
+  default:
+    break;
   }
   encode(e->lhs, words);
   encode(e->rhs, words);
-  int64_t op = e->kind == Kind::Add   ? PT2C_SYM_ADD
-               : e->kind == Kind::Sub ? PT2C_SYM_SUB
-               : e->kind == Kind::Mul ? PT2C_SYM_MUL
+  int64_t op = e->kind == Kind::Add        ? PT2C_SYM_ADD
+               : e->kind == Kind::Sub      ? PT2C_SYM_SUB
+               : e->kind == Kind::Mul      ? PT2C_SYM_MUL
                : e->kind == Kind::FloorDiv ? PT2C_SYM_FLOORDIV
                                            : PT2C_SYM_CEILDIV;
   words.insert(words.end(), {op, 0});
 }
 
-}  // namespace pt2c::sym
+} // namespace pt2c::sym

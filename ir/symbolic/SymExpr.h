@@ -26,39 +26,39 @@ using Expr = std::shared_ptr<const Node>;
 
 struct Node {
   Kind kind;
-  int64_t value = 0;  // the constant, or the symbol's position
+  int64_t value = 0; // the constant, or the symbol's position
   Expr lhs, rhs;
 };
 
 // Builders fold constants and the identities x + 0, x * 1, x * 0, x floordiv 1.
 Expr constant(int64_t value);
 Expr symbol(unsigned position);
-Expr add(const Expr& a, const Expr& b);
-Expr sub(const Expr& a, const Expr& b);
-Expr mul(const Expr& a, const Expr& b);
-Expr floorDiv(const Expr& a, const Expr& b);
-Expr ceilDiv(const Expr& a, const Expr& b);
+Expr add(const Expr &a, const Expr &b);
+Expr sub(const Expr &a, const Expr &b);
+Expr mul(const Expr &a, const Expr &b);
+Expr floorDiv(const Expr &a, const Expr &b);
+Expr ceilDiv(const Expr &a, const Expr &b);
 
-std::optional<int64_t> constantValue(const Expr& e);
-bool equal(const Expr& a, const Expr& b);
+std::optional<int64_t> constantValue(const Expr &e);
+bool equal(const Expr &a, const Expr &b);
 
 // The value for the given symbol values (division by zero gives 0: sizes never divide by
 // a zero size, and the caller validated the plan).
-int64_t evaluate(const Expr& e, llvm::ArrayRef<int64_t> symbolValues);
+int64_t evaluate(const Expr &e, llvm::ArrayRef<int64_t> symbolValues);
 
 // Whether the expression never decreases when a symbol grows (with every symbol >= 0):
 // then its value at the symbols' maxima bounds it over the whole declared range, which
 // is what planning memory at the maxima needs.
-bool isMonotone(const Expr& e);
+bool isMonotone(const Expr &e);
 
-std::string print(const Expr& e, llvm::ArrayRef<std::string> names);
+std::string print(const Expr &e, llvm::ArrayRef<std::string> names);
 // Parses print()'s output; std::nullopt (and `error` set) on anything else.
 std::optional<Expr> parse(llvm::StringRef text, llvm::ArrayRef<std::string> names,
-                          std::string* error = nullptr);
+                          std::string *error = nullptr);
 
 // Postfix code (plan_format.h): (opcode, operand) pairs.
-void encode(const Expr& e, std::vector<int64_t>& words);
+void encode(const Expr &e, std::vector<int64_t> &words);
 
-}  // namespace pt2c::sym
+} // namespace pt2c::sym
 
-#endif  // PT2C_IR_SYMBOLIC_SYMEXPR_H_
+#endif // PT2C_IR_SYMBOLIC_SYMEXPR_H_

@@ -7,43 +7,50 @@
 
 namespace pt2c::sym {
 
-std::vector<std::string> symbolNames(mlir::Operation* op) {
+std::vector<std::string> symbolNames(mlir::Operation *op) {
   std::vector<std::string> names;
   auto func = llvm::isa<mlir::func::FuncOp>(op) ? llvm::cast<mlir::func::FuncOp>(op)
-                                                 : op->getParentOfType<mlir::func::FuncOp>();
-  if (!func) return names;
+                                                : op->getParentOfType<mlir::func::FuncOp>();
+  if (!func)
+    return names;
   if (auto symbols = func->getAttrOfType<mlir::ArrayAttr>(kSymbolsAttr)) {
     for (mlir::Attribute a : symbols)
       if (auto d = llvm::dyn_cast<mlir::DictionaryAttr>(a))
-        if (auto name = d.getAs<mlir::StringAttr>("name")) names.push_back(name.str());
+        if (auto name = d.getAs<mlir::StringAttr>("name"))
+          names.push_back(name.str());
   } else if (auto list = func->getAttrOfType<mlir::ArrayAttr>(kSymbolNamesAttr)) {
     for (mlir::Attribute a : list)
-      if (auto name = llvm::dyn_cast<mlir::StringAttr>(a)) names.push_back(name.str());
+      if (auto name = llvm::dyn_cast<mlir::StringAttr>(a))
+        names.push_back(name.str());
   }
   return names;
 }
 
-std::vector<SymbolRange> symbolRanges(mlir::Operation* op) {
+std::vector<SymbolRange> symbolRanges(mlir::Operation *op) {
   std::vector<SymbolRange> ranges;
   auto func = llvm::isa<mlir::func::FuncOp>(op) ? llvm::cast<mlir::func::FuncOp>(op)
-                                                 : op->getParentOfType<mlir::func::FuncOp>();
-  if (!func) return ranges;
+                                                : op->getParentOfType<mlir::func::FuncOp>();
+  if (!func)
+    return ranges;
   if (auto symbols = func->getAttrOfType<mlir::ArrayAttr>(kSymbolsAttr)) {
     for (mlir::Attribute a : symbols) {
       auto d = llvm::dyn_cast<mlir::DictionaryAttr>(a);
       auto min = d ? d.getAs<mlir::IntegerAttr>("min") : nullptr;
       auto max = d ? d.getAs<mlir::IntegerAttr>("max") : nullptr;
-      if (min && max) ranges.push_back({min.getInt(), max.getInt()});
+      if (min && max)
+        ranges.push_back({min.getInt(), max.getInt()});
     }
   } else if (auto list = func->getAttrOfType<mlir::DenseI64ArrayAttr>(kSymbolRangesAttr)) {
-    for (size_t i = 0; i + 1 < list.size(); i += 2) ranges.push_back({list[i], list[i + 1]});
+    for (size_t i = 0; i + 1 < list.size(); i += 2)
+      ranges.push_back({list[i], list[i + 1]});
   }
   return ranges;
 }
 
-std::optional<Expr> symbolicArgument(mlir::Operation* op, llvm::StringRef arg, int position) {
+std::optional<Expr> symbolicArgument(mlir::Operation *op, llvm::StringRef arg, int position) {
   mlir::Attribute attr = op->getAttr((kSymArgPrefix + arg).str());
-  if (!attr) return std::nullopt;
+  if (!attr)
+    return std::nullopt;
   mlir::StringAttr text;
   if (position < 0) {
     text = llvm::dyn_cast<mlir::StringAttr>(attr);
@@ -51,51 +58,64 @@ std::optional<Expr> symbolicArgument(mlir::Operation* op, llvm::StringRef arg, i
     if (position < static_cast<int>(list.size()))
       text = llvm::dyn_cast<mlir::StringAttr>(list[position]);
   }
-  if (!text || text.getValue().empty()) return std::nullopt;
+  if (!text || text.getValue().empty())
+    return std::nullopt;
   return parse(text.getValue(), symbolNames(op));
 }
 
-std::optional<std::vector<Expr>> resultDims(mlir::Operation* op, unsigned i) {
+std::optional<std::vector<Expr>> resultDims(mlir::Operation *op, unsigned i) {
   auto all = op->getAttrOfType<mlir::ArrayAttr>(kResultDimsAttr);
-  if (!all || i >= all.size()) return std::nullopt;
+  if (!all || i >= all.size())
+    return std::nullopt;
   auto dims = llvm::dyn_cast<mlir::ArrayAttr>(all[i]);
-  if (!dims) return std::nullopt;
+  if (!dims)
+    return std::nullopt;
   return parseDims(dims, symbolNames(op));
 }
 
 mlir::ArrayAttr dimsAttrOf(mlir::Value v) {
   auto type = llvm::dyn_cast<mlir::RankedTensorType>(v.getType());
-  if (!type || type.hasStaticShape()) return nullptr;
+  if (!type || type.hasStaticShape())
+    return nullptr;
   if (auto arg = llvm::dyn_cast<mlir::BlockArgument>(v)) {
     auto func = llvm::dyn_cast<mlir::func::FuncOp>(arg.getOwner()->getParentOp());
     return func ? func.getArgAttrOfType<mlir::ArrayAttr>(arg.getArgNumber(), kDimsAttr) : nullptr;
   }
-  mlir::Operation* op = v.getDefiningOp();
+  mlir::Operation *op = v.getDefiningOp();
   auto all = op->getAttrOfType<mlir::ArrayAttr>(kResultDimsAttr);
   unsigned i = llvm::cast<mlir::OpResult>(v).getResultNumber();
-  if (!all || i >= all.size()) return nullptr;
+  if (!all || i >= all.size())
+    return nullptr;
   return llvm::dyn_cast<mlir::ArrayAttr>(all[i]);
 }
 
-mlir::Value materialize(mlir::OpBuilder& b, mlir::Location loc, const Expr& e,
+mlir::Value materialize(mlir::OpBuilder &b, mlir::Location loc, const Expr &e,
                         llvm::function_ref<mlir::Value(int64_t)> symbolValue) {
   switch (e->kind) {
-    case Kind::Constant: return b.create<mlir::arith::ConstantIndexOp>(loc, e->value);
-    case Kind::Symbol: return symbolValue(e->value);
-    default: break;
+  case Kind::Constant:
+    return b.create<mlir::arith::ConstantIndexOp>(loc, e->value);
+  case Kind::Symbol:
+    return symbolValue(e->value);
+  default:
+    break;
   }
   mlir::Value l = materialize(b, loc, e->lhs, symbolValue);
   mlir::Value r = materialize(b, loc, e->rhs, symbolValue);
   switch (e->kind) {
-    case Kind::Add: return b.create<mlir::arith::AddIOp>(loc, l, r);
-    case Kind::Sub: return b.create<mlir::arith::SubIOp>(loc, l, r);
-    case Kind::Mul: return b.create<mlir::arith::MulIOp>(loc, l, r);
-    case Kind::FloorDiv: return b.create<mlir::arith::FloorDivSIOp>(loc, l, r);
-    default: return b.create<mlir::arith::CeilDivSIOp>(loc, l, r);
+  case Kind::Add:
+    return b.create<mlir::arith::AddIOp>(loc, l, r);
+  case Kind::Sub:
+    return b.create<mlir::arith::SubIOp>(loc, l, r);
+  case Kind::Mul:
+    return b.create<mlir::arith::MulIOp>(loc, l, r);
+  case Kind::FloorDiv:
+    return b.create<mlir::arith::FloorDivSIOp>(loc, l, r);
+  default:
+    return b.create<mlir::arith::CeilDivSIOp>(loc, l, r);
   }
 }
 
-mlir::Value materialize(mlir::OpBuilder& b, mlir::Location loc, const Expr& e,
+mlir::Value materialize(mlir::OpBuilder &b, mlir::Location loc, const Expr &e,
                         llvm::ArrayRef<std::string> names) {
   return materialize(b, loc, e, [&](int64_t position) -> mlir::Value {
     std::string name = position < static_cast<int64_t>(names.size()) ? names[position] : "?";
@@ -104,10 +124,11 @@ mlir::Value materialize(mlir::OpBuilder& b, mlir::Location loc, const Expr& e,
   });
 }
 
-mlir::ArrayAttr dimsAttr(mlir::Builder& b, llvm::ArrayRef<Expr> dims,
+mlir::ArrayAttr dimsAttr(mlir::Builder &b, llvm::ArrayRef<Expr> dims,
                          llvm::ArrayRef<std::string> names) {
   llvm::SmallVector<mlir::Attribute> entries;
-  for (const Expr& d : dims) entries.push_back(b.getStringAttr(print(d, names)));
+  for (const Expr &d : dims)
+    entries.push_back(b.getStringAttr(print(d, names)));
   return b.getArrayAttr(entries);
 }
 
@@ -116,12 +137,14 @@ std::optional<std::vector<Expr>> parseDims(mlir::ArrayAttr attr,
   std::vector<Expr> dims;
   for (mlir::Attribute a : attr) {
     auto text = llvm::dyn_cast<mlir::StringAttr>(a);
-    if (!text) return std::nullopt;
+    if (!text)
+      return std::nullopt;
     auto e = parse(text.getValue(), names);
-    if (!e) return std::nullopt;
+    if (!e)
+      return std::nullopt;
     dims.push_back(*e);
   }
   return dims;
 }
 
-}  // namespace pt2c::sym
+} // namespace pt2c::sym

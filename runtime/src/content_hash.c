@@ -14,18 +14,17 @@ static uint64_t mix(uint64_t x) {
   return x;
 }
 
-static uint64_t load_le64(const unsigned char* p) {
+static uint64_t load_le64(const unsigned char *p) {
   uint64_t word = 0;
-  for (int i = 7; i >= 0; --i) word = (word << 8) | p[i];
+  for (int i = 7; i >= 0; --i)
+    word = (word << 8) | p[i];
   return word;
 }
 
-void pt2c_content_hash_init(pt2c_content_hasher* hasher) {
-  memset(hasher, 0, sizeof *hasher);
-}
+void pt2c_content_hash_init(pt2c_content_hasher *hasher) { memset(hasher, 0, sizeof *hasher); }
 
 /* Sum over words first .. first + count - 1 of a contiguous run. */
-static uint64_t sum_words(const unsigned char* data, uint64_t first, size_t count) {
+static uint64_t sum_words(const unsigned char *data, uint64_t first, size_t count) {
   uint64_t sum = 0;
   for (size_t i = 0; i < count; ++i) {
     uint64_t word;
@@ -35,8 +34,8 @@ static uint64_t sum_words(const unsigned char* data, uint64_t first, size_t coun
   return sum;
 }
 
-void pt2c_content_hash_update(pt2c_content_hasher* hasher, const void* data, size_t size) {
-  const unsigned char* bytes = data;
+void pt2c_content_hash_update(pt2c_content_hasher *hasher, const void *data, size_t size) {
+  const unsigned char *bytes = data;
   unsigned filled = (unsigned)(hasher->length % 8);
   if (filled > 0) { /* complete the pending word first */
     size_t take = 8 - filled < size ? 8 - filled : size;
@@ -44,7 +43,8 @@ void pt2c_content_hash_update(pt2c_content_hasher* hasher, const void* data, siz
     hasher->length += take;
     bytes += take;
     size -= take;
-    if (hasher->length % 8 != 0) return;
+    if (hasher->length % 8 != 0)
+      return;
     hasher->sum += mix(load_le64(hasher->pending) + (hasher->length / 8 - 1) * kPositionKey);
   }
   size_t words = size / 8;
@@ -55,7 +55,7 @@ void pt2c_content_hash_update(pt2c_content_hasher* hasher, const void* data, siz
   hasher->length += rest;
 }
 
-uint64_t pt2c_content_hash_final(const pt2c_content_hasher* hasher) {
+uint64_t pt2c_content_hash_final(const pt2c_content_hasher *hasher) {
   uint64_t sum = hasher->sum;
   unsigned filled = (unsigned)(hasher->length % 8);
   if (filled > 0) {
@@ -66,7 +66,7 @@ uint64_t pt2c_content_hash_final(const pt2c_content_hasher* hasher) {
   return mix(sum ^ mix(hasher->length));
 }
 
-uint64_t pt2c_content_hash(const void* data, size_t size) {
+uint64_t pt2c_content_hash(const void *data, size_t size) {
   pt2c_content_hasher hasher;
   pt2c_content_hash_init(&hasher);
   pt2c_content_hash_update(&hasher, data, size);

@@ -5,20 +5,22 @@
 #include "error.h"
 
 /* Appends "name" (comma-separated) to out, truncating instead of overflowing. */
-static void append_name(char* out, size_t capacity, const char* name, size_t len) {
+static void append_name(char *out, size_t capacity, const char *name, size_t len) {
   size_t used = strlen(out);
-  if (used > 0 && used + 1 < capacity) out[used++] = ',';
-  if (len > capacity - 1 - used) len = capacity - 1 - used;
+  if (used > 0 && used + 1 < capacity)
+    out[used++] = ',';
+  if (len > capacity - 1 - used)
+    len = capacity - 1 - used;
   memcpy(out + used, name, len);
   out[used + len] = '\0';
 }
 
-pt2c_status pt2c_cpu_features_check(const char* required, const char* cpu_name,
+pt2c_status pt2c_cpu_features_check(const char *required, const char *cpu_name,
                                     pt2c_cpu_feature_set host) {
   char missing[512] = "";
   char unknown[256] = "";
-  for (const char* p = required; *p != '\0';) {
-    const char* end = strchr(p, ',');
+  for (const char *p = required; *p != '\0';) {
+    const char *end = strchr(p, ',');
     size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
     if (len > 0) {
       pt2c_cpu_feature_set bit = pt2c_cpu_feature_bit(p, len);
@@ -32,7 +34,8 @@ pt2c_status pt2c_cpu_features_check(const char* required, const char* cpu_name,
   if (unknown[0] != '\0')
     return pt2c_fail(PT2C_ERROR_UNSUPPORTED,
                      "model.so was compiled for x86-64 features this runtime cannot check: "
-                     "%s (--cpu %s)", unknown, cpu_name);
+                     "%s (--cpu %s)",
+                     unknown, cpu_name);
   if (missing[0] != '\0')
     return pt2c_fail(PT2C_ERROR_UNSUPPORTED,
                      "model.so was compiled for x86-64 features %s (--cpu %s); this CPU "

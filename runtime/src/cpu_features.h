@@ -19,12 +19,12 @@ pt2c_cpu_feature_set pt2c_cpu_host_features(void);
 
 /* The bit of an LLVM feature name (len bytes, no NUL needed); 0 for a name not in the
  * table. */
-pt2c_cpu_feature_set pt2c_cpu_feature_bit(const char* name, uint64_t len);
+pt2c_cpu_feature_set pt2c_cpu_feature_bit(const char *name, uint64_t len);
 
 /* Checks `required` (comma-separated LLVM feature names, as the compiler recorded
  * them for the LLVM CPU `cpu_name`) against `host`. PT2C_ERROR_UNSUPPORTED, with a
  * message naming what is missing, when a feature is absent or unknown. */
-pt2c_status pt2c_cpu_features_check(const char* required, const char* cpu_name,
+pt2c_status pt2c_cpu_features_check(const char *required, const char *cpu_name,
                                     pt2c_cpu_feature_set host);
 
 #ifdef __cplusplus

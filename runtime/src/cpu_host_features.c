@@ -14,13 +14,13 @@ enum { PT2C_CPUID_EAX, PT2C_CPUID_EBX, PT2C_CPUID_ECX, PT2C_CPUID_EDX };
 enum { NONE, YMM, ZMM };
 
 typedef struct feature {
-  const char* name;
+  const char *name;
   uint32_t leaf, subleaf;
   int reg, bit, os_state;
 } feature;
 
 static const feature kFeatures[] = {
-#define PT2C_CPU_FEATURE(name, leaf, subleaf, reg, bit, os_state) \
+#define PT2C_CPU_FEATURE(name, leaf, subleaf, reg, bit, os_state)                                  \
   {name, leaf, subleaf, reg, bit, os_state},
 #include "cpu_feature_table.h"
 #undef PT2C_CPU_FEATURE
@@ -45,23 +45,25 @@ pt2c_cpu_feature_set pt2c_cpu_host_features(void) {
   pt2c_cpu_feature_set set = 0;
 #ifdef PT2C_HAVE_CPUID
   uint64_t xcr0 = os_saved_state();
-  int ymm = (xcr0 & 0x6) == 0x6;            /* SSE + AVX state */
-  int zmm = ymm && (xcr0 & 0xe0) == 0xe0;   /* opmask + ZMM_Hi256 + Hi16_ZMM */
+  int ymm = (xcr0 & 0x6) == 0x6;          /* SSE + AVX state */
+  int zmm = ymm && (xcr0 & 0xe0) == 0xe0; /* opmask + ZMM_Hi256 + Hi16_ZMM */
   for (int i = 0; i < kNumFeatures; ++i) {
-    const feature* f = &kFeatures[i];
+    const feature *f = &kFeatures[i];
     unsigned regs[4];
     /* __get_cpuid_count fails for a leaf above the CPU's maximum (basic or extended). */
     if (!__get_cpuid_count(f->leaf, f->subleaf, &regs[0], &regs[1], &regs[2], &regs[3]))
       continue;
-    if (!(regs[f->reg] & (1u << f->bit))) continue;
-    if ((f->os_state == YMM && !ymm) || (f->os_state == ZMM && !zmm)) continue;
+    if (!(regs[f->reg] & (1u << f->bit)))
+      continue;
+    if ((f->os_state == YMM && !ymm) || (f->os_state == ZMM && !zmm))
+      continue;
     set |= (pt2c_cpu_feature_set)1 << i;
   }
 #endif
   return set;
 }
 
-pt2c_cpu_feature_set pt2c_cpu_feature_bit(const char* name, uint64_t len) {
+pt2c_cpu_feature_set pt2c_cpu_feature_bit(const char *name, uint64_t len) {
   for (int i = 0; i < kNumFeatures; ++i)
     if (strlen(kFeatures[i].name) == len && memcmp(kFeatures[i].name, name, len) == 0)
       return (pt2c_cpu_feature_set)1 << i;

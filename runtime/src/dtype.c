@@ -1,7 +1,7 @@
 #include "dtype.h"
 
 typedef struct dtype_entry {
-  const char* name;
+  const char *name;
   size_t size;
 } dtype_entry;
 
@@ -26,7 +26,7 @@ int pt2c_dtype_is_valid(uint32_t value) {
   return value != PT2C_DTYPE_UNDEFINED && value < kNumDtypes;
 }
 
-const char* pt2c_dtype_name(pt2c_dtype dtype) {
+const char *pt2c_dtype_name(pt2c_dtype dtype) {
   return (uint32_t)dtype < kNumDtypes ? kDtypes[dtype].name : "unknown";
 }
 

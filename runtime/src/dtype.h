@@ -15,7 +15,7 @@ extern "C" {
 int pt2c_dtype_is_valid(uint32_t value);
 
 /* Short name used in messages ("f32", "i64", ...); "unknown" for unknown values. */
-const char* pt2c_dtype_name(pt2c_dtype dtype);
+const char *pt2c_dtype_name(pt2c_dtype dtype);
 
 /* Element size; 0 for unknown dtypes. Internal twin of the exported pt2c_dtype_size so
  * that runtime code never calls through an exported (interposable) symbol. */

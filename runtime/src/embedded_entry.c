@@ -44,21 +44,22 @@ PT2C_EMBEDDED __attribute__((weak)) const pt2c_external_weights __pt2c_external_
 /* How the kernels divide among threads (one entry per kernel table entry), or NULL. The
  * pointer is not const here: GCC folds a const weak variable's initializer into its uses,
  * and the compiler's definition would never be read. */
-PT2C_EMBEDDED __attribute__((weak)) const pt2c_kernel_split* __pt2c_kernel_splits = NULL;
+PT2C_EMBEDDED __attribute__((weak)) const pt2c_kernel_split *__pt2c_kernel_splits = NULL;
 /* The buffer sizes the kernels were compiled for (plan_format.h), or NULL: read through
  * a pointer with a weak null default for the same reason. */
-PT2C_EMBEDDED __attribute__((weak)) const pt2c_kernel_args* __pt2c_kernel_args = NULL;
+PT2C_EMBEDDED __attribute__((weak)) const pt2c_kernel_args *__pt2c_kernel_args = NULL;
 
 /* The weights file's path: the caller's, else $PT2C_WEIGHTS, else this library's path
  * + ".weights". *out_path is malloc'ed. */
-static pt2c_status weights_file_path(const char* weights_path, char** out_path) {
-  const char* env = getenv("PT2C_WEIGHTS");
-  const char* given = weights_path != NULL ? weights_path
-                      : env != NULL && env[0] != '\0' ? env : NULL;
-  const char* suffix = given != NULL ? "" : ".weights";
+static pt2c_status weights_file_path(const char *weights_path, char **out_path) {
+  const char *env = getenv("PT2C_WEIGHTS");
+  const char *given = weights_path != NULL            ? weights_path
+                      : env != NULL && env[0] != '\0' ? env
+                                                      : NULL;
+  const char *suffix = given != NULL ? "" : ".weights";
   if (given == NULL) {
     Dl_info info;
-    if (dladdr((const void*)&pt2c_model_create, &info) == 0 || info.dli_fname == NULL)
+    if (dladdr((const void *)&pt2c_model_create, &info) == 0 || info.dli_fname == NULL)
       return pt2c_fail(PT2C_ERROR_WEIGHTS_FILE,
                        "this model keeps its weights in a separate file, and the library's "
                        "own path is unknown: pass the file to "
@@ -67,7 +68,8 @@ static pt2c_status weights_file_path(const char* weights_path, char** out_path) 
   }
   size_t length = strlen(given), suffix_length = strlen(suffix);
   *out_path = malloc(length + suffix_length + 1);
-  if (*out_path == NULL) return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a path");
+  if (*out_path == NULL)
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a path");
   memcpy(*out_path, given, length);
   memcpy(*out_path + length, suffix, suffix_length + 1);
   return PT2C_OK;
@@ -75,23 +77,24 @@ static pt2c_status weights_file_path(const char* weights_path, char** out_path) 
 
 /* Reads and checks the external weights file into private memory (weights_file.h says
  * why a copy and not a mapping). */
-static pt2c_status open_weights(const char* weights_path, pt2c_weights_file* file) {
-  char* path = NULL;
+static pt2c_status open_weights(const char *weights_path, pt2c_weights_file *file) {
+  char *path = NULL;
   pt2c_status status = weights_file_path(weights_path, &path);
-  if (status != PT2C_OK) return status;
-  const char* verify = getenv("PT2C_WEIGHTS_VERIFY");
+  if (status != PT2C_OK)
+    return status;
+  const char *verify = getenv("PT2C_WEIGHTS_VERIFY");
   int verify_data = !(verify != NULL && strcmp(verify, "0") == 0);
   status = pt2c_weights_file_open(path, &__pt2c_external_weights, verify_data, file);
   free(path);
   return status;
 }
 
-PT2C_API pt2c_status pt2c_model_create(pt2c_model** out_model) {
+PT2C_API pt2c_status pt2c_model_create(pt2c_model **out_model) {
   return pt2c_model_create_with_weights(NULL, out_model);
 }
 
-PT2C_API pt2c_status pt2c_model_create_with_weights(const char* weights_path,
-                                                    pt2c_model** out_model) {
+PT2C_API pt2c_status pt2c_model_create_with_weights(const char *weights_path,
+                                                    pt2c_model **out_model) {
   if (out_model == NULL)
     return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_create: out_model is null");
   *out_model = NULL;
@@ -104,7 +107,8 @@ PT2C_API pt2c_status pt2c_model_create_with_weights(const char* weights_path,
   if (__pt2c_cpu_features[0] != '\0') {
     pt2c_status status =
         pt2c_cpu_features_check(__pt2c_cpu_features, __pt2c_cpu, pt2c_cpu_host_features());
-    if (status != PT2C_OK) return status;
+    if (status != PT2C_OK)
+      return status;
   }
   /* Before the plan is parsed: flipped bits in a damaged model.so are caught here, and
    * the parser's bounds checks remain for what a checksum cannot catch. */
@@ -116,7 +120,8 @@ PT2C_API pt2c_status pt2c_model_create_with_weights(const char* weights_path,
                      ": this model.so was damaged after it was built; rebuild it",
                      checksum, __pt2c_plan_checksum);
   uint32_t num_kernels = UINT32_MAX;
-  if (&__pt2c_num_kernels != NULL) num_kernels = __pt2c_num_kernels;
+  if (&__pt2c_num_kernels != NULL)
+    num_kernels = __pt2c_num_kernels;
   pt2c_model_source source = {
       .plan = __pt2c_plan,
       .plan_size = __pt2c_plan_size,
@@ -133,7 +138,8 @@ PT2C_API pt2c_status pt2c_model_create_with_weights(const char* weights_path,
   pt2c_weights_file file = {0};
   if (external) {
     pt2c_status status = open_weights(weights_path, &file);
-    if (status != PT2C_OK) return status;
+    if (status != PT2C_OK)
+      return status;
     source.weights = file.blob;
     source.weights_size = file.blob_size;
   }

@@ -19,9 +19,7 @@ static int g_key_created;
 
 /* Each thread's buffer is released by libc's free at thread exit; the destructor is
  * libc code, so it stays valid even after this library is dlclose'd. */
-static void create_key(void) {
-  g_key_created = pthread_key_create(&g_message_key, free) == 0;
-}
+static void create_key(void) { g_key_created = pthread_key_create(&g_message_key, free) == 0; }
 
 /* Return the key to the process when the library is unloaded: keys are a finite
  * resource and a host may load and unload many models. */
@@ -33,10 +31,11 @@ __attribute__((destructor)) static void delete_key(void) {
 }
 
 /* This thread's message buffer, created on first use; NULL if that is impossible. */
-static char* thread_message(int create) {
+static char *thread_message(int create) {
   pthread_once(&g_key_once, create_key);
-  if (!g_key_created) return NULL;
-  char* message = pthread_getspecific(g_message_key);
+  if (!g_key_created)
+    return NULL;
+  char *message = pthread_getspecific(g_message_key);
   if (message == NULL && create) {
     message = calloc(1, kMessageCapacity);
     if (message != NULL && pthread_setspecific(g_message_key, message) != 0) {
@@ -47,8 +46,8 @@ static char* thread_message(int create) {
   return message;
 }
 
-pt2c_status pt2c_fail(pt2c_status status, const char* format, ...) {
-  char* message = thread_message(1);
+pt2c_status pt2c_fail(pt2c_status status, const char *format, ...) {
+  char *message = thread_message(1);
   if (message != NULL) {
     va_list args;
     va_start(args, format);
@@ -58,9 +57,10 @@ pt2c_status pt2c_fail(pt2c_status status, const char* format, ...) {
   return status;
 }
 
-PT2C_API const char* pt2c_last_error(void) {
-  const char* message = thread_message(0);
-  if (message != NULL) return message;
+PT2C_API const char *pt2c_last_error(void) {
+  const char *message = thread_message(0);
+  if (message != NULL)
+    return message;
   /* Either no call on this thread has failed, or the buffer could not be allocated. */
   return g_key_created ? "" : "pt2c: could not allocate the error message buffer";
 }

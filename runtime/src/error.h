@@ -10,7 +10,7 @@ extern "C" {
 
 /* Records a printf-style message for this thread and returns `status`, so that callers
  * can write `return pt2c_fail(PT2C_ERROR_DTYPE, "...", ...);`. */
-pt2c_status pt2c_fail(pt2c_status status, const char* format, ...)
+pt2c_status pt2c_fail(pt2c_status status, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
 
 #ifdef __cplusplus

@@ -10,11 +10,11 @@ extern "C" {
 
 /* PT2C_ERROR_GUARD naming the first guard whose value differs from the one seen at
  * export; PT2C_OK if all hold. Reads the model's bound buffers of the run just done. */
-pt2c_status pt2c_check_guards(const pt2c_model* model);
+pt2c_status pt2c_check_guards(const pt2c_model *model);
 
 /* Checks guard `index` of `plan` against `element`, a copy of its buffer's first element
  * (for buffers the host cannot read in place, such as GPU memory). */
-pt2c_status pt2c_check_guard_value(const pt2c_plan* plan, uint32_t index, const void* element);
+pt2c_status pt2c_check_guard_value(const pt2c_plan *plan, uint32_t index, const void *element);
 
 #ifdef __cplusplus
 }

@@ -34,8 +34,10 @@ uint16_t pt2c_f32_to_f16_bits(float value) {
   uint32_t bits = float_bits(value);
   uint16_t sign = (uint16_t)((bits >> 16) & 0x8000u);
   uint32_t magnitude = bits & 0x7fffffffu;
-  if (magnitude > 0x7f800000u) return sign | 0x7e00u; /* NaN */
-  if (magnitude >= 0x47800000u) return sign | 0x7c00u; /* >= 2^16: infinity */
+  if (magnitude > 0x7f800000u)
+    return sign | 0x7e00u; /* NaN */
+  if (magnitude >= 0x47800000u)
+    return sign | 0x7c00u; /* >= 2^16: infinity */
   if (magnitude < 0x38800000u) {
     /* Below f16's smallest normal (2^-14): adding 0.5 puts the f16 subnormal's bits at
      * the bottom of the f32 mantissa, and the f32 addition rounds to nearest even. */
@@ -52,7 +54,8 @@ uint16_t pt2c_f32_to_f16_bits(float value) {
 float pt2c_f16_bits_to_f32(uint16_t bits) {
   uint32_t sign = (uint32_t)(bits & 0x8000u) << 16;
   uint32_t exponent = (bits >> 10) & 0x1fu, mantissa = bits & 0x3ffu;
-  if (exponent == 0x1f) return bits_float(sign | 0x7f800000u | (mantissa << 13));
+  if (exponent == 0x1f)
+    return bits_float(sign | 0x7f800000u | (mantissa << 13));
   if (exponent == 0) { /* zero or subnormal: mantissa * 2^-24, exact in f32 */
     float magnitude = (float)mantissa * 0x1p-24f;
     return sign ? -magnitude : magnitude;
@@ -62,17 +65,15 @@ float pt2c_f16_bits_to_f32(uint16_t bits) {
 
 float pt2c_bf16_bits_to_f32(uint16_t bits) { return bits_float((uint32_t)bits << 16); }
 
-uint16_t pt2c_f32_to_bf16_bits(float value) {
-  return pt2c_round_to_bf16_bits(float_bits(value));
-}
+uint16_t pt2c_f32_to_bf16_bits(float value) { return pt2c_round_to_bf16_bits(float_bits(value)); }
 
 #if defined(__SSE2__)
 /* 4 lanes of pt2c_round_to_bf16_bits, each result in its lane's low 16 bits minus
  * 0x8000 (signed), so that a signed-saturating pack keeps all 16 bits. */
 static __m128i round4_to_bf16(__m128i bits) {
   const __m128i lsb = _mm_and_si128(_mm_srli_epi32(bits, 16), _mm_set1_epi32(1));
-  __m128i rounded = _mm_srli_epi32(
-      _mm_add_epi32(_mm_add_epi32(bits, _mm_set1_epi32(0x7fff)), lsb), 16);
+  __m128i rounded =
+      _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(bits, _mm_set1_epi32(0x7fff)), lsb), 16);
   /* NaN: magnitude above infinity's, compared as signed (both are non-negative) */
   __m128i magnitude = _mm_and_si128(bits, _mm_set1_epi32(0x7fffffff));
   __m128i nan = _mm_cmpgt_epi32(magnitude, _mm_set1_epi32(0x7f800000));
@@ -82,18 +83,19 @@ static __m128i round4_to_bf16(__m128i bits) {
 }
 #endif
 
-void pt2c_f32_to_bf16_row(const float* src, int64_t count, uint16_t* dst) {
+void pt2c_f32_to_bf16_row(const float *src, int64_t count, uint16_t *dst) {
   int64_t i = 0;
 #if defined(__SSE2__)
   const __m128i bias = _mm_set1_epi16((short)0x8000);
   for (; i + 8 <= count; i += 8) {
-    __m128i lo = round4_to_bf16(_mm_loadu_si128((const __m128i*)(const void*)(src + i)));
-    __m128i hi = round4_to_bf16(_mm_loadu_si128((const __m128i*)(const void*)(src + i + 4)));
+    __m128i lo = round4_to_bf16(_mm_loadu_si128((const __m128i *)(const void *)(src + i)));
+    __m128i hi = round4_to_bf16(_mm_loadu_si128((const __m128i *)(const void *)(src + i + 4)));
     __m128i packed = _mm_xor_si128(_mm_packs_epi32(lo, hi), bias);
-    _mm_storeu_si128((__m128i*)(void*)(dst + i), packed);
+    _mm_storeu_si128((__m128i *)(void *)(dst + i), packed);
   }
 #endif
-  for (; i < count; ++i) dst[i] = pt2c_round_to_bf16_bits(float_bits(src[i]));
+  for (; i < count; ++i)
+    dst[i] = pt2c_round_to_bf16_bits(float_bits(src[i]));
 }
 
 /* f64 -> f32 rounded to odd: truncated toward zero, with the last mantissa bit set when
@@ -101,10 +103,12 @@ void pt2c_f32_to_bf16_row(const float* src, int64_t count, uint16_t* dst) {
  * to nearest even gives the correctly rounded f64 result (no double rounding). */
 static float f64_to_f32_round_to_odd(double value) {
   float nearest = (float)value;
-  if ((double)nearest == value || value != value) return nearest;
+  if ((double)nearest == value || value != value)
+    return nearest;
   uint32_t bits = float_bits(nearest);
   /* Rounded away from zero (or to infinity): step one ulp back toward zero. */
-  if (__builtin_fabs((double)nearest) > __builtin_fabs(value)) bits -= 1;
+  if (__builtin_fabs((double)nearest) > __builtin_fabs(value))
+    bits -= 1;
   return bits_float(bits | 1u);
 }
 
@@ -125,20 +129,19 @@ _Float16 __truncdfbf2(double value) { return as_register(pt2c_f64_to_bf16_bits(v
 
 #if defined(__x86_64__)
 /* A third of a bf16 GEMM epilogue's time went to the SSE2 rounding (bf16 BERT). */
-__attribute__((target("avx512f"))) void pt2c_f32_to_bf16_row_avx512(const float* src,
-                                                                    int64_t count,
-                                                                    uint16_t* dst) {
+__attribute__((target("avx512f"))) void pt2c_f32_to_bf16_row_avx512(const float *src, int64_t count,
+                                                                    uint16_t *dst) {
   int64_t i = 0;
   const __m512i one = _mm512_set1_epi32(1), half = _mm512_set1_epi32(0x7fff);
   for (; i + 16 <= count; i += 16) {
-    __m512i bits = _mm512_loadu_si512((const void*)(src + i));
+    __m512i bits = _mm512_loadu_si512((const void *)(src + i));
     __m512i high = _mm512_srli_epi32(bits, 16);
     __m512i rounded = _mm512_srli_epi32(
         _mm512_add_epi32(_mm512_add_epi32(bits, half), _mm512_and_si512(high, one)), 16);
-    __mmask16 nan = _mm512_cmpgt_epi32_mask(
-        _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff)), _mm512_set1_epi32(0x7f800000));
+    __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff)),
+                                            _mm512_set1_epi32(0x7f800000));
     rounded = _mm512_mask_mov_epi32(rounded, nan, _mm512_or_si512(high, _mm512_set1_epi32(0x40)));
-    _mm256_storeu_si256((__m256i*)(void*)(dst + i), _mm512_cvtepi32_epi16(rounded));
+    _mm256_storeu_si256((__m256i *)(void *)(dst + i), _mm512_cvtepi32_epi16(rounded));
   }
   pt2c_f32_to_bf16_row(src + i, count - i, dst + i);
 }

@@ -19,7 +19,8 @@ extern "C" {
 /* f32 -> bf16 bits, round to nearest even, NaN stays NaN (quiet): inline for loops over
  * whole rows (pt2c_f32_to_bf16_bits is this, out of line). */
 static inline uint16_t pt2c_round_to_bf16_bits(uint32_t f32_bits) {
-  if ((f32_bits & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((f32_bits >> 16) | 0x40u);
+  if ((f32_bits & 0x7fffffffu) > 0x7f800000u)
+    return (uint16_t)((f32_bits >> 16) | 0x40u);
   return (uint16_t)((f32_bits + 0x7fffu + ((f32_bits >> 16) & 1u)) >> 16);
 }
 
@@ -30,10 +31,10 @@ float pt2c_bf16_bits_to_f32(uint16_t bits); /* exact: bf16 is f32's upper half *
 uint16_t pt2c_f32_to_bf16_bits(float value);
 /* count f32 values to bf16 bits, each as pt2c_f32_to_bf16_bits gives, 8 at a time
  * with SSE2 where the target has it (every x86-64): the GEMM epilogue's narrow step. */
-void pt2c_f32_to_bf16_row(const float* src, int64_t count, uint16_t* dst);
+void pt2c_f32_to_bf16_row(const float *src, int64_t count, uint16_t *dst);
 #if defined(__x86_64__)
 /* The same 16 at a time with AVX-512F: call only where the CPU has it. */
-void pt2c_f32_to_bf16_row_avx512(const float* src, int64_t count, uint16_t* dst);
+void pt2c_f32_to_bf16_row_avx512(const float *src, int64_t count, uint16_t *dst);
 #endif
 uint16_t pt2c_f64_to_f16_bits(double value);
 uint16_t pt2c_f64_to_bf16_bits(double value);
@@ -43,7 +44,7 @@ float __extendhfsf2(_Float16 value);
 double __extendhfdf2(_Float16 value);
 _Float16 __truncsfhf2(float value);
 _Float16 __truncdfhf2(double value);
-_Float16 __truncsfbf2(float value); /* returns bf16 bits */
+_Float16 __truncsfbf2(float value);  /* returns bf16 bits */
 _Float16 __truncdfbf2(double value); /* returns bf16 bits */
 
 #ifdef __cplusplus

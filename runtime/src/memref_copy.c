@@ -16,22 +16,22 @@
 
 /* The ranked descriptor: two pointers, then offset, sizes[rank], strides[rank]. */
 typedef struct ranked_descriptor {
-  char* allocated;
-  char* aligned;
+  char *allocated;
+  char *aligned;
   int64_t offset;
   int64_t sizes_and_strides[];
 } ranked_descriptor;
 
 typedef struct copy_walk {
-  const int64_t* sizes;
-  const int64_t* src_strides; /* in elements */
-  const int64_t* dst_strides; /* in elements */
+  const int64_t *sizes;
+  const int64_t *src_strides; /* in elements */
+  const int64_t *dst_strides; /* in elements */
   int64_t elem_size;
   int64_t outer_rank; /* dims walked one index at a time */
   size_t run_bytes;   /* bytes copied by one memcpy */
 } copy_walk;
 
-static void copy_dims(const copy_walk* walk, int64_t dim, const char* src, char* dst) {
+static void copy_dims(const copy_walk *walk, int64_t dim, const char *src, char *dst) {
   if (dim == walk->outer_rank) {
     memcpy(dst, src, walk->run_bytes);
     return;
@@ -42,15 +42,16 @@ static void copy_dims(const copy_walk* walk, int64_t dim, const char* src, char*
     copy_dims(walk, dim + 1, src, dst);
 }
 
-void memrefCopy(int64_t elem_size, pt2c_unranked_memref* src, pt2c_unranked_memref* dst) {
+void memrefCopy(int64_t elem_size, pt2c_unranked_memref *src, pt2c_unranked_memref *dst) {
   int64_t rank = src->rank;
-  const ranked_descriptor* s = (const ranked_descriptor*)src->descriptor;
-  const ranked_descriptor* d = (const ranked_descriptor*)dst->descriptor;
-  const int64_t* sizes = s->sizes_and_strides;
-  const int64_t* src_strides = s->sizes_and_strides + rank;
-  const int64_t* dst_strides = d->sizes_and_strides + rank;
+  const ranked_descriptor *s = (const ranked_descriptor *)src->descriptor;
+  const ranked_descriptor *d = (const ranked_descriptor *)dst->descriptor;
+  const int64_t *sizes = s->sizes_and_strides;
+  const int64_t *src_strides = s->sizes_and_strides + rank;
+  const int64_t *dst_strides = d->sizes_and_strides + rank;
   for (int64_t i = 0; i < rank; ++i)
-    if (sizes[i] == 0) return;
+    if (sizes[i] == 0)
+      return;
 
   /* Merge inner dims while both sides are contiguous there (a size-1 dim's stride is
    * never used, so it does not break a run). */

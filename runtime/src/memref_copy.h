@@ -14,13 +14,13 @@ extern "C" {
  * ranked descriptor {allocated, aligned, offset, sizes[rank], strides[rank]}. */
 typedef struct pt2c_unranked_memref {
   int64_t rank;
-  void* descriptor;
+  void *descriptor;
 } pt2c_unranked_memref;
 
 /* Copies every element of src into the element at the same index of dst. Both have the
  * same rank and sizes; strides and offsets count elements of elem_size bytes. src and
  * dst must not overlap (memref.copy's contract). */
-void memrefCopy(int64_t elem_size, pt2c_unranked_memref* src, pt2c_unranked_memref* dst);
+void memrefCopy(int64_t elem_size, pt2c_unranked_memref *src, pt2c_unranked_memref *dst);
 
 #ifdef __cplusplus
 }

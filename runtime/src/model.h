@@ -22,25 +22,25 @@ extern "C" {
 
 /* Everything a model is made of. */
 typedef struct pt2c_model_source {
-  const void* plan;               /* plan blob; copied, so it need not outlive the call */
+  const void *plan; /* plan blob; copied, so it need not outlive the call */
   uint64_t plan_size;
-  const void* weights;            /* 64-byte aligned; must outlive the model */
+  const void *weights; /* 64-byte aligned; must outlive the model */
   uint64_t weights_size;
-  const pt2c_kernel_fn* kernels;  /* kernel table of CPU plans; must outlive the model */
+  const pt2c_kernel_fn *kernels; /* kernel table of CPU plans; must outlive the model */
   uint32_t num_kernels;
-  const pt2c_kernel_split* kernel_splits; /* NULL, or one entry per kernel table entry */
+  const pt2c_kernel_split *kernel_splits; /* NULL, or one entry per kernel table entry */
   /* NULL, or the sizes each kernel table entry's buffers were compiled for, as
    * pt2c_kernel_args: kernel_arg_first has num_kernels + 1 entries indexing
    * kernel_arg_bytes (a plan set's graph gets the table from its first kernel on). */
-  const uint32_t* kernel_arg_first;
-  const uint64_t* kernel_arg_bytes;
-  const void* cuda_fatbin;        /* CUDA plans: the kernels; read during create only */
+  const uint32_t *kernel_arg_first;
+  const uint64_t *kernel_arg_bytes;
+  const void *cuda_fatbin; /* CUDA plans: the kernels; read during create only */
   uint64_t cuda_fatbin_size;
   /* Plan sets (dispatch.c): the graphs created before this one. A STATE buffer one of
    * them has too (the same weights bytes) is that graph's, not a copy: one model state
    * for the whole model. A CUDA graph also uses the first one's module and device
    * weights. */
-  struct pt2c_model* const* siblings;
+  struct pt2c_model *const *siblings;
   uint32_t num_siblings;
 } pt2c_model_source;
 
@@ -57,30 +57,31 @@ struct pt2c_model_graph;
  * tables) and owns what a run writes: arena, state, buffer and argument tables, and for a
  * plan set one instance per graph and the dispatch scratch. */
 struct pt2c_model {
-  const struct pt2c_model* parent; /* an instance's model, else NULL */
-  void* plan_copy;                /* owned 8-byte aligned copy of the plan blob */
-  pt2c_plan plan;                 /* views into plan_copy */
-  const unsigned char* weights;
-  const pt2c_kernel_fn* kernels;
-  const pt2c_kernel_split* kernel_splits; /* NULL when the kernels do not split */
-  void* arena_allocation;         /* owned; holds the arena */
-  void* arena;                    /* 64-byte aligned, plan.header->arena_size bytes */
-  void* state;                    /* owned; this model's copies of STATE buffers */
-  void** buffer_data;             /* per plan buffer; INPUT/OUTPUT entries set per run */
-  void** step_arg_data;           /* max_step_args entries, the kernel's argument array */
-  struct pt2c_cuda_model* cuda;   /* owned; the device side of a CUDA plan, else NULL */
-  struct pt2c_step_profile* profile; /* owned; $PT2C_PROFILE's step times, else NULL */
-  struct pt2c_cpu_library_steps* cpu_library_steps; /* owned; a CPU plan's GEMM and
+  const struct pt2c_model *parent; /* an instance's model, else NULL */
+  void *plan_copy;                 /* owned 8-byte aligned copy of the plan blob */
+  pt2c_plan plan;                  /* views into plan_copy */
+  const unsigned char *weights;
+  const pt2c_kernel_fn *kernels;
+  const pt2c_kernel_split *kernel_splits; /* NULL when the kernels do not split */
+  void *arena_allocation;                 /* owned; holds the arena */
+  void *arena;                            /* 64-byte aligned, plan.header->arena_size bytes */
+  void *state;                            /* owned; this model's copies of STATE buffers */
+  void **buffer_data;                     /* per plan buffer; INPUT/OUTPUT entries set per run */
+  void **step_arg_data;                   /* max_step_args entries, the kernel's argument array */
+  struct pt2c_cuda_model *cuda;           /* owned; the device side of a CUDA plan, else NULL */
+  struct pt2c_step_profile *profile;      /* owned; $PT2C_PROFILE's step times, else NULL */
+  struct pt2c_cpu_library_steps
+      *cpu_library_steps;         /* owned; a CPU plan's GEMM and
                                    * convolution steps on the microkernels, else NULL */
-  int64_t* info_dims;             /* owned; plan dims as the info calls give them (-1:
+  int64_t *info_dims;             /* owned; plan dims as the info calls give them (-1:
                                    * dynamic) */
   pt2c_weights_file weights_file; /* owned; the private copy of the external weights
                                    * file that `weights` points into, else zeroed */
   /* Plan sets only (dispatch.c). */
   uint32_t num_graphs;
-  struct pt2c_model_graph* graphs; /* owned, num_graphs entries */
-  void* set_copy;                 /* owned 8-byte aligned copy of the set blob */
-  pt2c_tensor* gathered;          /* scratch: a graph's inputs in plan order */
+  struct pt2c_model_graph *graphs; /* owned, num_graphs entries */
+  void *set_copy;                  /* owned 8-byte aligned copy of the set blob */
+  pt2c_tensor *gathered;           /* scratch: a graph's inputs in plan order */
   /* 1 while a run is in progress on this handle, the one the caller holds (run.c): a
    * run rebinds buffers, writes the arena, state and scratch, so a second one at the
    * same time would compute garbage. C++ tests include this header too: they see the
@@ -95,35 +96,35 @@ struct pt2c_model {
 /* Validates the plan against itself and against `source`'s weights and kernel table (or
  * fatbin), then allocates the arena (in device memory for a CUDA plan). On failure
  * *out_model is NULL and pt2c_last_error() says why. */
-pt2c_status pt2c_model_create_from(const pt2c_model_source* source, pt2c_model** out_model);
+pt2c_status pt2c_model_create_from(const pt2c_model_source *source, pt2c_model **out_model);
 
 /* pt2c_model_run, _run_method and the context runs: claims the model (PT2C_ERROR_BUSY if a
  * run is in progress on it), picks the graph, checks and runs it on host memory.
  * `function` names the API call in messages. */
-pt2c_status pt2c_run_host(pt2c_model* model, const char* function, const char* method,
-                          const pt2c_tensor* inputs, int32_t num_inputs, pt2c_tensor* outputs,
+pt2c_status pt2c_run_host(pt2c_model *model, const char *function, const char *method,
+                          const pt2c_tensor *inputs, int32_t num_inputs, pt2c_tensor *outputs,
                           int32_t num_outputs);
 
 /* Marks the model as running (PT2C_ERROR_BUSY if a call on it is in progress), and ends
  * that: for every call that writes what runs write (run.c says why a flag). */
-pt2c_status pt2c_model_claim(pt2c_model* model, const char* function);
-void pt2c_model_release(pt2c_model* model);
+pt2c_status pt2c_model_claim(pt2c_model *model, const char *function);
+void pt2c_model_release(pt2c_model *model);
 
 /* Puts every STATE buffer of the model (each graph's) back to its initial bytes: the
  * body of pt2c_model_reset_state and pt2c_context_reset_state (state.c). */
-pt2c_status pt2c_model_reset_state_as(pt2c_model* model, const char* function);
+pt2c_status pt2c_model_reset_state_as(pt2c_model *model, const char *function);
 
 /* A new instance of `parent` (see struct pt2c_model), freed by pt2c_model_destroy; the
  * parent must outlive it. `siblings`: as pt2c_model_source's, for the instance of one
  * graph of a plan set (the instances of the graphs before it); NULL otherwise. */
-pt2c_status pt2c_model_instance_create(const pt2c_model* parent, pt2c_model* const* siblings,
-                                       uint32_t num_siblings, pt2c_model** out_instance);
+pt2c_status pt2c_model_instance_create(const pt2c_model *parent, pt2c_model *const *siblings,
+                                       uint32_t num_siblings, pt2c_model **out_instance);
 
 /* The STATE buffer of one of `siblings` (plan sets) that holds the same weights bytes as
  * `buffer`: 1 with *out_model and *out_buffer set, or 0 if none does. */
-int pt2c_sibling_state(pt2c_model* const* siblings, uint32_t num_siblings,
-                       const pt2c_plan_buffer* buffer, const pt2c_model** out_model,
-                       uint32_t* out_buffer);
+int pt2c_sibling_state(pt2c_model *const *siblings, uint32_t num_siblings,
+                       const pt2c_plan_buffer *buffer, const pt2c_model **out_model,
+                       uint32_t *out_buffer);
 
 #ifdef __cplusplus
 }

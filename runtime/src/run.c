@@ -15,11 +15,11 @@
 
 /* Points INPUT and OUTPUT buffers at this run's caller memory (the inputs are read-only
  * to kernels, but every kernel argument is a void*). */
-static void bind_caller_buffers(pt2c_model* model, const pt2c_tensor* inputs,
-                                pt2c_tensor* outputs) {
-  const pt2c_plan* plan = &model->plan;
+static void bind_caller_buffers(pt2c_model *model, const pt2c_tensor *inputs,
+                                pt2c_tensor *outputs) {
+  const pt2c_plan *plan = &model->plan;
   for (uint32_t i = 0; i < plan->header->num_buffers; ++i) {
-    const pt2c_plan_buffer* buffer = &plan->buffers[i];
+    const pt2c_plan_buffer *buffer = &plan->buffers[i];
     if (buffer->kind == PT2C_BUFFER_INPUT)
       model->buffer_data[i] = inputs[buffer->index].data;
     else if (buffer->kind == PT2C_BUFFER_OUTPUT)
@@ -29,17 +29,16 @@ static void bind_caller_buffers(pt2c_model* model, const pt2c_tensor* inputs,
 
 /* The checks every run starts with, whatever the device; binds the dynamic dimensions'
  * values (sym_values, PT2C_MAX_SYMS entries) from the inputs. */
-static pt2c_status check_run(const pt2c_model* model, const pt2c_tensor* inputs,
-                             int32_t num_inputs, pt2c_tensor* outputs, int32_t num_outputs,
-                             int64_t* sym_values) {
-  const pt2c_plan* plan = &model->plan;
+static pt2c_status check_run(const pt2c_model *model, const pt2c_tensor *inputs, int32_t num_inputs,
+                             pt2c_tensor *outputs, int32_t num_outputs, int64_t *sym_values) {
+  const pt2c_plan *plan = &model->plan;
   pt2c_status status = pt2c_sym_bind(plan, inputs, num_inputs, sym_values);
   if (status == PT2C_OK)
     status = pt2c_check_tensors(plan, "input", plan->inputs, plan->header->num_inputs, inputs,
                                 num_inputs, sym_values);
   if (status == PT2C_OK)
-    status = pt2c_check_tensors(plan, "output", plan->outputs, plan->header->num_outputs,
-                                outputs, num_outputs, sym_values);
+    status = pt2c_check_tensors(plan, "output", plan->outputs, plan->header->num_outputs, outputs,
+                                num_outputs, sym_values);
   return status;
 }
 
@@ -50,7 +49,7 @@ static pt2c_status check_run(const pt2c_model* model, const pt2c_tensor* inputs,
  * their STATE buffers, so any two runs through one handle conflict. A flag and not a
  * mutex: waiting would hide the misuse and serialize a server that meant to run in
  * parallel; the fix is one model per thread. */
-pt2c_status pt2c_model_claim(pt2c_model* model, const char* function) {
+pt2c_status pt2c_model_claim(pt2c_model *model, const char *function) {
   int idle = 0;
   if (atomic_compare_exchange_strong_explicit(&model->running, &idle, 1, memory_order_acquire,
                                               memory_order_relaxed))
@@ -63,51 +62,55 @@ pt2c_status pt2c_model_claim(pt2c_model* model, const char* function) {
 }
 
 /* Ends what claim began; release ordering hands the run's writes to the next claimer. */
-void pt2c_model_release(pt2c_model* model) {
+void pt2c_model_release(pt2c_model *model) {
   atomic_store_explicit(&model->running, 0, memory_order_release);
 }
 
-static pt2c_status run_device_claimed(pt2c_model* model, const pt2c_tensor* inputs,
-                                      int32_t num_inputs, pt2c_tensor* outputs,
-                                      int32_t num_outputs, void* stream) {
+static pt2c_status run_device_claimed(pt2c_model *model, const pt2c_tensor *inputs,
+                                      int32_t num_inputs, pt2c_tensor *outputs, int32_t num_outputs,
+                                      void *stream) {
   pt2c_status status = pt2c_dispatch(model, "pt2c_model_run_device", NULL, inputs, num_inputs,
                                      &model, &inputs, &num_inputs);
-  if (status != PT2C_OK) return status;
+  if (status != PT2C_OK)
+    return status;
   if (model->plan.header->device != PT2C_DEVICE_CUDA)
     return pt2c_fail(PT2C_ERROR_UNSUPPORTED,
                      "pt2c_model_run_device: this model runs on the CPU; use pt2c_model_run "
                      "(compile with --target cuda for a GPU model)");
   int64_t sym_values[PT2C_MAX_SYMS];
   status = check_run(model, inputs, num_inputs, outputs, num_outputs, sym_values);
-  if (status != PT2C_OK) return status;
+  if (status != PT2C_OK)
+    return status;
   return pt2c_cuda_run(model, inputs, outputs, sym_values, /*host_memory=*/0, (CUstream)stream);
 }
 
-PT2C_API pt2c_status pt2c_model_run_device(pt2c_model* model, const pt2c_tensor* inputs,
-                                           int32_t num_inputs, pt2c_tensor* outputs,
-                                           int32_t num_outputs, void* stream) {
+PT2C_API pt2c_status pt2c_model_run_device(pt2c_model *model, const pt2c_tensor *inputs,
+                                           int32_t num_inputs, pt2c_tensor *outputs,
+                                           int32_t num_outputs, void *stream) {
   if (model == NULL)
     return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_model_run_device: model is null");
   pt2c_status status = pt2c_model_claim(model, "pt2c_model_run_device");
-  if (status != PT2C_OK) return status;
+  if (status != PT2C_OK)
+    return status;
   status = run_device_claimed(model, inputs, num_inputs, outputs, num_outputs, stream);
   pt2c_model_release(model);
   return status;
 }
 
 /* Runs one graph's executable on host memory. */
-static pt2c_status run_graph(pt2c_model* model, const pt2c_tensor* inputs, int32_t num_inputs,
-                             pt2c_tensor* outputs, int32_t num_outputs) {
-  const pt2c_plan* plan = &model->plan;
+static pt2c_status run_graph(pt2c_model *model, const pt2c_tensor *inputs, int32_t num_inputs,
+                             pt2c_tensor *outputs, int32_t num_outputs) {
+  const pt2c_plan *plan = &model->plan;
   int64_t sym_values[PT2C_MAX_SYMS];
   pt2c_status status = check_run(model, inputs, num_inputs, outputs, num_outputs, sym_values);
-  if (status != PT2C_OK) return status;
+  if (status != PT2C_OK)
+    return status;
   if (plan->header->device == PT2C_DEVICE_CUDA)
     return pt2c_cuda_run(model, inputs, outputs, sym_values, /*host_memory=*/1, NULL);
 
   bind_caller_buffers(model, inputs, outputs);
   for (uint32_t s = 0; s < plan->header->num_steps; ++s) {
-    const pt2c_plan_step* step = &plan->steps[s];
+    const pt2c_plan_step *step = &plan->steps[s];
     for (uint32_t a = 0; a < step->num_args; ++a)
       model->step_arg_data[a] = model->buffer_data[plan->step_args[step->first_arg + a]];
     int64_t start = model->profile ? pt2c_step_profile_now() : 0;
@@ -128,30 +131,30 @@ static pt2c_status run_graph(pt2c_model* model, const pt2c_tensor* inputs, int32
   return pt2c_check_guards(model);
 }
 
-pt2c_status pt2c_run_host(pt2c_model* model, const char* function, const char* method,
-                          const pt2c_tensor* inputs, int32_t num_inputs, pt2c_tensor* outputs,
+pt2c_status pt2c_run_host(pt2c_model *model, const char *function, const char *method,
+                          const pt2c_tensor *inputs, int32_t num_inputs, pt2c_tensor *outputs,
                           int32_t num_outputs) {
-  if (model == NULL) return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%s: model is null", function);
+  if (model == NULL)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%s: model is null", function);
   pt2c_status status = pt2c_model_claim(model, function);
-  if (status != PT2C_OK) return status;
-  pt2c_model* graph = NULL;
-  status =
-      pt2c_dispatch(model, function, method, inputs, num_inputs, &graph, &inputs, &num_inputs);
-  if (status == PT2C_OK) status = run_graph(graph, inputs, num_inputs, outputs, num_outputs);
+  if (status != PT2C_OK)
+    return status;
+  pt2c_model *graph = NULL;
+  status = pt2c_dispatch(model, function, method, inputs, num_inputs, &graph, &inputs, &num_inputs);
+  if (status == PT2C_OK)
+    status = run_graph(graph, inputs, num_inputs, outputs, num_outputs);
   pt2c_model_release(model);
   return status;
 }
 
-PT2C_API pt2c_status pt2c_model_run(pt2c_model* model, const pt2c_tensor* inputs,
-                                    int32_t num_inputs, pt2c_tensor* outputs,
-                                    int32_t num_outputs) {
-  return pt2c_run_host(model, "pt2c_model_run", NULL, inputs, num_inputs, outputs,
-                          num_outputs);
+PT2C_API pt2c_status pt2c_model_run(pt2c_model *model, const pt2c_tensor *inputs,
+                                    int32_t num_inputs, pt2c_tensor *outputs, int32_t num_outputs) {
+  return pt2c_run_host(model, "pt2c_model_run", NULL, inputs, num_inputs, outputs, num_outputs);
 }
 
-PT2C_API pt2c_status pt2c_model_run_method(pt2c_model* model, const char* method,
-                                           const pt2c_tensor* inputs, int32_t num_inputs,
-                                           pt2c_tensor* outputs, int32_t num_outputs) {
+PT2C_API pt2c_status pt2c_model_run_method(pt2c_model *model, const char *method,
+                                           const pt2c_tensor *inputs, int32_t num_inputs,
+                                           pt2c_tensor *outputs, int32_t num_outputs) {
   return pt2c_run_host(model, "pt2c_model_run_method", method, inputs, num_inputs, outputs,
-                          num_outputs);
+                       num_outputs);
 }

@@ -15,14 +15,14 @@ extern "C" {
 typedef struct pt2c_step_profile pt2c_step_profile;
 
 /* NULL unless $PT2C_PROFILE is set to something other than 0 (or on out of memory). */
-pt2c_step_profile* pt2c_step_profile_create(const pt2c_plan* plan);
+pt2c_step_profile *pt2c_step_profile_create(const pt2c_plan *plan);
 /* Nanoseconds on a monotonic clock. */
 int64_t pt2c_step_profile_now(void);
-void pt2c_step_profile_add(pt2c_step_profile* profile, uint32_t step, int64_t nanoseconds);
+void pt2c_step_profile_add(pt2c_step_profile *profile, uint32_t step, int64_t nanoseconds);
 /* Prints the report (if any runs were timed) and frees it. `splits`: the model's kernel
  * split table (NULL if none), to say which generated kernels divide among threads. */
-void pt2c_step_profile_finish(pt2c_step_profile* profile, const pt2c_plan* plan,
-                              const pt2c_kernel_split* splits);
+void pt2c_step_profile_finish(pt2c_step_profile *profile, const pt2c_plan *plan,
+                              const pt2c_kernel_split *splits);
 
 #ifdef __cplusplus
 }

@@ -7,14 +7,15 @@
 #define CORRUPT(...) pt2c_fail(PT2C_ERROR_CORRUPT_MODEL, "corrupt plan: " __VA_ARGS__)
 
 static int64_t floor_div(int64_t a, int64_t b) {
-  if (b == 0) return 0;
+  if (b == 0)
+    return 0;
   int64_t q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
 /* Runs validated code: sym_code[at] = n, then n (opcode, operand) pairs. */
-static int64_t run_code(const pt2c_plan* plan, uint64_t at, const int64_t* sym_values) {
-  const int64_t* code = plan->sym_code + at;
+static int64_t run_code(const pt2c_plan *plan, uint64_t at, const int64_t *sym_values) {
+  const int64_t *code = plan->sym_code + at;
   int64_t stack[PT2C_SYM_MAX_STACK];
   int depth = 0;
   for (int64_t i = 0; i < code[0]; ++i) {
@@ -29,25 +30,36 @@ static int64_t run_code(const pt2c_plan* plan, uint64_t at, const int64_t* sym_v
     }
     int64_t b = stack[--depth], a = stack[depth - 1], r = 0;
     switch (op) {
-      case PT2C_SYM_ADD: r = a + b; break;
-      case PT2C_SYM_SUB: r = a - b; break;
-      case PT2C_SYM_MUL: r = a * b; break;
-      case PT2C_SYM_FLOORDIV: r = floor_div(a, b); break;
-      case PT2C_SYM_CEILDIV: r = b == 0 ? 0 : -floor_div(-a, b); break;
+    case PT2C_SYM_ADD:
+      r = a + b;
+      break;
+    case PT2C_SYM_SUB:
+      r = a - b;
+      break;
+    case PT2C_SYM_MUL:
+      r = a * b;
+      break;
+    case PT2C_SYM_FLOORDIV:
+      r = floor_div(a, b);
+      break;
+    case PT2C_SYM_CEILDIV:
+      r = b == 0 ? 0 : -floor_div(-a, b);
+      break;
     }
     stack[depth - 1] = r;
   }
   return stack[0];
 }
 
-int32_t pt2c_sym_of(const pt2c_plan* plan, int64_t entry) {
-  if (entry >= 0) return -1;
-  const int64_t* code = plan->sym_code + (uint64_t)(-(entry + 1));
+int32_t pt2c_sym_of(const pt2c_plan *plan, int64_t entry) {
+  if (entry >= 0)
+    return -1;
+  const int64_t *code = plan->sym_code + (uint64_t)(-(entry + 1));
   return code[0] == 1 && code[1] == PT2C_SYM_SYMBOL ? (int32_t)code[2] : -1;
 }
 
 /* Validates the code a negative dims[] entry points at. */
-static pt2c_status check_code(const pt2c_plan* plan, uint32_t dim_index, int64_t entry) {
+static pt2c_status check_code(const pt2c_plan *plan, uint32_t dim_index, int64_t entry) {
   uint64_t words = plan->header->num_sym_words;
   uint64_t at = (uint64_t)(-(entry + 1));
   if (entry == INT64_MIN || at >= words)
@@ -67,22 +79,24 @@ static pt2c_status check_code(const pt2c_plan* plan, uint32_t dim_index, int64_t
       if (++depth > PT2C_SYM_MAX_STACK)
         return CORRUPT("dims[%u]: the size expression is too deep", dim_index);
     } else if (op >= PT2C_SYM_ADD && op <= PT2C_SYM_CEILDIV) {
-      if (depth < 2) return CORRUPT("dims[%u]: the size expression underflows", dim_index);
+      if (depth < 2)
+        return CORRUPT("dims[%u]: the size expression underflows", dim_index);
       --depth;
     } else {
       return CORRUPT("dims[%u]: unknown size opcode %" PRId64, dim_index, op);
     }
   }
-  if (depth != 1) return CORRUPT("dims[%u]: the size expression leaves %d values", dim_index, depth);
+  if (depth != 1)
+    return CORRUPT("dims[%u]: the size expression leaves %d values", dim_index, depth);
   return PT2C_OK;
 }
 
-pt2c_status pt2c_sym_check_plan(const pt2c_plan* plan) {
-  const pt2c_plan_header* header = plan->header;
+pt2c_status pt2c_sym_check_plan(const pt2c_plan *plan) {
+  const pt2c_plan_header *header = plan->header;
   if (header->num_syms > PT2C_MAX_SYMS)
     return CORRUPT("%u symbols; at most %d are supported", header->num_syms, PT2C_MAX_SYMS);
   for (uint32_t s = 0; s < header->num_syms; ++s) {
-    const pt2c_plan_sym* sym = &plan->syms[s];
+    const pt2c_plan_sym *sym = &plan->syms[s];
     if (sym->name >= header->strings_size)
       return CORRUPT("symbol %u: name offset %u is outside the string table", s, sym->name);
     if (sym->input >= header->num_inputs || sym->dim >= plan->inputs[sym->input].rank)
@@ -92,43 +106,48 @@ pt2c_status pt2c_sym_check_plan(const pt2c_plan* plan) {
                      sym->max);
   }
   for (uint32_t d = 0; d < header->num_dims; ++d) {
-    if (plan->dims[d] >= 0) continue;
+    if (plan->dims[d] >= 0)
+      continue;
     pt2c_status status = check_code(plan, d, plan->dims[d]);
-    if (status != PT2C_OK) return status;
+    if (status != PT2C_OK)
+      return status;
   }
   return PT2C_OK;
 }
 
-int64_t pt2c_sym_size(const pt2c_plan* plan, int64_t entry, const int64_t* sym_values) {
+int64_t pt2c_sym_size(const pt2c_plan *plan, int64_t entry, const int64_t *sym_values) {
   return entry >= 0 ? entry : run_code(plan, (uint64_t)(-(entry + 1)), sym_values);
 }
 
-void pt2c_sym_maxima(const pt2c_plan* plan, int64_t* sym_values) {
-  for (uint32_t s = 0; s < plan->header->num_syms; ++s) sym_values[s] = plan->syms[s].max;
+void pt2c_sym_maxima(const pt2c_plan *plan, int64_t *sym_values) {
+  for (uint32_t s = 0; s < plan->header->num_syms; ++s)
+    sym_values[s] = plan->syms[s].max;
 }
 
-pt2c_status pt2c_sym_bind(const pt2c_plan* plan, const pt2c_tensor* inputs, int32_t num_inputs,
-                          int64_t* sym_values) {
+pt2c_status pt2c_sym_bind(const pt2c_plan *plan, const pt2c_tensor *inputs, int32_t num_inputs,
+                          int64_t *sym_values) {
   pt2c_sym_maxima(plan, sym_values);
   for (uint32_t s = 0; s < plan->header->num_syms; ++s) {
-    const pt2c_plan_sym* sym = &plan->syms[s];
-    if (inputs == NULL || (int64_t)sym->input >= num_inputs) continue;
-    const pt2c_tensor* x = &inputs[sym->input];
-    if (x->rank != (int32_t)plan->inputs[sym->input].rank || x->dims == NULL) continue;
+    const pt2c_plan_sym *sym = &plan->syms[s];
+    if (inputs == NULL || (int64_t)sym->input >= num_inputs)
+      continue;
+    const pt2c_tensor *x = &inputs[sym->input];
+    if (x->rank != (int32_t)plan->inputs[sym->input].rank || x->dims == NULL)
+      continue;
     int64_t value = x->dims[sym->dim];
     if (value < sym->min || value > sym->max)
       return pt2c_fail(PT2C_ERROR_SHAPE,
                        "input %u ('%s') dim %u is %" PRId64 ": dynamic dimension '%s' must lie in "
                        "[%" PRId64 ", %" PRId64 "] (model.py's dynamic_shapes)",
-                       sym->input, pt2c_plan_string(plan, plan->inputs[sym->input].name),
-                       sym->dim, value, pt2c_plan_string(plan, sym->name), sym->min, sym->max);
+                       sym->input, pt2c_plan_string(plan, plan->inputs[sym->input].name), sym->dim,
+                       value, pt2c_plan_string(plan, sym->name), sym->min, sym->max);
     sym_values[s] = value;
   }
   return PT2C_OK;
 }
 
-void pt2c_sym_resolve(const pt2c_plan* plan, uint32_t first, uint32_t rank,
-                      const int64_t* sym_values, int64_t* out_dims) {
+void pt2c_sym_resolve(const pt2c_plan *plan, uint32_t first, uint32_t rank,
+                      const int64_t *sym_values, int64_t *out_dims) {
   for (uint32_t i = 0; i < rank; ++i)
     out_dims[i] = pt2c_sym_size(plan, plan->dims[first + i], sym_values);
 }

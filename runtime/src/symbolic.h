@@ -18,27 +18,27 @@ extern "C" {
 /* Checks the sym table and every expression dims[] refers to: in range, well formed,
  * symbols that exist, a stack that neither underflows nor exceeds PT2C_SYM_MAX_STACK,
  * one value left. Part of pt2c_plan_parse. */
-pt2c_status pt2c_sym_check_plan(const pt2c_plan* plan);
+pt2c_status pt2c_sym_check_plan(const pt2c_plan *plan);
 
 /* The size a dims[] entry stands for, given the symbols' values (a validated plan). */
-int64_t pt2c_sym_size(const pt2c_plan* plan, int64_t entry, const int64_t* sym_values);
+int64_t pt2c_sym_size(const pt2c_plan *plan, int64_t entry, const int64_t *sym_values);
 
 /* The symbol a dims[] entry is exactly (input dims are), or -1 for a static size or a
  * compound expression (a validated plan). */
-int32_t pt2c_sym_of(const pt2c_plan* plan, int64_t entry);
+int32_t pt2c_sym_of(const pt2c_plan *plan, int64_t entry);
 
 /* The symbols' maxima: the values the plan's buffers are sized for. */
-void pt2c_sym_maxima(const pt2c_plan* plan, int64_t* sym_values);
+void pt2c_sym_maxima(const pt2c_plan *plan, int64_t *sym_values);
 
 /* Reads each symbol's value from the caller's inputs (the input and dim the sym table
  * names) and checks it against the declared range. Inputs of the wrong count or rank are
  * left to the tensor checks that follow (their symbols read as the maximum). */
-pt2c_status pt2c_sym_bind(const pt2c_plan* plan, const pt2c_tensor* inputs, int32_t num_inputs,
-                          int64_t* sym_values);
+pt2c_status pt2c_sym_bind(const pt2c_plan *plan, const pt2c_tensor *inputs, int32_t num_inputs,
+                          int64_t *sym_values);
 
 /* dims[] entries [first, first + rank) resolved for the given symbol values. */
-void pt2c_sym_resolve(const pt2c_plan* plan, uint32_t first, uint32_t rank,
-                      const int64_t* sym_values, int64_t* out_dims);
+void pt2c_sym_resolve(const pt2c_plan *plan, uint32_t first, uint32_t rank,
+                      const int64_t *sym_values, int64_t *out_dims);
 
 #ifdef __cplusplus
 }

@@ -28,9 +28,9 @@ extern "C" {
 #endif
 
 typedef struct pt2c_weights_file {
-  void* mapping;              /* anonymous private memory holding the blob; NULL: none */
+  void *mapping; /* anonymous private memory holding the blob; NULL: none */
   size_t mapping_size;
-  const unsigned char* blob;  /* == mapping: page aligned, read-only */
+  const unsigned char *blob; /* == mapping: page aligned, read-only */
   uint64_t blob_size;
 } pt2c_weights_file;
 
@@ -42,11 +42,11 @@ typedef struct pt2c_weights_file {
  * the checksum of the bytes read. On failure nothing stays allocated, *out is zeroed
  * and the status (PT2C_ERROR_WEIGHTS_FILE, or OUT_OF_MEMORY) comes with a message
  * naming the file and the problem. */
-pt2c_status pt2c_weights_file_open(const char* path, const pt2c_external_weights* expected,
-                                   int verify_data, pt2c_weights_file* out);
+pt2c_status pt2c_weights_file_open(const char *path, const pt2c_external_weights *expected,
+                                   int verify_data, pt2c_weights_file *out);
 
 /* Frees the copy; a zeroed file is allowed. */
-void pt2c_weights_file_close(pt2c_weights_file* file);
+void pt2c_weights_file_close(pt2c_weights_file *file);
 
 #ifdef __cplusplus
 }

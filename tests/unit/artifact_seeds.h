@@ -31,14 +31,14 @@ struct Seed {
 
 // The file the exporter writes (writer.py): header, message, padding to 64, blob; the
 // CRC-32 covers the message and the blob.
-inline std::string serializeArtifact(const Artifact& message, const std::string& blob) {
+inline std::string serializeArtifact(const Artifact &message, const std::string &blob) {
   std::string body;
   message.SerializeToString(&body);
   std::string file(pt2c::kArtifactHeaderSize, '\0');
   std::memcpy(&file[0], pt2c::kArtifactMagic, 8);
   llvm::support::endian::write64le(&file[8], body.size());
-  auto bytes = [](const std::string& s) {
-    return llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+  auto bytes = [](const std::string &s) {
+    return llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(s.data()), s.size());
   };
   llvm::support::endian::write32le(&file[16], llvm::crc32(llvm::crc32(bytes(body)), bytes(blob)));
   file += body;
@@ -46,43 +46,46 @@ inline std::string serializeArtifact(const Artifact& message, const std::string&
   return file + blob;
 }
 
-inline std::vector<int64_t> contiguousStrides(const std::vector<int64_t>& sizes) {
+inline std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &sizes) {
   std::vector<int64_t> strides(sizes.size(), 1);
-  for (size_t i = sizes.size(); i-- > 1;) strides[i - 1] = strides[i] * sizes[i];
+  for (size_t i = sizes.size(); i-- > 1;)
+    strides[i - 1] = strides[i] * sizes[i];
   return strides;
 }
 
 // Helpers that append to a graph the way the exporter records a trace.
 class GraphBuilder {
- public:
-  explicit GraphBuilder(Graph* g) : g(g) {}
+public:
+  explicit GraphBuilder(Graph *g) : g(g) {}
 
-  void value(const std::string& name, std::vector<int64_t> sizes,
+  void value(const std::string &name, std::vector<int64_t> sizes,
              pt2c::artifact::DType dtype = pt2c::artifact::F32, int64_t storage = 0) {
-    auto* v = g->add_values();
+    auto *v = g->add_values();
     v->set_name(name);
     v->set_storage_id(storage ? storage : ++nextStorage);
     v->mutable_meta()->set_dtype(dtype);
-    for (int64_t s : sizes) v->mutable_meta()->add_sizes()->set_value(s);
-    for (int64_t s : contiguousStrides(sizes)) v->mutable_meta()->add_strides(s);
+    for (int64_t s : sizes)
+      v->mutable_meta()->add_sizes()->set_value(s);
+    for (int64_t s : contiguousStrides(sizes))
+      v->mutable_meta()->add_strides(s);
   }
-  void input(const std::string& value, const std::string& name,
+  void input(const std::string &value, const std::string &name,
              pt2c::artifact::InputSpec::Kind kind = pt2c::artifact::InputSpec::USER_INPUT) {
-    auto* in = g->add_inputs();
+    auto *in = g->add_inputs();
     in->set_kind(kind);
     in->set_value(value);
     in->set_name(name);
   }
-  void output(const std::string& value, const std::string& name,
+  void output(const std::string &value, const std::string &name,
               pt2c::artifact::OutputSpec::Kind kind = pt2c::artifact::OutputSpec::USER_OUTPUT) {
-    auto* out = g->add_outputs();
+    auto *out = g->add_outputs();
     out->set_kind(kind);
     out->set_value(value);
     out->set_name(name);
   }
   // `schema` is the full ATen schema: target and overload are read from it.
-  Node* node(const std::string& schema, const std::string& out, int line) {
-    Node* n = g->add_nodes();
+  Node *node(const std::string &schema, const std::string &out, int line) {
+    Node *n = g->add_nodes();
     std::string head = schema.substr(0, schema.find('('));
     size_t dot = head.find('.');
     n->set_target(head.substr(0, dot));
@@ -94,35 +97,36 @@ class GraphBuilder {
     n->mutable_loc()->set_code("return self.net(x)");
     return n;
   }
-  static void tensor(Node* n, const std::string& name, const std::string& value) {
-    Argument* a = n->add_args();
+  static void tensor(Node *n, const std::string &name, const std::string &value) {
+    Argument *a = n->add_args();
     a->set_name(name);
     a->set_tensor(value);
   }
-  static void integer(Node* n, const std::string& name, int64_t v) {
-    Argument* a = n->add_args();
+  static void integer(Node *n, const std::string &name, int64_t v) {
+    Argument *a = n->add_args();
     a->set_name(name);
     a->mutable_int_value()->set_value(v);
   }
-  static void ints(Node* n, const std::string& name, std::vector<int64_t> vs) {
-    Argument* a = n->add_args();
+  static void ints(Node *n, const std::string &name, std::vector<int64_t> vs) {
+    Argument *a = n->add_args();
     a->set_name(name);
-    for (int64_t v : vs) a->mutable_ints()->add_values()->set_value(v);
+    for (int64_t v : vs)
+      a->mutable_ints()->add_values()->set_value(v);
   }
-  static void boolean(Node* n, const std::string& name, bool v) {
-    Argument* a = n->add_args();
+  static void boolean(Node *n, const std::string &name, bool v) {
+    Argument *a = n->add_args();
     a->set_name(name);
     a->set_bool_value(v);
   }
 
- private:
-  Graph* g;
+private:
+  Graph *g;
   int64_t nextStorage = 0;
 };
 
 // Appends a weight of f32 values to the blob (64-byte aligned) and its entry.
-inline void addWeight(Seed& seed, const std::string& fqn, std::vector<int64_t> sizes) {
-  auto* w = seed.message.add_weights();
+inline void addWeight(Seed &seed, const std::string &fqn, std::vector<int64_t> sizes) {
+  auto *w = seed.message.add_weights();
   w->set_name(fqn);
   w->mutable_meta()->set_dtype(pt2c::artifact::F32);
   int64_t count = 1;
@@ -130,17 +134,18 @@ inline void addWeight(Seed& seed, const std::string& fqn, std::vector<int64_t> s
     w->mutable_meta()->add_sizes()->set_value(s);
     count *= s;
   }
-  for (int64_t s : contiguousStrides(sizes)) w->mutable_meta()->add_strides(s);
+  for (int64_t s : contiguousStrides(sizes))
+    w->mutable_meta()->add_strides(s);
   seed.blob.resize(llvm::alignTo(seed.blob.size(), pt2c::kArtifactAlignment), '\0');
   w->set_offset(seed.blob.size());
   w->set_nbytes(count * 4);
   for (int64_t i = 0; i < count; ++i) {
     float f = static_cast<float>((i * 37 % 17) - 8) / 16.0f;
-    seed.blob.append(reinterpret_cast<const char*>(&f), 4);
+    seed.blob.append(reinterpret_cast<const char *>(&f), 4);
   }
 }
 
-inline Seed newSeed(const std::string& name) {
+inline Seed newSeed(const std::string &name) {
   Seed s;
   s.name = name;
   s.message.set_format_version(2);
@@ -155,23 +160,31 @@ inline Seed mlpSeed() {
   Seed s = newSeed("mlp");
   GraphBuilder g(s.message.mutable_graphs(0));
   g.value("x", {4, 8});
-  for (auto [v, sizes] : std::vector<std::pair<std::string, std::vector<int64_t>>>{
-           {"w1", {16, 8}}, {"b1", {16}}, {"w2", {8, 16}}, {"b2", {8}}, {"t1", {8, 16}},
-           {"h", {4, 16}}, {"r", {4, 16}}, {"t2", {16, 8}}, {"o", {4, 8}}, {"y", {4, 8}}})
+  for (auto [v, sizes] : std::vector<std::pair<std::string, std::vector<int64_t>>>{{"w1", {16, 8}},
+                                                                                   {"b1", {16}},
+                                                                                   {"w2", {8, 16}},
+                                                                                   {"b2", {8}},
+                                                                                   {"t1", {8, 16}},
+                                                                                   {"h", {4, 16}},
+                                                                                   {"r", {4, 16}},
+                                                                                   {"t2", {16, 8}},
+                                                                                   {"o", {4, 8}},
+                                                                                   {"y", {4, 8}}})
     g.value(v, sizes);
   g.input("x", "x");
-  const char* fqns[] = {"net.0.weight", "net.0.bias", "net.2.weight", "net.2.bias"};
-  const char* values[] = {"w1", "b1", "w2", "b2"};
-  for (int i = 0; i < 4; ++i) g.input(values[i], fqns[i], pt2c::artifact::InputSpec::PARAMETER);
+  const char *fqns[] = {"net.0.weight", "net.0.bias", "net.2.weight", "net.2.bias"};
+  const char *values[] = {"w1", "b1", "w2", "b2"};
+  for (int i = 0; i < 4; ++i)
+    g.input(values[i], fqns[i], pt2c::artifact::InputSpec::PARAMETER);
   addWeight(s, "net.0.weight", {16, 8});
   addWeight(s, "net.0.bias", {16});
   addWeight(s, "net.2.weight", {8, 16});
   addWeight(s, "net.2.bias", {8});
   const std::string t = "aten::t(Tensor(a) self) -> Tensor(a)";
-  const std::string addmm =
-      "aten::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor";
+  const std::string addmm = "aten::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, "
+                            "Scalar alpha=1) -> Tensor";
   GraphBuilder::tensor(g.node(t, "t1", 10), "self", "w1");
-  Node* n = g.node(addmm, "h", 10);
+  Node *n = g.node(addmm, "h", 10);
   GraphBuilder::tensor(n, "self", "b1");
   GraphBuilder::tensor(n, "mat1", "x");
   GraphBuilder::tensor(n, "mat2", "t1");
@@ -203,7 +216,7 @@ inline Seed viewsSeed() {
            {"c", {2, 12}}, {"d", {2, 12}}, {"e", {2}}, {"p", {12, 2}}, {"f", {4, 12}}})
     g.value(v, sizes);
   g.input("x", "x");
-  Node* n = g.node("aten::view(Tensor(a) self, SymInt[] size) -> Tensor(a)", "a", 20);
+  Node *n = g.node("aten::view(Tensor(a) self, SymInt[] size) -> Tensor(a)", "a", 20);
   GraphBuilder::tensor(n, "self", "x");
   GraphBuilder::ints(n, "size", {6, 4});
   n = g.node("aten::transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", "b", 21);
@@ -217,7 +230,8 @@ inline Seed viewsSeed() {
   GraphBuilder::tensor(n, "self", "c");
   GraphBuilder::tensor(n, "other", "c");
   n = g.node("aten::sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, "
-             "ScalarType? dtype=None) -> Tensor", "e", 24);
+             "ScalarType? dtype=None) -> Tensor",
+             "e", 24);
   GraphBuilder::tensor(n, "self", "d");
   GraphBuilder::ints(n, "dim", {1});
   GraphBuilder::boolean(n, "keepdim", false);
@@ -225,7 +239,7 @@ inline Seed viewsSeed() {
   GraphBuilder::tensor(n, "self", "c");
   GraphBuilder::ints(n, "dims", {1, 0});
   n = g.node("aten::cat(Tensor[] tensors, int dim=0) -> Tensor", "f", 26);
-  Argument* list = n->add_args();
+  Argument *list = n->add_args();
   list->set_name("tensors");
   list->mutable_tensors()->add_values("c");
   list->mutable_tensors()->add_values("d");
@@ -250,9 +264,10 @@ inline Seed convSeed() {
   g.input("b", "conv.bias", pt2c::artifact::InputSpec::PARAMETER);
   addWeight(s, "conv.weight", {4, 3, 3, 3});
   addWeight(s, "conv.bias", {4});
-  Node* n = g.node("aten::convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, "
+  Node *n = g.node("aten::convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, "
                    "SymInt[] padding, SymInt[] dilation, bool transposed, "
-                   "SymInt[] output_padding, SymInt groups) -> Tensor", "c", 30);
+                   "SymInt[] output_padding, SymInt groups) -> Tensor",
+                   "c", 30);
   GraphBuilder::tensor(n, "input", "x");
   GraphBuilder::tensor(n, "weight", "w");
   GraphBuilder::tensor(n, "bias", "b");
@@ -271,7 +286,7 @@ inline Seed convSeed() {
 // buffer written in place (count.add_(1): a buffer mutation output).
 inline Seed dynamicSeed() {
   Seed s = newSeed("dynamic");
-  Graph* graph = s.message.mutable_graphs(0);
+  Graph *graph = s.message.mutable_graphs(0);
   GraphBuilder g(graph);
   g.value("x", {4, 8});
   g.value("scale", {8});
@@ -279,19 +294,19 @@ inline Seed dynamicSeed() {
   g.value("y", {4, 8});
   g.value("count1", {1});
   for (int v : {0, 3}) {
-    auto* size = graph->mutable_values(v)->mutable_meta()->mutable_sizes(0);
+    auto *size = graph->mutable_values(v)->mutable_meta()->mutable_sizes(0);
     size->set_expr("batch");
-    auto* term = size->mutable_symbolic()->add_terms();
+    auto *term = size->mutable_symbolic()->add_terms();
     term->set_coefficient(1);
     term->add_symbols("batch");
     size->set_hint(4);
   }
-  auto* dim = graph->add_dynamic_dims();
+  auto *dim = graph->add_dynamic_dims();
   dim->set_name("batch");
   dim->set_min(1);
   dim->set_max(16);
   dim->add_traced_sizes(4);
-  auto* where = dim->add_inputs();
+  auto *where = dim->add_inputs();
   where->set_input("x");
   where->set_dim(0);
   g.input("x", "x");
@@ -299,13 +314,13 @@ inline Seed dynamicSeed() {
   g.input("count", "count", pt2c::artifact::InputSpec::BUFFER);
   addWeight(s, "scale", {8});
   addWeight(s, "count", {1});
-  Node* n = g.node("aten::mul.Tensor(Tensor self, Tensor other) -> Tensor", "y", 40);
+  Node *n = g.node("aten::mul.Tensor(Tensor self, Tensor other) -> Tensor", "y", 40);
   GraphBuilder::tensor(n, "self", "x");
   GraphBuilder::tensor(n, "other", "scale");
-  n = g.node("aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-             "count1", 41);
+  n = g.node("aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", "count1",
+             41);
   GraphBuilder::tensor(n, "self", "count");
-  Argument* one = n->add_args();
+  Argument *one = n->add_args();
   one->set_name("other");
   one->mutable_int_value()->set_value(1);
   GraphBuilder::integer(n, "alpha", 1);
@@ -316,6 +331,6 @@ inline Seed dynamicSeed() {
 
 inline std::vector<Seed> allSeeds() { return {mlpSeed(), viewsSeed(), convSeed(), dynamicSeed()}; }
 
-}  // namespace pt2c_test
+} // namespace pt2c_test
 
-#endif  // PT2C_TESTS_UNIT_ARTIFACT_SEEDS_H_
+#endif // PT2C_TESTS_UNIT_ARTIFACT_SEEDS_H_

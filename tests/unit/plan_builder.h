@@ -29,28 +29,29 @@
 namespace pt2c::testing {
 
 class PlanBuilder {
- public:
+public:
   std::optional<uint64_t> arena_size;
   std::optional<uint64_t> weights_size;
   std::optional<uint32_t> num_kernels;
   pt2c_device device = PT2C_DEVICE_CPU;
 
   // CUDA plans: adds an entry to the kernel table (steps index it); returns its index.
-  uint32_t add_gpu_kernel(const std::string& name, std::array<uint32_t, 3> grid,
+  uint32_t add_gpu_kernel(const std::string &name, std::array<uint32_t, 3> grid,
                           std::array<uint32_t, 3> block, uint32_t shared_bytes = 0) {
     pt2c_plan_gpu_kernel kernel{};
     kernel.name = add_string(name);
     kernel.shared_bytes = shared_bytes;
-    for (int d = 0; d < 3; ++d) kernel.grid[d] = grid[d], kernel.block[d] = block[d];
+    for (int d = 0; d < 3; ++d)
+      kernel.grid[d] = grid[d], kernel.block[d] = block[d];
     gpu_kernels_.push_back(kernel);
     return static_cast<uint32_t>(gpu_kernels_.size() - 1);
   }
 
   // Adds an input (or output) and the buffer that holds it; returns the buffer id.
-  uint32_t add_input(const std::string& name, pt2c_dtype dtype, std::vector<int64_t> dims) {
+  uint32_t add_input(const std::string &name, pt2c_dtype dtype, std::vector<int64_t> dims) {
     return add_tensor(&inputs_, PT2C_BUFFER_INPUT, name, dtype, dims);
   }
-  uint32_t add_output(const std::string& name, pt2c_dtype dtype, std::vector<int64_t> dims) {
+  uint32_t add_output(const std::string &name, pt2c_dtype dtype, std::vector<int64_t> dims) {
     return add_tensor(&outputs_, PT2C_BUFFER_OUTPUT, name, dtype, dims);
   }
   uint32_t add_weight(uint64_t offset, uint64_t nbytes) {
@@ -59,11 +60,11 @@ class PlanBuilder {
   uint32_t add_arena(uint64_t offset, uint64_t nbytes) {
     return add_buffer({PT2C_BUFFER_ARENA, 0, offset, nbytes});
   }
-  uint32_t add_buffer(const pt2c_plan_buffer& buffer) {
+  uint32_t add_buffer(const pt2c_plan_buffer &buffer) {
     buffers_.push_back(buffer);
     return static_cast<uint32_t>(buffers_.size() - 1);
   }
-  void add_step(uint32_t kernel, const std::vector<uint32_t>& buffer_ids) {
+  void add_step(uint32_t kernel, const std::vector<uint32_t> &buffer_ids) {
     steps_.push_back({kernel, static_cast<uint32_t>(buffer_ids.size()),
                       static_cast<uint32_t>(step_args_.size()), 0});
     step_args_.insert(step_args_.end(), buffer_ids.begin(), buffer_ids.end());
@@ -71,7 +72,7 @@ class PlanBuilder {
 
   // CUDA plans: a GEMM step on (A, B, [bias,] D); the next `gemm.num_fallback_steps`
   // steps are its fallback.
-  void add_gemm_step(const pt2c_plan_gemm& gemm, const std::vector<uint32_t>& buffer_ids) {
+  void add_gemm_step(const pt2c_plan_gemm &gemm, const std::vector<uint32_t> &buffer_ids) {
     steps_.push_back({static_cast<uint32_t>(gemms_.size()),
                       static_cast<uint32_t>(buffer_ids.size()),
                       static_cast<uint32_t>(step_args_.size()), PT2C_STEP_GEMM});
@@ -81,7 +82,7 @@ class PlanBuilder {
 
   // CUDA plans: a convolution step on (x, w, [bias,] [z,] y); the next
   // `conv.num_fallback_steps` steps are its fallback.
-  void add_conv_step(const pt2c_plan_conv& conv, const std::vector<uint32_t>& buffer_ids) {
+  void add_conv_step(const pt2c_plan_conv &conv, const std::vector<uint32_t> &buffer_ids) {
     steps_.push_back({static_cast<uint32_t>(convs_.size()),
                       static_cast<uint32_t>(buffer_ids.size()),
                       static_cast<uint32_t>(step_args_.size()), PT2C_STEP_CONV});
@@ -90,20 +91,20 @@ class PlanBuilder {
   }
 
   // Named model state: a STATE buffer over weights bytes at `offset` and its record.
-  uint32_t add_state(const std::string& name, pt2c_dtype dtype, const std::vector<int64_t>& dims,
+  uint32_t add_state(const std::string &name, pt2c_dtype dtype, const std::vector<int64_t> &dims,
                      uint64_t offset) {
     return add_tensor(&states_, PT2C_BUFFER_STATE, name, dtype, dims, offset);
   }
 
   // Dynamic dimensions: symbol i is dim `dim` of input `input`, in [min, max].
-  void add_sym(const std::string& name, uint32_t input, uint32_t dim, int64_t min, int64_t max) {
+  void add_sym(const std::string &name, uint32_t input, uint32_t dim, int64_t min, int64_t max) {
     pt2c_plan_sym sym{};
     sym.name = add_string(name);
     sym.input = input, sym.dim = dim, sym.min = min, sym.max = max;
     syms_.push_back(sym);
   }
   // A size expression from (opcode, operand) pairs; returns the dims[] entry naming it.
-  int64_t add_size_code(const std::vector<int64_t>& pairs) {
+  int64_t add_size_code(const std::vector<int64_t> &pairs) {
     int64_t at = static_cast<int64_t>(sym_code_.size());
     sym_code_.push_back(static_cast<int64_t>(pairs.size() / 2));
     sym_code_.insert(sym_code_.end(), pairs.begin(), pairs.end());
@@ -111,7 +112,7 @@ class PlanBuilder {
   }
 
   // A guard on the first element of `buffer`, expected to equal `expected`.
-  void add_guard(uint32_t buffer, pt2c_dtype dtype, double expected, const std::string& message) {
+  void add_guard(uint32_t buffer, pt2c_dtype dtype, double expected, const std::string &message) {
     pt2c_plan_guard guard{};
     guard.buffer = buffer;
     guard.dtype = dtype;
@@ -164,17 +165,18 @@ class PlanBuilder {
   }
 
   // The header of a built blob, for tests that corrupt it.
-  static pt2c_plan_header* header_of(std::vector<unsigned char>* blob) {
-    return reinterpret_cast<pt2c_plan_header*>(blob->data());
+  static pt2c_plan_header *header_of(std::vector<unsigned char> *blob) {
+    return reinterpret_cast<pt2c_plan_header *>(blob->data());
   }
 
- private:
-  uint32_t add_tensor(std::vector<pt2c_plan_tensor>* tensors, pt2c_plan_buffer_kind kind,
-                      const std::string& name, pt2c_dtype dtype,
-                      const std::vector<int64_t>& dims, uint64_t offset = 0) {
+private:
+  uint32_t add_tensor(std::vector<pt2c_plan_tensor> *tensors, pt2c_plan_buffer_kind kind,
+                      const std::string &name, pt2c_dtype dtype, const std::vector<int64_t> &dims,
+                      uint64_t offset = 0) {
     uint32_t number = static_cast<uint32_t>(tensors->size());
     uint64_t nbytes = pt2c::dtype_size(dtype);
-    for (int64_t dim : dims) nbytes *= dim < 0 ? 0 : static_cast<uint64_t>(dim);  // < 0: symbolic
+    for (int64_t dim : dims)
+      nbytes *= dim < 0 ? 0 : static_cast<uint64_t>(dim); // < 0: symbolic
     uint32_t buffer = add_buffer({static_cast<uint32_t>(kind), number, offset, nbytes});
     pt2c_plan_tensor tensor{};
     tensor.name = add_string(name);
@@ -187,7 +189,7 @@ class PlanBuilder {
     return buffer;
   }
 
-  uint32_t add_string(const std::string& text) {
+  uint32_t add_string(const std::string &text) {
     uint32_t offset = static_cast<uint32_t>(strings_.size());
     strings_.insert(strings_.end(), text.begin(), text.end());
     strings_.push_back('\0');
@@ -195,21 +197,23 @@ class PlanBuilder {
   }
 
   uint32_t needed_kernels() const {
-    if (device == PT2C_DEVICE_CUDA) return static_cast<uint32_t>(gpu_kernels_.size());
+    if (device == PT2C_DEVICE_CUDA)
+      return static_cast<uint32_t>(gpu_kernels_.size());
     uint32_t count = 0;
-    for (const pt2c_plan_step& step : steps_) count = std::max(count, step.kernel + 1);
+    for (const pt2c_plan_step &step : steps_)
+      count = std::max(count, step.kernel + 1);
     return count;
   }
   uint64_t buffer_end(pt2c_plan_buffer_kind kind) const {
     uint64_t end = 0;
-    for (const pt2c_plan_buffer& buffer : buffers_)
+    for (const pt2c_plan_buffer &buffer : buffers_)
       if (buffer.kind == static_cast<uint32_t>(kind))
         end = std::max(end, buffer.offset + buffer.nbytes);
     return end;
   }
   // Appends `size` bytes and pads to 8, as every section is 8-byte aligned.
-  static void append(std::vector<unsigned char>* blob, const void* data, size_t size) {
-    const unsigned char* bytes = static_cast<const unsigned char*>(data);
+  static void append(std::vector<unsigned char> *blob, const void *data, size_t size) {
+    const unsigned char *bytes = static_cast<const unsigned char *>(data);
     blob->insert(blob->end(), bytes, bytes + size);
     blob->resize((blob->size() + 7) / 8 * 8, 0);
   }
@@ -228,6 +232,6 @@ class PlanBuilder {
   std::vector<char> strings_;
 };
 
-}  // namespace pt2c::testing
+} // namespace pt2c::testing
 
-#endif  // PT2C_TESTS_UNIT_PLAN_BUILDER_H_
+#endif // PT2C_TESTS_UNIT_PLAN_BUILDER_H_

@@ -10,8 +10,8 @@
 
 namespace pt2c::testing {
 
-inline std::vector<unsigned char> weightsFileBytes(const std::vector<unsigned char>& blob,
-                                                   const pt2c_external_weights& record) {
+inline std::vector<unsigned char> weightsFileBytes(const std::vector<unsigned char> &blob,
+                                                   const pt2c_external_weights &record) {
   pt2c_weights_file_header header = {};
   std::memcpy(header.magic, PT2C_WEIGHTS_FILE_MAGIC, 8);
   header.version = PT2C_WEIGHTS_FILE_VERSION;
@@ -19,12 +19,12 @@ inline std::vector<unsigned char> weightsFileBytes(const std::vector<unsigned ch
   header.blob_size = record.blob_size;
   header.fingerprint = record.fingerprint;
   header.checksum = record.checksum;
-  std::vector<unsigned char> bytes(reinterpret_cast<unsigned char*>(&header),
-                                   reinterpret_cast<unsigned char*>(&header) + sizeof header);
+  std::vector<unsigned char> bytes(reinterpret_cast<unsigned char *>(&header),
+                                   reinterpret_cast<unsigned char *>(&header) + sizeof header);
   bytes.insert(bytes.end(), blob.begin(), blob.end());
   return bytes;
 }
 
-}  // namespace pt2c::testing
+} // namespace pt2c::testing
 
-#endif  // PT2C_TESTS_UNIT_WEIGHTS_FILE_BYTES_H_
+#endif // PT2C_TESTS_UNIT_WEIGHTS_FILE_BYTES_H_

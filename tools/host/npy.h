@@ -18,7 +18,7 @@ namespace pt2c::npy {
 // Thrown for unreadable, malformed or unsupported files; the message starts with the
 // file name.
 class Error : public std::runtime_error {
- public:
+public:
   using std::runtime_error::runtime_error;
 };
 
@@ -34,13 +34,13 @@ struct Array {
 };
 
 // Decodes the bytes of a .npy file; `source` names it in error messages.
-Array parse(const std::string& bytes, const std::string& source);
+Array parse(const std::string &bytes, const std::string &source);
 // Encodes an array as .npy bytes (version 1.0, or 2.0 when the header needs it).
-std::string serialize(const Array& array);
+std::string serialize(const Array &array);
 
-Array read(const std::string& path);
-void write(const std::string& path, const Array& array);
+Array read(const std::string &path);
+void write(const std::string &path, const Array &array);
 
-}  // namespace pt2c::npy
+} // namespace pt2c::npy
 
-#endif  // PT2C_TOOLS_HOST_NPY_H_
+#endif // PT2C_TOOLS_HOST_NPY_H_

@@ -59,6 +59,6 @@ int main(int argc, char **argv) {
     mlir::registerAllDialects(registry);
     mlir::registerAllExtensions(registry);
   }
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      (int)args.size(), args.data(), "pt2c optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain((int)args.size(), args.data(), "pt2c optimizer driver\n", registry));
 }

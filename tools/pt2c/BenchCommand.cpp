@@ -16,16 +16,18 @@ namespace {
 uint16_t halfBits(float value, pt2c_dtype dtype) {
   uint32_t bits;
   std::memcpy(&bits, &value, 4);
-  if (dtype == PT2C_BF16) return static_cast<uint16_t>(bits >> 16);  // truncation is fine here
+  if (dtype == PT2C_BF16)
+    return static_cast<uint16_t>(bits >> 16); // truncation is fine here
   // Values in [-1, 1): normal or zero halves, no rounding subtleties worth having.
   uint32_t sign = (bits >> 16) & 0x8000u;
   int32_t exponent = static_cast<int32_t>((bits >> 23) & 0xff) - 127 + 15;
-  if (exponent <= 0) return static_cast<uint16_t>(sign);
+  if (exponent <= 0)
+    return static_cast<uint16_t>(sign);
   return static_cast<uint16_t>(sign | (exponent << 10) | ((bits >> 13) & 0x3ff));
 }
 
 // A synthetic input for `info` (static sizes): see BenchCommand.h.
-npy::Array syntheticInput(const TensorInfo& info, std::mt19937& rng) {
+npy::Array syntheticInput(const TensorInfo &info, std::mt19937 &rng) {
   if (std::find(info.dims.begin(), info.dims.end(), -1) != info.dims.end())
     throw Error(PT2C_ERROR_INVALID_ARGUMENT,
                 "input '" + info.name + "' has a dynamic dimension: give the inputs with --input");
@@ -56,27 +58,31 @@ double median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
-}  // namespace
+} // namespace
 
-int benchModel(const BenchOptions& options) {
+int benchModel(const BenchOptions &options) {
   try {
     if (options.runs < 1 || options.warmup < 0)
       throw Error(PT2C_ERROR_INVALID_ARGUMENT, "--runs must be >= 1 and --warmup >= 0");
     Library lib(options.library);
-    if (options.threads != 0) lib.set_num_threads(options.threads);
+    if (options.threads != 0)
+      lib.set_num_threads(options.threads);
     Model model = lib.create_model(options.weights);
     std::vector<npy::Array> inputs;
     std::vector<pt2c_tensor> inputTensors;
     if (options.inputs.empty()) {
       std::mt19937 rng(0);
-      for (const TensorInfo& info : model.inputs()) inputs.push_back(syntheticInput(info, rng));
-      for (npy::Array& input : inputs) inputTensors.push_back(input.tensor());
+      for (const TensorInfo &info : model.inputs())
+        inputs.push_back(syntheticInput(info, rng));
+      for (npy::Array &input : inputs)
+        inputTensors.push_back(input.tensor());
     } else {
       inputs = host::read_inputs(options.inputs, &inputTensors);
     }
     std::vector<npy::Array> outputs = host::allocate_outputs(model, options.method, inputTensors);
     std::vector<pt2c_tensor> outputTensors;
-    for (npy::Array& output : outputs) outputTensors.push_back(output.tensor());
+    for (npy::Array &output : outputs)
+      outputTensors.push_back(output.tensor());
     for (int i = 0; i < options.warmup; ++i)
       model.run_method(options.method, inputTensors, outputTensors);
     std::vector<double> ms;
@@ -92,10 +98,10 @@ int benchModel(const BenchOptions& options) {
                 lib.num_threads(), median(ms), *std::min_element(ms.begin(), ms.end()),
                 *std::max_element(ms.begin(), ms.end()));
     return 0;
-  } catch (const std::exception& e) {
+  } catch (const std::exception &e) {
     std::cerr << "pt2c: error: " << e.what() << "\n";
     return 1;
   }
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -14,16 +14,16 @@ namespace pt2c {
 
 struct BenchOptions {
   std::string library;
-  std::vector<std::string> inputs;  // .npy paths; empty: synthetic inputs
-  std::string method;               // "": the default method
-  std::string weights;              // an --external-weights model's file; "": its default
+  std::vector<std::string> inputs; // .npy paths; empty: synthetic inputs
+  std::string method;              // "": the default method
+  std::string weights;             // an --external-weights model's file; "": its default
   int runs = 20, warmup = 3;
-  int threads = 0;                  // 0: the runtime's default
+  int threads = 0; // 0: the runtime's default
 };
 
 // Returns the process exit code; errors are printed to stderr.
-int benchModel(const BenchOptions& options);
+int benchModel(const BenchOptions &options);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_TOOLS_PT2C_BENCHCOMMAND_H_
+#endif // PT2C_TOOLS_PT2C_BENCHCOMMAND_H_

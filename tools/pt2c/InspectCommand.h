@@ -17,8 +17,8 @@ namespace pt2c {
 
 // Prints to stdout; returns the exit code (1 with a `pt2c: error:` line on stderr for a
 // file that is neither, or unreadable).
-int inspectFile(const std::string& path, const std::string& svgPath);
+int inspectFile(const std::string &path, const std::string &svgPath);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_TOOLS_PT2C_INSPECTCOMMAND_H_
+#endif // PT2C_TOOLS_PT2C_INSPECTCOMMAND_H_

@@ -16,12 +16,12 @@ namespace pt2c {
 
 // For each step, the GEMM or convolution step whose fallback it is (the runtime runs the
 // library step or its fallback steps, never both), or -1 for a step that always runs.
-std::vector<int64_t> fallbackOwners(const PlanRecords& plan);
+std::vector<int64_t> fallbackOwners(const PlanRecords &plan);
 
 // `labels` has one line of text per step (the inspect listing's).
-std::string planGraphSvg(const PlanRecords& plan, const std::vector<std::string>& labels,
-                         const std::string& title);
+std::string planGraphSvg(const PlanRecords &plan, const std::vector<std::string> &labels,
+                         const std::string &title);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_TOOLS_PT2C_PLANSVG_H_
+#endif // PT2C_TOOLS_PT2C_PLANSVG_H_

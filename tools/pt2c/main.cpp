@@ -7,11 +7,11 @@
 #include <iostream>
 
 #include "CLI/CLI.hpp"
+#include "compiler/Passes.h"
 #include "compiler/driver/ExitCleanup.h"
 #include "compiler/driver/Pipeline.h"
 #include "compiler/driver/Resources.h"
 #include "compiler/driver/TempDir.h"
-#include "compiler/Passes.h"
 #include "tools/pt2c/BenchCommand.h"
 #include "tools/pt2c/InspectCommand.h"
 #include "tools/pt2c/ReportCommand.h"
@@ -19,7 +19,7 @@
 
 namespace {
 
-constexpr const char* kDescription =
+constexpr const char *kDescription =
     "pt2c compiles a PyTorch model ahead of time into one self-contained shared library.\n"
     "The library carries its kernels, weights and a small runtime behind a C ABI\n"
     "(runtime/include/pt2c/pt2c.h): no Python and no libtorch at run time.\n\n"
@@ -33,17 +33,17 @@ constexpr const char* kDescription =
     "  pt2c inspect model.so [--svg OUT.svg]  what a model holds: signature, steps, sizes\n";
 
 int reportError(llvm::Error err) {
-  llvm::handleAllErrors(std::move(err), [](const llvm::ErrorInfoBase& e) {
+  llvm::handleAllErrors(std::move(err), [](const llvm::ErrorInfoBase &e) {
     std::cerr << "pt2c: error: " << e.message() << "\n";
   });
   return 1;
 }
 
-void addCommonOptions(CLI::App* app, pt2c::PipelineOptions& o) {
+void addCommonOptions(CLI::App *app, pt2c::PipelineOptions &o) {
   app->add_flag("-q,--quiet", o.quiet, "No progress lines");
 }
 
-void addCompileOptions(CLI::App* app, pt2c::PipelineOptions& o) {
+void addCompileOptions(CLI::App *app, pt2c::PipelineOptions &o) {
   app->add_option("--target", o.target,
                   "Code generation target: cpu, or cuda[:sm_80,sm_90,...] (NVIDIA GPUs; "
                   "cuda means cuda:sm_80,sm_90)")
@@ -67,7 +67,7 @@ void addCompileOptions(CLI::App* app, pt2c::PipelineOptions& o) {
                   "OUTPUT.so.weights; the runtime then needs the path, e.g. PT2C_WEIGHTS)");
 }
 
-void addExportOptions(CLI::App* app, pt2c::PipelineOptions& o) {
+void addExportOptions(CLI::App *app, pt2c::PipelineOptions &o) {
   app->add_option("--python", o.python,
                   "Python interpreter with torch for the export (default: $PT2C_PYTHON, "
                   "the project's environment, python3 on PATH, /usr/bin/python3)");
@@ -80,19 +80,20 @@ void addExportOptions(CLI::App* app, pt2c::PipelineOptions& o) {
 }
 
 // `pt2c model.py -o model.so`: the artifact lives in the run's temporary folder.
-llvm::Error exportAndCompile(const pt2c::Resources& res, const pt2c::PipelineOptions& o,
-                             const pt2c::RunTempDir& temp, const std::string& model,
-                             const std::string& out) {
+llvm::Error exportAndCompile(const pt2c::Resources &res, const pt2c::PipelineOptions &o,
+                             const pt2c::RunTempDir &temp, const std::string &model,
+                             const std::string &out) {
   std::string artifact = temp.file("model.pt2c");
   pt2c::PipelineOptions exportOptions = o;
-  exportOptions.printReport = true;  // the artifact is gone afterwards: show it all now
-  if (auto err = pt2c::exportModel(res, exportOptions, model, artifact)) return err;
+  exportOptions.printReport = true; // the artifact is gone afterwards: show it all now
+  if (auto err = pt2c::exportModel(res, exportOptions, model, artifact))
+    return err;
   return pt2c::compileArtifact(res, o, artifact, out);
 }
 
-}  // namespace
+} // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   CLI::App app{kDescription, "pt2c"};
   app.require_subcommand(0, 1);
   pt2c::PipelineOptions options;
@@ -103,21 +104,23 @@ int main(int argc, char** argv) {
   addCompileOptions(&app, options);
   addExportOptions(&app, options);
 
-  CLI::App* exportCmd = app.add_subcommand("export", "Trace model.py into a .pt2c artifact");
+  CLI::App *exportCmd = app.add_subcommand("export", "Trace model.py into a .pt2c artifact");
   std::string exportModelPath, exportOut;
   exportCmd->add_option("model", exportModelPath, "model.py")->required();
   exportCmd->add_option("-o,--output", exportOut, "Output artifact (.pt2c)")->required();
   addExportOptions(exportCmd, options);
   addCommonOptions(exportCmd, options);
 
-  CLI::App* compileCmd = app.add_subcommand("compile", "Compile a .pt2c artifact to a .so");
+  CLI::App *compileCmd = app.add_subcommand("compile", "Compile a .pt2c artifact to a .so");
   std::string artifactPath, compileOut;
-  compileCmd->add_option("artifact", artifactPath, "model.pt2c")->required()->check(CLI::ExistingFile);
+  compileCmd->add_option("artifact", artifactPath, "model.pt2c")
+      ->required()
+      ->check(CLI::ExistingFile);
   compileCmd->add_option("-o,--output", compileOut, "Output shared library");
   addCompileOptions(compileCmd, options);
   addCommonOptions(compileCmd, options);
 
-  CLI::App* runCmd = app.add_subcommand("run", "Run a compiled model on .npy inputs");
+  CLI::App *runCmd = app.add_subcommand("run", "Run a compiled model on .npy inputs");
   std::string library, outputDir, method, runWeights;
   std::vector<std::string> inputs;
   runCmd->add_option("library", library, "model.so")->required()->check(CLI::ExistingFile);
@@ -125,13 +128,12 @@ int main(int argc, char** argv) {
                      "Input .npy file, one per model input, in order; `none`: absent");
   runCmd->add_option("--method", method,
                      "Method (or graph name) of a multi-graph model; default: its default");
-  runCmd->add_option("--output-dir", outputDir, "Directory for the output .npy files")
-      ->required();
+  runCmd->add_option("--output-dir", outputDir, "Directory for the output .npy files")->required();
   runCmd->add_option("--weights", runWeights,
                      "Weights file of a model compiled with --external-weights (default: "
                      "$PT2C_WEIGHTS, else MODEL.so.weights)");
 
-  CLI::App* benchCmd = app.add_subcommand("bench", "Time a compiled model's runs");
+  CLI::App *benchCmd = app.add_subcommand("bench", "Time a compiled model's runs");
   pt2c::BenchOptions bench;
   benchCmd->add_option("library", bench.library, "model.so")->required()->check(CLI::ExistingFile);
   benchCmd->add_option("-i,--input", bench.inputs,
@@ -146,34 +148,44 @@ int main(int argc, char** argv) {
   benchCmd->add_option("--weights", bench.weights,
                        "Weights file of a model compiled with --external-weights");
 
-  CLI::App* reportCmd = app.add_subcommand("report", "Print the draft report of a .pt2c artifact");
+  CLI::App *reportCmd = app.add_subcommand("report", "Print the draft report of a .pt2c artifact");
   std::string reportPath;
   bool reportJson = false;
   reportCmd->add_option("artifact", reportPath, "model.pt2c")->required()->check(CLI::ExistingFile);
   reportCmd->add_flag("--json", reportJson, "Print JSON instead of text");
 
-  CLI::App* inspectCmd = app.add_subcommand(
+  CLI::App *inspectCmd = app.add_subcommand(
       "inspect", "Describe a model.so (signature, dynamic dims, sizes, every plan step and the "
                  "library that runs it) or a model.pt2c (signature, ops with model.py lines)");
   std::string inspectPath, inspectSvg;
-  inspectCmd->add_option("file", inspectPath, "model.so or model.pt2c")->required()->check(CLI::ExistingFile);
-  inspectCmd->add_option("--svg", inspectSvg, "Also draw a model.so's graph of plan steps into this SVG file");
+  inspectCmd->add_option("file", inspectPath, "model.so or model.pt2c")
+      ->required()
+      ->check(CLI::ExistingFile);
+  inspectCmd->add_option("--svg", inspectSvg,
+                         "Also draw a model.so's graph of plan steps into this SVG file");
 
   CLI11_PARSE(app, argc, argv);
-  if (!options.weightsOut.empty()) options.externalWeights = true;
+  if (!options.weightsOut.empty())
+    options.externalWeights = true;
 
-  if (*runCmd) return pt2c::runModelOnNpyFiles(library, inputs, outputDir, method, runWeights);
-  if (*reportCmd) return pt2c::printReport(reportPath, reportJson);
-  if (*inspectCmd) return pt2c::inspectFile(inspectPath, inspectSvg);
-  if (*benchCmd) return pt2c::benchModel(bench);
+  if (*runCmd)
+    return pt2c::runModelOnNpyFiles(library, inputs, outputDir, method, runWeights);
+  if (*reportCmd)
+    return pt2c::printReport(reportPath, reportJson);
+  if (*inspectCmd)
+    return pt2c::inspectFile(inspectPath, inspectSvg);
+  if (*benchCmd)
+    return pt2c::benchModel(bench);
 
   pt2c::registerAllPasses();
   auto resources = pt2c::findResources(argv[0]);
-  if (!resources) return reportError(resources.takeError());
+  if (!resources)
+    return reportError(resources.takeError());
   // From here on every exit path, interruptions included, removes what the run made.
   pt2c::exit_cleanup::install();
   auto temp = pt2c::RunTempDir::create();
-  if (!temp) return reportError(temp.takeError());
+  if (!temp)
+    return reportError(temp.takeError());
 
   if (*exportCmd) {
     if (auto err = pt2c::exportModel(*resources, options, exportModelPath, exportOut))

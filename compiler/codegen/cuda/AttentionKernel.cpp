@@ -32,7 +32,7 @@ constexpr int64_t kMaxThreads = 256;
 // Shared memory of the tile kernel for `rows` query rows per block, in bytes: the q rows
 // (f32), K (rows padded by one 32-bit word against bank conflicts) then V in one buffer
 // of the operands' type, the scores (f32) and the rows' 1 / sum.
-int64_t tileSharedBytes(const Attention& a, int64_t rows, int64_t elementBytes) {
+int64_t tileSharedBytes(const Attention &a, int64_t rows, int64_t elementBytes) {
   int64_t kvElements = std::max(a.keys * (a.dim + 4 / elementBytes), a.keys * a.vdim);
   return rows * a.dim * 4 + kvElements * elementBytes + rows * a.keys * 4 + rows * 4;
 }
@@ -45,20 +45,19 @@ int64_t tileSharedBytes(const Attention& a, int64_t rows, int64_t elementBytes) 
 //   kv[j][e] = V[j][e]; a warp per row: sc[r][j] = exp(sc[r][j] - max), inv[r] = 1 / sum
 //                                                                     (barrier)
 //   out[i0 + r][e] = inv[r] * sum_j sc[r][j] kv[j][e]  (a thread per column e, every r)
-void emitTileKernel(Attention& a, int64_t rows) {
-  mlir::OpBuilder& b = a.b;
-  KernelBuilder& kb = a.kb;
+void emitTileKernel(Attention &a, int64_t rows) {
+  mlir::OpBuilder &b = a.b;
+  KernelBuilder &kb = a.kb;
   mlir::Location loc = a.loc;
   mlir::Type elementType = a.outType.getElementType();
   int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
   int64_t kStride = a.dim + 4 / elementBytes;
   int64_t kvElements = std::max(a.keys * kStride, a.keys * a.vdim);
   constexpr int64_t threads = 128;
-  auto launch = a.launch((a.queries + rows - 1) / rows, threads,
-                         {a.sharedType(rows * a.dim, b.getF32Type()),
-                          a.sharedType(kvElements, elementType),
-                          a.sharedType(rows * a.keys, b.getF32Type()),
-                          a.sharedType(rows, b.getF32Type())});
+  auto launch =
+      a.launch((a.queries + rows - 1) / rows, threads,
+               {a.sharedType(rows * a.dim, b.getF32Type()), a.sharedType(kvElements, elementType),
+                a.sharedType(rows * a.keys, b.getF32Type()), a.sharedType(rows, b.getF32Type())});
   mlir::Value qs = launch.getWorkgroupAttributions()[0];
   mlir::Value kv = launch.getWorkgroupAttributions()[1];
   mlir::Value sc = launch.getWorkgroupAttributions()[2];
@@ -66,8 +65,7 @@ void emitTileKernel(Attention& a, int64_t rows) {
   mlir::Value t = launch.getThreadIds().x;
   mlir::Value step = kb.index(threads), zero = kb.index(0), one = kb.index(1);
   mlir::Value fzero = kb.f32(0.0), negInf = kb.f32(-INFINITY);
-  mlir::Value firstRow = b.create<mlir::arith::MulIOp>(loc, launch.getBlockIds().x,
-                                                       kb.index(rows));
+  mlir::Value firstRow = b.create<mlir::arith::MulIOp>(loc, launch.getBlockIds().x, kb.index(rows));
   auto divRem = [&](mlir::Value x, int64_t n) {
     return std::pair<mlir::Value, mlir::Value>{b.create<mlir::arith::DivUIOp>(loc, x, kb.index(n)),
                                                b.create<mlir::arith::RemUIOp>(loc, x, kb.index(n))};
@@ -81,8 +79,7 @@ void emitTileKernel(Attention& a, int64_t rows) {
   // Row firstRow + r, clamped into range: the last block's extra rows compute on the last
   // row and store nothing.
   auto rowOf = [&](mlir::Value r) {
-    return b.create<mlir::arith::MinUIOp>(loc, add(firstRow, r), kb.index(a.queries))
-        .getResult();
+    return b.create<mlir::arith::MinUIOp>(loc, add(firstRow, r), kb.index(a.queries)).getResult();
   };
   auto clampedRowOf = [&](mlir::Value r) {
     return b.create<mlir::arith::MinUIOp>(loc, add(firstRow, r), kb.index(a.queries - 1))
@@ -91,8 +88,8 @@ void emitTileKernel(Attention& a, int64_t rows) {
 
   kb.loop(t, rows * a.dim, step, [&](mlir::Value idx) {
     auto [r, d] = divRem(idx, a.dim);
-    b.create<mlir::memref::StoreOp>(
-        loc, kb.load(a.q, a.at(0, a.bIdx, a.hIdx, clampedRowOf(r), d)), qs, idx);
+    b.create<mlir::memref::StoreOp>(loc, kb.load(a.q, a.at(0, a.bIdx, a.hIdx, clampedRowOf(r), d)),
+                                    qs, idx);
   });
   // Copies `count` elements into shared memory, kUnroll loads in flight per thread: one
   // load after another, each waited for by its store, would leave the copy bound by
@@ -106,13 +103,13 @@ void emitTileKernel(Attention& a, int64_t rows) {
       llvm::SmallVector<mlir::Value> indices, values;
       for (int64_t u = 0; u < kUnroll; ++u) {
         indices.push_back(add(add(base, kb.index(u * threads)), t));
-        mlir::Value clamped = b.create<mlir::arith::MinUIOp>(loc, indices.back(),
-                                                             kb.index(count - 1));
+        mlir::Value clamped =
+            b.create<mlir::arith::MinUIOp>(loc, indices.back(), kb.index(count - 1));
         values.push_back(load(clamped));
       }
       for (int64_t u = 0; u < kUnroll; ++u) {
-        mlir::Value inRange = b.create<mlir::arith::CmpIOp>(
-            loc, mlir::arith::CmpIPredicate::ult, indices[u], kb.index(count));
+        mlir::Value inRange = b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult,
+                                                            indices[u], kb.index(count));
         auto ifInRange = b.create<mlir::scf::IfOp>(loc, inRange, /*withElseRegion=*/false);
         mlir::OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(ifInRange.thenBlock());
@@ -143,8 +140,8 @@ void emitTileKernel(Attention& a, int64_t rows) {
       for (int64_t r = 0; r < rows; ++r) {
         mlir::Value x =
             b.create<mlir::memref::LoadOp>(loc, rowsBuffer, add(kb.index(r * rowStride), i));
-        next.push_back(b.create<mlir::arith::AddFOp>(
-            loc, acc[r], b.create<mlir::arith::MulFOp>(loc, x, y)));
+        next.push_back(
+            b.create<mlir::arith::AddFOp>(loc, acc[r], b.create<mlir::arith::MulFOp>(loc, x, y)));
       }
       return next;
     });
@@ -154,14 +151,14 @@ void emitTileKernel(Attention& a, int64_t rows) {
   // memory serves `rows` products.
   kb.loop(t, a.keys, step, [&](mlir::Value j) {
     mlir::Value kBase = mul(j, kStride);
-    auto dots = sumOverRows(a.dim, qs, a.dim,
-                            [&](mlir::Value d) { return kb.load(kv, add(kBase, d)); });
+    auto dots =
+        sumOverRows(a.dim, qs, a.dim, [&](mlir::Value d) { return kb.load(kv, add(kBase, d)); });
     for (int64_t r = 0; r < rows; ++r) {
       mlir::Value s = a.finishScore(dots[r], a.bIdx, a.hIdx, clampedRowOf(kb.index(r)), j);
       b.create<mlir::memref::StoreOp>(loc, s, sc, add(kb.index(r * a.keys), j));
     }
   });
-  b.create<mlir::gpu::BarrierOp>(loc);  // K is read: V may take its place
+  b.create<mlir::gpu::BarrierOp>(loc); // K is read: V may take its place
 
   stage(
       a.keys * a.vdim,
@@ -174,24 +171,24 @@ void emitTileKernel(Attention& a, int64_t rows) {
   auto [warp, lane] = divRem(t, kWarp);
   kb.loop(warp, rows, kb.index(threads / kWarp), [&](mlir::Value r) {
     mlir::Value base = mul(r, a.keys);
-    mlir::Value m = kb.loop(lane, a.keys, kb.index(kWarp), negInf,
-                            [&](mlir::Value j, mlir::Value acc) {
-      return b.create<mlir::arith::MaximumFOp>(
-          loc, acc, b.create<mlir::memref::LoadOp>(loc, sc, add(base, j)));
-    });
+    mlir::Value m =
+        kb.loop(lane, a.keys, kb.index(kWarp), negInf, [&](mlir::Value j, mlir::Value acc) {
+          return b.create<mlir::arith::MaximumFOp>(
+              loc, acc, b.create<mlir::memref::LoadOp>(loc, sc, add(base, j)));
+        });
     m = a.warpReduce(m, /*max=*/true);
-    mlir::Value safeMax = kb.select(kb.feq(m, negInf), fzero, m);  // a row masked entirely
-    mlir::Value sum = kb.loop(lane, a.keys, kb.index(kWarp), fzero,
-                              [&](mlir::Value j, mlir::Value acc) {
-      mlir::Value e = b.create<mlir::math::ExpOp>(
-          loc, b.create<mlir::arith::SubFOp>(
-                   loc, b.create<mlir::memref::LoadOp>(loc, sc, add(base, j)), safeMax));
-      b.create<mlir::memref::StoreOp>(loc, e, sc, add(base, j));
-      return b.create<mlir::arith::AddFOp>(loc, acc, e);
-    });
+    mlir::Value safeMax = kb.select(kb.feq(m, negInf), fzero, m); // a row masked entirely
+    mlir::Value sum =
+        kb.loop(lane, a.keys, kb.index(kWarp), fzero, [&](mlir::Value j, mlir::Value acc) {
+          mlir::Value e = b.create<mlir::math::ExpOp>(
+              loc, b.create<mlir::arith::SubFOp>(
+                       loc, b.create<mlir::memref::LoadOp>(loc, sc, add(base, j)), safeMax));
+          b.create<mlir::memref::StoreOp>(loc, e, sc, add(base, j));
+          return b.create<mlir::arith::AddFOp>(loc, acc, e);
+        });
     sum = a.warpReduce(sum, /*max=*/false);
-    mlir::Value inverse = kb.select(kb.feq(sum, fzero), fzero,
-                                    b.create<mlir::arith::DivFOp>(loc, kb.f32(1.0), sum));
+    mlir::Value inverse =
+        kb.select(kb.feq(sum, fzero), fzero, b.create<mlir::arith::DivFOp>(loc, kb.f32(1.0), sum));
     b.create<mlir::memref::StoreOp>(loc, inverse, inv, r);
   });
   b.create<mlir::gpu::BarrierOp>(loc);
@@ -202,22 +199,22 @@ void emitTileKernel(Attention& a, int64_t rows) {
                             [&](mlir::Value j) { return kb.load(kv, add(mul(j, a.vdim), e)); });
     for (int64_t r = 0; r < rows; ++r) {
       mlir::Value row = rowOf(kb.index(r));
-      mlir::Value inRange = b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult,
-                                                          row, kb.index(a.queries));
+      mlir::Value inRange = b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult, row,
+                                                          kb.index(a.queries));
       auto ifInRange = b.create<mlir::scf::IfOp>(loc, inRange, /*withElseRegion=*/false);
       mlir::OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifInRange.thenBlock());
-      a.storeResult(sums[r], b.create<mlir::memref::LoadOp>(loc, inv, kb.index(r)), a.bIdx,
-                    a.hIdx, row, e);
+      a.storeResult(sums[r], b.create<mlir::memref::LoadOp>(loc, inv, kb.index(r)), a.bIdx, a.hIdx,
+                    row, e);
     }
   });
 }
 
-void emitRowKernel(Attention& a) {
-  mlir::OpBuilder& b = a.b;
-  KernelBuilder& kb = a.kb;
+void emitRowKernel(Attention &a) {
+  mlir::OpBuilder &b = a.b;
+  KernelBuilder &kb = a.kb;
   mlir::Location loc = a.loc;
-  mlir::MLIRContext* ctx = a.ctx;
+  mlir::MLIRContext *ctx = a.ctx;
   int64_t keys = a.keys, dim = a.dim, vdim = a.vdim;
   // 4 warps, or 8 when the keys or the head size need more threads.
   int64_t threads = std::max(keys, vdim) > 128 ? kMaxThreads : 128;
@@ -240,32 +237,33 @@ void emitRowKernel(Attention& a) {
     b.create<mlir::memref::StoreOp>(loc, kb.load(a.q, a.at(0, bIdx, hIdx, i, d)), qRow, d);
   });
   b.create<mlir::gpu::BarrierOp>(loc);
-  mlir::Value localMax = kb.loop(warp, keys, kb.index(threads / kWarp), negInf,
-                                 [&](mlir::Value j, mlir::Value m) {
-    mlir::Value dot = kb.loop(lane, dim, kb.index(kWarp), fzero,
-                              [&](mlir::Value d, mlir::Value acc) {
-      mlir::Value prod = b.create<mlir::arith::MulFOp>(
-          loc, b.create<mlir::memref::LoadOp>(loc, qRow, d), kb.load(a.k, a.at(1, bIdx, hIdx, j, d)));
-      return b.create<mlir::arith::AddFOp>(loc, acc, prod);
-    });
-    mlir::Value s = a.finishScore(a.warpReduce(dot, /*max=*/false), bIdx, hIdx, i, j);
-    mlir::Value first =
-        b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::eq, lane, zero);
-    auto ifFirst = b.create<mlir::scf::IfOp>(loc, first, /*withElseRegion=*/false);
-    {
-      mlir::OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifFirst.thenBlock());
-      b.create<mlir::memref::StoreOp>(loc, s, scores, j);
-    }
-    return b.create<mlir::arith::MaximumFOp>(loc, m, s);
-  });
+  mlir::Value localMax =
+      kb.loop(warp, keys, kb.index(threads / kWarp), negInf, [&](mlir::Value j, mlir::Value m) {
+        mlir::Value dot =
+            kb.loop(lane, dim, kb.index(kWarp), fzero, [&](mlir::Value d, mlir::Value acc) {
+              mlir::Value prod =
+                  b.create<mlir::arith::MulFOp>(loc, b.create<mlir::memref::LoadOp>(loc, qRow, d),
+                                                kb.load(a.k, a.at(1, bIdx, hIdx, j, d)));
+              return b.create<mlir::arith::AddFOp>(loc, acc, prod);
+            });
+        mlir::Value s = a.finishScore(a.warpReduce(dot, /*max=*/false), bIdx, hIdx, i, j);
+        mlir::Value first =
+            b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::eq, lane, zero);
+        auto ifFirst = b.create<mlir::scf::IfOp>(loc, first, /*withElseRegion=*/false);
+        {
+          mlir::OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(ifFirst.thenBlock());
+          b.create<mlir::memref::StoreOp>(loc, s, scores, j);
+        }
+        return b.create<mlir::arith::MaximumFOp>(loc, m, s);
+      });
   auto allReduce = [&](mlir::Value value, mlir::gpu::AllReduceOperation kind) {
     return b.create<mlir::gpu::AllReduceOp>(
         loc, value, mlir::gpu::AllReduceOperationAttr::get(ctx, kind), /*uniform=*/true);
   };
   mlir::Value rowMax = allReduce(localMax, mlir::gpu::AllReduceOperation::MAXIMUMF);
   mlir::Value safeMax = kb.select(kb.feq(rowMax, negInf), fzero, rowMax);
-  b.create<mlir::gpu::BarrierOp>(loc);  // the scores lane 0 of every warp stored
+  b.create<mlir::gpu::BarrierOp>(loc); // the scores lane 0 of every warp stored
   mlir::Value localSum = kb.loop(t, keys, step, fzero, [&](mlir::Value j, mlir::Value acc) {
     mlir::Value e = b.create<mlir::math::ExpOp>(
         loc, b.create<mlir::arith::SubFOp>(loc, b.create<mlir::memref::LoadOp>(loc, scores, j),
@@ -274,13 +272,14 @@ void emitRowKernel(Attention& a) {
     return b.create<mlir::arith::AddFOp>(loc, acc, e);
   });
   mlir::Value rowSum = allReduce(localSum, mlir::gpu::AllReduceOperation::ADD);
-  b.create<mlir::gpu::BarrierOp>(loc);  // every thread's exp values before the sum over j
+  b.create<mlir::gpu::BarrierOp>(loc); // every thread's exp values before the sum over j
   mlir::Value inverse = kb.select(kb.feq(rowSum, fzero), fzero,
                                   b.create<mlir::arith::DivFOp>(loc, kb.f32(1.0), rowSum));
   auto weightedSum = [&](mlir::Value e, mlir::Value firstKey, int64_t keyStep) {
     return kb.loop(firstKey, keys, kb.index(keyStep), fzero, [&](mlir::Value j, mlir::Value sum) {
-      mlir::Value prod = b.create<mlir::arith::MulFOp>(
-          loc, b.create<mlir::memref::LoadOp>(loc, scores, j), kb.load(a.v, a.at(2, bIdx, hIdx, j, e)));
+      mlir::Value prod =
+          b.create<mlir::arith::MulFOp>(loc, b.create<mlir::memref::LoadOp>(loc, scores, j),
+                                        kb.load(a.v, a.at(2, bIdx, hIdx, j, e)));
       return b.create<mlir::arith::AddFOp>(loc, sum, prod);
     });
   };
@@ -309,16 +308,17 @@ void emitRowKernel(Attention& a) {
   a.storeResult(total, inverse, bIdx, hIdx, i, t);
 }
 
-}  // namespace
+} // namespace
 
-void emitAttention(prim::AttentionOp op, const BufferizedKernel& kernel, mlir::OpBuilder& b) {
+void emitAttention(prim::AttentionOp op, const BufferizedKernel &kernel, mlir::OpBuilder &b) {
   Attention a(op, b);
   a.q = kernel.buffer(op.getQuery());
   a.k = kernel.buffer(op.getKey());
   a.v = kernel.buffer(op.getValue());
   a.bias = kernel.buffer(op.getBias());
   a.out = kernel.out;
-  if (emitMmaAttentionKernel(a)) return;
+  if (emitMmaAttentionKernel(a))
+    return;
   int64_t elementBytes = a.outType.getElementType().getIntOrFloatBitWidth() / 8;
   for (int64_t rows : {4, 2, 1})
     if (rows <= a.queries && tileSharedBytes(a, rows, elementBytes) <= kMaxSharedBytes)
@@ -326,4 +326,4 @@ void emitAttention(prim::AttentionOp op, const BufferizedKernel& kernel, mlir::O
   emitRowKernel(a);
 }
 
-}  // namespace pt2c::fused
+} // namespace pt2c::fused

@@ -17,7 +17,7 @@ namespace pt2c::fused {
 // One attention op being lowered: its sizes, the buffers of the new function and the
 // builder inside it.
 struct Attention {
-  Attention(prim::AttentionOp op, mlir::OpBuilder& b)
+  Attention(prim::AttentionOp op, mlir::OpBuilder &b)
       : op(op), b(b), kb(b, op.getLoc()), loc(op.getLoc()), ctx(op.getContext()) {
     auto qShape = op.logicalShape(0), kShape = op.logicalShape(1), vShape = op.logicalShape(2);
     batch = qShape[0];
@@ -32,7 +32,8 @@ struct Attention {
   // Indices into q, k, v or the result (0..3) for [b, h, row, column] in its layout.
   llvm::SmallVector<mlir::Value, 4> at(unsigned which, mlir::Value bi, mlir::Value hi,
                                        mlir::Value row, mlir::Value col) {
-    if (op.getHeadsInner()[which]) return {bi, row, hi, col};
+    if (op.getHeadsInner()[which])
+      return {bi, row, hi, col};
     return {bi, hi, row, col};
   }
   // The score of query row i and key j: the dot product scaled, plus the bias, -inf past
@@ -61,7 +62,8 @@ struct Attention {
                    mlir::Value i, mlir::Value e) {
     mlir::Type elementType = outType.getElementType();
     mlir::Value result = b.create<mlir::arith::MulFOp>(loc, acc, inverse);
-    if (!elementType.isF32()) result = b.create<mlir::arith::TruncFOp>(loc, elementType, result);
+    if (!elementType.isF32())
+      result = b.create<mlir::arith::TruncFOp>(loc, elementType, result);
     b.create<mlir::memref::StoreOp>(loc, result, out, at(3, bi, hi, i, e));
   }
   mlir::MemRefType sharedType(int64_t n, mlir::Type elementType) {
@@ -79,20 +81,20 @@ struct Attention {
   }
 
   prim::AttentionOp op;
-  mlir::OpBuilder& b;
+  mlir::OpBuilder &b;
   KernelBuilder kb;
   mlir::Location loc;
-  mlir::MLIRContext* ctx;
+  mlir::MLIRContext *ctx;
   int64_t batch, heads, queries, keys, dim, vdim;
   mlir::MemRefType outType;
   mlir::Value q, k, v, bias, out;
-  mlir::Value bIdx, hIdx;  // inside the launch
+  mlir::Value bIdx, hIdx; // inside the launch
 };
 
 // The tensor-core kernel (AttentionMmaKernel.cpp), for f16 and bf16 operands whose
 // head sizes are multiples of 16 up to 128: true if it was emitted.
-bool emitMmaAttentionKernel(Attention& a);
+bool emitMmaAttentionKernel(Attention &a);
 
-}  // namespace pt2c::fused
+} // namespace pt2c::fused
 
-#endif  // PT2C_COMPILER_CODEGEN_CUDA_ATTENTIONKERNELS_H_
+#endif // PT2C_COMPILER_CODEGEN_CUDA_ATTENTIONKERNELS_H_

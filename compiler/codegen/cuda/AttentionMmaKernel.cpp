@@ -27,7 +27,7 @@ namespace {
 
 constexpr int64_t kRowsPerWarp = 16;
 constexpr int64_t kWarpsPerBlock = 4;
-constexpr int64_t kMaxHeadSize = 128;  // O's accumulators: vdim / 2 registers a thread
+constexpr int64_t kMaxHeadSize = 128; // O's accumulators: vdim / 2 registers a thread
 // With fewer tiles of 16 query rows than this, one warp alone per SM would wait on its
 // loads most of the time (an H100 has 132 SMs): the 4 warps of a block then share one
 // tile, each taking every 4th block of keys, and merge their (O, max, sum) at the end.
@@ -36,8 +36,8 @@ constexpr int64_t kTilesForWholeWarps = kWarpsPerBlock * 132;
 // Loads and stores through raw global pointers: mma fragments take pairs of elements,
 // which one 32-bit access moves (memref.load would move them one at a time).
 class Memory {
- public:
-  Memory(mlir::OpBuilder& b, mlir::Location loc, mlir::Type elementType)
+public:
+  Memory(mlir::OpBuilder &b, mlir::Location loc, mlir::Type elementType)
       : b(b), loc(loc), ctx(b.getContext()), elementType(elementType) {}
 
   // The global address of a memref's first element.
@@ -78,7 +78,7 @@ class Memory {
                                  llvm::ArrayRef<mlir::Value> c) {
     mlir::Type f32 = b.getF32Type();
     auto resultType = mlir::LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
-    const char* type = elementType.isF16() ? "f16" : "bf16";
+    const char *type = elementType.isF16() ? "f16" : "bf16";
     std::string code = llvm::formatv(
         "mma.sync.aligned.m16n8k16.row.col.f32.{0}.{0}.f32 {{$0,$1,$2,$3}, {{$4,$5,$6,$7}, "
         "{{$8,$9}, {{$10,$11,$12,$13};",
@@ -96,7 +96,7 @@ class Memory {
     return d;
   }
 
- private:
+private:
   mlir::Type ptrType(unsigned space) { return mlir::LLVM::LLVMPointerType::get(ctx, space); }
   mlir::VectorType pairType() { return mlir::VectorType::get({2}, elementType); }
   // The vector of two elements x, y.
@@ -117,9 +117,9 @@ class Memory {
     return b.create<mlir::LLVM::BitcastOp>(loc, b.getI32Type(), pair);
   }
 
-  mlir::OpBuilder& b;
+  mlir::OpBuilder &b;
   mlir::Location loc;
-  mlir::MLIRContext* ctx;
+  mlir::MLIRContext *ctx;
   mlir::Type elementType;
 };
 
@@ -127,11 +127,12 @@ bool rowMajor(mlir::Value memref) {
   return llvm::cast<mlir::MemRefType>(memref.getType()).getLayout().isIdentity();
 }
 
-}  // namespace
+} // namespace
 
-bool emitMmaAttentionKernel(Attention& a) {
+bool emitMmaAttentionKernel(Attention &a) {
   mlir::Type elementType = a.outType.getElementType();
-  if (!(elementType.isF16() || elementType.isBF16())) return false;
+  if (!(elementType.isF16() || elementType.isBF16()))
+    return false;
   if (a.dim % 16 != 0 || a.vdim % 16 != 0 || a.dim > kMaxHeadSize || a.vdim > kMaxHeadSize)
     return false;
   for (mlir::Value operand : {a.q, a.k, a.v, a.out})
@@ -139,8 +140,8 @@ bool emitMmaAttentionKernel(Attention& a) {
         llvm::cast<mlir::MemRefType>(operand.getType()).getElementType() != elementType)
       return false;
 
-  mlir::OpBuilder& b = a.b;
-  KernelBuilder& kb = a.kb;
+  mlir::OpBuilder &b = a.b;
+  KernelBuilder &kb = a.kb;
   mlir::Location loc = a.loc;
   Memory mem(b, loc, elementType);
   int64_t tiles = a.batch * a.heads * ((a.queries + kRowsPerWarp - 1) / kRowsPerWarp);
@@ -155,8 +156,8 @@ bool emitMmaAttentionKernel(Attention& a) {
   llvm::SmallVector<mlir::Type> shared;
   if (splits > 1)
     shared.push_back(kb.sharedType((splits - 1) * kWarp * partialSize, b.getF32Type()));
-  auto launch = a.launch((a.queries + rowsPerBlock - 1) / rowsPerBlock, kWarpsPerBlock * kWarp,
-                         shared);
+  auto launch =
+      a.launch((a.queries + rowsPerBlock - 1) / rowsPerBlock, kWarpsPerBlock * kWarp, shared);
 
   auto add = [&](mlir::Value x, mlir::Value y) {
     return b.create<mlir::arith::AddIOp>(loc, x, y).getResult();
@@ -185,8 +186,8 @@ bool emitMmaAttentionKernel(Attention& a) {
     llvm::SmallVector<mlir::Value, 4> indices = a.at(which, a.bIdx, a.hIdx, row, col);
     mlir::Value offset = indices[0];
     for (int64_t d = 1; d < 4; ++d)
-      offset = add(b.create<mlir::arith::MulIOp>(loc, offset, kb.index(type.getDimSize(d))),
-                   indices[d]);
+      offset =
+          add(b.create<mlir::arith::MulIOp>(loc, offset, kb.index(type.getDimSize(d))), indices[d]);
     return offset;
   };
 
@@ -198,9 +199,9 @@ bool emitMmaAttentionKernel(Attention& a) {
       loc, b.create<mlir::arith::RemUIOp>(loc, lane, kb.index(4)), kb.index(2));
   mlir::Value split = b.create<mlir::arith::RemUIOp>(loc, warp, kb.index(splits));
   mlir::Value rowTile = b.create<mlir::arith::DivUIOp>(loc, warp, kb.index(splits));
-  mlir::Value row0 = add(
-      b.create<mlir::arith::MulIOp>(loc, launch.getBlockIds().x, kb.index(rowsPerBlock)),
-      b.create<mlir::arith::MulIOp>(loc, rowTile, kb.index(kRowsPerWarp)));
+  mlir::Value row0 =
+      add(b.create<mlir::arith::MulIOp>(loc, launch.getBlockIds().x, kb.index(rowsPerBlock)),
+          b.create<mlir::arith::MulIOp>(loc, rowTile, kb.index(kRowsPerWarp)));
   // The thread's two fragment rows; loads read a row in range (the last tile's extra
   // rows compute on the last row and store nothing).
   mlir::Value rows[2] = {add(row0, g), addc(add(row0, g), 8)};
@@ -227,8 +228,7 @@ bool emitMmaAttentionKernel(Attention& a) {
   inits.append({negInf, negInf, fzero, fzero});
   auto carried = kb.loop(
       b.create<mlir::arith::MulIOp>(loc, split, kb.index(keysPerStep)), keySteps * keysPerStep,
-      kb.index(splits * keysPerStep), inits,
-      [&](mlir::Value key0, mlir::ValueRange acc) {
+      kb.index(splits * keysPerStep), inits, [&](mlir::Value key0, mlir::ValueRange acc) {
         // S for this block: 8 C tiles of 8 keys. Key rows past the end are read clamped
         // and their scores masked.
         llvm::SmallVector<std::array<mlir::Value, 4>> s;
@@ -263,7 +263,8 @@ bool emitMmaAttentionKernel(Attention& a) {
               mlir::Value cond = b.create<mlir::arith::CmpIOp>(loc, pred, lhs, rhs);
               x = kb.select(cond, negInf, x);
             };
-            if (a.op.getCausal()) masked(mlir::arith::CmpIPredicate::ugt, key, rows[r]);
+            if (a.op.getCausal())
+              masked(mlir::arith::CmpIPredicate::ugt, key, rows[r]);
             if (a.keys % keysPerStep != 0)
               masked(mlir::arith::CmpIPredicate::uge, key, kb.index(a.keys));
             s[n][e] = x;
@@ -283,7 +284,7 @@ bool emitMmaAttentionKernel(Attention& a) {
         }
         mlir::Value sums[2] = {fmul(acc[outTiles * 4 + 2], scaleRow[0]),
                                fmul(acc[outTiles * 4 + 3], scaleRow[1])};
-        for (auto& tile : s)
+        for (auto &tile : s)
           for (int64_t e = 0; e < 4; ++e) {
             tile[e] = exp2(b.create<mlir::arith::SubFOp>(loc, tile[e], maxSafe[e / 2]));
             sums[e / 2] = fadd(sums[e / 2], tile[e]);
@@ -291,7 +292,8 @@ bool emitMmaAttentionKernel(Attention& a) {
         next[outTiles * 4 + 2] = sums[0];
         next[outTiles * 4 + 3] = sums[1];
         for (int64_t o = 0; o < outTiles; ++o)
-          for (int64_t e = 0; e < 4; ++e) next[o * 4 + e] = fmul(acc[o * 4 + e], scaleRow[e / 2]);
+          for (int64_t e = 0; e < 4; ++e)
+            next[o * 4 + e] = fmul(acc[o * 4 + e], scaleRow[e / 2]);
         // O += P V: P's A fragment for keys 16j..16j+15 is S tiles 2j and 2j+1; V's B
         // fragments are read an element at a time (B wants pairs down a column).
         for (int64_t j = 0; j < keysPerStep / 16; ++j) {
@@ -309,9 +311,9 @@ bool emitMmaAttentionKernel(Attention& a) {
             for (int64_t i = 0; i < 4; ++i)
               vf[i] = mem.loadOne(vBase, linear(2, a.v, vRows[i], col));
             mlir::Value bfrag[2] = {mem.pack(vf[0], vf[1]), mem.pack(vf[2], vf[3])};
-            auto d = mem.mma(pFragment, bfrag,
-                             llvm::ArrayRef<mlir::Value>(next).slice(o * 4, 4));
-            for (int64_t e = 0; e < 4; ++e) next[o * 4 + e] = d[e];
+            auto d = mem.mma(pFragment, bfrag, llvm::ArrayRef<mlir::Value>(next).slice(o * 4, 4));
+            for (int64_t e = 0; e < 4; ++e)
+              next[o * 4 + e] = d[e];
           }
         }
         return next;
@@ -327,8 +329,8 @@ bool emitMmaAttentionKernel(Attention& a) {
           kb.index(partialSize));
       return addc(base, i);
     };
-    mlir::Value notFirst = b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ne,
-                                                         split, kb.index(0));
+    mlir::Value notFirst =
+        b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ne, split, kb.index(0));
     {
       auto ifNotFirst = b.create<mlir::scf::IfOp>(loc, notFirst, /*withElseRegion=*/false);
       mlir::OpBuilder::InsertionGuard guard(b);
@@ -353,9 +355,10 @@ bool emitMmaAttentionKernel(Attention& a) {
     llvm::SmallVector<mlir::Value> merged(partialSize, fzero);
     for (int64_t r = 0; r < 2; ++r) {
       mlir::Value max = negInf;
-      for (auto& part : all) max = fmax(max, part[outTiles * 4 + r]);
+      for (auto &part : all)
+        max = fmax(max, part[outTiles * 4 + r]);
       mlir::Value maxSafe = kb.select(kb.feq(max, negInf), fzero, max);
-      for (auto& part : all) {
+      for (auto &part : all) {
         mlir::Value scale =
             exp2(b.create<mlir::arith::SubFOp>(loc, part[outTiles * 4 + r], maxSafe));
         merged[outTiles * 4 + 2 + r] =
@@ -372,8 +375,8 @@ bool emitMmaAttentionKernel(Attention& a) {
   mlir::Value outBase = mem.base(a.out);
   for (int64_t r = 0; r < 2; ++r) {
     mlir::Value sum = quadReduce(carried[outTiles * 4 + 2 + r], /*max=*/false);
-    mlir::Value inverse = kb.select(kb.feq(sum, fzero), fzero,
-                                    b.create<mlir::arith::DivFOp>(loc, kb.f32(1.0), sum));
+    mlir::Value inverse =
+        kb.select(kb.feq(sum, fzero), fzero, b.create<mlir::arith::DivFOp>(loc, kb.f32(1.0), sum));
     mlir::Value inRange = b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult,
                                                         rows[r], kb.index(a.queries));
     auto ifInRange = b.create<mlir::scf::IfOp>(loc, inRange, /*withElseRegion=*/false);
@@ -387,4 +390,4 @@ bool emitMmaAttentionKernel(Attention& a) {
   return true;
 }
 
-}  // namespace pt2c::fused
+} // namespace pt2c::fused

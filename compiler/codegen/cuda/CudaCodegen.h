@@ -14,16 +14,16 @@
 #include "compiler/codegen/CpuCodegen.h"
 #include "compiler/codegen/ExecutionPlan.h"
 #include "compiler/codegen/MultiGraphPlan.h"
-#include "llvm/Support/Error.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
 
 namespace pt2c {
 
 struct CudaCodegenOptions {
   std::vector<unsigned> sms = {80, 90};
-  CpuCodegenOptions host;  // the object's CPU and the weights blob (onLLVMIR unused)
+  CpuCodegenOptions host; // the object's CPU and the weights blob (onLLVMIR unused)
   // Called with the GPU kernels' LLVM IR (for `--emit llvm`).
-  std::function<void(const std::string&)> onKernelLLVMIR;
+  std::function<void(const std::string &)> onKernelLLVMIR;
 };
 
 struct CudaCodegenSummary {
@@ -32,15 +32,14 @@ struct CudaCodegenSummary {
 };
 
 // "CUDA sm_80, sm_90: 7 launches of 7 GPU kernels, fatbin 24.1 KiB" for progress lines.
-std::string describe(const CudaCodegenSummary& summary, const std::vector<unsigned>& sms);
+std::string describe(const CudaCodegenSummary &summary, const std::vector<unsigned> &sms);
 
 // `kernels` holds the kernel functions only (lowered in place); `plan` is
 // buildExecutionPlan's plan of the model function that calls them.
-llvm::Expected<CudaCodegenSummary> emitCudaObject(mlir::ModuleOp kernels,
-                                                  const ModelPlan& model,
-                                                  const CudaCodegenOptions& options,
-                                                  const std::string& objectPath);
+llvm::Expected<CudaCodegenSummary> emitCudaObject(mlir::ModuleOp kernels, const ModelPlan &model,
+                                                  const CudaCodegenOptions &options,
+                                                  const std::string &objectPath);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_CUDA_CUDACODEGEN_H_
+#endif // PT2C_COMPILER_CODEGEN_CUDA_CUDACODEGEN_H_

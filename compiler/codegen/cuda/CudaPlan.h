@@ -17,10 +17,10 @@ namespace pt2c {
 // GEMM and convolution kernels become library steps (cuBLASLt, cuDNN) with their launches
 // as the fallback (dense/LibrarySteps.h).
 // The result's `kernels` lists the GPU kernel names in kernel-table order.
-llvm::Expected<ExecutionPlan> expandPlanForCuda(const ExecutionPlan& plan,
-                                                const LaunchTable& launches,
-                                                const DenseKernels& dense);
+llvm::Expected<ExecutionPlan> expandPlanForCuda(const ExecutionPlan &plan,
+                                                const LaunchTable &launches,
+                                                const DenseKernels &dense);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_CUDA_CUDAPLAN_H_
+#endif // PT2C_COMPILER_CODEGEN_CUDA_CUDAPLAN_H_

@@ -12,14 +12,16 @@ bool isCudaTarget(llvm::StringRef target) {
 }
 
 llvm::Expected<std::vector<unsigned>> parseCudaTarget(llvm::StringRef target) {
-  auto fail = [&](const llvm::Twine& why) {
+  auto fail = [&](const llvm::Twine &why) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "bad target '" + target + "': " + why +
                                        " (expected cuda or cuda:sm_80,sm_90,...; supported: "
                                        "sm_75, sm_80, sm_86, sm_87, sm_89, sm_90)");
   };
-  if (!isCudaTarget(target)) return fail("not a CUDA target");
-  if (target == "cuda") return std::vector<unsigned>{80, 90};
+  if (!isCudaTarget(target))
+    return fail("not a CUDA target");
+  if (target == "cuda")
+    return std::vector<unsigned>{80, 90};
   llvm::SmallVector<llvm::StringRef> parts;
   target.drop_front(5).split(parts, ',');
   std::vector<unsigned> sms;
@@ -28,7 +30,8 @@ llvm::Expected<std::vector<unsigned>> parseCudaTarget(llvm::StringRef target) {
     if (!part.consume_front("sm_") || part.getAsInteger(10, sm))
       return fail("'" + part + "' is not an architecture like sm_90");
     if (!isSupportedSm(sm))
-      return fail("sm_" + llvm::Twine(sm) + " is not supported by LLVM 19's NVPTX backend; GPUs "
+      return fail("sm_" + llvm::Twine(sm) +
+                  " is not supported by LLVM 19's NVPTX backend; GPUs "
                   "newer than the newest listed architecture run its PTX");
     sms.push_back(sm);
   }
@@ -37,4 +40,4 @@ llvm::Expected<std::vector<unsigned>> parseCudaTarget(llvm::StringRef target) {
   return sms;
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -16,6 +16,6 @@ bool isCudaTarget(llvm::StringRef target);
 // (H100/H200); the newest one's PTX also goes into the fatbin for newer GPUs.
 llvm::Expected<std::vector<unsigned>> parseCudaTarget(llvm::StringRef target);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_CUDA_CUDATARGET_H_
+#endif // PT2C_COMPILER_CODEGEN_CUDA_CUDATARGET_H_

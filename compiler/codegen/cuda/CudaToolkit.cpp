@@ -12,7 +12,7 @@
 namespace pt2c {
 namespace {
 
-llvm::Error fail(const llvm::Twine& message) {
+llvm::Error fail(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
@@ -22,103 +22,117 @@ std::string join(llvm::StringRef a, llvm::StringRef b) {
   return std::string(p);
 }
 
-bool isToolkit(const std::string& root) {
+bool isToolkit(const std::string &root) {
   return llvm::sys::fs::can_execute(join(root, "bin/ptxas")) &&
          llvm::sys::fs::can_execute(join(root, "bin/fatbinary"));
 }
 
 // Files made for one build, removed when it is done.
 class ScratchDir {
- public:
+public:
   ~ScratchDir() {
-    for (const std::string& f : files) llvm::sys::fs::remove(f);
-    if (!dir.empty()) llvm::sys::fs::remove(dir);
+    for (const std::string &f : files)
+      llvm::sys::fs::remove(f);
+    if (!dir.empty())
+      llvm::sys::fs::remove(dir);
   }
   llvm::Error create() {
     if (auto ec = llvm::sys::fs::createUniqueDirectory("pt2c-cuda", dir))
       return fail("cannot create a temporary directory: " + ec.message());
     return llvm::Error::success();
   }
-  std::string path(const std::string& name) {
+  std::string path(const std::string &name) {
     files.push_back(join(dir, name));
     return files.back();
   }
 
- private:
+private:
   llvm::SmallString<128> dir;
   std::vector<std::string> files;
 };
 
-llvm::Error writeFile(const std::string& path, llvm::StringRef contents) {
+llvm::Error writeFile(const std::string &path, llvm::StringRef contents) {
   std::error_code ec;
   llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_None);
-  if (ec) return fail("cannot write " + path + ": " + ec.message());
+  if (ec)
+    return fail("cannot write " + path + ": " + ec.message());
   out << contents;
   return llvm::Error::success();
 }
 
 // Runs a tool; its output becomes part of the error when it fails.
-llvm::Error runTool(const std::vector<std::string>& args, ScratchDir& scratch) {
+llvm::Error runTool(const std::vector<std::string> &args, ScratchDir &scratch) {
   std::string log = scratch.path("log.txt");
   std::vector<llvm::StringRef> argv(args.begin(), args.end());
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log),
                                                 llvm::StringRef(log)};
   std::string execError;
   int rc = llvm::sys::ExecuteAndWait(args[0], argv, std::nullopt, redirects, 0, 0, &execError);
-  if (rc == 0) return llvm::Error::success();
+  if (rc == 0)
+    return llvm::Error::success();
   std::string output;
-  if (auto buffer = llvm::MemoryBuffer::getFile(log)) output = (*buffer)->getBuffer().str();
+  if (auto buffer = llvm::MemoryBuffer::getFile(log))
+    output = (*buffer)->getBuffer().str();
   std::string command;
-  for (const std::string& a : args) command += (command.empty() ? "" : " ") + a;
+  for (const std::string &a : args)
+    command += (command.empty() ? "" : " ") + a;
   return fail(llvm::sys::path::filename(args[0]) + " failed" +
               (execError.empty() ? "" : " (" + execError + ")") + ": " + command + "\n" + output);
 }
 
-}  // namespace
+} // namespace
 
 llvm::Expected<CudaToolkit> findCudaToolkit() {
   std::vector<std::string> candidates;
-  for (const char* var : {"PT2C_CUDA_HOME", "CUDA_HOME"})
-    if (const char* value = std::getenv(var); value && *value) candidates.push_back(value);
+  for (const char *var : {"PT2C_CUDA_HOME", "CUDA_HOME"})
+    if (const char *value = std::getenv(var); value && *value)
+      candidates.push_back(value);
   candidates.push_back("/usr/local/cuda");
   if (auto ptxas = llvm::sys::findProgramByName("ptxas"))
-    candidates.push_back(std::string(llvm::sys::path::parent_path(
-        llvm::sys::path::parent_path(*ptxas))));
-  for (const std::string& root : candidates) {
-    if (!isToolkit(root)) continue;
+    candidates.push_back(
+        std::string(llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas))));
+  for (const std::string &root : candidates) {
+    if (!isToolkit(root))
+      continue;
     CudaToolkit t{root, join(root, "bin/ptxas"), join(root, "bin/fatbinary"),
                   join(root, "nvvm/libdevice/libdevice.10.bc")};
     return t;
   }
   std::string tried;
-  for (const std::string& c : candidates) tried += "\n  " + c;
+  for (const std::string &c : candidates)
+    tried += "\n  " + c;
   return fail("--target cuda needs the CUDA toolkit (ptxas, fatbinary, libdevice); looked "
-              "in:" + tried + "\nset PT2C_CUDA_HOME to the toolkit's directory");
+              "in:" +
+              tried + "\nset PT2C_CUDA_HOME to the toolkit's directory");
 }
 
-llvm::Expected<std::string> buildFatbin(const CudaToolkit& toolkit,
-                                        const std::map<unsigned, std::string>& ptx) {
-  if (ptx.empty()) return fail("internal error: no PTX to pack");
+llvm::Expected<std::string> buildFatbin(const CudaToolkit &toolkit,
+                                        const std::map<unsigned, std::string> &ptx) {
+  if (ptx.empty())
+    return fail("internal error: no PTX to pack");
   ScratchDir scratch;
-  if (auto err = scratch.create()) return std::move(err);
+  if (auto err = scratch.create())
+    return std::move(err);
   std::string fatbin = scratch.path("kernels.fatbin");
   std::vector<std::string> pack = {toolkit.fatbinary, "--64", "--create=" + fatbin};
   std::string newestPtx;
-  for (const auto& [sm, text] : ptx) {
+  for (const auto &[sm, text] : ptx) {
     std::string arch = "sm_" + std::to_string(sm);
     std::string ptxFile = scratch.path(arch + ".ptx"), cubin = scratch.path(arch + ".cubin");
-    if (auto err = writeFile(ptxFile, text)) return std::move(err);
-    if (auto err = runTool({toolkit.ptxas, "-arch=" + arch, "-O3", ptxFile, "-o", cubin},
-                           scratch))
+    if (auto err = writeFile(ptxFile, text))
+      return std::move(err);
+    if (auto err = runTool({toolkit.ptxas, "-arch=" + arch, "-O3", ptxFile, "-o", cubin}, scratch))
       return std::move(err);
     pack.push_back("--image3=kind=elf,sm=" + std::to_string(sm) + ",file=" + cubin);
     newestPtx = "--image3=kind=ptx,sm=" + std::to_string(sm) + ",file=" + ptxFile;
   }
-  pack.push_back(newestPtx);  // std::map: the last SM is the newest
-  if (auto err = runTool(pack, scratch)) return std::move(err);
+  pack.push_back(newestPtx); // std::map: the last SM is the newest
+  if (auto err = runTool(pack, scratch))
+    return std::move(err);
   auto buffer = llvm::MemoryBuffer::getFile(fatbin);
-  if (!buffer) return fail("cannot read " + fatbin + ": " + buffer.getError().message());
+  if (!buffer)
+    return fail("cannot read " + fatbin + ": " + buffer.getError().message());
   return (*buffer)->getBuffer().str();
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -11,7 +11,7 @@
 namespace pt2c {
 
 struct CudaToolkit {
-  std::string root;  // e.g. /usr/local/cuda
+  std::string root; // e.g. /usr/local/cuda
   std::string ptxas, fatbinary, libdevice;
 };
 
@@ -22,9 +22,9 @@ llvm::Expected<CudaToolkit> findCudaToolkit();
 // Assembles `ptx` (per SM) into cubins with ptxas and packs them with the PTX of the
 // newest SM (for GPUs newer than any cubin: the driver JIT-compiles it) into a fatbin.
 // Returns the fatbin's bytes. ptxas and fatbinary messages are in the error.
-llvm::Expected<std::string> buildFatbin(const CudaToolkit& toolkit,
-                                        const std::map<unsigned, std::string>& ptx);
+llvm::Expected<std::string> buildFatbin(const CudaToolkit &toolkit,
+                                        const std::map<unsigned, std::string> &ptx);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_CUDA_CUDATOOLKIT_H_
+#endif // PT2C_COMPILER_CODEGEN_CUDA_CUDATOOLKIT_H_

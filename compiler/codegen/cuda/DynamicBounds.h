@@ -19,6 +19,6 @@ namespace pt2c {
 // or the arithmetic overflows.
 std::optional<int64_t> upperBound(mlir::Value v, llvm::ArrayRef<sym::SymbolRange> ranges);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_CUDA_DYNAMICBOUNDS_H_
+#endif // PT2C_COMPILER_CODEGEN_CUDA_DYNAMICBOUNDS_H_

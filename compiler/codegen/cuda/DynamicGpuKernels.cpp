@@ -27,17 +27,21 @@ namespace {
 // size from the symbols (a kernel split off one, such as a GEMM's prologue, may have
 // neither: it stays as it is).
 bool isDynamicKernel(mlir::func::FuncOp f) {
-  if (!f->hasAttr(kSymbolNamesAttr) || f.isExternal()) return false;
+  if (!f->hasAttr(kSymbolNamesAttr) || f.isExternal())
+    return false;
   auto dynamic = [](mlir::Type t) {
     auto type = llvm::dyn_cast<mlir::MemRefType>(t);
     return type && !type.hasStaticShape();
   };
-  if (llvm::any_of(f.getArgumentTypes(), dynamic)) return true;
-  return f.walk([&](mlir::Operation* op) {
-            return llvm::isa<prim::SymbolOp>(op) || llvm::any_of(op->getResultTypes(), dynamic)
-                       ? mlir::WalkResult::interrupt()
-                       : mlir::WalkResult::advance();
-          }).wasInterrupted();
+  if (llvm::any_of(f.getArgumentTypes(), dynamic))
+    return true;
+  return f
+      .walk([&](mlir::Operation *op) {
+        return llvm::isa<prim::SymbolOp>(op) || llvm::any_of(op->getResultTypes(), dynamic)
+                   ? mlir::WalkResult::interrupt()
+                   : mlir::WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 // Bytes of one element as the plan stores it (booleans as bytes).
@@ -47,13 +51,12 @@ int64_t elementBytes(mlir::MemRefType type) {
 }
 
 class BufferBounder {
- public:
+public:
   explicit BufferBounder(mlir::func::FuncOp kernel)
-      : kernel(kernel),
-        names(sym::symbolNames(kernel)),
-        ranges(sym::symbolRanges(kernel)),
+      : kernel(kernel), names(sym::symbolNames(kernel)), ranges(sym::symbolRanges(kernel)),
         b(kernel.getContext()) {
-    for (sym::SymbolRange r : ranges) maxima.push_back(r.max);
+    for (sym::SymbolRange r : ranges)
+      maxima.push_back(r.max);
   }
 
   mlir::LogicalResult run() {
@@ -65,12 +68,12 @@ class BufferBounder {
     return mlir::success();
   }
 
- private:
+private:
   // memref<?x64xf32> %arg -> memref<Nxi8> %arg viewed as memref<?x64xf32> at the sizes
   // pt2c.kernel_dims gives (N: the bytes at the maxima).
   mlir::LogicalResult boundArguments() {
     auto all = kernel->getAttrOfType<mlir::ArrayAttr>(kKernelDimsAttr);
-    mlir::Block& entry = kernel.getBody().front();
+    mlir::Block &entry = kernel.getBody().front();
     if (!all || all.size() != entry.getNumArguments())
       return kernel.emitError() << "dynamic kernel has " << entry.getNumArguments()
                                 << " buffers after bufferization, " << kKernelDimsAttr
@@ -78,7 +81,8 @@ class BufferBounder {
     b.setInsertionPointToStart(&entry);
     for (mlir::BlockArgument arg : entry.getArguments()) {
       auto type = llvm::dyn_cast<mlir::MemRefType>(arg.getType());
-      if (!type || type.hasStaticShape()) continue;
+      if (!type || type.hasStaticShape())
+        continue;
       auto dims = sym::parseDims(llvm::cast<mlir::ArrayAttr>(all[arg.getArgNumber()]), names);
       if (!dims || dims->size() != static_cast<size_t>(type.getRank()) ||
           !type.getLayout().isIdentity())
@@ -89,13 +93,16 @@ class BufferBounder {
       llvm::SmallVector<mlir::Value> sizes;
       for (int64_t k = 0; k < type.getRank(); ++k) {
         bytes *= std::max<int64_t>(sym::evaluate((*dims)[k], maxima), 0);
-        if (type.isDynamicDim(k)) sizes.push_back(sym::materialize(b, kernel.getLoc(), (*dims)[k], names));
+        if (type.isDynamicDim(k))
+          sizes.push_back(sym::materialize(b, kernel.getLoc(), (*dims)[k], names));
       }
-      llvm::SmallVector<mlir::OpOperand*> uses;
-      for (mlir::OpOperand& use : arg.getUses()) uses.push_back(&use);
+      llvm::SmallVector<mlir::OpOperand *> uses;
+      for (mlir::OpOperand &use : arg.getUses())
+        uses.push_back(&use);
       arg.setType(byteArray(bytes));
       mlir::Value view = viewAs(arg, type, sizes, kernel.getLoc());
-      for (mlir::OpOperand* use : uses) use->set(view);
+      for (mlir::OpOperand *use : uses)
+        use->set(view);
     }
     kernel.setType(mlir::FunctionType::get(kernel.getContext(), entry.getArgumentTypes(),
                                            kernel.getFunctionType().getResults()));
@@ -106,7 +113,8 @@ class BufferBounder {
   mlir::LogicalResult boundAllocations() {
     llvm::SmallVector<mlir::memref::AllocOp> allocs;
     kernel.walk([&](mlir::memref::AllocOp a) {
-      if (!a.getType().hasStaticShape()) allocs.push_back(a);
+      if (!a.getType().hasStaticShape())
+        allocs.push_back(a);
     });
     for (mlir::memref::AllocOp alloc : allocs) {
       mlir::MemRefType type = alloc.getType();
@@ -172,7 +180,8 @@ struct LoadGpuSymbolsPass : impl::LoadGpuSymbolsPassBase<LoadGpuSymbolsPass> {
     mlir::func::FuncOp kernel = getOperation();
     mlir::Value values;
     for (unsigned i = 0; !kernel.isExternal() && i < kernel.getNumArguments(); ++i)
-      if (kernel.getArgAttr(i, kSymbolValuesAttr)) values = kernel.getArgument(i);
+      if (kernel.getArgAttr(i, kSymbolValuesAttr))
+        values = kernel.getArgument(i);
     mlir::WalkResult walked = kernel.walk([&](mlir::gpu::LaunchOp launch) {
       mlir::WalkResult inner = launch.getBody().walk([&](prim::SymbolOp symbol) {
         if (!values) {
@@ -184,16 +193,18 @@ struct LoadGpuSymbolsPass : impl::LoadGpuSymbolsPassBase<LoadGpuSymbolsPass> {
         mlir::Value at = b.create<mlir::arith::ConstantIndexOp>(symbol.getLoc(), symbol.getIndex());
         mlir::Value value = b.create<mlir::memref::LoadOp>(symbol.getLoc(), values, at);
         symbol.replaceAllUsesWith(
-            b.create<mlir::arith::IndexCastOp>(symbol.getLoc(), b.getIndexType(), value).getResult());
+            b.create<mlir::arith::IndexCastOp>(symbol.getLoc(), b.getIndexType(), value)
+                .getResult());
         symbol.erase();
         return mlir::WalkResult::advance();
       });
       return inner;
     });
-    if (walked.wasInterrupted()) signalPassFailure();
+    if (walked.wasInterrupted())
+      signalPassFailure();
   }
 };
 
-}  // namespace
+} // namespace
 
-}  // namespace pt2c
+} // namespace pt2c

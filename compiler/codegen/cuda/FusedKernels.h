@@ -23,16 +23,15 @@ mlir::MemRefType memrefOf(mlir::Value tensor);
 
 // Builds the index and f32 arithmetic and the loops of a kernel body.
 class KernelBuilder {
- public:
-  KernelBuilder(mlir::OpBuilder& b, mlir::Location loc) : b(b), loc(loc) {}
+public:
+  KernelBuilder(mlir::OpBuilder &b, mlir::Location loc) : b(b), loc(loc) {}
 
   mlir::Value index(int64_t v) { return b.create<mlir::arith::ConstantIndexOp>(loc, v); }
-  mlir::Value f32(double v) {
-    return b.create<mlir::arith::ConstantOp>(loc, b.getF32FloatAttr(v));
-  }
+  mlir::Value f32(double v) { return b.create<mlir::arith::ConstantOp>(loc, b.getF32FloatAttr(v)); }
   mlir::Value load(mlir::Value memref, mlir::ValueRange indices) {
     mlir::Value v = b.create<mlir::memref::LoadOp>(loc, memref, indices);
-    if (!v.getType().isF32()) v = b.create<mlir::arith::ExtFOp>(loc, b.getF32Type(), v);
+    if (!v.getType().isF32())
+      v = b.create<mlir::arith::ExtFOp>(loc, b.getF32Type(), v);
     return v;
   }
   // for (i = from; i < to; i += step) carrying one f32 value.
@@ -40,7 +39,7 @@ class KernelBuilder {
                    llvm::function_ref<mlir::Value(mlir::Value, mlir::Value)> body) {
     auto forOp = b.create<mlir::scf::ForOp>(
         loc, from, index(to), step, mlir::ValueRange{init},
-        [&](mlir::OpBuilder& nested, mlir::Location, mlir::Value iv, mlir::ValueRange iter) {
+        [&](mlir::OpBuilder &nested, mlir::Location, mlir::Value iv, mlir::ValueRange iter) {
           mlir::OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
           mlir::Value next = body(iv, iter[0]);
@@ -49,12 +48,12 @@ class KernelBuilder {
     return forOp.getResult(0);
   }
   // The same carrying several values (a thread's accumulators for several rows).
-  llvm::SmallVector<mlir::Value> loop(
-      mlir::Value from, int64_t to, mlir::Value step, mlir::ValueRange inits,
-      llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::Value, mlir::ValueRange)> body) {
+  llvm::SmallVector<mlir::Value>
+  loop(mlir::Value from, int64_t to, mlir::Value step, mlir::ValueRange inits,
+       llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::Value, mlir::ValueRange)> body) {
     auto forOp = b.create<mlir::scf::ForOp>(
         loc, from, index(to), step, inits,
-        [&](mlir::OpBuilder& nested, mlir::Location, mlir::Value iv, mlir::ValueRange iter) {
+        [&](mlir::OpBuilder &nested, mlir::Location, mlir::Value iv, mlir::ValueRange iter) {
           mlir::OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
           llvm::SmallVector<mlir::Value> next = body(iv, iter);
@@ -77,7 +76,7 @@ class KernelBuilder {
         loc, index(gridX), index(gridY), one, index(threads), one, one,
         /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
         /*asyncDependencies=*/mlir::ValueRange{}, /*workgroupAttributions=*/shared);
-    mlir::Block& body = launch.getBody().front();
+    mlir::Block &body = launch.getBody().front();
     b.setInsertionPointToStart(&body);
     b.create<mlir::gpu::TerminatorOp>(loc);
     b.setInsertionPointToStart(&body);
@@ -87,7 +86,7 @@ class KernelBuilder {
             llvm::function_ref<void(mlir::Value)> body) {
     b.create<mlir::scf::ForOp>(
         loc, from, index(to), step, mlir::ValueRange{},
-        [&](mlir::OpBuilder& nested, mlir::Location, mlir::Value iv, mlir::ValueRange) {
+        [&](mlir::OpBuilder &nested, mlir::Location, mlir::Value iv, mlir::ValueRange) {
           mlir::OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
           body(iv);
@@ -101,10 +100,9 @@ class KernelBuilder {
     return b.create<mlir::arith::CmpFOp>(loc, mlir::arith::CmpFPredicate::OEQ, a, c);
   }
 
-  mlir::OpBuilder& b;
+  mlir::OpBuilder &b;
   mlir::Location loc;
 };
-
 
 // The function that replaces a kernel function of one fused op: its arguments as
 // memrefs, then the op's result as an out-param (the bufferized calling convention).
@@ -119,20 +117,20 @@ struct BufferizedKernel {
   llvm::DenseMap<mlir::Value, mlir::Value> buffers;
   mlir::Value out;
 };
-BufferizedKernel startBufferizedKernel(mlir::func::FuncOp old, mlir::Operation* op,
-                                       mlir::OpBuilder& b, mlir::SymbolTable& symbols);
+BufferizedKernel startBufferizedKernel(mlir::func::FuncOp old, mlir::Operation *op,
+                                       mlir::OpBuilder &b, mlir::SymbolTable &symbols);
 
 // Lanes combined by xor shuffles at `offsets` (sum, or max): every lane of each group the
 // offsets span gets its group's result.
-mlir::Value shuffleReduce(mlir::OpBuilder& b, mlir::Location loc, mlir::Value value, bool max,
+mlir::Value shuffleReduce(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value, bool max,
                           llvm::ArrayRef<int32_t> offsets);
 // The 32 lanes of a warp combined so (offsets 16, 8, 4, 2, 1).
-mlir::Value warpReduce(mlir::OpBuilder& b, mlir::Location loc, mlir::Value value, bool max);
+mlir::Value warpReduce(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value, bool max);
 
 // The launches (AttentionKernel.cpp, LayerNormKernel.cpp).
-void emitAttention(prim::AttentionOp op, const BufferizedKernel& kernel, mlir::OpBuilder& b);
-void emitLayerNorm(prim::LayerNormOp op, const BufferizedKernel& kernel, mlir::OpBuilder& b);
+void emitAttention(prim::AttentionOp op, const BufferizedKernel &kernel, mlir::OpBuilder &b);
+void emitLayerNorm(prim::LayerNormOp op, const BufferizedKernel &kernel, mlir::OpBuilder &b);
 
-}  // namespace pt2c::fused
+} // namespace pt2c::fused
 
-#endif  // PT2C_COMPILER_CODEGEN_CUDA_FUSEDKERNELS_H_
+#endif // PT2C_COMPILER_CODEGEN_CUDA_FUSEDKERNELS_H_

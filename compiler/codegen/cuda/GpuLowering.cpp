@@ -19,7 +19,7 @@
 
 namespace pt2c {
 
-void buildCudaKernelsToNvvmPipeline(mlir::OpPassManager& pm) {
+void buildCudaKernelsToNvvmPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createLowerFusedOpsToGpuPass());
   // No deallocations after bufferization: the host code is never run; its allocations
   // become arena buffers of the plan.
@@ -46,7 +46,7 @@ void buildCudaKernelsToNvvmPipeline(mlir::OpPassManager& pm) {
   // math ops on floats become libdevice calls (__nv_erff, ...), linked in by
   // PtxCompiler; the math ops convert-gpu-to-nvvm leaves (math.absi of T5's position
   // buckets) become LLVM intrinsics, which the NVPTX backend selects.
-  mlir::OpPassManager& kernels = pm.nest<mlir::gpu::GPUModuleOp>();
+  mlir::OpPassManager &kernels = pm.nest<mlir::gpu::GPUModuleOp>();
   kernels.addPass(mlir::memref::createExpandStridedMetadataPass());
   kernels.addPass(mlir::createLowerAffinePass());
   kernels.addPass(mlir::arith::createArithExpandOpsPass());
@@ -75,4 +75,4 @@ mlir::LogicalResult lowerKernelsToGpu(mlir::ModuleOp kernels) {
   return pm.run(kernels);
 }
 
-}  // namespace pt2c
+} // namespace pt2c

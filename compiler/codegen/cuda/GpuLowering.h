@@ -15,7 +15,7 @@ namespace pt2c {
 // Adds the pipeline's passes to `pm` (anchored on builtin.module): pt2c-lower-fused-ops-
 // to-gpu, pt2c-bufferize-kernels (BufferizeKernels.h), the loop nests to launches of
 // outlined kernels, pt2c-merge-gpu-modules, then the kernels to NVVM.
-void buildCudaKernelsToNvvmPipeline(mlir::OpPassManager& pm);
+void buildCudaKernelsToNvvmPipeline(mlir::OpPassManager &pm);
 
 void registerCudaKernelsToNvvmPipeline();
 
@@ -27,6 +27,6 @@ void registerCudaKernelsToNvvmPipeline();
 // per memref.
 mlir::LogicalResult lowerKernelsToGpu(mlir::ModuleOp kernels);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_CUDA_GPULOWERING_H_
+#endif // PT2C_COMPILER_CODEGEN_CUDA_GPULOWERING_H_

@@ -17,6 +17,6 @@ constexpr char kGpuModuleName[] = "pt2c_kernels";
 #define GEN_PASS_DECL
 #include "compiler/codegen/cuda/Passes.h.inc"
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_CUDA_GPUPASSES_H_
+#endif // PT2C_COMPILER_CODEGEN_CUDA_GPUPASSES_H_

@@ -28,27 +28,29 @@ mlir::FailureOr<uint64_t> allocationBytes(mlir::memref::AllocOp alloc) {
 }
 
 class Reader {
- public:
+public:
   explicit Reader(mlir::func::FuncOp func) : func(func) {}
 
   mlir::FailureOr<KernelLaunches> read() {
-    for (mlir::Operation& op : func.getBody().front()) {
+    for (mlir::Operation &op : func.getBody().front()) {
       if (auto alloc = llvm::dyn_cast<mlir::memref::AllocOp>(op)) {
         auto bytes = allocationBytes(alloc);
-        if (mlir::failed(bytes)) return mlir::failure();
+        if (mlir::failed(bytes))
+          return mlir::failure();
         temporaries[alloc.getResult()] = result.temporaryBytes.size();
         result.temporaryBytes.push_back(*bytes);
       } else if (auto launch = llvm::dyn_cast<mlir::gpu::LaunchFuncOp>(op)) {
-        if (mlir::failed(addLaunch(launch))) return mlir::failure();
-      } else if (!llvm::isa<mlir::arith::ConstantOp, mlir::memref::DeallocOp,
-                            mlir::func::ReturnOp>(op)) {
+        if (mlir::failed(addLaunch(launch)))
+          return mlir::failure();
+      } else if (!llvm::isa<mlir::arith::ConstantOp, mlir::memref::DeallocOp, mlir::func::ReturnOp>(
+                     op)) {
         return op.emitError() << "GPU lowering left this op on the host: " << op.getName();
       }
     }
     return result;
   }
 
- private:
+private:
   mlir::LogicalResult addLaunch(mlir::gpu::LaunchFuncOp launch) {
     GpuLaunch g;
     g.kernel = launch.getKernelName().str();
@@ -57,16 +59,17 @@ class Reader {
     mlir::Value sizes[] = {grid.x, grid.y, grid.z, block.x, block.y, block.z};
     for (int i = 0; i < 6; ++i) {
       auto size = constantSize(launch, sizes[i]);
-      if (mlir::failed(size)) return mlir::failure();
+      if (mlir::failed(size))
+        return mlir::failure();
       (i < 3 ? g.grid[i] : g.block[i - 3]) = *size;
     }
     if (mlir::Value shared = launch.getDynamicSharedMemorySize()) {
       auto bytes = constantSize(launch, shared);
-      if (mlir::failed(bytes)) return mlir::failure();
+      if (mlir::failed(bytes))
+        return mlir::failure();
       g.sharedBytes = *bytes;
     }
-    if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty() ||
-        launch.hasClusterSize())
+    if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty() || launch.hasClusterSize())
       return launch.emitError() << "asynchronous or clustered GPU launches are not supported";
     for (mlir::Value arg : launch.getKernelOperands()) {
       auto blockArg = llvm::dyn_cast<mlir::BlockArgument>(arg);
@@ -92,17 +95,19 @@ class Reader {
   llvm::DenseMap<mlir::Value, unsigned> temporaries;
 };
 
-}  // namespace
+} // namespace
 
 mlir::FailureOr<LaunchTable> readLaunchTable(mlir::ModuleOp lowered) {
   LaunchTable table;
   for (auto func : lowered.getOps<mlir::func::FuncOp>()) {
-    if (func.isExternal()) continue;
+    if (func.isExternal())
+      continue;
     auto launches = Reader(func).read();
-    if (mlir::failed(launches)) return mlir::failure();
+    if (mlir::failed(launches))
+      return mlir::failure();
     table[func.getName().str()] = std::move(*launches);
   }
   return table;
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -23,15 +23,15 @@ struct LaunchArg {
 };
 
 struct GpuLaunch {
-  std::string kernel;  // entry point in the gpu.module
+  std::string kernel; // entry point in the gpu.module
   std::array<uint32_t, 3> grid, block;
   uint32_t sharedBytes = 0;
   std::vector<LaunchArg> args;
 };
 
 struct KernelLaunches {
-  std::vector<uint64_t> temporaryBytes;  // scratch the launches share, per temporary
-  std::vector<GpuLaunch> launches;       // in order
+  std::vector<uint64_t> temporaryBytes; // scratch the launches share, per temporary
+  std::vector<GpuLaunch> launches;      // in order
 };
 
 // By kernel function name.
@@ -41,6 +41,6 @@ using LaunchTable = std::map<std::string, KernelLaunches>;
 // allocations, constants and launches with constant sizes).
 mlir::FailureOr<LaunchTable> readLaunchTable(mlir::ModuleOp lowered);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_CUDA_LAUNCHTABLE_H_
+#endif // PT2C_COMPILER_CODEGEN_CUDA_LAUNCHTABLE_H_

@@ -25,7 +25,7 @@ constexpr int64_t kRowsPerBlock = 4;
 // One layer norm being lowered: [rows, n] views of its operands (the sink pass copies
 // them into the launch) and the arithmetic both kernels share.
 struct LayerNorm {
-  LayerNorm(prim::LayerNormOp op, const BufferizedKernel& kernel, mlir::OpBuilder& b)
+  LayerNorm(prim::LayerNormOp op, const BufferizedKernel &kernel, mlir::OpBuilder &b)
       : op(op), b(b), kb(b, op.getLoc()), loc(op.getLoc()) {
     auto type = op.getInput().getType();
     n = type.getShape().back();
@@ -44,13 +44,15 @@ struct LayerNorm {
   mlir::Value rowsOf(mlir::Value memref) {
     auto memrefType = llvm::cast<mlir::MemRefType>(memref.getType());
     int64_t rank = memrefType.getRank();
-    if (rank == 2) return memref;
+    if (rank == 2)
+      return memref;
     if (rank == 1)
       return b.create<mlir::memref::ExpandShapeOp>(
           loc, mlir::MemRefType::get({1, n}, memrefType.getElementType()), memref,
           llvm::ArrayRef<mlir::ReassociationIndices>{{0, 1}});
     mlir::ReassociationIndices leading;
-    for (int64_t d = 0; d + 1 < rank; ++d) leading.push_back(d);
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      leading.push_back(d);
     return b.create<mlir::memref::CollapseShapeOp>(
         loc, memref, llvm::ArrayRef<mlir::ReassociationIndices>{leading, {rank - 1}});
   }
@@ -59,7 +61,8 @@ struct LayerNorm {
   // has over twice their precision).
   mlir::Value combine(mlir::Value xv, mlir::Value rv) {
     mlir::Value v = xv;
-    if (!rv) return v;
+    if (!rv)
+      return v;
     v = b.create<mlir::arith::AddFOp>(loc, v, rv);
     if (!inputType.isF32())
       v = b.create<mlir::arith::ExtFOp>(
@@ -71,23 +74,26 @@ struct LayerNorm {
   }
   // (v - mean) * rstd * w + b (w, b: weight[c] and bias[c], null when absent), stored at
   // [row, c].
-  void normalize(mlir::Value v, mlir::Value mean, mlir::Value rstd, mlir::Value row,
-                 mlir::Value c, mlir::Value w, mlir::Value bc) {
-    mlir::Value y = b.create<mlir::arith::MulFOp>(
-        loc, b.create<mlir::arith::SubFOp>(loc, v, mean), rstd);
-    if (w) y = b.create<mlir::arith::MulFOp>(loc, y, w);
-    if (bc) y = b.create<mlir::arith::AddFOp>(loc, y, bc);
-    if (!elementType.isF32()) y = b.create<mlir::arith::TruncFOp>(loc, elementType, y);
+  void normalize(mlir::Value v, mlir::Value mean, mlir::Value rstd, mlir::Value row, mlir::Value c,
+                 mlir::Value w, mlir::Value bc) {
+    mlir::Value y =
+        b.create<mlir::arith::MulFOp>(loc, b.create<mlir::arith::SubFOp>(loc, v, mean), rstd);
+    if (w)
+      y = b.create<mlir::arith::MulFOp>(loc, y, w);
+    if (bc)
+      y = b.create<mlir::arith::AddFOp>(loc, y, bc);
+    if (!elementType.isF32())
+      y = b.create<mlir::arith::TruncFOp>(loc, elementType, y);
     b.create<mlir::memref::StoreOp>(loc, y, out, mlir::ValueRange{row, c});
   }
   mlir::Value rstdOf(mlir::Value variance) {
     return b.create<mlir::math::RsqrtOp>(
-        loc, b.create<mlir::arith::AddFOp>(loc, variance,
-                                           kb.f32(op.getEpsilon().convertToDouble())));
+        loc,
+        b.create<mlir::arith::AddFOp>(loc, variance, kb.f32(op.getEpsilon().convertToDouble())));
   }
 
   prim::LayerNormOp op;
-  mlir::OpBuilder& b;
+  mlir::OpBuilder &b;
   KernelBuilder kb;
   mlir::Location loc;
   int64_t n, rows;
@@ -96,22 +102,21 @@ struct LayerNorm {
 };
 
 // A warp per row, kRowsPerBlock rows a block.
-void emitWarpPerRow(LayerNorm& ln) {
-  mlir::OpBuilder& b = ln.b;
-  KernelBuilder& kb = ln.kb;
+void emitWarpPerRow(LayerNorm &ln) {
+  mlir::OpBuilder &b = ln.b;
+  KernelBuilder &kb = ln.kb;
   mlir::Location loc = ln.loc;
   int64_t n = ln.n, rows = ln.rows;
   mlir::Value fzero = ln.fzero, count = ln.count;
-  auto launch = kb.launch((rows + kRowsPerBlock - 1) / kRowsPerBlock, 1,
-                          kRowsPerBlock * kWarp, {});
+  auto launch = kb.launch((rows + kRowsPerBlock - 1) / kRowsPerBlock, 1, kRowsPerBlock * kWarp, {});
   mlir::Value t = launch.getThreadIds().x;
   mlir::Value lane = b.create<mlir::arith::RemUIOp>(loc, t, kb.index(kWarp));
   mlir::Value row = b.create<mlir::arith::AddIOp>(
       loc, b.create<mlir::arith::MulIOp>(loc, launch.getBlockIds().x, kb.index(kRowsPerBlock)),
       b.create<mlir::arith::DivUIOp>(loc, t, kb.index(kWarp)));
   // The last block's extra warps compute on the last row and store nothing.
-  mlir::Value inRange = b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult,
-                                                      row, kb.index(rows));
+  mlir::Value inRange =
+      b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult, row, kb.index(rows));
   mlir::Value loadRow = b.create<mlir::arith::MinUIOp>(loc, row, kb.index(rows - 1));
   // Lane l holds columns l, l + 32, ...; past n it reads the last column and counts 0.
   // Every load is issued before any arithmetic: the PTX keeps this order, and a load
@@ -121,10 +126,11 @@ void emitWarpPerRow(LayerNorm& ln) {
   for (int64_t i = 0; i < perLane; ++i) {
     mlir::Value c = b.create<mlir::arith::AddIOp>(loc, lane, kb.index(i * kWarp));
     columns.push_back(c);
-    valid.push_back((i + 1) * kWarp <= n ? nullptr
-                                         : b.create<mlir::arith::CmpIOp>(
-                                               loc, mlir::arith::CmpIPredicate::ult, c,
-                                               kb.index(n)).getResult());
+    valid.push_back(
+        (i + 1) * kWarp <= n
+            ? nullptr
+            : b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult, c, kb.index(n))
+                  .getResult());
     mlir::Value readable =
         valid.back() ? b.create<mlir::arith::MinUIOp>(loc, c, kb.index(n - 1)).getResult() : c;
     xs.push_back(kb.load(ln.x, {loadRow, readable}));
@@ -136,7 +142,8 @@ void emitWarpPerRow(LayerNorm& ln) {
   mlir::Value sum = fzero;
   for (int64_t i = 0; i < perLane; ++i) {
     mlir::Value v = ln.combine(xs[i], rs[i]);
-    if (valid[i]) v = kb.select(valid[i], v, fzero);
+    if (valid[i])
+      v = kb.select(valid[i], v, fzero);
     values.push_back(v);
     sum = b.create<mlir::arith::AddFOp>(loc, sum, v);
   }
@@ -145,11 +152,12 @@ void emitWarpPerRow(LayerNorm& ln) {
   for (int64_t i = 0; i < perLane; ++i) {
     mlir::Value d = b.create<mlir::arith::SubFOp>(loc, values[i], mean);
     d = b.create<mlir::arith::MulFOp>(loc, d, d);
-    if (valid[i]) d = kb.select(valid[i], d, fzero);
+    if (valid[i])
+      d = kb.select(valid[i], d, fzero);
     squares = b.create<mlir::arith::AddFOp>(loc, squares, d);
   }
-  mlir::Value rstd = ln.rstdOf(
-      b.create<mlir::arith::DivFOp>(loc, warpReduce(b, loc, squares, false), count));
+  mlir::Value rstd =
+      ln.rstdOf(b.create<mlir::arith::DivFOp>(loc, warpReduce(b, loc, squares, false), count));
   auto ifInRange = b.create<mlir::scf::IfOp>(loc, inRange, /*withElseRegion=*/false);
   b.setInsertionPointToStart(ifInRange.thenBlock());
   for (int64_t i = 0; i < perLane; ++i) {
@@ -165,9 +173,9 @@ void emitWarpPerRow(LayerNorm& ln) {
 }
 
 // A block per row, the row in shared memory.
-void emitBlockPerRow(LayerNorm& ln) {
-  mlir::OpBuilder& b = ln.b;
-  KernelBuilder& kb = ln.kb;
+void emitBlockPerRow(LayerNorm &ln) {
+  mlir::OpBuilder &b = ln.b;
+  KernelBuilder &kb = ln.kb;
   mlir::Location loc = ln.loc;
   int64_t n = ln.n;
   int64_t threads = std::min<int64_t>(256, (n + kWarp - 1) / kWarp * kWarp);
@@ -191,12 +199,11 @@ void emitBlockPerRow(LayerNorm& ln) {
   });
   mlir::Value mean = b.create<mlir::arith::DivFOp>(loc, allReduceSum(sum), count);
   mlir::Value squares = kb.loop(t, n, step, fzero, [&](mlir::Value c, mlir::Value acc) {
-    mlir::Value d = b.create<mlir::arith::SubFOp>(
-        loc, b.create<mlir::memref::LoadOp>(loc, xs, c), mean);
+    mlir::Value d =
+        b.create<mlir::arith::SubFOp>(loc, b.create<mlir::memref::LoadOp>(loc, xs, c), mean);
     return b.create<mlir::arith::AddFOp>(loc, acc, b.create<mlir::arith::MulFOp>(loc, d, d));
   });
-  mlir::Value rstd =
-      ln.rstdOf(b.create<mlir::arith::DivFOp>(loc, allReduceSum(squares), count));
+  mlir::Value rstd = ln.rstdOf(b.create<mlir::arith::DivFOp>(loc, allReduceSum(squares), count));
   kb.loop(t, n, step, [&](mlir::Value c) {
     ln.normalize(b.create<mlir::memref::LoadOp>(loc, xs, c), mean, rstd, row, c,
                  ln.weight ? kb.load(ln.weight, {c}) : nullptr,
@@ -204,9 +211,9 @@ void emitBlockPerRow(LayerNorm& ln) {
   });
 }
 
-}  // namespace
+} // namespace
 
-void emitLayerNorm(prim::LayerNormOp op, const BufferizedKernel& kernel, mlir::OpBuilder& b) {
+void emitLayerNorm(prim::LayerNormOp op, const BufferizedKernel &kernel, mlir::OpBuilder &b) {
   LayerNorm ln(op, kernel, b);
   if (ln.n <= kWarpRowMax)
     emitWarpPerRow(ln);
@@ -214,4 +221,4 @@ void emitLayerNorm(prim::LayerNormOp op, const BufferizedKernel& kernel, mlir::O
     emitBlockPerRow(ln);
 }
 
-}  // namespace pt2c::fused
+} // namespace pt2c::fused

@@ -30,13 +30,14 @@ namespace {
 using mlir::gpu::Processor;
 
 mlir::LogicalResult setMapping(mlir::scf::ParallelOp loop, Processor processor) {
-  mlir::MLIRContext* ctx = loop.getContext();
+  mlir::MLIRContext *ctx = loop.getContext();
   mlir::AffineMap identity = mlir::AffineMap::getMultiDimIdentityMap(1, ctx);
   llvm::SmallVector<mlir::gpu::ParallelLoopDimMappingAttr> mapping(
       loop.getNumLoops(),
       mlir::gpu::ParallelLoopDimMappingAttr::get(ctx, Processor::Sequential, identity, identity));
   if (processor != Processor::Sequential)
-    mapping.front() = mlir::gpu::ParallelLoopDimMappingAttr::get(ctx, processor, identity, identity);
+    mapping.front() =
+        mlir::gpu::ParallelLoopDimMappingAttr::get(ctx, processor, identity, identity);
   return mlir::gpu::setMappingAttr(loop, mapping);
 }
 
@@ -59,37 +60,42 @@ std::optional<int64_t> staticTripCount(mlir::scf::ParallelOp loop) {
        llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
     auto l = mlir::getConstantIntValue(lb), u = mlir::getConstantIntValue(ub),
          s = mlir::getConstantIntValue(step);
-    if (!l || !u || !s || *s <= 0) return std::nullopt;
+    if (!l || !u || !s || *s <= 0)
+      return std::nullopt;
     count *= *u > *l ? (*u - *l + *s - 1) / *s : 0;
   }
   return count;
 }
 
 class Mapper {
- public:
+public:
   Mapper(mlir::func::FuncOp func, int64_t blockSize)
       : func(func), blockSize(blockSize), ranges(sym::symbolRanges(func)),
         rewriter(func.getContext()) {}
 
   mlir::LogicalResult run() {
-    if (mlir::failed(rewriteCopies())) return mlir::failure();
-    llvm::SmallVector<mlir::Operation*> ops;
-    for (mlir::Operation& op : func.getBody().front()) ops.push_back(&op);
-    llvm::SmallVector<mlir::Operation*> run;  // top-level code outside parallel loops
-    for (mlir::Operation* op : ops) {
+    if (mlir::failed(rewriteCopies()))
+      return mlir::failure();
+    llvm::SmallVector<mlir::Operation *> ops;
+    for (mlir::Operation &op : func.getBody().front())
+      ops.push_back(&op);
+    llvm::SmallVector<mlir::Operation *> run; // top-level code outside parallel loops
+    for (mlir::Operation *op : ops) {
       if (joinsRun(op, run)) {
         run.push_back(op);
         continue;
       }
-      if (mlir::failed(wrapInSingleThreadLaunch(run))) return mlir::failure();
+      if (mlir::failed(wrapInSingleThreadLaunch(run)))
+        return mlir::failure();
       run.clear();
       if (auto loop = llvm::dyn_cast<mlir::scf::ParallelOp>(op))
-        if (mlir::failed(mapLoopNest(loop))) return mlir::failure();
+        if (mlir::failed(mapLoopNest(loop)))
+          return mlir::failure();
     }
     return wrapInSingleThreadLaunch(run);
   }
 
- private:
+private:
   // memref.copy (bufferization's copies into out-params) as a parallel loop of loads and
   // stores, so that it is mapped like every other loop nest.
   mlir::LogicalResult rewriteCopies() {
@@ -110,7 +116,7 @@ class Mapper {
                           ? rewriter.create<mlir::memref::DimOp>(loc, source, k).getResult()
                           : rewriter.create<mlir::arith::ConstantIndexOp>(loc, type.getDimSize(k))
                                 .getResult());
-      auto body = [&](mlir::OpBuilder& b, mlir::Location l, mlir::ValueRange ivs) {
+      auto body = [&](mlir::OpBuilder &b, mlir::Location l, mlir::ValueRange ivs) {
         mlir::Value v = b.create<mlir::memref::LoadOp>(l, source, ivs);
         b.create<mlir::memref::StoreOp>(l, v, target, ivs);
       };
@@ -129,23 +135,24 @@ class Mapper {
   // Allocations, constants and other pure ops stay on the host side of the launch (the
   // sink pass copies what a launch needs into it); a gpu.launch
   // (pt2c-map-row-reductions-to-gpu's) is a launch of its own.
-  static bool joinsRun(mlir::Operation* op, llvm::ArrayRef<mlir::Operation*> run) {
+  static bool joinsRun(mlir::Operation *op, llvm::ArrayRef<mlir::Operation *> run) {
     if (llvm::isa<mlir::scf::ParallelOp, mlir::gpu::LaunchOp, mlir::memref::AllocOp,
                   mlir::memref::DeallocOp, mlir::func::ReturnOp>(op))
       return false;
-    if (!mlir::isMemoryEffectFree(op) || op->getNumRegions() > 0) return true;
-    return llvm::any_of(op->getOperands(), [&](mlir::Value v) {
-      return llvm::is_contained(run, v.getDefiningOp());
-    });
+    if (!mlir::isMemoryEffectFree(op) || op->getNumRegions() > 0)
+      return true;
+    return llvm::any_of(op->getOperands(),
+                        [&](mlir::Value v) { return llvm::is_contained(run, v.getDefiningOp()); });
   }
 
   // Moves `run` into `scf.parallel (%i) = (0) to (1)` mapped to one block of one thread.
   // It goes where the run's last op was, so that pure ops left among the run's ops
   // still dominate their uses.
-  mlir::LogicalResult wrapInSingleThreadLaunch(llvm::ArrayRef<mlir::Operation*> run) {
-    if (run.empty()) return mlir::success();
-    for (mlir::Operation* op : run)
-      for (mlir::Operation* user : op->getUsers())
+  mlir::LogicalResult wrapInSingleThreadLaunch(llvm::ArrayRef<mlir::Operation *> run) {
+    if (run.empty())
+      return mlir::success();
+    for (mlir::Operation *op : run)
+      for (mlir::Operation *user : op->getUsers())
         if (!llvm::is_contained(run, user))
           return op->emitError() << "internal error: a value computed on the GPU is used "
                                     "outside its launch";
@@ -155,15 +162,18 @@ class Mapper {
     auto one = rewriter.create<mlir::arith::ConstantIndexOp>(loc, 1);
     auto loop = rewriter.create<mlir::scf::ParallelOp>(
         loc, mlir::ValueRange{zero}, mlir::ValueRange{one}, mlir::ValueRange{one},
-        [](mlir::OpBuilder&, mlir::Location, mlir::ValueRange) {});
-    mlir::Operation* terminator = loop.getBody()->getTerminator();
-    for (mlir::Operation* op : run) op->moveBefore(terminator);
-    if (mlir::failed(setMapping(loop, Processor::BlockX))) return mlir::failure();
+        [](mlir::OpBuilder &, mlir::Location, mlir::ValueRange) {});
+    mlir::Operation *terminator = loop.getBody()->getTerminator();
+    for (mlir::Operation *op : run)
+      op->moveBefore(terminator);
+    if (mlir::failed(setMapping(loop, Processor::BlockX)))
+      return mlir::failure();
     return makeNestedLoopsSequential(loop);
   }
 
   mlir::LogicalResult mapLoopNest(mlir::scf::ParallelOp loop) {
-    if (loop->hasAttr(mlir::gpu::getMappingAttrName())) return mlir::success();
+    if (loop->hasAttr(mlir::gpu::getMappingAttrName()))
+      return mlir::success();
     if (loop.getNumResults() > 0)
       return loop.emitError() << "GPU lowering does not handle parallel reductions yet";
     std::optional<int64_t> trips = staticTripCount(loop);
@@ -173,7 +183,7 @@ class Mapper {
     }
     if (loop.getNumLoops() > 1) {
       // collapseParallelLoops replaces the loop with a new one at the same place.
-      mlir::Operation* next = loop->getNextNode();
+      mlir::Operation *next = loop->getNextNode();
       std::vector<unsigned> all(loop.getNumLoops());
       std::iota(all.begin(), all.end(), 0u);
       mlir::collapseParallelLoops(rewriter, loop, {all});
@@ -211,12 +221,11 @@ class Mapper {
 
   mlir::func::FuncOp func;
   int64_t blockSize;
-  std::vector<sym::SymbolRange> ranges;  // of a dynamic kernel's symbols
+  std::vector<sym::SymbolRange> ranges; // of a dynamic kernel's symbols
   mlir::IRRewriter rewriter;
 };
 
-struct MapParallelLoopsToGpuPass
-    : impl::MapParallelLoopsToGpuPassBase<MapParallelLoopsToGpuPass> {
+struct MapParallelLoopsToGpuPass : impl::MapParallelLoopsToGpuPassBase<MapParallelLoopsToGpuPass> {
   using MapParallelLoopsToGpuPassBase::MapParallelLoopsToGpuPassBase;
 
   void runOnOperation() override {
@@ -224,11 +233,13 @@ struct MapParallelLoopsToGpuPass
       getOperation().emitError() << "block-size must be in [1, 1024], got " << blockSize;
       return signalPassFailure();
     }
-    if (getOperation().isExternal()) return;
-    if (mlir::failed(Mapper(getOperation(), blockSize).run())) signalPassFailure();
+    if (getOperation().isExternal())
+      return;
+    if (mlir::failed(Mapper(getOperation(), blockSize).run()))
+      signalPassFailure();
   }
 };
 
-}  // namespace
+} // namespace
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -10,7 +10,6 @@
 
 #include <limits>
 
-#include "llvm/ADT/TypeSwitch.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -19,6 +18,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace pt2c {
 
@@ -36,8 +36,8 @@ constexpr int64_t kWarp = 32;
 constexpr int64_t kGridLimit = std::numeric_limits<int32_t>::max();
 
 // The gpu.all_reduce operation of a combining op, if it is one of them.
-std::optional<AllReduceOperation> reductionKind(mlir::Operation* op) {
-  return llvm::TypeSwitch<mlir::Operation*, std::optional<AllReduceOperation>>(op)
+std::optional<AllReduceOperation> reductionKind(mlir::Operation *op) {
+  return llvm::TypeSwitch<mlir::Operation *, std::optional<AllReduceOperation>>(op)
       .Case<mlir::arith::AddFOp, mlir::arith::AddIOp>([](auto) { return AllReduceOperation::ADD; })
       .Case<mlir::arith::MulFOp, mlir::arith::MulIOp>([](auto) { return AllReduceOperation::MUL; })
       .Case([](mlir::arith::MaximumFOp) { return AllReduceOperation::MAXIMUMF; })
@@ -51,30 +51,44 @@ std::optional<AllReduceOperation> reductionKind(mlir::Operation* op) {
       .Case([](mlir::arith::AndIOp) { return AllReduceOperation::AND; })
       .Case([](mlir::arith::OrIOp) { return AllReduceOperation::OR; })
       .Case([](mlir::arith::XOrIOp) { return AllReduceOperation::XOR; })
-      .Default([](mlir::Operation*) { return std::nullopt; });
+      .Default([](mlir::Operation *) { return std::nullopt; });
 }
 
 // The value x with combine(x, y) == y for every y: what a thread without elements holds.
-mlir::TypedAttr identity(mlir::OpBuilder& b, AllReduceOperation kind, mlir::Type type) {
+mlir::TypedAttr identity(mlir::OpBuilder &b, AllReduceOperation kind, mlir::Type type) {
   if (auto f = llvm::dyn_cast<mlir::FloatType>(type)) {
-    const llvm::fltSemantics& s = f.getFloatSemantics();
+    const llvm::fltSemantics &s = f.getFloatSemantics();
     switch (kind) {
-      case AllReduceOperation::ADD: return b.getFloatAttr(f, llvm::APFloat::getZero(s, true));
-      case AllReduceOperation::MUL: return b.getFloatAttr(f, 1.0);
-      case AllReduceOperation::MAXIMUMF:
-      case AllReduceOperation::MAXNUMF: return b.getFloatAttr(f, llvm::APFloat::getInf(s, true));
-      default: return b.getFloatAttr(f, llvm::APFloat::getInf(s, false));
+    case AllReduceOperation::ADD:
+      return b.getFloatAttr(f, llvm::APFloat::getZero(s, true));
+    case AllReduceOperation::MUL:
+      return b.getFloatAttr(f, 1.0);
+    case AllReduceOperation::MAXIMUMF:
+    case AllReduceOperation::MAXNUMF:
+      return b.getFloatAttr(f, llvm::APFloat::getInf(s, true));
+    default:
+      return b.getFloatAttr(f, llvm::APFloat::getInf(s, false));
     }
   }
   unsigned bits = type.getIntOrFloatBitWidth();
   llvm::APInt value;
   switch (kind) {
-    case AllReduceOperation::MUL: value = llvm::APInt(bits, 1); break;
-    case AllReduceOperation::MAXSI: value = llvm::APInt::getSignedMinValue(bits); break;
-    case AllReduceOperation::MINSI: value = llvm::APInt::getSignedMaxValue(bits); break;
-    case AllReduceOperation::MINUI:
-    case AllReduceOperation::AND: value = llvm::APInt::getAllOnes(bits); break;
-    default: value = llvm::APInt::getZero(bits); break;  // ADD, MAXUI, OR, XOR
+  case AllReduceOperation::MUL:
+    value = llvm::APInt(bits, 1);
+    break;
+  case AllReduceOperation::MAXSI:
+    value = llvm::APInt::getSignedMinValue(bits);
+    break;
+  case AllReduceOperation::MINSI:
+    value = llvm::APInt::getSignedMaxValue(bits);
+    break;
+  case AllReduceOperation::MINUI:
+  case AllReduceOperation::AND:
+    value = llvm::APInt::getAllOnes(bits);
+    break;
+  default:
+    value = llvm::APInt::getZero(bits);
+    break; // ADD, MAXUI, OR, XOR
   }
   return b.getIntegerAttr(type, value);
 }
@@ -82,10 +96,10 @@ mlir::TypedAttr identity(mlir::OpBuilder& b, AllReduceOperation kind, mlir::Type
 // What a row reduction is made of; see match().
 struct RowReduction {
   mlir::linalg::GenericOp generic;
-  mlir::Operation* combiner;  // yields combine(out, value)
+  mlir::Operation *combiner; // yields combine(out, value)
   AllReduceOperation kind;
   llvm::SmallVector<unsigned> parallelDims, reducedDims;
-  llvm::SmallVector<int64_t> ranges;  // static trip count per loop dimension
+  llvm::SmallVector<int64_t> ranges; // static trip count per loop dimension
   int64_t rows = 1, reduced = 1;
 };
 
@@ -100,7 +114,8 @@ std::optional<RowReduction> match(mlir::linalg::GenericOp generic) {
     return std::nullopt;
   RowReduction r{generic, nullptr, AllReduceOperation::ADD, {}, {}, {}};
   for (int64_t range : generic.getStaticLoopRanges()) {
-    if (mlir::ShapedType::isDynamic(range)) return std::nullopt;
+    if (mlir::ShapedType::isDynamic(range))
+      return std::nullopt;
     r.ranges.push_back(range);
   }
   for (auto [d, type] : llvm::enumerate(generic.getIteratorTypesArray())) {
@@ -112,53 +127,53 @@ std::optional<RowReduction> match(mlir::linalg::GenericOp generic) {
     return std::nullopt;
 
   // The output is indexed by exactly the parallel dimensions: one output per block.
-  mlir::OpOperand* init = generic.getDpsInitOperand(0);
+  mlir::OpOperand *init = generic.getDpsInitOperand(0);
   mlir::AffineMap outMap = generic.getMatchingIndexingMap(init);
   if (!outMap.isProjectedPermutation() || outMap.getNumResults() != r.parallelDims.size())
     return std::nullopt;
-  for (mlir::OpOperand* input : generic.getDpsInputOperands()) {
+  for (mlir::OpOperand *input : generic.getDpsInputOperands()) {
     mlir::AffineMap map = generic.getMatchingIndexingMap(input);
-    bool readsReduced = llvm::any_of(r.reducedDims, [&](unsigned d) {
-      return map.isFunctionOfDim(d);
-    });
-    bool perOutput = llvm::all_of(r.parallelDims, [&](unsigned d) {
-      return map.isFunctionOfDim(d);
-    });
-    if (readsReduced && !perOutput) return std::nullopt;
+    bool readsReduced =
+        llvm::any_of(r.reducedDims, [&](unsigned d) { return map.isFunctionOfDim(d); });
+    bool perOutput =
+        llvm::all_of(r.parallelDims, [&](unsigned d) { return map.isFunctionOfDim(d); });
+    if (readsReduced && !perOutput)
+      return std::nullopt;
   }
 
-  mlir::Block* body = generic.getBody();
+  mlir::Block *body = generic.getBody();
   mlir::BlockArgument out = generic.getMatchingBlockArgument(init);
   mlir::Type type = out.getType();
-  if (!type.isIntOrFloat() || (type.getIntOrFloatBitWidth() != 32 &&
-                               type.getIntOrFloatBitWidth() != 64))
-    return std::nullopt;  // warp shuffles move 32-bit words
-  mlir::Operation* combiner = body->getTerminator()->getOperand(0).getDefiningOp();
+  if (!type.isIntOrFloat() ||
+      (type.getIntOrFloatBitWidth() != 32 && type.getIntOrFloatBitWidth() != 64))
+    return std::nullopt; // warp shuffles move 32-bit words
+  mlir::Operation *combiner = body->getTerminator()->getOperand(0).getDefiningOp();
   if (!combiner || combiner->getBlock() != body || combiner->getNumOperands() != 2 ||
       !out.hasOneUse() || out.getUses().begin()->getOwner() != combiner)
     return std::nullopt;
   auto kind = reductionKind(combiner);
-  if (!kind) return std::nullopt;
+  if (!kind)
+    return std::nullopt;
   r.combiner = combiner;
   r.kind = *kind;
   return r;
 }
 
 // Row-major digits of `flat` over the loop dimensions `dims`, into `ivs`.
-void delinearize(mlir::OpBuilder& b, mlir::Location loc, mlir::Value flat,
+void delinearize(mlir::OpBuilder &b, mlir::Location loc, mlir::Value flat,
                  llvm::ArrayRef<unsigned> dims, llvm::ArrayRef<int64_t> ranges,
-                 llvm::SmallVectorImpl<mlir::Value>& ivs) {
+                 llvm::SmallVectorImpl<mlir::Value> &ivs) {
   for (unsigned d : llvm::reverse(dims.drop_front())) {
     mlir::Value size = b.create<mlir::arith::ConstantIndexOp>(loc, ranges[d]);
     ivs[d] = b.create<mlir::arith::RemUIOp>(loc, flat, size);
     flat = b.create<mlir::arith::DivUIOp>(loc, flat, size);
   }
-  ivs[dims.front()] = flat;  // below its range: no remainder
+  ivs[dims.front()] = flat; // below its range: no remainder
 }
 
 // The indices `map` gives for the loop indices `ivs` (null where the map does not
 // need them: the reduced dimensions, for the output).
-llvm::SmallVector<mlir::Value> indicesOf(mlir::OpBuilder& b, mlir::Location loc,
+llvm::SmallVector<mlir::Value> indicesOf(mlir::OpBuilder &b, mlir::Location loc,
                                          mlir::AffineMap map, llvm::ArrayRef<mlir::Value> ivs) {
   llvm::SmallVector<mlir::Value> indices;
   for (mlir::AffineExpr e : map.getResults()) {
@@ -176,7 +191,7 @@ llvm::SmallVector<mlir::Value> indicesOf(mlir::OpBuilder& b, mlir::Location loc,
   return indices;
 }
 
-mlir::Value combine(mlir::OpBuilder& b, mlir::Operation* combiner, mlir::Value acc,
+mlir::Value combine(mlir::OpBuilder &b, mlir::Operation *combiner, mlir::Value acc,
                     mlir::Value value) {
   mlir::OperationState state(combiner->getLoc(), combiner->getName());
   state.addOperands({acc, value});
@@ -185,16 +200,16 @@ mlir::Value combine(mlir::OpBuilder& b, mlir::Operation* combiner, mlir::Value a
   return b.create(state)->getResult(0);
 }
 
-void rewrite(const RowReduction& r, int64_t blockSize) {
+void rewrite(const RowReduction &r, int64_t blockSize) {
   mlir::linalg::GenericOp generic = r.generic;
   mlir::Location loc = generic.getLoc();
   mlir::OpBuilder b(generic);
   auto index = [&](int64_t v) { return b.create<mlir::arith::ConstantIndexOp>(loc, v); };
   int64_t threads = std::min(blockSize, (r.reduced + kWarp - 1) / kWarp * kWarp);
   mlir::Value one = index(1);
-  auto launch = b.create<mlir::gpu::LaunchOp>(loc, index(r.rows), one, one, index(threads),
-                                              one, one);
-  mlir::Block& body = launch.getBody().front();
+  auto launch =
+      b.create<mlir::gpu::LaunchOp>(loc, index(r.rows), one, one, index(threads), one, one);
+  mlir::Block &body = launch.getBody().front();
   b.setInsertionPointToStart(&body);
   b.create<mlir::gpu::TerminatorOp>(loc);
   b.setInsertionPointToStart(&body);
@@ -204,27 +219,27 @@ void rewrite(const RowReduction& r, int64_t blockSize) {
   if (!r.parallelDims.empty())
     delinearize(b, loc, launch.getBlockIds().x, r.parallelDims, r.ranges, ivs);
   mlir::Value thread = launch.getThreadIds().x;
-  mlir::Block* payload = generic.getBody();
+  mlir::Block *payload = generic.getBody();
   mlir::BlockArgument out = generic.getMatchingBlockArgument(generic.getDpsInitOperand(0));
-  mlir::Value accInit =
-      b.create<mlir::arith::ConstantOp>(loc, identity(b, r.kind, out.getType()));
+  mlir::Value accInit = b.create<mlir::arith::ConstantOp>(loc, identity(b, r.kind, out.getType()));
 
   // This thread's share: reduced elements thread, thread + threads, ...
   auto loop = b.create<mlir::scf::ForOp>(
       loc, thread, index(r.reduced), index(threads), mlir::ValueRange{accInit},
-      [&](mlir::OpBuilder& lb, mlir::Location l, mlir::Value flat, mlir::ValueRange iter) {
+      [&](mlir::OpBuilder &lb, mlir::Location l, mlir::Value flat, mlir::ValueRange iter) {
         llvm::SmallVector<mlir::Value> all(ivs);
         delinearize(lb, l, flat, r.reducedDims, r.ranges, all);
         mlir::IRMapping mapping;
-        for (mlir::OpOperand* input : generic.getDpsInputOperands()) {
+        for (mlir::OpOperand *input : generic.getDpsInputOperands()) {
           mlir::Value v = input->get();
           if (llvm::isa<mlir::MemRefType>(v.getType()))
             v = lb.create<mlir::memref::LoadOp>(
                 l, v, indicesOf(lb, l, generic.getMatchingIndexingMap(input), all));
           mapping.map(generic.getMatchingBlockArgument(input), v);
         }
-        for (mlir::Operation& op : payload->without_terminator()) {
-          if (&op == r.combiner) continue;
+        for (mlir::Operation &op : payload->without_terminator()) {
+          if (&op == r.combiner)
+            continue;
           if (auto idx = llvm::dyn_cast<mlir::linalg::IndexOp>(op)) {
             mapping.map(idx.getResult(), all[idx.getDim()]);
             continue;
@@ -241,20 +256,19 @@ void rewrite(const RowReduction& r, int64_t blockSize) {
       /*uniform=*/true);
 
   // Thread 0 folds the row's total into the output.
-  mlir::Value first = b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::eq,
-                                                    thread, index(0));
+  mlir::Value first =
+      b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::eq, thread, index(0));
   auto ifFirst = b.create<mlir::scf::IfOp>(loc, first, /*withElseRegion=*/false);
   b.setInsertionPointToStart(ifFirst.thenBlock());
   mlir::Value target = generic.getDpsInitOperand(0)->get();
-  auto outIndices = indicesOf(
-      b, loc, generic.getMatchingIndexingMap(generic.getDpsInitOperand(0)), ivs);
+  auto outIndices =
+      indicesOf(b, loc, generic.getMatchingIndexingMap(generic.getDpsInitOperand(0)), ivs);
   mlir::Value old = b.create<mlir::memref::LoadOp>(loc, target, outIndices);
   b.create<mlir::memref::StoreOp>(loc, combine(b, r.combiner, old, total), target, outIndices);
   generic.erase();
 }
 
-struct MapRowReductionsToGpuPass
-    : impl::MapRowReductionsToGpuPassBase<MapRowReductionsToGpuPass> {
+struct MapRowReductionsToGpuPass : impl::MapRowReductionsToGpuPassBase<MapRowReductionsToGpuPass> {
   using MapRowReductionsToGpuPassBase::MapRowReductionsToGpuPassBase;
 
   void runOnOperation() override {
@@ -263,14 +277,17 @@ struct MapRowReductionsToGpuPass
                                  << blockSize;
       return signalPassFailure();
     }
-    if (getOperation().isExternal()) return;
+    if (getOperation().isExternal())
+      return;
     llvm::SmallVector<RowReduction> found;
     for (auto generic : getOperation().getBody().front().getOps<mlir::linalg::GenericOp>())
-      if (auto r = match(generic)) found.push_back(*r);
-    for (const RowReduction& r : found) rewrite(r, blockSize);
+      if (auto r = match(generic))
+        found.push_back(*r);
+    for (const RowReduction &r : found)
+      rewrite(r, blockSize);
   }
 };
 
-}  // namespace
+} // namespace
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -3,11 +3,11 @@
 // (one PTX, one cubin per architecture).
 #include "compiler/codegen/cuda/GpuPasses.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace pt2c {
 
@@ -23,12 +23,13 @@ mlir::LogicalResult mergeGpuModules(mlir::ModuleOp module) {
   builder.setInsertionPointToEnd(module.getBody());
   auto merged = builder.create<mlir::gpu::GPUModuleOp>(module.getLoc(), kGpuModuleName);
   mlir::SymbolTable mergedSymbols(merged);
-  llvm::DenseMap<mlir::Attribute, mlir::SymbolRefAttr> renamed;  // old kernel ref -> new
+  llvm::DenseMap<mlir::Attribute, mlir::SymbolRefAttr> renamed; // old kernel ref -> new
   for (auto gpuModule : llvm::make_early_inc_range(module.getOps<mlir::gpu::GPUModuleOp>())) {
-    if (gpuModule == merged) continue;
+    if (gpuModule == merged)
+      continue;
     for (auto kernel : llvm::make_early_inc_range(gpuModule.getOps<mlir::gpu::GPUFuncOp>())) {
-      auto oldRef = mlir::SymbolRefAttr::get(
-          gpuModule.getNameAttr(), {mlir::FlatSymbolRefAttr::get(kernel.getNameAttr())});
+      auto oldRef = mlir::SymbolRefAttr::get(gpuModule.getNameAttr(),
+                                             {mlir::FlatSymbolRefAttr::get(kernel.getNameAttr())});
       if (mergedSymbols.lookup(gpuModule.getName()))
         return kernel.emitError() << "internal error: GPU kernel name " << gpuModule.getName()
                                   << " is not unique";
@@ -40,14 +41,15 @@ mlir::LogicalResult mergeGpuModules(mlir::ModuleOp module) {
     }
     // Outlining also copies the globals a kernel reads (a constant the kernel copies
     // into its output): symbols of the host module, so one name is one global, kept once.
-    mlir::Block* rest = gpuModule.getBody();
-    for (mlir::Operation& op : llvm::make_early_inc_range(rest->without_terminator())) {
+    mlir::Block *rest = gpuModule.getBody();
+    for (mlir::Operation &op : llvm::make_early_inc_range(rest->without_terminator())) {
       auto global = llvm::dyn_cast<mlir::memref::GlobalOp>(op);
       if (!global)
         return op.emitError() << "internal error: outlined GPU module holds more than "
                                  "kernels and globals: "
                               << op.getName();
-      if (mergedSymbols.lookup(global.getSymName())) continue;
+      if (mergedSymbols.lookup(global.getSymName()))
+        continue;
       global->remove();
       mergedSymbols.insert(global, merged.getBody()->getTerminator()->getIterator());
     }
@@ -67,9 +69,10 @@ mlir::LogicalResult mergeGpuModules(mlir::ModuleOp module) {
 
 struct MergeGpuModulesPass : impl::MergeGpuModulesPassBase<MergeGpuModulesPass> {
   void runOnOperation() override {
-    if (mlir::failed(mergeGpuModules(getOperation()))) signalPassFailure();
+    if (mlir::failed(mergeGpuModules(getOperation())))
+      signalPassFailure();
   }
 };
 
-}  // namespace
-}  // namespace pt2c
+} // namespace
+} // namespace pt2c

@@ -1,6 +1,12 @@
 #include "compiler/codegen/cuda/PtxCompiler.h"
 
 #include "compiler/codegen/LLVMOptimizer.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -12,31 +18,25 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Utils/Cloning.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Export.h"
 
 namespace pt2c {
 namespace {
 
-constexpr const char* kTriple = "nvptx64-nvidia-cuda";
+constexpr const char *kTriple = "nvptx64-nvidia-cuda";
 
-llvm::Error fail(const llvm::Twine& message) {
+llvm::Error fail(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
 // The oldest PTX ISA version LLVM 19 generates for each SM (PTX 6.3 introduced sm_75,
 // 7.0 sm_80, 7.1 sm_86, 7.4 sm_87, 7.8 sm_89 and sm_90).
-const std::map<unsigned, unsigned>& ptxVersions() {
-  static const std::map<unsigned, unsigned> versions = {
-      {75, 63}, {80, 70}, {86, 71}, {87, 74}, {89, 78}, {90, 78}};
+const std::map<unsigned, unsigned> &ptxVersions() {
+  static const std::map<unsigned, unsigned> versions = {{75, 63}, {80, 70}, {86, 71},
+                                                        {87, 74}, {89, 78}, {90, 78}};
   return versions;
 }
 
-const llvm::Target* nvptxTarget(std::string& error) {
+const llvm::Target *nvptxTarget(std::string &error) {
   static bool initialized = [] {
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
@@ -48,28 +48,31 @@ const llvm::Target* nvptxTarget(std::string& error) {
   return llvm::TargetRegistry::lookupTarget(kTriple, error);
 }
 
-std::unique_ptr<llvm::TargetMachine> createTargetMachine(unsigned sm, std::string& error) {
-  const llvm::Target* target = nvptxTarget(error);
-  if (!target) return nullptr;
+std::unique_ptr<llvm::TargetMachine> createTargetMachine(unsigned sm, std::string &error) {
+  const llvm::Target *target = nvptxTarget(error);
+  if (!target)
+    return nullptr;
   std::string cpu = "sm_" + std::to_string(sm);
   std::string features = "+ptx" + std::to_string(ptxVersions().at(sm));
-  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      kTriple, cpu, features, llvm::TargetOptions(), std::nullopt, std::nullopt,
-      llvm::CodeGenOptLevel::Aggressive));
+  return std::unique_ptr<llvm::TargetMachine>(
+      target->createTargetMachine(kTriple, cpu, features, llvm::TargetOptions(), std::nullopt,
+                                  std::nullopt, llvm::CodeGenOptLevel::Aggressive));
 }
 
 // Links libdevice (only the functions the kernels call) when the kernels call any.
-llvm::Error linkLibdevice(llvm::Module& m, const std::string& path) {
-  bool needed = llvm::any_of(m.functions(), [](const llvm::Function& f) {
+llvm::Error linkLibdevice(llvm::Module &m, const std::string &path) {
+  bool needed = llvm::any_of(m.functions(), [](const llvm::Function &f) {
     return f.isDeclaration() && f.getName().starts_with("__nv_");
   });
-  if (!needed) return llvm::Error::success();
+  if (!needed)
+    return llvm::Error::success();
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer)
     return fail("cannot read libdevice (" + path + "): " + buffer.getError().message() +
                 "; set PT2C_CUDA_HOME to the CUDA toolkit");
   auto library = llvm::parseBitcodeFile((*buffer)->getMemBufferRef(), m.getContext());
-  if (!library) return library.takeError();
+  if (!library)
+    return library.takeError();
   // libdevice says nvptx64-nvidia-gpulibs; match it to the kernels to link quietly.
   (*library)->setTargetTriple(m.getTargetTriple());
   (*library)->setDataLayout(m.getDataLayout());
@@ -80,28 +83,28 @@ llvm::Error linkLibdevice(llvm::Module& m, const std::string& path) {
 
 // Everything but the kernels becomes internal, so that the optimizer inlines libdevice
 // and drops what is unused, and the PTX exports only entry points.
-void internalizeAllButKernels(llvm::Module& m, const std::vector<std::string>& kernels) {
-  for (llvm::Function& f : m.functions())
+void internalizeAllButKernels(llvm::Module &m, const std::vector<std::string> &kernels) {
+  for (llvm::Function &f : m.functions())
     if (!f.isDeclaration() && !llvm::is_contained(kernels, f.getName().str()))
       f.setLinkage(llvm::GlobalValue::InternalLinkage);
-  for (llvm::GlobalVariable& g : m.globals())
-    if (!g.isDeclaration()) g.setLinkage(llvm::GlobalValue::InternalLinkage);
+  for (llvm::GlobalVariable &g : m.globals())
+    if (!g.isDeclaration())
+      g.setLinkage(llvm::GlobalValue::InternalLinkage);
 }
 
 // Shared memory arrays get an explicit 16-byte alignment. Without one, the load/store
 // vectorizer assumed the arrays' preferred alignment and emitted 16-byte ld.shared.v4,
 // while the PTX declared them `.align 4`: a misaligned access at run time (the fused
 // attention kernel of an f32 model, whose scores rows are 40 bytes apart).
-void alignSharedArrays(llvm::Module& m) {
+void alignSharedArrays(llvm::Module &m) {
   constexpr unsigned kSharedAddressSpace = 3;
-  for (llvm::GlobalVariable& g : m.globals())
+  for (llvm::GlobalVariable &g : m.globals())
     if (g.getAddressSpace() == kSharedAddressSpace &&
         (!g.getAlign() || *g.getAlign() < llvm::Align(16)))
       g.setAlignment(llvm::Align(16));
 }
 
-
-llvm::Expected<std::string> emitPtx(llvm::Module& m, llvm::TargetMachine& tm) {
+llvm::Expected<std::string> emitPtx(llvm::Module &m, llvm::TargetMachine &tm) {
   llvm::SmallString<0> ptx;
   llvm::raw_svector_ostream os(ptx);
   llvm::legacy::PassManager codegen;
@@ -111,17 +114,18 @@ llvm::Expected<std::string> emitPtx(llvm::Module& m, llvm::TargetMachine& tm) {
   return std::string(ptx.str());
 }
 
-}  // namespace
+} // namespace
 
 bool isSupportedSm(unsigned sm) { return ptxVersions().count(sm) > 0; }
 
 llvm::Expected<std::map<unsigned, std::string>> compileToPtx(mlir::gpu::GPUModuleOp kernels,
-                                                              const PtxOptions& options) {
+                                                             const PtxOptions &options) {
   std::vector<std::string> kernelNames;
   kernels.walk([&](mlir::LLVM::LLVMFuncOp f) {
-    if (f->hasAttr("nvvm.kernel")) kernelNames.push_back(f.getName().str());
+    if (f->hasAttr("nvvm.kernel"))
+      kernelNames.push_back(f.getName().str());
   });
-  mlir::MLIRContext* ctx = kernels.getContext();
+  mlir::MLIRContext *ctx = kernels.getContext();
   mlir::registerBuiltinDialectTranslation(*ctx);
   mlir::registerLLVMDialectTranslation(*ctx);
   mlir::registerGPUDialectTranslation(*ctx);
@@ -129,14 +133,17 @@ llvm::Expected<std::map<unsigned, std::string>> compileToPtx(mlir::gpu::GPUModul
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> m =
       mlir::translateModuleToLLVMIR(kernels.getOperation(), llvmContext, "pt2c_kernels");
-  if (!m) return fail("translating the GPU kernels to LLVM IR failed");
+  if (!m)
+    return fail("translating the GPU kernels to LLVM IR failed");
 
   std::string error;
   auto reference = createTargetMachine(options.sms.front(), error);
-  if (!reference) return fail("no NVPTX target in this LLVM: " + error);
+  if (!reference)
+    return fail("no NVPTX target in this LLVM: " + error);
   m->setTargetTriple(kTriple);
   m->setDataLayout(reference->createDataLayout());
-  if (auto err = linkLibdevice(*m, options.libdevice)) return std::move(err);
+  if (auto err = linkLibdevice(*m, options.libdevice))
+    return std::move(err);
   // IEEE denormals, as PyTorch's CUDA kernels (no flush to zero).
   m->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t{0});
   internalizeAllButKernels(*m, kernelNames);
@@ -153,16 +160,18 @@ llvm::Expected<std::map<unsigned, std::string>> compileToPtx(mlir::gpu::GPUModul
   std::map<unsigned, std::string> ptx;
   for (unsigned sm : options.sms) {
     auto tm = createTargetMachine(sm, error);
-    if (!tm) return fail("cannot target sm_" + std::to_string(sm) + ": " + error);
+    if (!tm)
+      return fail("cannot target sm_" + std::to_string(sm) + ": " + error);
     std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*m);
     // The NVPTX target registers NVVMReflect, which resolves libdevice's
     // __nvvm_reflect("__CUDA_FTZ") from the module flag.
     optimizeModuleO3(*copy, *tm, /*unrollLoops=*/true);
     auto text = emitPtx(*copy, *tm);
-    if (!text) return text.takeError();
+    if (!text)
+      return text.takeError();
     ptx[sm] = std::move(*text);
   }
   return ptx;
 }
 
-}  // namespace pt2c
+} // namespace pt2c

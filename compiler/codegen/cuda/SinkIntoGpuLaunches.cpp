@@ -19,7 +19,7 @@ namespace pt2c {
 
 namespace {
 
-bool isSinkable(mlir::Operation* op) {
+bool isSinkable(mlir::Operation *op) {
   return mlir::isMemoryEffectFree(op) && op->getNumRegions() == 0;
 }
 
@@ -27,22 +27,24 @@ bool isSinkable(mlir::Operation* op) {
 // the ops those clones use, until only values with no such op remain (arguments,
 // allocations, results of ops with effects).
 void sinkInto(mlir::gpu::LaunchOp launch) {
-  mlir::Region& body = launch.getBody();
+  mlir::Region &body = launch.getBody();
   mlir::OpBuilder builder(launch.getContext());
   while (true) {
     llvm::SetVector<mlir::Value> above;
     mlir::getUsedValuesDefinedAbove(body, above);
     bool changed = false;
     for (mlir::Value value : above) {
-      mlir::Operation* op = value.getDefiningOp();
-      if (!op || !isSinkable(op)) continue;
+      mlir::Operation *op = value.getDefiningOp();
+      if (!op || !isSinkable(op))
+        continue;
       builder.setInsertionPointToStart(&body.front());
-      mlir::Operation* clone = builder.clone(*op);
+      mlir::Operation *clone = builder.clone(*op);
       for (auto [from, to] : llvm::zip(op->getResults(), clone->getResults()))
         mlir::replaceAllUsesInRegionWith(from, to, body);
       changed = true;
     }
-    if (!changed) return;
+    if (!changed)
+      return;
   }
 }
 
@@ -50,6 +52,6 @@ struct SinkIntoGpuLaunchesPass : impl::SinkIntoGpuLaunchesPassBase<SinkIntoGpuLa
   void runOnOperation() override { getOperation().walk(sinkInto); }
 };
 
-}  // namespace
+} // namespace
 
-}  // namespace pt2c
+} // namespace pt2c

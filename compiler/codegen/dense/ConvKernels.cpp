@@ -16,7 +16,8 @@ using dense::isPositiveZeroFloatSplat;
 // The pt2c_dtype of a statically shaped f32/f16/bf16 tensor, or 0.
 uint32_t floatDtype(mlir::Value value) {
   auto type = mlir::dyn_cast<mlir::RankedTensorType>(value.getType());
-  if (!type || !type.hasStaticShape()) return 0;
+  if (!type || !type.hasStaticShape())
+    return 0;
   mlir::Type element = type.getElementType();
   return element.isF32() ? PT2C_F32 : element.isF16() ? PT2C_F16 : element.isBF16() ? PT2C_BF16 : 0;
 }
@@ -25,16 +26,18 @@ llvm::ArrayRef<int64_t> shapeOf(mlir::Value value) {
   return mlir::cast<mlir::RankedTensorType>(value.getType()).getShape();
 }
 
-bool is(mlir::Operation* op, llvm::StringRef name) {
+bool is(mlir::Operation *op, llvm::StringRef name) {
   return op && op->getName().getStringRef() == name;
 }
 
 // A kernel that is one convolution of two arguments, with the layout cuDNN takes.
 std::optional<ConvKernel> matchConv(mlir::func::FuncOp func) {
   auto b = body(func);
-  if (!b || b->first.size() != 1) return std::nullopt;
-  mlir::Operation* conv = b->first.front();
-  if (!is(conv, "prim.convolution") || conv->getResult(0) != b->second) return std::nullopt;
+  if (!b || b->first.size() != 1)
+    return std::nullopt;
+  mlir::Operation *conv = b->first.front();
+  if (!is(conv, "prim.convolution") || conv->getResult(0) != b->second)
+    return std::nullopt;
   int x = argumentIndex(func, conv->getOperand(0)), w = argumentIndex(func, conv->getOperand(1));
   uint32_t dtype = floatDtype(conv->getResult(0));
   if (x < 0 || w < 0 || x == w || dtype == 0 || floatDtype(conv->getOperand(0)) != dtype ||
@@ -58,8 +61,8 @@ std::optional<ConvKernel> matchConv(mlir::func::FuncOp func) {
   c.batch = in[0];
   c.in_channels = in[1];
   c.out_channels = filter[0];
-  if (groups < 1 || in[1] % groups != 0 || filter[0] % groups != 0 ||
-      filter[1] * groups != in[1] || out[0] != in[0] || out[1] != filter[0])
+  if (groups < 1 || in[1] % groups != 0 || filter[0] % groups != 0 || filter[1] * groups != in[1] ||
+      out[0] != in[0] || out[1] != filter[0])
     return std::nullopt;
   c.groups = groups;
   for (size_t d = 0; d < PT2C_CONV_MAX_SPATIAL; ++d) {
@@ -87,21 +90,26 @@ std::optional<ConvKernel> matchConv(mlir::func::FuncOp func) {
 
 // The operands of a binary op as (the one satisfying `pred`, the other), either order.
 template <typename Predicate>
-std::optional<std::pair<mlir::Value, mlir::Value>> split(mlir::Operation* op, Predicate pred) {
-  if (!op || op->getNumOperands() != 2) return std::nullopt;
-  if (pred(op->getOperand(0))) return std::make_pair(op->getOperand(0), op->getOperand(1));
-  if (pred(op->getOperand(1))) return std::make_pair(op->getOperand(1), op->getOperand(0));
+std::optional<std::pair<mlir::Value, mlir::Value>> split(mlir::Operation *op, Predicate pred) {
+  if (!op || op->getNumOperands() != 2)
+    return std::nullopt;
+  if (pred(op->getOperand(0)))
+    return std::make_pair(op->getOperand(0), op->getOperand(1));
+  if (pred(op->getOperand(1)))
+    return std::make_pair(op->getOperand(1), op->getOperand(0));
   return std::nullopt;
 }
 
 // s * sigmoid(s) (prim's SiLU): s, else null.
 mlir::Value siluOperand(mlir::Value v) {
-  mlir::Operation* mul = v.getDefiningOp();
-  if (!is(mul, "prim.mul")) return {};
+  mlir::Operation *mul = v.getDefiningOp();
+  if (!is(mul, "prim.mul"))
+    return {};
   for (int i = 0; i < 2; ++i) {
     mlir::Value s = mul->getOperand(i);
-    mlir::Operation* sigmoid = mul->getOperand(1 - i).getDefiningOp();
-    if (is(sigmoid, "prim.sigmoid") && sigmoid->getOperand(0) == s) return s;
+    mlir::Operation *sigmoid = mul->getOperand(1 - i).getDefiningOp();
+    if (is(sigmoid, "prim.sigmoid") && sigmoid->getOperand(0) == s)
+      return s;
   }
   return {};
 }
@@ -109,20 +117,23 @@ mlir::Value siluOperand(mlir::Value v) {
 // max(x + broadcast(bias) [+ z], 0), x + broadcast(bias), or (with options.siluEpilogue)
 // silu(x + broadcast(bias)), every operand an argument.
 std::optional<ConvEpilogueKernel> matchEpilogue(mlir::func::FuncOp func,
-                                                const ConvMatchOptions& options) {
+                                                const ConvMatchOptions &options) {
   auto b = body(func);
-  if (!b) return std::nullopt;
+  if (!b)
+    return std::nullopt;
   ConvEpilogueKernel e;
   e.dtype = floatDtype(b->second);
-  if (e.dtype == 0) return std::nullopt;
+  if (e.dtype == 0)
+    return std::nullopt;
   mlir::Type type = b->second.getType();
   auto shape = shapeOf(b->second);
-  if (shape.size() < 3 || shape.size() > 2 + PT2C_CONV_MAX_SPATIAL) return std::nullopt;
+  if (shape.size() < 3 || shape.size() > 2 + PT2C_CONV_MAX_SPATIAL)
+    return std::nullopt;
   auto isArgument = [&](mlir::Value v) {
     return argumentIndex(func, v) >= 0 && v.getType() == type;
   };
   auto isBroadcastBias = [&](mlir::Value v) {
-    mlir::Operation* op = v.getDefiningOp();
+    mlir::Operation *op = v.getDefiningOp();
     if (!is(op, "prim.broadcast_in_dim") || argumentIndex(func, op->getOperand(0)) < 0)
       return false;
     auto bias = mlir::dyn_cast<mlir::RankedTensorType>(op->getOperand(0).getType());
@@ -136,31 +147,35 @@ std::optional<ConvEpilogueKernel> matchEpilogue(mlir::func::FuncOp func,
            split(v.getDefiningOp(), isBroadcastBias) && split(v.getDefiningOp(), isArgument);
   };
   mlir::Value sum = b->second;
-  size_t expectedOps = 2;  // the broadcast and the add
+  size_t expectedOps = 2; // the broadcast and the add
   if (mlir::Value s = options.siluEpilogue ? siluOperand(sum) : mlir::Value()) {
     sum = s;
     e.epilogue = PT2C_CONV_EPILOGUE_BIAS_SILU;
-    expectedOps += 2;  // the sigmoid and the product
+    expectedOps += 2; // the sigmoid and the product
   } else if (is(sum.getDefiningOp(), "prim.max")) {
     auto relu = split(sum.getDefiningOp(), isPositiveZeroFloatSplat);
-    if (!relu) return std::nullopt;
+    if (!relu)
+      return std::nullopt;
     sum = relu->second;
     e.epilogue = PT2C_CONV_EPILOGUE_BIAS_RELU;
-    expectedOps += 2;  // the zero constant and the max
-    if (!isBiasAdd(sum)) {  // (x + bias) + z
+    expectedOps += 2;      // the zero constant and the max
+    if (!isBiasAdd(sum)) { // (x + bias) + z
       auto residual = is(sum.getDefiningOp(), "prim.add") ? split(sum.getDefiningOp(), isBiasAdd)
-                                                         : std::nullopt;
-      if (!residual || !isArgument(residual->second)) return std::nullopt;
+                                                          : std::nullopt;
+      if (!residual || !isArgument(residual->second))
+        return std::nullopt;
       e.epilogue = PT2C_CONV_EPILOGUE_BIAS_ADD_RELU;
       e.residual = argumentIndex(func, residual->second);
       sum = residual->first;
       expectedOps += 1;
     }
   }
-  if (!isBiasAdd(sum) || b->first.size() != expectedOps) return std::nullopt;
-  mlir::Operation* add = sum.getDefiningOp();
+  if (!isBiasAdd(sum) || b->first.size() != expectedOps)
+    return std::nullopt;
+  mlir::Operation *add = sum.getDefiningOp();
   auto [bcast, x] = *split(add, isBroadcastBias);
-  if (!isArgument(x)) return std::nullopt;
+  if (!isArgument(x))
+    return std::nullopt;
   e.input = argumentIndex(func, x);
   e.bias = argumentIndex(func, bcast.getDefiningOp()->getOperand(0));
   if (e.input == e.bias || static_cast<int>(e.input) == e.residual ||
@@ -171,17 +186,19 @@ std::optional<ConvEpilogueKernel> matchEpilogue(mlir::func::FuncOp func,
   return e;
 }
 
-}  // namespace
+} // namespace
 
-ConvKernelTable findConvKernels(mlir::ModuleOp kernels, const ConvMatchOptions& options) {
+ConvKernelTable findConvKernels(mlir::ModuleOp kernels, const ConvMatchOptions &options) {
   ConvKernelTable table;
   kernels.walk([&](mlir::func::FuncOp func) {
-    if (func.isExternal()) return;
-    if (auto conv = matchConv(func)) table.convs[func.getName().str()] = *conv;
+    if (func.isExternal())
+      return;
+    if (auto conv = matchConv(func))
+      table.convs[func.getName().str()] = *conv;
     else if (auto epilogue = matchEpilogue(func, options))
       table.epilogues[func.getName().str()] = *epilogue;
   });
   return table;
 }
 
-}  // namespace pt2c
+} // namespace pt2c

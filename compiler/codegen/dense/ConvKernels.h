@@ -30,30 +30,30 @@
 namespace pt2c {
 
 struct ConvKernel {
-  pt2c_plan_conv conv{};  // epilogue NONE, num_fallback_steps 0
-  unsigned input = 0, weight = 1;  // which kernel arguments are x and w
+  pt2c_plan_conv conv{};          // epilogue NONE, num_fallback_steps 0
+  unsigned input = 0, weight = 1; // which kernel arguments are x and w
 };
 
 struct ConvEpilogueKernel {
   pt2c_conv_epilogue epilogue = PT2C_CONV_EPILOGUE_BIAS;
-  unsigned input = 0, bias = 1;  // which kernel arguments are the product and the bias
-  int residual = -1;             // the argument z of BIAS_ADD_RELU, else -1
-  uint32_t dtype = 0;            // pt2c_dtype of every operand
-  std::vector<int64_t> shape;    // the product's shape, [N, K, spatial...]
+  unsigned input = 0, bias = 1; // which kernel arguments are the product and the bias
+  int residual = -1;            // the argument z of BIAS_ADD_RELU, else -1
+  uint32_t dtype = 0;           // pt2c_dtype of every operand
+  std::vector<int64_t> shape;   // the product's shape, [N, K, spatial...]
 };
 
 struct ConvKernelTable {
-  std::map<std::string, ConvKernel> convs;              // by kernel function name
-  std::map<std::string, ConvEpilogueKernel> epilogues;  // by kernel function name
+  std::map<std::string, ConvKernel> convs;             // by kernel function name
+  std::map<std::string, ConvEpilogueKernel> epilogues; // by kernel function name
 };
 
 // What a target's convolution steps serve beyond bias (+ residual) + ReLU.
 struct ConvMatchOptions {
-  bool siluEpilogue = false;  // PT2C_CONV_EPILOGUE_BIAS_SILU (the CPU runtime's)
+  bool siluEpilogue = false; // PT2C_CONV_EPILOGUE_BIAS_SILU (the CPU runtime's)
 };
 
-ConvKernelTable findConvKernels(mlir::ModuleOp kernels, const ConvMatchOptions& options = {});
+ConvKernelTable findConvKernels(mlir::ModuleOp kernels, const ConvMatchOptions &options = {});
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_DENSE_CONVKERNELS_H_
+#endif // PT2C_COMPILER_CODEGEN_DENSE_CONVKERNELS_H_

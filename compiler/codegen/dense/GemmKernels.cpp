@@ -15,16 +15,20 @@ using dense::i64Array;
 // The GEMM dtype of an element type: f32, or f16/bf16 (which cuBLASLt multiplies with
 // f32 accumulation, as the fallback kernels' lowering does).
 std::optional<uint32_t> gemmDtype(mlir::Type elementType) {
-  if (elementType.isF32()) return PT2C_F32;
-  if (elementType.isF16()) return PT2C_F16;
-  if (elementType.isBF16()) return PT2C_BF16;
+  if (elementType.isF32())
+    return PT2C_F32;
+  if (elementType.isF16())
+    return PT2C_F16;
+  if (elementType.isBF16())
+    return PT2C_BF16;
   return std::nullopt;
 }
 
 // A statically shaped tensor's shape, if its elements have a GEMM dtype.
 std::optional<llvm::ArrayRef<int64_t>> gemmShape(mlir::Value value) {
   auto type = mlir::dyn_cast<mlir::RankedTensorType>(value.getType());
-  if (!type || !type.hasStaticShape() || !gemmDtype(type.getElementType())) return std::nullopt;
+  if (!type || !type.hasStaticShape() || !gemmDtype(type.getElementType()))
+    return std::nullopt;
   return type.getShape();
 }
 
@@ -34,20 +38,22 @@ mlir::Type elementType(mlir::Value value) {
 
 uint64_t product(llvm::ArrayRef<int64_t> dims) {
   uint64_t p = 1;
-  for (int64_t d : dims) p *= static_cast<uint64_t>(d);
+  for (int64_t d : dims)
+    p *= static_cast<uint64_t>(d);
   return p;
 }
 
 // The f16/bf16 argument that `value` widens to f32 (convert of an argument), if it does.
 std::optional<std::pair<int, uint32_t>> widenedArgument(mlir::func::FuncOp func,
                                                         mlir::Value value) {
-  mlir::Operation* op = value.getDefiningOp();
+  mlir::Operation *op = value.getDefiningOp();
   if (!op || op->getName().getStringRef() != "prim.convert" || !elementType(value).isF32())
     return std::nullopt;
   mlir::Value narrow = op->getOperand(0);
   auto dtype = gemmDtype(elementType(narrow));
   int arg = argumentIndex(func, narrow);
-  if (arg < 0 || !dtype || *dtype == PT2C_F32) return std::nullopt;
+  if (arg < 0 || !dtype || *dtype == PT2C_F32)
+    return std::nullopt;
   return std::make_pair(arg, *dtype);
 }
 
@@ -66,8 +72,10 @@ std::optional<std::pair<uint64_t, uint64_t>> collapse(llvm::ArrayRef<int64_t> sh
   uint64_t count = 1, stride = 0;
   int64_t last = -1;
   for (int64_t d : dims) {
-    if (shape[d] == 1) continue;
-    if (last >= 0 && strides[last] != strides[d] * shape[d]) return std::nullopt;
+    if (shape[d] == 1)
+      continue;
+    if (last >= 0 && strides[last] != strides[d] * shape[d])
+      return std::nullopt;
     count *= shape[d];
     stride = strides[d];
     last = d;
@@ -78,15 +86,19 @@ std::optional<std::pair<uint64_t, uint64_t>> collapse(llvm::ArrayRef<int64_t> sh
 std::optional<OperandView> operandView(llvm::ArrayRef<int64_t> shape,
                                        llvm::ArrayRef<int64_t> batchDims, int64_t contract) {
   int64_t rank = shape.size();
-  if (contract < 0 || contract >= rank) return std::nullopt;
+  if (contract < 0 || contract >= rank)
+    return std::nullopt;
   llvm::SmallVector<int64_t> strides(rank, 1);
-  for (int64_t d = rank - 2; d >= 0; --d) strides[d] = strides[d + 1] * shape[d + 1];
+  for (int64_t d = rank - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
   llvm::SmallVector<int64_t> freeDims;
   for (int64_t d = 0; d < rank; ++d)
-    if (d != contract && !llvm::is_contained(batchDims, d)) freeDims.push_back(d);
+    if (d != contract && !llvm::is_contained(batchDims, d))
+      freeDims.push_back(d);
   auto batch = collapse(shape, strides, batchDims);
   auto free = collapse(shape, strides, freeDims);
-  if (!batch || !free) return std::nullopt;
+  if (!batch || !free)
+    return std::nullopt;
   OperandView view;
   view.batch = batch->first, view.batchStride = batch->second;
   view.free = free->first, view.freeStride = free->first > 1 ? free->second : 1;
@@ -97,10 +109,11 @@ std::optional<OperandView> operandView(llvm::ArrayRef<int64_t> shape,
 // A kernel that is one dot_general of two arguments, as a row-major GEMM; or of two f16
 // (bf16) arguments widened to f32 (an f16 model's attention scores, which PyTorch
 // computes in f32): an f32 GEMM of f16 operands, which cuBLASLt runs on tensor cores.
-std::optional<GemmKernel> matchGemm(mlir::func::FuncOp func, const GemmMatchOptions& options) {
+std::optional<GemmKernel> matchGemm(mlir::func::FuncOp func, const GemmMatchOptions &options) {
   auto b = body(func);
-  if (!b || (b->first.size() != 1 && b->first.size() != 3)) return std::nullopt;
-  mlir::Operation* dot = b->first.back();
+  if (!b || (b->first.size() != 1 && b->first.size() != 3))
+    return std::nullopt;
+  mlir::Operation *dot = b->first.back();
   if (dot->getName().getStringRef() != "prim.dot_general" || dot->getResult(0) != b->second)
     return std::nullopt;
   int lhsArg = argumentIndex(func, dot->getOperand(0));
@@ -118,7 +131,8 @@ std::optional<GemmKernel> matchGemm(mlir::func::FuncOp func, const GemmMatchOpti
   }
   auto lhs = gemmShape(dot->getOperand(0)), rhs = gemmShape(dot->getOperand(1));
   auto result = gemmShape(dot->getResult(0));
-  if (lhsArg < 0 || rhsArg < 0 || !lhs || !rhs || !result) return std::nullopt;
+  if (lhsArg < 0 || rhsArg < 0 || !lhs || !rhs || !result)
+    return std::nullopt;
   mlir::Type dtype = elementType(dot->getResult(0));
   if (elementType(dot->getOperand(0)) != dtype || elementType(dot->getOperand(1)) != dtype)
     return std::nullopt;
@@ -126,10 +140,12 @@ std::optional<GemmKernel> matchGemm(mlir::func::FuncOp func, const GemmMatchOpti
   auto rhsBatch = i64Array(dot, "rhs_batching_dimensions");
   auto lhsContract = i64Array(dot, "lhs_contracting_dimensions");
   auto rhsContract = i64Array(dot, "rhs_contracting_dimensions");
-  if (lhsContract.size() != 1 || rhsContract.size() != 1) return std::nullopt;
+  if (lhsContract.size() != 1 || rhsContract.size() != 1)
+    return std::nullopt;
   auto a = operandView(*lhs, lhsBatch, lhsContract[0]);
   auto bView = operandView(*rhs, rhsBatch, rhsContract[0]);
-  if (!a || !bView || a->batch != bView->batch || a->k != bView->k) return std::nullopt;
+  if (!a || !bView || a->batch != bView->batch || a->k != bView->k)
+    return std::nullopt;
 
   pt2c_plan_gemm g{};
   g.dtype = *gemmDtype(dtype);
@@ -158,8 +174,7 @@ std::optional<GemmKernel> matchGemm(mlir::func::FuncOp func, const GemmMatchOpti
     return std::nullopt;
   }
   // The result is [batch..., lhs free..., rhs free...], contiguous.
-  if (g.m == 0 || g.n == 0 || g.k == 0 || g.batch == 0 ||
-      product(*result) != g.batch * g.m * g.n)
+  if (g.m == 0 || g.n == 0 || g.k == 0 || g.batch == 0 || product(*result) != g.batch * g.m * g.n)
     return std::nullopt;
   g.ld_d = g.n;
   if (g.batch > 1) {
@@ -182,31 +197,37 @@ bool isZeroSplat(mlir::Value value) {
 }
 
 // The other operand of a commutative binary op when one of them satisfies `is`.
-template <typename Predicate>
-mlir::Value otherOperand(mlir::Operation* op, Predicate is) {
-  if (op->getNumOperands() != 2) return {};
-  if (is(op->getOperand(0))) return op->getOperand(1);
-  if (is(op->getOperand(1))) return op->getOperand(0);
+template <typename Predicate> mlir::Value otherOperand(mlir::Operation *op, Predicate is) {
+  if (op->getNumOperands() != 2)
+    return {};
+  if (is(op->getOperand(0)))
+    return op->getOperand(1);
+  if (is(op->getOperand(1)))
+    return op->getOperand(0);
   return {};
 }
 
 // x + broadcast(bias) over the last dim, then optionally max(., 0).
 std::optional<BiasEpilogueKernel> matchBiasEpilogue(mlir::func::FuncOp func) {
   auto b = body(func);
-  if (!b || func.getNumArguments() != 2) return std::nullopt;
+  if (!b || func.getNumArguments() != 2)
+    return std::nullopt;
   BiasEpilogueKernel epilogue;
   mlir::Value sum = b->second;
-  mlir::Operation* last = sum.getDefiningOp();
+  mlir::Operation *last = sum.getDefiningOp();
   if (last && last->getName().getStringRef() == "prim.max") {
     sum = otherOperand(last, isZeroSplat);
-    if (!sum) return std::nullopt;
+    if (!sum)
+      return std::nullopt;
     epilogue.epilogue = PT2C_GEMM_EPILOGUE_BIAS_RELU;
   }
-  mlir::Operation* add = sum.getDefiningOp();
-  if (!add || add->getName().getStringRef() != "prim.add") return std::nullopt;
+  mlir::Operation *add = sum.getDefiningOp();
+  if (!add || add->getName().getStringRef() != "prim.add")
+    return std::nullopt;
   auto isBroadcastBias = [&](mlir::Value v) {
-    mlir::Operation* op = v.getDefiningOp();
-    if (!op || op->getName().getStringRef() != "prim.broadcast_in_dim") return false;
+    mlir::Operation *op = v.getDefiningOp();
+    if (!op || op->getName().getStringRef() != "prim.broadcast_in_dim")
+      return false;
     auto bias = gemmShape(op->getOperand(0)), to = gemmShape(v);
     auto dims = i64Array(op, "broadcast_dimensions");
     return bias && to && bias->size() == 1 && !to->empty() && (*bias)[0] == to->back() &&
@@ -214,7 +235,8 @@ std::optional<BiasEpilogueKernel> matchBiasEpilogue(mlir::func::FuncOp func) {
            argumentIndex(func, op->getOperand(0)) >= 0;
   };
   mlir::Value x = otherOperand(add, isBroadcastBias);
-  if (!x) return std::nullopt;
+  if (!x)
+    return std::nullopt;
   mlir::Value bcast = add->getOperand(0) == x ? add->getOperand(1) : add->getOperand(0);
   int input = argumentIndex(func, x);
   int bias = argumentIndex(func, bcast.getDefiningOp()->getOperand(0));
@@ -230,17 +252,19 @@ std::optional<BiasEpilogueKernel> matchBiasEpilogue(mlir::func::FuncOp func) {
   return epilogue;
 }
 
-}  // namespace
+} // namespace
 
-GemmKernelTable findGemmKernels(mlir::ModuleOp kernels, const GemmMatchOptions& options) {
+GemmKernelTable findGemmKernels(mlir::ModuleOp kernels, const GemmMatchOptions &options) {
   GemmKernelTable table;
   kernels.walk([&](mlir::func::FuncOp func) {
-    if (func.isExternal()) return;
-    if (auto gemm = matchGemm(func, options)) table.gemms[func.getName().str()] = *gemm;
+    if (func.isExternal())
+      return;
+    if (auto gemm = matchGemm(func, options))
+      table.gemms[func.getName().str()] = *gemm;
     else if (auto epilogue = matchBiasEpilogue(func))
       table.epilogues[func.getName().str()] = *epilogue;
   });
   return table;
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -19,14 +19,14 @@
 namespace pt2c {
 
 struct GemmKernel {
-  pt2c_plan_gemm gemm{};  // epilogue NONE, num_fallback_steps 0
-  unsigned lhs = 0, rhs = 1;  // which kernel arguments are A and B
+  pt2c_plan_gemm gemm{};     // epilogue NONE, num_fallback_steps 0
+  unsigned lhs = 0, rhs = 1; // which kernel arguments are A and B
 };
 
 struct BiasEpilogueKernel {
   pt2c_gemm_epilogue epilogue = PT2C_GEMM_EPILOGUE_BIAS;
-  unsigned input = 0, bias = 1;  // which kernel arguments are x and the bias
-  int64_t n = 0;                 // the bias length
+  unsigned input = 0, bias = 1; // which kernel arguments are x and the bias
+  int64_t n = 0;                // the bias length
 };
 
 struct GemmKernelTable {
@@ -41,8 +41,8 @@ struct GemmMatchOptions {
   bool interleavedBatches = false;
 };
 
-GemmKernelTable findGemmKernels(mlir::ModuleOp kernels, const GemmMatchOptions& options = {});
+GemmKernelTable findGemmKernels(mlir::ModuleOp kernels, const GemmMatchOptions &options = {});
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_DENSE_GEMMKERNELS_H_
+#endif // PT2C_COMPILER_CODEGEN_DENSE_GEMMKERNELS_H_

@@ -8,26 +8,26 @@
 #include <optional>
 #include <utility>
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace pt2c::dense {
 
 // The ops of a one-block, one-result kernel function before its return, and the
 // returned value; nullopt for any other function.
-std::optional<std::pair<llvm::SmallVector<mlir::Operation*>, mlir::Value>> body(
-    mlir::func::FuncOp func);
+std::optional<std::pair<llvm::SmallVector<mlir::Operation *>, mlir::Value>>
+body(mlir::func::FuncOp func);
 
 // The index of `value` among `func`'s arguments, or -1.
 int argumentIndex(mlir::func::FuncOp func, mlir::Value value);
 
 // An op's DenseI64ArrayAttr `name` (prim's dims, strides and paddings); empty if absent.
-llvm::ArrayRef<int64_t> i64Array(mlir::Operation* op, llvm::StringRef name);
+llvm::ArrayRef<int64_t> i64Array(mlir::Operation *op, llvm::StringRef name);
 
 // A prim.constant splat of float +0.0 (the 0 of max(x, 0), a ReLU).
 bool isPositiveZeroFloatSplat(mlir::Value value);
 
-}  // namespace pt2c::dense
+} // namespace pt2c::dense
 
-#endif  // PT2C_COMPILER_CODEGEN_DENSE_KERNELBODY_H_
+#endif // PT2C_COMPILER_CODEGEN_DENSE_KERNELBODY_H_

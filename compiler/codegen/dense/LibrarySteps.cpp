@@ -6,7 +6,7 @@
 
 namespace pt2c {
 
-llvm::Error internalError(const llvm::Twine& message) {
+llvm::Error internalError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  "internal error: " + message.str());
 }
@@ -16,7 +16,7 @@ uint64_t alignArena(uint64_t value) {
   return (value + a - 1) / a * a;
 }
 
-DenseKernels findDenseKernels(mlir::ModuleOp kernels, const DenseOptions& options) {
+DenseKernels findDenseKernels(mlir::ModuleOp kernels, const DenseOptions &options) {
   DenseKernels dense;
   dense.splits = splitGemmPrologues(kernels, options.splits);
   dense.gemms = findGemmKernels(kernels, options.gemms);
@@ -25,12 +25,13 @@ DenseKernels findDenseKernels(mlir::ModuleOp kernels, const DenseOptions& option
 }
 
 llvm::Error LibraryStepPlanner::run(std::vector<std::string> stepKernels) {
-  for (const pt2c_plan_step& step : r.steps)
-    if (step.kernel >= stepKernels.size()) return internalError("a step's kernel is not in the plan");
+  for (const pt2c_plan_step &step : r.steps)
+    if (step.kernel >= stepKernels.size())
+      return internalError("a step's kernel is not in the plan");
   splitSteps(stepKernels);
   beginExpansion();
   for (size_t i = 0; i < r.steps.size(); ++i) {
-    const std::string& name = stepKernels[r.steps[i].kernel];
+    const std::string &name = stepKernels[r.steps[i].kernel];
     auto gemm = dense.gemms.gemms.find(name);
     auto conv = dense.convs.convs.find(name);
     if (conv != dense.convs.convs.end()) {
@@ -38,24 +39,29 @@ llvm::Error LibraryStepPlanner::run(std::vector<std::string> stepKernels) {
       std::vector<uint32_t> args = convArgs(i, stepKernels, conv->second, c);
       bool fused = c.epilogue != PT2C_CONV_EPILOGUE_NONE;
       auto fallback = libraryStep(PT2C_STEP_CONV, r.convs.size(), args, i, fused, stepKernels);
-      if (!fallback) return fallback.takeError();
+      if (!fallback)
+        return fallback.takeError();
       c.num_fallback_steps = *fallback;
       r.convs.push_back(c);
-      if (fused) ++i;
+      if (fused)
+        ++i;
       continue;
     }
     if (gemm == dense.gemms.gemms.end()) {
-      if (auto err = expandKernelStep(name, buffersOf(r.steps[i]))) return err;
+      if (auto err = expandKernelStep(name, buffersOf(r.steps[i])))
+        return err;
       continue;
     }
     pt2c_plan_gemm g = gemm->second.gemm;
     std::vector<uint32_t> args = gemmArgs(i, stepKernels, gemm->second, g);
     bool fused = g.epilogue != PT2C_GEMM_EPILOGUE_NONE;
     auto fallback = libraryStep(PT2C_STEP_GEMM, r.gemms.size(), args, i, fused, stepKernels);
-    if (!fallback) return fallback.takeError();
+    if (!fallback)
+      return fallback.takeError();
     g.num_fallback_steps = *fallback;
     r.gemms.push_back(g);
-    if (fused) ++i;
+    if (fused)
+      ++i;
   }
   r.steps = std::move(steps);
   r.stepArgs = std::move(stepArgs);
@@ -66,53 +72,57 @@ llvm::Error LibraryStepPlanner::run(std::vector<std::string> stepKernels) {
 // through an arena buffer after the planned arena that lives between the two. Two
 // regions there serve all splits in turn: a GEMM fused with the next split's prologue
 // reads one operand region while writing the other.
-void LibraryStepPlanner::splitSteps(std::vector<std::string>& stepKernels) {
+void LibraryStepPlanner::splitSteps(std::vector<std::string> &stepKernels) {
   uint64_t operandBase = alignArena(r.arenaSize), regionBytes = 0;
-  for (const pt2c_plan_step& step : r.steps) {
+  for (const pt2c_plan_step &step : r.steps) {
     auto split = dense.splits.find(stepKernels[step.kernel]);
     if (split != dense.splits.end())
       regionBytes = std::max(regionBytes, alignArena(split->second.operandBytes));
   }
   unsigned numSplits = 0;
-  auto kernelIndex = [&](const std::string& name) {
+  auto kernelIndex = [&](const std::string &name) {
     auto it = std::find(stepKernels.begin(), stepKernels.end(), name);
-    if (it != stepKernels.end()) return static_cast<uint32_t>(it - stepKernels.begin());
+    if (it != stepKernels.end())
+      return static_cast<uint32_t>(it - stepKernels.begin());
     stepKernels.push_back(name);
     return static_cast<uint32_t>(stepKernels.size() - 1);
   };
   std::vector<pt2c_plan_step> newSteps;
   std::vector<uint32_t> newArgs;
-  auto addStep = [&](uint32_t kernel, const std::vector<uint32_t>& buffers) {
+  auto addStep = [&](uint32_t kernel, const std::vector<uint32_t> &buffers) {
     newSteps.push_back({kernel, static_cast<uint32_t>(buffers.size()),
                         static_cast<uint32_t>(newArgs.size()), PT2C_STEP_KERNEL});
     newArgs.insert(newArgs.end(), buffers.begin(), buffers.end());
   };
-  for (const pt2c_plan_step& step : r.steps) {
+  for (const pt2c_plan_step &step : r.steps) {
     std::vector<uint32_t> buffers = buffersOf(step);
     auto split = dense.splits.find(stepKernels[step.kernel]);
     if (split == dense.splits.end()) {
       addStep(step.kernel, buffers);
       continue;
     }
-    const SplitKernel& s = split->second;
+    const SplitKernel &s = split->second;
     uint64_t offset = operandBase + (numSplits++ % 2) * regionBytes;
     r.buffers.push_back({PT2C_BUFFER_ARENA, 0, offset, s.operandBytes});
     uint32_t operand = r.buffers.size() - 1;
     std::vector<uint32_t> prologue;
-    for (unsigned arg : s.prologueArgs) prologue.push_back(buffers[arg]);
+    for (unsigned arg : s.prologueArgs)
+      prologue.push_back(buffers[arg]);
     prologue.push_back(operand);
     std::vector<uint32_t> gemm;
-    for (int arg : s.gemmArgs) gemm.push_back(arg < 0 ? operand : buffers[arg]);
+    for (int arg : s.gemmArgs)
+      gemm.push_back(arg < 0 ? operand : buffers[arg]);
     gemm.push_back(buffers.back());
     addStep(kernelIndex(s.prologue), prologue);
     addStep(kernelIndex(s.gemm), gemm);
   }
   r.steps = std::move(newSteps);
   r.stepArgs = std::move(newArgs);
-  if (numSplits > 0) r.arenaSize = operandBase + (numSplits > 1 ? 2 : 1) * regionBytes;
+  if (numSplits > 0)
+    r.arenaSize = operandBase + (numSplits > 1 ? 2 : 1) * regionBytes;
 }
 
-std::vector<uint32_t> LibraryStepPlanner::buffersOf(const pt2c_plan_step& step) const {
+std::vector<uint32_t> LibraryStepPlanner::buffersOf(const pt2c_plan_step &step) const {
   return std::vector<uint32_t>(r.stepArgs.begin() + step.first_arg,
                                r.stepArgs.begin() + step.first_arg + step.num_args);
 }
@@ -120,9 +130,10 @@ std::vector<uint32_t> LibraryStepPlanner::buffersOf(const pt2c_plan_step& step) 
 // A library step (record `record` of the GEMM or convolution table) on `args`, then its
 // fallback: what the kernel function(s) it replaces become, kernel step i (and i + 1 when
 // its epilogue joined). Returns how many fallback steps that made.
-llvm::Expected<uint32_t> LibraryStepPlanner::libraryStep(
-    pt2c_plan_step_kind kind, size_t record, const std::vector<uint32_t>& args, size_t i,
-    bool fused, const std::vector<std::string>& stepKernels) {
+llvm::Expected<uint32_t>
+LibraryStepPlanner::libraryStep(pt2c_plan_step_kind kind, size_t record,
+                                const std::vector<uint32_t> &args, size_t i, bool fused,
+                                const std::vector<std::string> &stepKernels) {
   size_t first = steps.size();
   steps.push_back({static_cast<uint32_t>(record), static_cast<uint32_t>(args.size()),
                    static_cast<uint32_t>(stepArgs.size()), static_cast<uint32_t>(kind)});
@@ -137,42 +148,51 @@ llvm::Expected<uint32_t> LibraryStepPlanner::libraryStep(
 // `out`) may join step i's library call: it is the product's only reader (so the product
 // need not exist), and writing `out` early cannot clobber an operand.
 bool LibraryStepPlanner::epilogueMayJoin(size_t i, uint32_t product, uint32_t out,
-                                         const std::vector<uint32_t>& operands) const {
-  if (r.buffers[product].kind != PT2C_BUFFER_ARENA) return false;
+                                         const std::vector<uint32_t> &operands) const {
+  if (r.buffers[product].kind != PT2C_BUFFER_ARENA)
+    return false;
   for (size_t s = 0; s < r.steps.size(); ++s)
     if (s != i && s != i + 1)
       for (uint32_t b : buffersOf(r.steps[s]))
-        if (b == product) return false;
-  for (const pt2c_plan_guard& guard : r.guards)
-    if (guard.buffer == product) return false;
+        if (b == product)
+          return false;
+  for (const pt2c_plan_guard &guard : r.guards)
+    if (guard.buffer == product)
+      return false;
   for (uint32_t operand : operands)
-    if (overlap(operand, out)) return false;
+    if (overlap(operand, out))
+      return false;
   return true;
 }
 
 // The convolution step's buffers (x, w, [bias,] [z,] y) for kernel step `i`; takes in the
 // epilogue of step i + 1 (setting c.epilogue) when it may join (epilogueMayJoin).
 std::vector<uint32_t> LibraryStepPlanner::convArgs(size_t i,
-                                                   const std::vector<std::string>& stepKernels,
-                                                   const ConvKernel& conv,
-                                                   pt2c_plan_conv& c) const {
+                                                   const std::vector<std::string> &stepKernels,
+                                                   const ConvKernel &conv,
+                                                   pt2c_plan_conv &c) const {
   std::vector<uint32_t> buffers = buffersOf(r.steps[i]);
-  uint32_t product = buffers.back();  // the kernel function's one result
+  uint32_t product = buffers.back(); // the kernel function's one result
   std::vector<uint32_t> plain = {buffers[conv.input], buffers[conv.weight], product};
-  if (i + 1 >= r.steps.size()) return plain;
+  if (i + 1 >= r.steps.size())
+    return plain;
   auto epilogue = dense.convs.epilogues.find(stepKernels[r.steps[i + 1].kernel]);
-  if (epilogue == dense.convs.epilogues.end()) return plain;
-  const ConvEpilogueKernel& e = epilogue->second;
+  if (epilogue == dense.convs.epilogues.end())
+    return plain;
+  const ConvEpilogueKernel &e = epilogue->second;
   std::vector<int64_t> shape = {static_cast<int64_t>(c.batch),
                                 static_cast<int64_t>(c.out_channels)};
-  for (uint32_t d = 0; d < c.spatial_rank; ++d) shape.push_back(c.output[d]);
+  for (uint32_t d = 0; d < c.spatial_rank; ++d)
+    shape.push_back(c.output[d]);
   std::vector<uint32_t> next = buffersOf(r.steps[i + 1]);
-  if (next.size() != (e.residual < 0 ? 3u : 4u) || next[e.input] != product ||
-      e.dtype != c.dtype || e.shape != shape)
+  if (next.size() != (e.residual < 0 ? 3u : 4u) || next[e.input] != product || e.dtype != c.dtype ||
+      e.shape != shape)
     return plain;
   std::vector<uint32_t> operands = {plain[0], plain[1], next[e.bias]};
-  if (e.residual >= 0) operands.push_back(next[e.residual]);
-  if (!epilogueMayJoin(i, product, next.back(), operands)) return plain;
+  if (e.residual >= 0)
+    operands.push_back(next[e.residual]);
+  if (!epilogueMayJoin(i, product, next.back(), operands))
+    return plain;
   c.epilogue = e.epilogue;
   operands.push_back(next.back());
   return operands;
@@ -182,21 +202,24 @@ std::vector<uint32_t> LibraryStepPlanner::convArgs(size_t i,
 // epilogue of step i + 1 (setting g.epilogue) when that step is the only reader of the
 // product and writing its output early cannot clobber an operand.
 std::vector<uint32_t> LibraryStepPlanner::gemmArgs(size_t i,
-                                                   const std::vector<std::string>& stepKernels,
-                                                   const GemmKernel& gemm,
-                                                   pt2c_plan_gemm& g) const {
+                                                   const std::vector<std::string> &stepKernels,
+                                                   const GemmKernel &gemm,
+                                                   pt2c_plan_gemm &g) const {
   std::vector<uint32_t> buffers = buffersOf(r.steps[i]);
-  uint32_t product = buffers.back();  // the kernel function's one result
+  uint32_t product = buffers.back(); // the kernel function's one result
   std::vector<uint32_t> plain = {buffers[gemm.lhs], buffers[gemm.rhs], product};
-  if (i + 1 >= r.steps.size() || g.batch != 1 || g.input_dtype != 0) return plain;
+  if (i + 1 >= r.steps.size() || g.batch != 1 || g.input_dtype != 0)
+    return plain;
   auto epilogue = dense.gemms.epilogues.find(stepKernels[r.steps[i + 1].kernel]);
-  if (epilogue == dense.gemms.epilogues.end()) return plain;
-  const BiasEpilogueKernel& e = epilogue->second;
+  if (epilogue == dense.gemms.epilogues.end())
+    return plain;
+  const BiasEpilogueKernel &e = epilogue->second;
   std::vector<uint32_t> next = buffersOf(r.steps[i + 1]);
   if (next.size() != 3 || next[e.input] != product || e.n != static_cast<int64_t>(g.n))
     return plain;
   uint32_t bias = next[e.bias], out = next[2];
-  if (!epilogueMayJoin(i, product, out, {plain[0], plain[1], bias})) return plain;
+  if (!epilogueMayJoin(i, product, out, {plain[0], plain[1], bias}))
+    return plain;
   g.epilogue = e.epilogue;
   return {plain[0], plain[1], bias, out};
 }
@@ -204,9 +227,11 @@ std::vector<uint32_t> LibraryStepPlanner::gemmArgs(size_t i,
 // Whether two arena buffers share bytes (the arena planner reuses dead buffers' space).
 bool LibraryStepPlanner::overlap(uint32_t a, uint32_t b) const {
   const pt2c_plan_buffer &x = r.buffers[a], &y = r.buffers[b];
-  if (a == b) return true;
-  if (x.kind != PT2C_BUFFER_ARENA || y.kind != PT2C_BUFFER_ARENA) return false;
+  if (a == b)
+    return true;
+  if (x.kind != PT2C_BUFFER_ARENA || y.kind != PT2C_BUFFER_ARENA)
+    return false;
   return x.offset < y.offset + y.nbytes && y.offset < x.offset + x.nbytes;
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -39,52 +39,51 @@ struct DenseOptions {
   SplitOptions splits;
 };
 
-DenseKernels findDenseKernels(mlir::ModuleOp kernels, const DenseOptions& options = {});
+DenseKernels findDenseKernels(mlir::ModuleOp kernels, const DenseOptions &options = {});
 
-llvm::Error internalError(const llvm::Twine& message);
+llvm::Error internalError(const llvm::Twine &message);
 
 class LibraryStepPlanner {
- public:
-  LibraryStepPlanner(PlanRecords& records, const DenseKernels& dense)
-      : r(records), dense(dense) {}
+public:
+  LibraryStepPlanner(PlanRecords &records, const DenseKernels &dense) : r(records), dense(dense) {}
   virtual ~LibraryStepPlanner() = default;
 
   // Rewrites the records' steps and step args; `stepKernels` names the kernel function of
   // each step.kernel of the plan buildExecutionPlan made.
   llvm::Error run(std::vector<std::string> stepKernels);
 
- protected:
+protected:
   // Called once the split steps are in place (r.arenaSize is final), before the first
   // expandKernelStep.
   virtual void beginExpansion() {}
   // Appends to `steps`/`stepArgs` what kernel function `name` on `buffers` becomes.
-  virtual llvm::Error expandKernelStep(const std::string& name,
-                                       const std::vector<uint32_t>& buffers) = 0;
+  virtual llvm::Error expandKernelStep(const std::string &name,
+                                       const std::vector<uint32_t> &buffers) = 0;
 
-  PlanRecords& r;
-  std::vector<pt2c_plan_step> steps;  // the rewritten plan's steps and args
+  PlanRecords &r;
+  std::vector<pt2c_plan_step> steps; // the rewritten plan's steps and args
   std::vector<uint32_t> stepArgs;
 
- private:
-  void splitSteps(std::vector<std::string>& stepKernels);
-  std::vector<uint32_t> buffersOf(const pt2c_plan_step& step) const;
+private:
+  void splitSteps(std::vector<std::string> &stepKernels);
+  std::vector<uint32_t> buffersOf(const pt2c_plan_step &step) const;
   llvm::Expected<uint32_t> libraryStep(pt2c_plan_step_kind kind, size_t record,
-                                       const std::vector<uint32_t>& args, size_t i, bool fused,
-                                       const std::vector<std::string>& stepKernels);
+                                       const std::vector<uint32_t> &args, size_t i, bool fused,
+                                       const std::vector<std::string> &stepKernels);
   bool epilogueMayJoin(size_t i, uint32_t product, uint32_t out,
-                       const std::vector<uint32_t>& operands) const;
-  std::vector<uint32_t> convArgs(size_t i, const std::vector<std::string>& stepKernels,
-                                 const ConvKernel& conv, pt2c_plan_conv& c) const;
-  std::vector<uint32_t> gemmArgs(size_t i, const std::vector<std::string>& stepKernels,
-                                 const GemmKernel& gemm, pt2c_plan_gemm& g) const;
+                       const std::vector<uint32_t> &operands) const;
+  std::vector<uint32_t> convArgs(size_t i, const std::vector<std::string> &stepKernels,
+                                 const ConvKernel &conv, pt2c_plan_conv &c) const;
+  std::vector<uint32_t> gemmArgs(size_t i, const std::vector<std::string> &stepKernels,
+                                 const GemmKernel &gemm, pt2c_plan_gemm &g) const;
   bool overlap(uint32_t a, uint32_t b) const;
 
-  const DenseKernels& dense;
+  const DenseKernels &dense;
 };
 
 // Rounds up to the arena planner's alignment.
 uint64_t alignArena(uint64_t value);
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_DENSE_LIBRARYSTEPS_H_
+#endif // PT2C_COMPILER_CODEGEN_DENSE_LIBRARYSTEPS_H_

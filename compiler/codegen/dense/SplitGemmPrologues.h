@@ -18,13 +18,13 @@
 namespace pt2c {
 
 struct SplitKernel {
-  std::string prologue;  // takes the original arguments `prologueArgs`, returns the operand
+  std::string prologue; // takes the original arguments `prologueArgs`, returns the operand
   std::vector<unsigned> prologueArgs;
-  std::string gemm;      // the GEMM (or convolution) kernel: (operand, other) in the
-                         // dot_general's (convolution's) operand order
+  std::string gemm; // the GEMM (or convolution) kernel: (operand, other) in the
+                    // dot_general's (convolution's) operand order
   // Per argument of `gemm`: -1 for the prologue's result, else the original argument.
   std::vector<int> gemmArgs;
-  uint64_t operandBytes = 0;  // the buffer the prologue writes
+  uint64_t operandBytes = 0; // the buffer the prologue writes
 };
 
 struct SplitOptions {
@@ -38,8 +38,8 @@ struct SplitOptions {
 // Rewrites `kernels` in place (the split functions replace the original); by original
 // kernel function name.
 std::map<std::string, SplitKernel> splitGemmPrologues(mlir::ModuleOp kernels,
-                                                      const SplitOptions& options = {});
+                                                      const SplitOptions &options = {});
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_CODEGEN_DENSE_SPLITGEMMPROLOGUES_H_
+#endif // PT2C_COMPILER_CODEGEN_DENSE_SPLITGEMMPROLOGUES_H_

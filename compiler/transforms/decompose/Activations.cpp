@@ -27,8 +27,7 @@ Value relu6OfShifted(PrimBuilder &b, Value x) {
 
 Value hardtanh(aten::HardtanhOp op, PrimBuilder &b) {
   Value x = b.convert(op.getSelf(), b.resultElementType());
-  return clamp(b, x, scalarValue(op.getMinValAttr(), -1.0),
-               scalarValue(op.getMaxValAttr(), 1.0));
+  return clamp(b, x, scalarValue(op.getMinValAttr(), -1.0), scalarValue(op.getMaxValAttr(), 1.0));
 }
 
 Value hardsigmoid(aten::HardsigmoidOp op, PrimBuilder &b) {

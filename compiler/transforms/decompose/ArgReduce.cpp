@@ -43,8 +43,7 @@ Value flattened(PrimBuilder &b, Value x) {
 }
 
 /// argmax/argmin: over `dim` (keepdim: a reshape), or over all elements.
-template <typename OpT, prim::ReduceKind Kind>
-Value argExtreme(OpT op, PrimBuilder &b) {
+template <typename OpT, prim::ReduceKind Kind> Value argExtreme(OpT op, PrimBuilder &b) {
   Value x = op.getSelf();
   int64_t rank = tensorType(x).getRank();
   Extreme e;
@@ -69,8 +68,7 @@ SmallVector<Value> extremeWithIndex(OpT op, PrimBuilder &b) {
 }
 
 /// torch.max(x) / torch.min(x): amax over every dim.
-template <typename OpT, prim::ReduceKind Kind>
-Value extremeOfAll(OpT op, PrimBuilder &b) {
+template <typename OpT, prim::ReduceKind Kind> Value extremeOfAll(OpT op, PrimBuilder &b) {
   Value x = op.getSelf();
   SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, tensorType(x).getRank()));
   return b.reshape(b.reduce(Kind, x, all), b.resultType());

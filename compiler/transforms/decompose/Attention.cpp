@@ -43,8 +43,7 @@ Value repeatHeads(PrimBuilder &b, Value kv, int64_t groups) {
 }
 
 /// Returns {output [batch..., L, Ev], logsumexp [batch..., L]} in `elementType`.
-std::pair<Value, Value> attention(PrimBuilder &b, const AttentionArgs &args,
-                                  Type elementType) {
+std::pair<Value, Value> attention(PrimBuilder &b, const AttentionArgs &args, Type elementType) {
   Value q = b.convert(args.query, elementType);
   Value k = b.convert(args.key, elementType);
   Value v = b.convert(args.value, elementType);
@@ -86,8 +85,8 @@ std::pair<Value, Value> attention(PrimBuilder &b, const AttentionArgs &args,
 
   MLIRContext *context = scoresType.getContext();
   if (args.isCausal) { // keep key j for query i where j <= i (top-left aligned)
-    auto indexType = RankedTensorType::get(scoresType.getShape().take_back(2),
-                                           IntegerType::get(context, 64));
+    auto indexType =
+        RankedTensorType::get(scoresType.getShape().take_back(2), IntegerType::get(context, 64));
     if (!indexType.hasStaticShape())
       return {b.fail("causal attention with dynamic sequence lengths"), {}};
     Value row = b.create<prim::IotaOp>(indexType, 0);
@@ -98,8 +97,7 @@ std::pair<Value, Value> attention(PrimBuilder &b, const AttentionArgs &args,
   }
   if (Value mask = args.mask) {
     if (tensorType(mask).getElementType().isInteger(1)) { // true = attend
-      Value keep = b.broadcastTo(mask, scoresType.clone(tensorType(mask).getElementType()),
-                                 scores);
+      Value keep = b.broadcastTo(mask, scoresType.clone(tensorType(mask).getElementType()), scores);
       scores = b.create<prim::SelectOp>(keep, scores, negInf);
     } else { // an additive bias
       scores = b.create<prim::AddOp>(scores, b.elementwiseOperand(mask, scoresType, scores));
@@ -142,9 +140,9 @@ Value fusedAttention(Operation *op, PrimBuilder &b, const AttentionArgs &args) {
   auto q = tensorType(args.query), k = tensorType(args.key), v = tensorType(args.value);
   Type t = q.getElementType();
   bool supportedType = t.isF16() || t.isBF16() || t.isF32();
-  if (!supportedType || k.getElementType() != t || v.getElementType() != t ||
-      !q.hasStaticShape() || !k.hasStaticShape() || !v.hasStaticShape() || q.getRank() != 4 ||
-      k.getRank() != 4 || v.getRank() != 4 || q.getShape().take_front(2) != k.getShape().take_front(2) ||
+  if (!supportedType || k.getElementType() != t || v.getElementType() != t || !q.hasStaticShape() ||
+      !k.hasStaticShape() || !v.hasStaticShape() || q.getRank() != 4 || k.getRank() != 4 ||
+      v.getRank() != 4 || q.getShape().take_front(2) != k.getShape().take_front(2) ||
       q.getShape().take_front(2) != v.getShape().take_front(2) ||
       k.getDimSize(2) > prim::kFusedAttentionMaxKeys)
     return {};
@@ -173,10 +171,10 @@ Value fusedAttention(Operation *op, PrimBuilder &b, const AttentionArgs &args) {
   double scale = args.scale.value_or(1.0 / std::sqrt((double)q.getDimSize(3)));
   auto resultType = RankedTensorType::get({scores[0], scores[1], scores[2], v.getDimSize(3)}, t);
   MLIRContext *context = op->getContext();
-  return b.create<prim::AttentionOp>(resultType, args.query, args.key, args.value, bias,
-                                     FloatAttr::get(Float64Type::get(context), scale),
-                                     BoolAttr::get(context, args.isCausal),
-                                     DenseBoolArrayAttr::get(context, {false, false, false, false}));
+  return b.create<prim::AttentionOp>(
+      resultType, args.query, args.key, args.value, bias,
+      FloatAttr::get(Float64Type::get(context), scale), BoolAttr::get(context, args.isCausal),
+      DenseBoolArrayAttr::get(context, {false, false, false, false}));
 }
 
 std::optional<double> optionalScale(std::optional<APFloat> scale) {
@@ -190,8 +188,12 @@ Value scaledDotProductAttention(aten::ScaledDotProductAttentionOp op, PrimBuilde
     return b.fail("attention dropout (the model runs in eval mode: dropout_p must be 0)");
   if (op.getAttnMask() && op.getIsCausal().value_or(false))
     return b.fail("attention with both attn_mask and is_causal");
-  AttentionArgs args{op.getQuery(), op.getKey(), op.getValue(), op.getAttnMask(),
-                     op.getIsCausal().value_or(false), op.getEnableGqa().value_or(false),
+  AttentionArgs args{op.getQuery(),
+                     op.getKey(),
+                     op.getValue(),
+                     op.getAttnMask(),
+                     op.getIsCausal().value_or(false),
+                     op.getEnableGqa().value_or(false),
                      optionalScale(op.getScale())};
   if (Value fused = fusedAttention(op, b, args))
     return b.convert(fused, b.resultElementType());
@@ -205,16 +207,19 @@ SmallVector<Value> flashAttentionForCpu(aten::InternalScaledDotProductFlashAtten
     return {b.fail("attention dropout (the model runs in eval mode: dropout_p must be 0)")};
   // The CPU kernel takes grouped key/value heads as they are (sdpa with enable_gqa
   // passes them unrepeated): query head h reads key/value head h / (Hq / Hk).
-  AttentionArgs args{op.getQuery(), op.getKey(), op.getValue(), op.getAttnMask(),
-                     op.getIsCausal().value_or(false), /*enableGqa=*/true,
+  AttentionArgs args{op.getQuery(),
+                     op.getKey(),
+                     op.getValue(),
+                     op.getAttnMask(),
+                     op.getIsCausal().value_or(false),
+                     /*enableGqa=*/true,
                      optionalScale(op.getScale())};
   if (op.getLogsumexp().use_empty())
     if (Value fused = fusedAttention(op, b, args))
       return {b.convert(fused, b.resultElementType(0)),
-              b.splat(0.0, b.resultType(1))};  // unused: canonicalize removes it
+              b.splat(0.0, b.resultType(1))}; // unused: canonicalize removes it
   auto [out, logsumexp] = attention(b, args, accumulationType(b.resultElementType(0)));
-  return {b.convert(out, b.resultElementType(0)),
-          b.convert(logsumexp, b.resultElementType(1))};
+  return {b.convert(out, b.resultElementType(0)), b.convert(logsumexp, b.resultElementType(1))};
 }
 
 /// beta * self + alpha * (batch1 @ batch2); with beta == 0 self is ignored, as in

@@ -19,8 +19,7 @@ Type computeType(Type elementType) {
   return elementType;
 }
 
-template <typename OpT>
-SmallVector<Value> batchNorm(OpT op, PrimBuilder &b) {
+template <typename OpT> SmallVector<Value> batchNorm(OpT op, PrimBuilder &b) {
   if constexpr (std::is_same_v<OpT, aten::NativeBatchNormOp>)
     if (op.getTraining())
       return {b.fail("batch norm in training mode (batch statistics) is not supported: "

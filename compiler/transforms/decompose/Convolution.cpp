@@ -20,8 +20,8 @@ Value convolution(aten::ConvolutionOp op, PrimBuilder &b) {
     return b.fail("stride, padding and dilation need one entry per spatial dim");
   Value input = b.convert(op.getInput(), type.getElementType());
   Value weight = b.convert(op.getWeight(), type.getElementType());
-  Value result = b.create<prim::ConvolutionOp>(input, weight, stride, padding, padding,
-                                               dilation, op.getGroupsAttr().getInt());
+  Value result = b.create<prim::ConvolutionOp>(input, weight, stride, padding, padding, dilation,
+                                               op.getGroupsAttr().getInt());
   if (!op.getBias())
     return result;
   Value bias = b.convert(op.getBias(), type.getElementType());

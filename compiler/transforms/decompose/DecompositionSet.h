@@ -13,24 +13,22 @@ namespace pt2c::decompose {
 
 /// Builds the replacement of a single-result aten op; a null Value (or a failed
 /// PrimBuilder) means the decomposition does not apply.
-template <typename OpT>
-using Decomposition = mlir::Value (*)(OpT op, PrimBuilder &b);
+template <typename OpT> using Decomposition = mlir::Value (*)(OpT op, PrimBuilder &b);
 
 /// Why an op whose argument `arg` follows a dynamic dimension did not decompose.
 inline std::string symbolicArgumentMessage(const std::string &arg) {
-  return "argument '" + arg + "' follows a dynamic dimension (model.py's dynamic_shapes), "
+  return "argument '" + arg +
+         "' follows a dynamic dimension (model.py's dynamic_shapes), "
          "which this op does not support yet";
 }
 
 /// Runs one Decomposition as a rewrite pattern.
-template <typename OpT>
-class DecompositionPattern : public mlir::OpRewritePattern<OpT> {
+template <typename OpT> class DecompositionPattern : public mlir::OpRewritePattern<OpT> {
 public:
   DecompositionPattern(mlir::MLIRContext *context, Decomposition<OpT> decompose)
       : mlir::OpRewritePattern<OpT>(context), decompose(decompose) {}
 
-  mlir::LogicalResult matchAndRewrite(OpT op,
-                                      mlir::PatternRewriter &rewriter) const override {
+  mlir::LogicalResult matchAndRewrite(OpT op, mlir::PatternRewriter &rewriter) const override {
     PrimBuilder b(rewriter, op);
     mlir::Value result = decompose(op, b);
     if (b.failed() || !result)
@@ -56,14 +54,12 @@ template <typename OpT>
 using MultiDecomposition = llvm::SmallVector<mlir::Value> (*)(OpT op, PrimBuilder &b);
 
 /// Runs one MultiDecomposition as a rewrite pattern.
-template <typename OpT>
-class MultiDecompositionPattern : public mlir::OpRewritePattern<OpT> {
+template <typename OpT> class MultiDecompositionPattern : public mlir::OpRewritePattern<OpT> {
 public:
   MultiDecompositionPattern(mlir::MLIRContext *context, MultiDecomposition<OpT> decompose)
       : mlir::OpRewritePattern<OpT>(context), decompose(decompose) {}
 
-  mlir::LogicalResult matchAndRewrite(OpT op,
-                                      mlir::PatternRewriter &rewriter) const override {
+  mlir::LogicalResult matchAndRewrite(OpT op, mlir::PatternRewriter &rewriter) const override {
     PrimBuilder b(rewriter, op);
     llvm::SmallVector<mlir::Value> results = decompose(op, b);
     if (b.failed() || results.size() != op->getNumResults())
@@ -85,14 +81,12 @@ class DecompositionSet {
 public:
   explicit DecompositionSet(mlir::RewritePatternSet &patterns) : patterns(patterns) {}
 
-  template <typename OpT>
-  DecompositionSet &add(Decomposition<OpT> decompose) {
+  template <typename OpT> DecompositionSet &add(Decomposition<OpT> decompose) {
     patterns.add<DecompositionPattern<OpT>>(patterns.getContext(), decompose);
     return *this;
   }
 
-  template <typename OpT>
-  DecompositionSet &add(MultiDecomposition<OpT> decompose) {
+  template <typename OpT> DecompositionSet &add(MultiDecomposition<OpT> decompose) {
     patterns.add<MultiDecompositionPattern<OpT>>(patterns.getContext(), decompose);
     return *this;
   }

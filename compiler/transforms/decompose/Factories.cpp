@@ -21,29 +21,19 @@ Value filledWith(PrimBuilder &b, Attribute scalar) {
   return b.splat(b.scalarAttr(scalar, b.resultElementType()), b.resultType());
 }
 
-template <typename OpT>
-Value zeros(OpT, PrimBuilder &b) {
-  return filled(b, 0.0);
-}
+template <typename OpT> Value zeros(OpT, PrimBuilder &b) { return filled(b, 0.0); }
 
-template <typename OpT>
-Value ones(OpT, PrimBuilder &b) {
-  return filled(b, 1.0);
-}
+template <typename OpT> Value ones(OpT, PrimBuilder &b) { return filled(b, 1.0); }
 
-template <typename OpT>
-Value full(OpT op, PrimBuilder &b) {
+template <typename OpT> Value full(OpT op, PrimBuilder &b) {
   return filledWith(b, op.getFillValueAttr());
 }
 
-Value scalarTensor(aten::ScalarTensorOp op, PrimBuilder &b) {
-  return filledWith(b, op.getSAttr());
-}
+Value scalarTensor(aten::ScalarTensorOp op, PrimBuilder &b) { return filledWith(b, op.getSAttr()); }
 
 /// arange: start + i * step for i = 0, 1, ...; floats are computed in f64 and then
 /// rounded, as ATen's CPU kernel accumulates in double.
-template <typename OpT>
-Value arange(OpT op, PrimBuilder &b) {
+template <typename OpT> Value arange(OpT op, PrimBuilder &b) {
   RankedTensorType type = b.resultType();
   Attribute start, step;
   if constexpr (!std::is_same_v<OpT, aten::ArangeOp>)
@@ -51,9 +41,9 @@ Value arange(OpT op, PrimBuilder &b) {
   if constexpr (std::is_same_v<OpT, aten::ArangeStartStepOp>)
     step = op.getStepAttr();
   MLIRContext *context = op.getContext();
-  auto computeType = type.clone(isa<FloatType>(type.getElementType())
-                                    ? (Type)Float64Type::get(context)
-                                    : (Type)IntegerType::get(context, 64));
+  auto computeType =
+      type.clone(isa<FloatType>(type.getElementType()) ? (Type)Float64Type::get(context)
+                                                       : (Type)IntegerType::get(context, 64));
   // A length that follows a dynamic dimension (arange(seq)) is the result's size.
   b.sizesFollowResultType("end");
   Value result = b.create<prim::IotaOp>(computeType, 0, b.dynamicSizes(computeType));

@@ -26,9 +26,8 @@ public:
   /// for an op at a location is kept.
   static void record(mlir::Operation *op, const std::string &reason) {
     if (FailureLog *log = active(); log && !reason.empty())
-      log->reasons.emplace(Key{op->getLoc().getAsOpaquePointer(),
-                               op->getName().getStringRef().str()},
-                           reason);
+      log->reasons.emplace(
+          Key{op->getLoc().getAsOpaquePointer(), op->getName().getStringRef().str()}, reason);
   }
 
   /// Appends the recorded reason to a "failed to legalize operation 'aten.X'" error.
@@ -57,8 +56,7 @@ private:
 
 /// A decomposition pattern's failure: logged for the error message, and reported to
 /// the rewriter as usual.
-inline mlir::LogicalResult decompositionFailed(mlir::PatternRewriter &rewriter,
-                                               mlir::Operation *op,
+inline mlir::LogicalResult decompositionFailed(mlir::PatternRewriter &rewriter, mlir::Operation *op,
                                                const std::string &reason) {
   FailureLog::record(op, reason);
   return rewriter.notifyMatchFailure(op, reason);

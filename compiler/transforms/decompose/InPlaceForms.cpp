@@ -14,9 +14,7 @@ Value fill(aten::FillScalarOp op, PrimBuilder &b) {
                  op.getSelf());
 }
 
-Value zero(aten::ZeroOp op, PrimBuilder &b) {
-  return b.splat(0.0, b.resultType(), op.getSelf());
-}
+Value zero(aten::ZeroOp op, PrimBuilder &b) { return b.splat(0.0, b.resultType(), op.getSelf()); }
 
 /// index_copy(self, dim, index[n], source): self with slice index[k] of dim replaced by
 /// slice k of source (the last k where an index repeats, as eager's loop leaves it).

@@ -77,11 +77,12 @@ Value flatIndexPosition(PrimBuilder &b, Value self, ValueRange indices,
       return spread(b.splat((double)indexed[j], RankedTensorType::get({}, i64)));
     Value n = b.create<prim::DimSizeOp>(self, j);
     Value one = b.splat(1.0, RankedTensorType::get({}, i64));
-    Value ones = b.create<prim::BroadcastInDimOp>(RankedTensorType::get({ShapedType::kDynamic}, i64),
-                                                  one, ArrayRef<int64_t>{}, ValueRange{n});
+    Value ones =
+        b.create<prim::BroadcastInDimOp>(RankedTensorType::get({ShapedType::kDynamic}, i64), one,
+                                         ArrayRef<int64_t>{}, ValueRange{n});
     return spread(b.reduce(prim::ReduceKind::SUM, ones, {0}));
   };
-  Value position, stride;  // stride: an i64 tensor of positionType (null: 1)
+  Value position, stride; // stride: an i64 tensor of positionType (null: 1)
   for (int64_t j = k - 1; j >= 0; --j) {
     Value index = indices[j];
     if (tensorType(index).getElementType().isInteger(1))
@@ -105,8 +106,8 @@ namespace {
 /// self[i_0, ..., i_{k-1}] with k integer index tensors on self's first k dims: their
 /// flat position (flatIndexPosition) gathers from self reshaped to
 /// [size_0 * ... * size_{k-1}, rest...]. The result is indexShape ++ rest.
-Value gatherAtIndices(PrimBuilder &b, Value self, ValueRange indices,
-                      ArrayRef<int64_t> indexShape, ValueRange indexSizes) {
+Value gatherAtIndices(PrimBuilder &b, Value self, ValueRange indices, ArrayRef<int64_t> indexShape,
+                      ValueRange indexSizes) {
   RankedTensorType selfType = tensorType(self);
   int64_t k = indices.size();
   ArrayRef<int64_t> indexed = selfType.getShape().take_front(k);
@@ -133,8 +134,8 @@ Value gatherAtIndices(PrimBuilder &b, Value self, ValueRange indices,
   for (int64_t d = k; d < selfType.getRank(); ++d)
     if (selfType.isDynamicDim(d))
       flatSizes.push_back(b.create<prim::DimSizeOp>(self, d));
-  Value flat = b.failed() ? Value()
-                          : b.create<prim::ReshapeOp>(selfType.clone(flatShape), self, flatSizes);
+  Value flat =
+      b.failed() ? Value() : b.create<prim::ReshapeOp>(selfType.clone(flatShape), self, flatSizes);
   return b.create<prim::GatherOp>(flat, position, 0, 0);
 }
 
@@ -267,8 +268,8 @@ Value selectInt(aten::SelectIntOp op, PrimBuilder &b) {
     if (index != 0)
       return b.fail("select of a dynamic dim at an index other than 0");
     auto positionType = RankedTensorType::get({1}, IntegerType::get(op.getContext(), 64));
-    Value position = b.create<prim::ConstantOp>(
-        DenseElementsAttr::get(positionType, ArrayRef<int64_t>{0}));
+    Value position =
+        b.create<prim::ConstantOp>(DenseElementsAttr::get(positionType, ArrayRef<int64_t>{0}));
     return b.reshape(b.create<prim::GatherOp>(self, position, dim, 0), b.resultType());
   }
   if (index < 0)
@@ -278,8 +279,7 @@ Value selectInt(aten::SelectIntOp op, PrimBuilder &b) {
   return b.reshape(sliceDim(b, self, dim, index, index + 1), b.resultType());
 }
 
-template <typename OpT>
-Value reshapeToResult(OpT op, PrimBuilder &b) {
+template <typename OpT> Value reshapeToResult(OpT op, PrimBuilder &b) {
   return b.reshape(op.getSelf(), b.resultType());
 }
 
@@ -289,19 +289,17 @@ SmallVector<Value> pieces(PrimBuilder &b, Value self, int64_t dim, ArrayRef<int6
   SmallVector<Value> results;
   int64_t offset = 0;
   for (auto [i, size] : llvm::enumerate(sizes)) {
-    results.push_back(b.reshape(sliceDim(b, self, dim, offset, offset + size),
-                                b.resultType(i)));
+    results.push_back(b.reshape(sliceDim(b, self, dim, offset, offset + size), b.resultType(i)));
     offset += size;
   }
   return results;
 }
 
 /// The split sizes are the results' sizes along dim (the trace fixed them).
-template <typename OpT>
-SmallVector<Value> split(OpT op, PrimBuilder &b) {
+template <typename OpT> SmallVector<Value> split(OpT op, PrimBuilder &b) {
   Value self = op.getSelf();
-  int64_t dim = normalizeDim(op.getDimAttr() ? op.getDimAttr().getInt() : 0,
-                             tensorType(self).getRank());
+  int64_t dim =
+      normalizeDim(op.getDimAttr() ? op.getDimAttr().getInt() : 0, tensorType(self).getRank());
   SmallVector<int64_t> sizes;
   for (Value result : op->getResults())
     sizes.push_back(tensorType(result).getDimSize(dim));
@@ -310,8 +308,8 @@ SmallVector<Value> split(OpT op, PrimBuilder &b) {
 
 SmallVector<Value> unbind(aten::UnbindIntOp op, PrimBuilder &b) {
   Value self = op.getSelf();
-  int64_t dim = normalizeDim(op.getDimAttr() ? op.getDimAttr().getInt() : 0,
-                             tensorType(self).getRank());
+  int64_t dim =
+      normalizeDim(op.getDimAttr() ? op.getDimAttr().getInt() : 0, tensorType(self).getRank());
   SmallVector<int64_t> ones(op->getNumResults(), 1);
   return pieces(b, self, dim, ones);
 }

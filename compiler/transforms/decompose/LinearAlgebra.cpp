@@ -33,8 +33,7 @@ Value bmm(aten::BmmOp op, PrimBuilder &b) {
 /// beta * self + alpha * (mat1 @ mat2); with beta == 0 self is ignored, NaNs
 /// included, as torch documents.
 Value addmm(aten::AddmmOp op, PrimBuilder &b) {
-  Value product = b.scaleBy(contractLast(b, op.getMat1(), op.getMat2(), 0),
-                            op.getAlphaAttr());
+  Value product = b.scaleBy(contractLast(b, op.getMat1(), op.getMat2(), 0), op.getAlphaAttr());
   if (scalarValue(op.getBetaAttr(), 1.0) == 0.0)
     return product;
   Value self = b.elementwiseOperand(op.getSelf(), b.resultType(), product);
@@ -45,8 +44,7 @@ Value addmm(aten::AddmmOp op, PrimBuilder &b) {
 /// dim, so no transpose is needed.
 Value linear(aten::LinearOp op, PrimBuilder &b) {
   Value weight = op.getWeight();
-  Value product =
-      contractLast(b, op.getInput(), weight, tensorType(weight).getRank() == 2 ? 1 : 0);
+  Value product = contractLast(b, op.getInput(), weight, tensorType(weight).getRank() == 2 ? 1 : 0);
   if (!op.getBias())
     return product;
   Value bias = b.elementwiseOperand(op.getBias(), b.resultType(), product);

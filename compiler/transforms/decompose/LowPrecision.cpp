@@ -26,28 +26,74 @@ bool isLowPrecision(mlir::Type type) {
 bool keepsItsDtype(llvm::StringRef name) {
   static const llvm::StringSet<> kNames = {
       // views and data movement
-      "aten.t", "aten.transpose.int", "aten.permute", "aten.view", "aten.reshape",
-      "aten._unsafe_view", "aten.expand", "aten.unsqueeze", "aten.squeeze",
-      "aten.squeeze.dim", "aten.squeeze.dims", "aten.alias", "aten.detach",
-      "aten.slice.Tensor", "aten.select.int", "aten.split.Tensor", "aten.split_with_sizes",
-      "aten.unbind.int", "aten.unsafe_split.Tensor", "aten.unsafe_chunk", "aten.clone",
-      "aten.contiguous", "aten.lift_fresh", "aten.copy_", "aten.cat", "aten.stack",
-      "aten.roll", "aten.constant_pad_nd", "aten.index_select", "aten.embedding",
-      "aten.gather", "aten.index.Tensor", "aten.index_copy", "aten.index_copy_",
-      "aten.upsample_nearest2d", "aten.upsample_nearest2d.vec", "aten.tril", "aten.triu",
-      "aten.fill.Scalar", "aten.fill_.Scalar", "aten.zero", "aten.zero_",
+      "aten.t",
+      "aten.transpose.int",
+      "aten.permute",
+      "aten.view",
+      "aten.reshape",
+      "aten._unsafe_view",
+      "aten.expand",
+      "aten.unsqueeze",
+      "aten.squeeze",
+      "aten.squeeze.dim",
+      "aten.squeeze.dims",
+      "aten.alias",
+      "aten.detach",
+      "aten.slice.Tensor",
+      "aten.select.int",
+      "aten.split.Tensor",
+      "aten.split_with_sizes",
+      "aten.unbind.int",
+      "aten.unsafe_split.Tensor",
+      "aten.unsafe_chunk",
+      "aten.clone",
+      "aten.contiguous",
+      "aten.lift_fresh",
+      "aten.copy_",
+      "aten.cat",
+      "aten.stack",
+      "aten.roll",
+      "aten.constant_pad_nd",
+      "aten.index_select",
+      "aten.embedding",
+      "aten.gather",
+      "aten.index.Tensor",
+      "aten.index_copy",
+      "aten.index_copy_",
+      "aten.upsample_nearest2d",
+      "aten.upsample_nearest2d.vec",
+      "aten.tril",
+      "aten.triu",
+      "aten.fill.Scalar",
+      "aten.fill_.Scalar",
+      "aten.zero",
+      "aten.zero_",
       // conversions: the op is the rounding
       "aten._to_copy",
       // selections: exact in the traced dtype
-      "aten.where.self", "aten.masked_fill.Scalar", "aten.masked_fill.Tensor",
-      "aten.masked_fill_.Scalar", "aten.masked_fill_.Tensor", "aten.relu", "aten.relu_",
-      "aten.max_pool2d_with_indices", "aten.amax", "aten.amin", "aten.maximum",
+      "aten.where.self",
+      "aten.masked_fill.Scalar",
+      "aten.masked_fill.Tensor",
+      "aten.masked_fill_.Scalar",
+      "aten.masked_fill_.Tensor",
+      "aten.relu",
+      "aten.relu_",
+      "aten.max_pool2d_with_indices",
+      "aten.amax",
+      "aten.amin",
+      "aten.maximum",
       "aten.minimum",
       // contractions: the lowering accumulates in f32
-      "aten.mm", "aten.bmm", "aten.matmul", "aten.addmm", "aten.linear", "aten.baddbmm",
+      "aten.mm",
+      "aten.bmm",
+      "aten.matmul",
+      "aten.addmm",
+      "aten.linear",
+      "aten.baddbmm",
       "aten.convolution",
       // attention converts q, k and v to f32 itself, or (fused) computes in f32
-      "aten.scaled_dot_product_attention", "aten._scaled_dot_product_flash_attention_for_cpu",
+      "aten.scaled_dot_product_attention",
+      "aten._scaled_dot_product_flash_attention_for_cpu",
   };
   return kNames.contains(name);
 }
@@ -81,11 +127,9 @@ struct ComputeInF32 : mlir::RewritePattern {
         type = type.clone(*common);
         operand = rewriter.create<prim::ConvertOp>(op->getLoc(), type, operand);
       }
-      state.operands.push_back(
-          isLowPrecision(type)
-              ? mlir::Value(rewriter.create<prim::ConvertOp>(op->getLoc(), widened(type),
-                                                             operand))
-              : operand);
+      state.operands.push_back(isLowPrecision(type) ? mlir::Value(rewriter.create<prim::ConvertOp>(
+                                                          op->getLoc(), widened(type), operand))
+                                                    : operand);
     }
     for (mlir::Type type : op->getResultTypes())
       state.types.push_back(widened(type));
@@ -93,19 +137,19 @@ struct ComputeInF32 : mlir::RewritePattern {
     mlir::Operation *wide = rewriter.create(state);
     llvm::SmallVector<mlir::Value> results;
     for (auto [result, original] : llvm::zip_equal(wide->getResults(), op->getResultTypes()))
-      results.push_back(result.getType() == original
-                            ? mlir::Value(result)
-                            : rewriter.create<prim::ConvertOp>(op->getLoc(), original, result)
-                                  .getResult());
+      results.push_back(
+          result.getType() == original
+              ? mlir::Value(result)
+              : rewriter.create<prim::ConvertOp>(op->getLoc(), original, result).getResult());
     rewriter.replaceOp(op, results);
     return mlir::success();
   }
 };
 
-}  // namespace
+} // namespace
 
 void populateLowPrecisionDecompositions(mlir::RewritePatternSet &patterns) {
   patterns.add<ComputeInF32>(patterns.getContext());
 }
 
-}  // namespace pt2c::decompose
+} // namespace pt2c::decompose

@@ -50,8 +50,7 @@ Value asBool(PrimBuilder &b, Value value, RankedTensorType boolType) {
   return b.elementwiseOperand(value, boolType);
 }
 
-template <typename OpT, Direction D>
-Value compareTensor(OpT op, PrimBuilder &b) {
+template <typename OpT, Direction D> Value compareTensor(OpT op, PrimBuilder &b) {
   RankedTensorType type = b.resultType();
   Type compute = promote(op.getSelf(), op.getOther());
   Value lhs = b.elementwiseOperand(op.getSelf(), type.clone(compute));
@@ -59,11 +58,9 @@ Value compareTensor(OpT op, PrimBuilder &b) {
   return b.create<prim::CompareOp>(D, lhs, rhs);
 }
 
-template <typename OpT, Direction D>
-Value compareScalar(OpT op, PrimBuilder &b) {
+template <typename OpT, Direction D> Value compareScalar(OpT op, PrimBuilder &b) {
   RankedTensorType type = b.resultType();
-  Type compute = promoteWithScalar(tensorType(op.getSelf()).getElementType(),
-                                   op.getOtherAttr());
+  Type compute = promoteWithScalar(tensorType(op.getSelf()).getElementType(), op.getOtherAttr());
   Value lhs = b.elementwiseOperand(op.getSelf(), type.clone(compute));
   Value rhs = b.splat(b.scalarAttr(op.getOtherAttr(), compute), type.clone(compute), lhs);
   return b.create<prim::CompareOp>(D, lhs, rhs);
@@ -89,33 +86,29 @@ Value bitwiseNot(aten::BitwiseNotOp op, PrimBuilder &b) {
 }
 
 /// a AND b = a ? b : false;  a OR b = a ? true : b, on bools.
-template <bool IsAnd>
-Value andOr(PrimBuilder &b, Value lhs, Value rhs) {
+template <bool IsAnd> Value andOr(PrimBuilder &b, Value lhs, Value rhs) {
   RankedTensorType type = b.resultType();
   RankedTensorType boolType = type.clone(IntegerType::get(type.getContext(), 1));
   Value x = asBool(b, lhs, boolType);
   Value y = asBool(b, rhs, boolType);
   Value constant = b.splat(IsAnd ? 0.0 : 1.0, boolType, x);
-  Value result = IsAnd ? b.create<prim::SelectOp>(x, y, constant)
-                       : b.create<prim::SelectOp>(x, constant, y);
+  Value result =
+      IsAnd ? b.create<prim::SelectOp>(x, y, constant) : b.create<prim::SelectOp>(x, constant, y);
   return b.convert(result, type.getElementType());
 }
 
-template <typename OpT, bool IsAnd>
-Value logicalAndOr(OpT op, PrimBuilder &b) {
+template <typename OpT, bool IsAnd> Value logicalAndOr(OpT op, PrimBuilder &b) {
   return andOr<IsAnd>(b, op.getSelf(), op.getOther());
 }
 
-template <typename OpT, bool IsAnd>
-Value bitwiseAndOr(OpT op, PrimBuilder &b) {
+template <typename OpT, bool IsAnd> Value bitwiseAndOr(OpT op, PrimBuilder &b) {
   if (!b.resultElementType().isInteger(1))
     return b.fail("bitwise and/or of integers (prim has boolean selects only)");
   return andOr<IsAnd>(b, op.getSelf(), op.getOther());
 }
 
 /// all/any: AND/OR over every element of the tensor read as bools (x != 0).
-template <typename OpT, prim::ReduceKind Kind>
-Value allAny(OpT op, PrimBuilder &b) {
+template <typename OpT, prim::ReduceKind Kind> Value allAny(OpT op, PrimBuilder &b) {
   RankedTensorType type = tensorType(op.getSelf());
   Value x = b.convert(op.getSelf(), IntegerType::get(op.getContext(), 1));
   Value reduced = b.reduce(Kind, x, llvm::to_vector(llvm::seq<int64_t>(0, type.getRank())));
@@ -139,8 +132,8 @@ Value maskedFill(PrimBuilder &b, Value self, Value mask, Value value) {
 }
 
 Value maskedFillScalar(aten::MaskedFillScalarOp op, PrimBuilder &b) {
-  Value value = b.splat(b.scalarAttr(op.getValueAttr(), b.resultElementType()),
-                        b.resultType(), op.getSelf());
+  Value value =
+      b.splat(b.scalarAttr(op.getValueAttr(), b.resultElementType()), b.resultType(), op.getSelf());
   return maskedFill(b, op.getSelf(), op.getMask(), value);
 }
 
@@ -152,13 +145,12 @@ Value maskedFillTensor(aten::MaskedFillTensorOp op, PrimBuilder &b) {
 
 /// tril/triu over the last two dims: keep element (i, j) where j - i <= diagonal
 /// (tril) or j - i >= diagonal (triu), zero elsewhere.
-template <typename OpT, Direction D>
-Value triangle(OpT op, PrimBuilder &b) {
+template <typename OpT, Direction D> Value triangle(OpT op, PrimBuilder &b) {
   RankedTensorType type = b.resultType();
   if (type.getRank() < 2)
     return b.fail("tril/triu need a tensor of rank >= 2");
-  auto indexType = RankedTensorType::get(type.getShape().take_back(2),
-                                         IntegerType::get(op.getContext(), 64));
+  auto indexType =
+      RankedTensorType::get(type.getShape().take_back(2), IntegerType::get(op.getContext(), 64));
   if (!indexType.hasStaticShape())
     return b.fail("tril/triu of dynamic matrix sizes");
   Value row = b.create<prim::IotaOp>(indexType, 0);

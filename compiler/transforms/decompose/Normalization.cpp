@@ -30,8 +30,7 @@ std::pair<Value, Value> expAndSum(PrimBuilder &b, Value x, int64_t dim, Value &s
 
 /// softmax(x) = exp(x - max) / sum(exp(x - max)), in the result dtype (which covers
 /// _softmax's half_to_float and softmax.int's dtype).
-template <typename OpT>
-Value softmax(OpT op, PrimBuilder &b) {
+template <typename OpT> Value softmax(OpT op, PrimBuilder &b) {
   Value x = b.convert(op.getSelf(), accumulationType(b.resultElementType()));
   if (b.failed())
     return {};
@@ -68,8 +67,7 @@ Value safeSoftmax(aten::InternalSafeSoftmaxOp op, PrimBuilder &b) {
 }
 
 /// log_softmax(x) = (x - max) - log(sum(exp(x - max))).
-template <typename OpT>
-Value logSoftmax(OpT op, PrimBuilder &b) {
+template <typename OpT> Value logSoftmax(OpT op, PrimBuilder &b) {
   Value x = b.convert(op.getSelf(), accumulationType(b.resultElementType()));
   if (b.failed())
     return {};
@@ -117,17 +115,17 @@ Value fusedLayerNorm(aten::NativeLayerNormOp op, PrimBuilder &b) {
     });
   };
   auto module = op->getParentOfType<ModuleOp>();
-  if (!module || !module->hasAttr(kFusedOpsAttr) ||
-      op.getNormalizedShape().size() != 1 || !unused(op->getResult(1)) ||
-      !unused(op->getResult(2)))
+  if (!module || !module->hasAttr(kFusedOpsAttr) || op.getNormalizedShape().size() != 1 ||
+      !unused(op->getResult(1)) || !unused(op->getResult(2)))
     return {};
   auto input = tensorType(op.getInput());
   if (!input.hasStaticShape() || input.getRank() < 1 ||
-      input.getShape().back() > prim::kFusedRowMaxElements || input.getElementType() != b.resultElementType(0))
+      input.getShape().back() > prim::kFusedRowMaxElements ||
+      input.getElementType() != b.resultElementType(0))
     return {};
-  return b.create<prim::LayerNormOp>(b.resultType(0), op.getInput(), /*residual=*/Value(),
-                                     op.getWeight(), op.getBias(), FloatAttr::get(Float64Type::get(op.getContext()),
-                                                                  op.getEps().convertToDouble()));
+  return b.create<prim::LayerNormOp>(
+      b.resultType(0), op.getInput(), /*residual=*/Value(), op.getWeight(), op.getBias(),
+      FloatAttr::get(Float64Type::get(op.getContext()), op.getEps().convertToDouble()));
 }
 
 /// native_layer_norm over the trailing dims named by normalized_shape:
@@ -135,7 +133,7 @@ Value fusedLayerNorm(aten::NativeLayerNormOp op, PrimBuilder &b) {
 /// size 1, as ATen returns them.
 SmallVector<Value> layerNorm(aten::NativeLayerNormOp op, PrimBuilder &b) {
   if (Value fused = fusedLayerNorm(op, b))
-    return {fused, b.splat(0.0, b.resultType(1)), b.splat(0.0, b.resultType(2))};  // unused
+    return {fused, b.splat(0.0, b.resultType(1)), b.splat(0.0, b.resultType(2))}; // unused
   RankedTensorType type = b.resultType(0);
   type = type.clone(accumulationType(type.getElementType()));
   Value x = b.convert(op.getInput(), type.getElementType());
@@ -174,13 +172,13 @@ SmallVector<Value> groupNorm(aten::NativeGroupNormOp op, PrimBuilder &b) {
   int64_t batch = type.getDimSize(0), channels = type.getDimSize(1);
   int64_t groups = op.getGroup();
   if (groups <= 0 || channels % groups != 0)
-    return {b.fail("group norm: " + llvm::Twine(channels) + " channels in " +
-                   llvm::Twine(groups) + " groups")};
+    return {b.fail("group norm: " + llvm::Twine(channels) + " channels in " + llvm::Twine(groups) +
+                   " groups")};
   int64_t perGroup = type.getNumElements() / (batch * groups);
   Value x = b.convert(op.getInput(), type.getElementType());
   auto groupedType = RankedTensorType::get({batch, groups, perGroup}, type.getElementType());
-  auto [grouped, mean, rstd] = normalizeOver(b, b.reshape(x, groupedType), {2}, perGroup,
-                                             op.getEps().convertToDouble());
+  auto [grouped, mean, rstd] =
+      normalizeOver(b, b.reshape(x, groupedType), {2}, perGroup, op.getEps().convertToDouble());
   if (b.failed())
     return {};
   Value out = b.reshape(grouped, type);

@@ -12,21 +12,17 @@ using namespace mlir;
 namespace pt2c::decompose {
 namespace {
 
-template <typename T, typename = void>
-struct HasAlpha : std::false_type {};
+template <typename T, typename = void> struct HasAlpha : std::false_type {};
 template <typename T>
-struct HasAlpha<T, std::void_t<decltype(std::declval<T>().getAlphaAttr())>>
-    : std::true_type {};
+struct HasAlpha<T, std::void_t<decltype(std::declval<T>().getAlphaAttr())>> : std::true_type {};
 
 /// f(self), computed in the result dtype (exp of an int tensor gives floats).
-template <typename AtenOp, typename PrimOp>
-Value unary(AtenOp op, PrimBuilder &b) {
+template <typename AtenOp, typename PrimOp> Value unary(AtenOp op, PrimBuilder &b) {
   return b.create<PrimOp>(b.convert(op.getSelf(), b.resultElementType()));
 }
 
 /// self <op> alpha * other for two tensors.
-template <typename AtenOp, typename PrimOp>
-Value tensorTensor(AtenOp op, PrimBuilder &b) {
+template <typename AtenOp, typename PrimOp> Value tensorTensor(AtenOp op, PrimBuilder &b) {
   RankedTensorType type = b.resultType();
   Value self = b.elementwiseOperand(op.getSelf(), type);
   Value other = b.elementwiseOperand(op.getOther(), type);

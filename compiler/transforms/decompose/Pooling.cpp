@@ -22,9 +22,9 @@ Value extremeScalar(PrimBuilder &b, Type elementType, bool lowest) {
   if (auto f = dyn_cast<FloatType>(elementType))
     value = FloatAttr::get(f, APFloat::getInf(f.getFloatSemantics(), lowest));
   else
-    value = IntegerAttr::get(elementType,
-                             lowest ? APInt::getSignedMinValue(elementType.getIntOrFloatBitWidth())
-                                    : APInt::getSignedMaxValue(elementType.getIntOrFloatBitWidth()));
+    value = IntegerAttr::get(
+        elementType, lowest ? APInt::getSignedMinValue(elementType.getIntOrFloatBitWidth())
+                            : APInt::getSignedMaxValue(elementType.getIntOrFloatBitWidth()));
   return b.splat(value, RankedTensorType::get({}, elementType));
 }
 
@@ -37,8 +37,8 @@ struct Window2d {
 /// The window that turns `input` into `result` (both static in the pooled dims);
 /// stride defaults to the kernel. Returns std::nullopt (with `b` failed) on bad
 /// arguments.
-std::optional<Window2d> window2d(PrimBuilder &b, RankedTensorType input,
-                                 RankedTensorType result, ArrayRef<int64_t> kernelSize,
+std::optional<Window2d> window2d(PrimBuilder &b, RankedTensorType input, RankedTensorType result,
+                                 ArrayRef<int64_t> kernelSize,
                                  std::optional<ArrayRef<int64_t>> strideArg,
                                  std::optional<ArrayRef<int64_t>> paddingArg,
                                  std::optional<ArrayRef<int64_t>> dilationArg) {
@@ -64,16 +64,16 @@ std::optional<Window2d> window2d(PrimBuilder &b, RankedTensorType input,
     w.strides[d] = stride[i];
     w.dilations[d] = dilation[i];
     w.low[d] = padding[i];
-    w.high[d] = highPaddingFor(result.getDimSize(d), input.getDimSize(d), padding[i],
-                               kernel[i], stride[i], dilation[i]);
+    w.high[d] = highPaddingFor(result.getDimSize(d), input.getDimSize(d), padding[i], kernel[i],
+                               stride[i], dilation[i]);
   }
   return w;
 }
 
 Value reduceWindow(PrimBuilder &b, prim::ReduceKind kind, Value input, Value init,
                    const Window2d &w) {
-  return b.create<prim::ReduceWindowOp>(kind, input, init, w.window, w.strides,
-                                        w.dilations, w.low, w.high);
+  return b.create<prim::ReduceWindowOp>(kind, input, init, w.window, w.strides, w.dilations, w.low,
+                                        w.high);
 }
 
 /// True if nothing depends on `value`: every user is free of side effects and has
@@ -91,15 +91,13 @@ bool isDead(Value value) {
 /// offsets are unrolled: offset (ky, kx) is one strided slice of the input padded with
 /// -inf (which never moves the choice), and its flat position in H * W per output
 /// element is a compile-time constant.
-Value maxPoolIndices(PrimBuilder &b, Value input, RankedTensorType indicesType,
-                     const Window2d &w) {
+Value maxPoolIndices(PrimBuilder &b, Value input, RankedTensorType indicesType, const Window2d &w) {
   RankedTensorType inputType = tensorType(input);
   int64_t rank = inputType.getRank(), hDim = rank - 2, wDim = rank - 1;
   if (!inputType.hasStaticShape())
     return b.fail("the indices of max pooling over dynamic sizes");
   Type et = inputType.getElementType();
-  Value padded = b.create<prim::PadOp>(input, extremeScalar(b, et, /*lowest=*/true), w.low,
-                                       w.high);
+  Value padded = b.create<prim::PadOp>(input, extremeScalar(b, et, /*lowest=*/true), w.low, w.high);
   int64_t height = inputType.getDimSize(hDim), width = inputType.getDimSize(wDim);
   int64_t oh = indicesType.getDimSize(hDim), ow = indicesType.getDimSize(wDim);
   auto i64 = IntegerType::get(inputType.getContext(), 64);
@@ -175,8 +173,8 @@ SmallVector<Value> maxPool2dWithIndices(aten::MaxPool2dWithIndicesOp op, PrimBui
 
 /// ATen's avg_pool2d divisor for output position `o` along one dim: the window
 /// clipped to the padded input (count_include_pad) or to the input itself.
-int64_t divisorAlong(int64_t o, int64_t size, int64_t kernel, int64_t stride,
-                     int64_t padding, bool countPad) {
+int64_t divisorAlong(int64_t o, int64_t size, int64_t kernel, int64_t stride, int64_t padding,
+                     bool countPad) {
   int64_t start = o * stride - padding;
   int64_t end = std::min(start + kernel, size + padding);
   if (countPad)
@@ -199,8 +197,7 @@ Value avgPool2d(aten::AvgPool2dOp op, PrimBuilder &b) {
   Value zero = b.splat(0.0, RankedTensorType::get({}, et));
   Value sum = reduceWindow(b, prim::ReduceKind::SUM, input, zero, *w);
 
-  int64_t rank = type.getRank(), rows = type.getDimSize(rank - 2),
-          cols = type.getDimSize(rank - 1);
+  int64_t rank = type.getRank(), rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
   if (auto divisor = op.getDivisorOverrideAttr())
     return b.create<prim::DivOp>(sum, b.splat((double)divisor.getInt(), type, sum));
   bool countPad = op.getCountIncludePad().value_or(true);
@@ -208,12 +205,10 @@ Value avgPool2d(aten::AvgPool2dOp op, PrimBuilder &b) {
   auto semantics = &cast<FloatType>(et).getFloatSemantics();
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c) {
-      int64_t n = divisorAlong(r, tensorType(input).getDimSize(rank - 2),
-                               w->window[rank - 2], w->strides[rank - 2],
-                               w->low[rank - 2], countPad) *
-                  divisorAlong(c, tensorType(input).getDimSize(rank - 1),
-                               w->window[rank - 1], w->strides[rank - 1],
-                               w->low[rank - 1], countPad);
+      int64_t n = divisorAlong(r, tensorType(input).getDimSize(rank - 2), w->window[rank - 2],
+                               w->strides[rank - 2], w->low[rank - 2], countPad) *
+                  divisorAlong(c, tensorType(input).getDimSize(rank - 1), w->window[rank - 1],
+                               w->strides[rank - 1], w->low[rank - 1], countPad);
       APFloat value((double)n);
       bool lossy;
       value.convert(*semantics, APFloat::rmNearestTiesToEven, &lossy);

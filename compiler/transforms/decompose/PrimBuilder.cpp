@@ -51,8 +51,7 @@ Value PrimBuilder::fail(const Twine &why) {
 
 double scalarValue(Attribute scalar, double otherwise) {
   if (auto i = dyn_cast_or_null<IntegerAttr>(scalar))
-    return i.getType().isInteger(1) ? (double)i.getValue().getBoolValue()
-                                    : (double)i.getInt();
+    return i.getType().isInteger(1) ? (double)i.getValue().getBoolValue() : (double)i.getInt();
   if (auto f = dyn_cast_or_null<FloatAttr>(scalar))
     return f.getValueAsDouble();
   if (auto b = dyn_cast_or_null<BoolAttr>(scalar))
@@ -105,8 +104,7 @@ Value PrimBuilder::convert(Value value, Type elementType) {
 
 /// The sizes of the aten op's result that has `type`'s shape, as the trace recorded
 /// them (the importer's pt2c.result_dims): exact where operand dims are not.
-static std::optional<std::vector<sym::Expr>> tracedSizes(Operation *atenOp,
-                                                         RankedTensorType type) {
+static std::optional<std::vector<sym::Expr>> tracedSizes(Operation *atenOp, RankedTensorType type) {
   for (auto [i, result] : llvm::enumerate(atenOp->getResults())) {
     auto t = dyn_cast<RankedTensorType>(result.getType());
     if (t && t.getShape() == type.getShape())
@@ -148,8 +146,8 @@ SmallVector<Value> PrimBuilder::dynamicSizes(RankedTensorType type, ValueRange l
   return sizes;
 }
 
-Value PrimBuilder::broadcastInDim(Value value, RankedTensorType type,
-                                  ArrayRef<int64_t> dims, ValueRange like) {
+Value PrimBuilder::broadcastInDim(Value value, RankedTensorType type, ArrayRef<int64_t> dims,
+                                  ValueRange like) {
   if (failed())
     return {};
   SmallVector<Value> sizes = dynamicSizes(type, like);
@@ -227,8 +225,8 @@ static TypedAttr reductionIdentity(prim::ReduceKind kind, Type elementType) {
     return FloatAttr::get(f, kind == K::PROD ? 1.0 : 0.0);
   }
   unsigned width = elementType.getIntOrFloatBitWidth();
-  APInt value = kind == K::MAX   ? APInt::getSignedMinValue(width)
-                : kind == K::MIN ? APInt::getSignedMaxValue(width)
+  APInt value = kind == K::MAX                      ? APInt::getSignedMinValue(width)
+                : kind == K::MIN                    ? APInt::getSignedMaxValue(width)
                 : kind == K::AND || kind == K::PROD ? APInt(width, 1)
                                                     : APInt(width, 0);
   return IntegerAttr::get(elementType, value);
@@ -251,15 +249,13 @@ Value PrimBuilder::broadcastReduced(Value reduced, RankedTensorType type,
       kept.push_back(d);
   if (failed())
     return {};
-  return broadcastInDim(reduced, type.clone(tensorType(reduced).getElementType()), kept,
-                        like);
+  return broadcastInDim(reduced, type.clone(tensorType(reduced).getElementType()), kept, like);
 }
 
 Value PrimBuilder::dotGeneral(Value lhs, Value rhs, ArrayRef<int64_t> lhsBatch,
                               ArrayRef<int64_t> rhsBatch, ArrayRef<int64_t> lhsContract,
                               ArrayRef<int64_t> rhsContract) {
-  return create<prim::DotGeneralOp>(lhs, rhs, lhsBatch, rhsBatch, lhsContract,
-                                    rhsContract);
+  return create<prim::DotGeneralOp>(lhs, rhs, lhsBatch, rhsBatch, lhsContract, rhsContract);
 }
 
 } // namespace pt2c::decompose

@@ -16,9 +16,9 @@
 
 #include "ir/prim/PrimDialect.h"
 #include "ir/symbolic/SymExpr.h"
-#include "llvm/ADT/StringSet.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace pt2c::decompose {
 
@@ -29,9 +29,7 @@ public:
 
   /// The type of result `i` of the aten op (exact: it comes from the trace).
   mlir::RankedTensorType resultType(unsigned i = 0) const;
-  mlir::Type resultElementType(unsigned i = 0) const {
-    return resultType(i).getElementType();
-  }
+  mlir::Type resultElementType(unsigned i = 0) const { return resultType(i).getElementType(); }
   mlir::Location loc() const { return atenOp->getLoc(); }
 
   bool failed() const { return !failure.empty(); }
@@ -44,18 +42,16 @@ public:
   /// inferring builder calls report_fatal_error when inference fails (operands that
   /// disagree, as a damaged artifact's can), this records a failure instead, after
   /// inference has emitted its reason as a diagnostic at the aten op.
-  template <typename OpT, typename... Args>
-  mlir::Value create(Args &&...args) {
+  template <typename OpT, typename... Args> mlir::Value create(Args &&...args) {
     if (failed())
       return {};
     if constexpr (hasTypeRangeBuilder<OpT, Args...>(0)) {
       mlir::OperationState state(loc(), OpT::getOperationName());
       OpT::build(rewriter, state, mlir::TypeRange(), std::forward<Args>(args)...);
       llvm::SmallVector<mlir::Type, 1> types;
-      if (mlir::failed(OpT::inferReturnTypes(
-              rewriter.getContext(), loc(), state.operands,
-              state.attributes.getDictionary(rewriter.getContext()),
-              state.getRawProperties(), state.regions, types)))
+      if (mlir::failed(OpT::inferReturnTypes(rewriter.getContext(), loc(), state.operands,
+                                             state.attributes.getDictionary(rewriter.getContext()),
+                                             state.getRawProperties(), state.regions, types)))
         return fail("the operands of " + OpT::getOperationName() + " do not fit together");
       state.addTypes(types);
       return rewriter.create(state)->getResult(0);
@@ -71,10 +67,8 @@ public:
   /// A tensor of `type` with `value` everywhere: a splat prim.constant, or a rank-0
   /// constant broadcast to the dynamic sizes of `type` (taken from `like` values with
   /// the same shape, else from the aten op's operands).
-  mlir::Value splat(mlir::TypedAttr value, mlir::RankedTensorType type,
-                    mlir::ValueRange like = {});
-  mlir::Value splat(double value, mlir::RankedTensorType type,
-                    mlir::ValueRange like = {});
+  mlir::Value splat(mlir::TypedAttr value, mlir::RankedTensorType type, mlir::ValueRange like = {});
+  mlir::Value splat(double value, mlir::RankedTensorType type, mlir::ValueRange like = {});
 
   //===--- promotion and broadcasting ---===//
 
@@ -100,9 +94,8 @@ public:
   /// prim.reshape to `type`; dynamic result sizes must correspond one to one to the
   /// dynamic sizes of `value`.
   mlir::Value reshape(mlir::Value value, mlir::RankedTensorType type);
-  mlir::Value dotGeneral(mlir::Value lhs, mlir::Value rhs,
-                         llvm::ArrayRef<int64_t> lhsBatch, llvm::ArrayRef<int64_t> rhsBatch,
-                         llvm::ArrayRef<int64_t> lhsContract,
+  mlir::Value dotGeneral(mlir::Value lhs, mlir::Value rhs, llvm::ArrayRef<int64_t> lhsBatch,
+                         llvm::ArrayRef<int64_t> rhsBatch, llvm::ArrayRef<int64_t> lhsContract,
                          llvm::ArrayRef<int64_t> rhsContract);
 
   //===--- reductions ---===//
@@ -113,8 +106,7 @@ public:
   /// A reduction result broadcast back to `type`, the shape it was reduced from
   /// (keepdim and expand in one): `reducedDims` are the dims that reduce removed.
   mlir::Value broadcastReduced(mlir::Value reduced, mlir::RankedTensorType type,
-                               llvm::ArrayRef<int64_t> reducedDims,
-                               mlir::ValueRange like = {});
+                               llvm::ArrayRef<int64_t> reducedDims, mlir::ValueRange like = {});
 
   //===--- dynamic dimensions ---===//
 
@@ -148,8 +140,7 @@ private:
                   bool()) {
     return OpT::template hasTrait<mlir::InferTypeOpInterface::Trait>();
   }
-  template <typename OpT, typename... Args>
-  static constexpr bool hasTypeRangeBuilder(...) {
+  template <typename OpT, typename... Args> static constexpr bool hasTypeRangeBuilder(...) {
     return false;
   }
 

@@ -23,8 +23,7 @@ SmallVector<int64_t> reducedDims(std::optional<ArrayRef<int64_t>> dims, int64_t 
 
 /// sum (and mean, with `divide`) of `self` over `reduced` (all dims if absent) in the
 /// result dtype.
-Value sumOrMean(Value self, std::optional<ArrayRef<int64_t>> reduced, PrimBuilder &b,
-                bool divide) {
+Value sumOrMean(Value self, std::optional<ArrayRef<int64_t>> reduced, PrimBuilder &b, bool divide) {
   RankedTensorType type = b.resultType();
   if (divide && !isa<FloatType>(type.getElementType()))
     return b.fail("mean of an integer dtype");
@@ -57,8 +56,7 @@ Value sum(aten::SumOp op, PrimBuilder &b) {
 }
 
 /// amax/amin: NaN-propagating max/min in the input dtype.
-template <typename OpT, prim::ReduceKind Kind>
-Value extreme(OpT op, PrimBuilder &b) {
+template <typename OpT, prim::ReduceKind Kind> Value extreme(OpT op, PrimBuilder &b) {
   Value x = op.getSelf();
   SmallVector<int64_t> dims = reducedDims(op.getDim(), tensorType(x).getRank());
   return b.reshape(b.reduce(Kind, x, dims), b.resultType());
@@ -86,8 +84,8 @@ Value cumsum(aten::CumsumOp op, PrimBuilder &b) {
   window[dim] = std::max<int64_t>(n, 1);
   low[dim] = window[dim] - 1;
   Value zero = b.splat(0.0, RankedTensorType::get({}, in.getElementType()));
-  Value sums = b.create<prim::ReduceWindowOp>(prim::ReduceKind::SUM, x, zero, window, unit,
-                                              unit, low, high);
+  Value sums =
+      b.create<prim::ReduceWindowOp>(prim::ReduceKind::SUM, x, zero, window, unit, unit, low, high);
   return b.convert(sums, type.getElementType());
 }
 

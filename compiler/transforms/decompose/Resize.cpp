@@ -16,8 +16,7 @@ namespace {
 
 /// ATen's compute_scales_value: the source step per output pixel, 1 / scale when the
 /// caller gave a positive scale (F.interpolate's scale_factor), else in / out.
-template <typename T>
-T sourceStep(std::optional<double> scale, int64_t in, int64_t out) {
+template <typename T> T sourceStep(std::optional<double> scale, int64_t in, int64_t out) {
   return scale && *scale > 0 ? (T)(1.0 / *scale) : (T)in / (T)out;
 }
 
@@ -44,8 +43,8 @@ struct LinearTaps {
 };
 template <typename T>
 LinearTaps linearTaps(int64_t in, int64_t out, std::optional<double> scale, bool alignCorners) {
-  T step = alignCorners ? (out > 1 ? (T)(in - 1) / (T)(out - 1) : T(0))
-                        : sourceStep<T>(scale, in, out);
+  T step =
+      alignCorners ? (out > 1 ? (T)(in - 1) / (T)(out - 1) : T(0)) : sourceStep<T>(scale, in, out);
   LinearTaps taps;
   for (int64_t i = 0; i < out; ++i) {
     T source = alignCorners ? step * (T)i : step * ((T)i + T(0.5)) - T(0.5);
@@ -64,14 +63,15 @@ LinearTaps linearTaps(int64_t in, int64_t out, std::optional<double> scale, bool
 /// Whether `indices` are 0, 1, ..., in - 1: a gather at them is no resize (H or W
 /// kept as it is).
 bool isIdentity(ArrayRef<int64_t> indices, int64_t in) {
-  return (int64_t)indices.size() == in && llvm::all_of(llvm::enumerate(indices),
-                      [](auto entry) { return entry.value() == (int64_t)entry.index(); });
+  return (int64_t)indices.size() == in && llvm::all_of(llvm::enumerate(indices), [](auto entry) {
+           return entry.value() == (int64_t)entry.index();
+         });
 }
 
 /// `value` gathered along `dim` at the constant positions `indices`.
 Value gatherAt(PrimBuilder &b, Value value, int64_t dim, ArrayRef<int64_t> indices) {
-  auto indexType = RankedTensorType::get({(int64_t)indices.size()},
-                                         IntegerType::get(value.getContext(), 64));
+  auto indexType =
+      RankedTensorType::get({(int64_t)indices.size()}, IntegerType::get(value.getContext(), 64));
   Value positions = b.create<prim::ConstantOp>(DenseElementsAttr::get(indexType, indices));
   return b.create<prim::GatherOp>(value, positions, dim, 0);
 }
@@ -133,7 +133,8 @@ Value bilinear2d(PrimBuilder &b, Value input, bool alignCorners, std::optional<d
     LinearTaps taps = elementType.isF64()
                           ? linearTaps<double>(in[i], out[i], scales[i], alignCorners)
                           : linearTaps<float>(in[i], out[i], scales[i], alignCorners);
-    if (isIdentity(taps.index0, in[i]) && llvm::all_of(taps.weight1, [](double w) { return w == 0; }))
+    if (isIdentity(taps.index0, in[i]) &&
+        llvm::all_of(taps.weight1, [](double w) { return w == 0; }))
       continue;
     int64_t dim = 2 + i;
     Value near = weighAlong(b, gatherAt(b, result, dim, taps.index0), dim, taps.weight0);

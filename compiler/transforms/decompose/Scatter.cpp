@@ -15,8 +15,8 @@ Value scatterAlong(PrimBuilder &b, Value self, int64_t dim, Value index, Value s
   // The count of written slices may be dynamic (a KV cache written at `cache_position`,
   // one entry per token of a prompt of any length): the one-hot table then has a dynamic
   // dim, which the max below reduces away. The tensor written stays static.
-  bool dynamicCount = indexType.getRank() == batchDims + 1 &&
-                      indexType.isDynamicDim(batchDims) && !accumulate;
+  bool dynamicCount =
+      indexType.getRank() == batchDims + 1 && indexType.isDynamicDim(batchDims) && !accumulate;
   if (!type.hasStaticShape() ||
       (!dynamicCount && (!indexType.hasStaticShape() || !tensorType(source).hasStaticShape())))
     return b.fail("writing at indices into a tensor of dynamic sizes");
@@ -38,8 +38,10 @@ Value scatterAlong(PrimBuilder &b, Value self, int64_t dim, Value index, Value s
   // Accumulating sums every slice into every position it might hit: n times the tensor.
   if (accumulate && n * type.getNumElements() > kMaxScatterSum)
     return b.fail("adds " + Twine(n) + " indexed slices into a tensor of " +
-                  Twine(type.getNumElements()) + " elements: the masked sum pt2c builds "
-                  "for it would exceed " + Twine(kMaxScatterSum) + " terms");
+                  Twine(type.getNumElements()) +
+                  " elements: the masked sum pt2c builds "
+                  "for it would exceed " +
+                  Twine(kMaxScatterSum) + " terms");
   // hit[batch..., k, j]: index k writes position j.
   SmallVector<int64_t> pairShape(batchShape);
   pairShape.append({n, size});
@@ -47,9 +49,8 @@ Value scatterAlong(PrimBuilder &b, Value self, int64_t dim, Value index, Value s
   SmallVector<int64_t> indexDims = llvm::to_vector(llvm::seq<int64_t>(0, batchDims + 1));
   Value wanted =
       b.create<prim::BroadcastInDimOp>(pairType, b.convert(index, i64), indexDims, pairSizes);
-  Value hit = b.create<prim::CompareOp>(
-      prim::CompareDirection::EQ, wanted,
-      b.create<prim::IotaOp>(pairType, batchDims + 1, pairSizes));
+  Value hit = b.create<prim::CompareOp>(prim::CompareDirection::EQ, wanted,
+                                        b.create<prim::IotaOp>(pairType, batchDims + 1, pairSizes));
   Value written = b.convert(source, type.getElementType());
   if (accumulate) {
     // wide = self's shape with dim split into [n, size]: source slice k summed into
@@ -110,8 +111,8 @@ Value replaceStrided(PrimBuilder &b, Value parent, int64_t dim, int64_t start, i
   return b.create<prim::SelectOp>(everywhere, gathered, parent);
 }
 
-std::optional<DiagonalLayout> diagonalLayout(PrimBuilder &b, RankedTensorType type,
-                                             int64_t offset, int64_t dim1, int64_t dim2) {
+std::optional<DiagonalLayout> diagonalLayout(PrimBuilder &b, RankedTensorType type, int64_t offset,
+                                             int64_t dim1, int64_t dim2) {
   int64_t rank = type.getRank();
   dim1 = normalizeDim(dim1, rank), dim2 = normalizeDim(dim2, rank);
   if (rank < 2 || dim1 == dim2 || dim1 >= rank || dim2 >= rank) {

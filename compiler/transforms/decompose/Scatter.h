@@ -51,8 +51,7 @@ mlir::Value diagonalFlattened(PrimBuilder &b, mlir::Value x, const DiagonalLayou
 /// (Indexing.cpp): k integer index tensors, broadcast together to `indexShape` (its
 /// dynamic sizes in `indexSizes`), negative ones wrapped; sum(i_j * stride_j) as i64.
 mlir::Value flatIndexPosition(PrimBuilder &b, mlir::Value self, mlir::ValueRange indices,
-                              llvm::ArrayRef<int64_t> indexShape,
-                              mlir::ValueRange indexSizes);
+                              llvm::ArrayRef<int64_t> indexShape, mlir::ValueRange indexSizes);
 
 } // namespace pt2c::decompose
 

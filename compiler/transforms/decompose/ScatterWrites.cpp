@@ -30,15 +30,14 @@ Value indexPutMask(aten::IndexPutOp op, PrimBuilder &b, Value mask, int64_t firs
                   "they go depends on how many elements the mask selects)");
   if (first + maskType.getRank() > type.getRank())
     return b.fail("a bool mask with more dims than the tensor it indexes");
-  Value value = b.broadcastTo(
-      b.reshape(b.convert(op.getValues(), type.getElementType()),
-                RankedTensorType::get({}, type.getElementType())),
-      type);
+  Value value = b.broadcastTo(b.reshape(b.convert(op.getValues(), type.getElementType()),
+                                        RankedTensorType::get({}, type.getElementType())),
+                              type);
   if (op.getAccumulate().value_or(false))
     value = b.create<prim::AddOp>(op.getSelf(), value);
-  Value where = b.broadcastInDim(
-      mask, type.clone(maskType.getElementType()),
-      llvm::to_vector(llvm::seq<int64_t>(first, first + maskType.getRank())));
+  Value where =
+      b.broadcastInDim(mask, type.clone(maskType.getElementType()),
+                       llvm::to_vector(llvm::seq<int64_t>(first, first + maskType.getRank())));
   return b.create<prim::SelectOp>(where, value, op.getSelf());
 }
 
@@ -91,8 +90,8 @@ Value indexPut(aten::IndexPutOp op, PrimBuilder &b) {
   readShape.append(rest.begin() + first, rest.end());
 
   // values as [n, rest...] (index dims first, flattened)
-  Value values = b.broadcastTo(b.convert(op.getValues(), type.getElementType()),
-                               type.clone(readShape));
+  Value values =
+      b.broadcastTo(b.convert(op.getValues(), type.getElementType()), type.clone(readShape));
   SmallVector<int64_t> indexFirst;
   for (int64_t d = 0; d < indexRank; ++d)
     indexFirst.push_back(first + d);
@@ -114,8 +113,8 @@ Value indexPut(aten::IndexPutOp op, PrimBuilder &b) {
   SmallVector<int64_t> flatShape = {product(tensorType(front).getShape().take_front(k))};
   flatShape.append(rest);
   Value flatSelf = b.reshape(front, type.clone(flatShape));
-  Value written = scatterAlong(b, flatSelf, 0, flatPosition, flatValues,
-                               op.getAccumulate().value_or(false));
+  Value written =
+      scatterAlong(b, flatSelf, 0, flatPosition, flatValues, op.getAccumulate().value_or(false));
   if (b.failed())
     return {};
   Value unflat = b.reshape(written, tensorType(front));
@@ -138,15 +137,15 @@ Value indexFill(aten::IndexFillIntScalarOp op, PrimBuilder &b) {
   Value index = b.reshape(b.convert(op.getIndex(), i64), RankedTensorType::get({n}, i64));
   // Negative entries count from the end, as eager's index_fill allows.
   auto indexFlatType = RankedTensorType::get({n}, i64);
-  Value negative = b.create<prim::CompareOp>(prim::CompareDirection::LT, index,
-                                             b.splat(0.0, indexFlatType));
-  Value wrapped = b.create<prim::AddOp>(index, b.splat((double)type.getDimSize(dim),
-                                                       indexFlatType));
+  Value negative =
+      b.create<prim::CompareOp>(prim::CompareDirection::LT, index, b.splat(0.0, indexFlatType));
+  Value wrapped =
+      b.create<prim::AddOp>(index, b.splat((double)type.getDimSize(dim), indexFlatType));
   index = b.create<prim::SelectOp>(negative, wrapped, index);
   SmallVector<int64_t> sourceShape(type.getShape());
   sourceShape[dim] = n;
-  Value source = b.splat(b.scalarAttr(op.getValueAttr(), type.getElementType()),
-                         type.clone(sourceShape));
+  Value source =
+      b.splat(b.scalarAttr(op.getValueAttr(), type.getElementType()), type.clone(sourceShape));
   return scatterAlong(b, op.getSelf(), dim, index, source, /*accumulate=*/false);
 }
 
@@ -200,9 +199,9 @@ Value unpoolTiles(aten::MaxUnpool2dOp op, PrimBuilder &b, int64_t s) {
   Value indices = spread(b.convert(op.getIndices(), i64), -1.0);
   auto positionsType = type.clone(i64);
   Value rows = b.create<prim::IotaOp>(positionsType, h);
-  Value flat = b.create<prim::AddOp>(
-      b.create<prim::MulOp>(rows, b.splat((double)width, positionsType)),
-      b.create<prim::IotaOp>(positionsType, w));
+  Value flat =
+      b.create<prim::AddOp>(b.create<prim::MulOp>(rows, b.splat((double)width, positionsType)),
+                            b.create<prim::IotaOp>(positionsType, w));
   Value here = b.create<prim::CompareOp>(prim::CompareDirection::EQ, indices, flat);
   return b.create<prim::SelectOp>(here, values, b.splat(0.0, type));
 }
@@ -213,8 +212,7 @@ Value indexAdd(aten::IndexAddOp op, PrimBuilder &b) {
   RankedTensorType type = b.resultType();
   RankedTensorType indexType = tensorType(op.getIndex());
   int64_t rank = type.getRank();
-  if (rank == 0 || !type.hasStaticShape() || !indexType.hasStaticShape() ||
-      indexType.getRank() > 1)
+  if (rank == 0 || !type.hasStaticShape() || !indexType.hasStaticShape() || indexType.getRank() > 1)
     return b.fail("index_add needs static sizes, a 0-d or 1-d index and a tensor of "
                   "rank >= 1");
   int64_t dim = normalizeDim(op.getDimAttr().getInt(), rank);
@@ -223,8 +221,8 @@ Value indexAdd(aten::IndexAddOp op, PrimBuilder &b) {
   Value index = b.reshape(b.convert(op.getIndex(), i64), RankedTensorType::get({n}, i64));
   SmallVector<int64_t> sourceShape(type.getShape());
   sourceShape[dim] = n;
-  Value source = b.reshape(b.convert(op.getSource(), type.getElementType()),
-                           type.clone(sourceShape));
+  Value source =
+      b.reshape(b.convert(op.getSource(), type.getElementType()), type.clone(sourceShape));
   return scatterAlong(b, op.getSelf(), dim, index, b.scaleBy(source, op.getAlphaAttr()),
                       /*accumulate=*/true);
 }
@@ -271,8 +269,8 @@ Value scatterElements(PrimBuilder &b, Value self, int64_t dimArg, Value index, V
   int64_t dim = normalizeDim(dimArg, rank);
   for (int64_t d = 0; d < rank; ++d)
     if (d != dim && indexType.getDimSize(d) != type.getDimSize(d))
-      return b.fail("scatter with an index smaller than the tensor outside dim " +
-                    Twine(dim) + " is not supported");
+      return b.fail("scatter with an index smaller than the tensor outside dim " + Twine(dim) +
+                    " is not supported");
   RankedTensorType srcType = tensorType(src);
   if (srcType.getShape() != indexType.getShape()) { // src may be larger: its corner
     if (!srcType.hasStaticShape())
@@ -296,8 +294,8 @@ Value scatterElements(PrimBuilder &b, Value self, int64_t dimArg, Value index, V
 }
 
 Value scatterSrc(aten::ScatterSrcOp op, PrimBuilder &b) {
-  return scatterElements(b, op.getSelf(), op.getDimAttr().getInt(), op.getIndex(),
-                         op.getSrc(), /*accumulate=*/false);
+  return scatterElements(b, op.getSelf(), op.getDimAttr().getInt(), op.getIndex(), op.getSrc(),
+                         /*accumulate=*/false);
 }
 
 Value scatterValue(aten::ScatterValueOp op, PrimBuilder &b) {
@@ -312,16 +310,14 @@ Value scatterValue(aten::ScatterValueOp op, PrimBuilder &b) {
 }
 
 Value scatterAdd(aten::ScatterAddOp op, PrimBuilder &b) {
-  return scatterElements(b, op.getSelf(), op.getDimAttr().getInt(), op.getIndex(),
-                         op.getSrc(), /*accumulate=*/true);
+  return scatterElements(b, op.getSelf(), op.getDimAttr().getInt(), op.getIndex(), op.getSrc(),
+                         /*accumulate=*/true);
 }
 
 /// diagonal(self, offset, dim1, dim2): a strided slice of self with dim1 and dim2
 /// moved last and flattened; the diagonal's dim comes last, as in ATen.
 Value diagonal(aten::DiagonalOp op, PrimBuilder &b) {
-  auto intOr = [](IntegerAttr attr, int64_t otherwise) {
-    return attr ? attr.getInt() : otherwise;
-  };
+  auto intOr = [](IntegerAttr attr, int64_t otherwise) { return attr ? attr.getInt() : otherwise; };
   RankedTensorType type = tensorType(op.getSelf());
   std::optional<DiagonalLayout> layout =
       diagonalLayout(b, type, intOr(op.getOffsetAttr(), 0), intOr(op.getDim1Attr(), 0),

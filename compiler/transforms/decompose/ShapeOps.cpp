@@ -9,14 +9,10 @@ namespace pt2c::decompose {
 namespace {
 
 /// Ops whose value is their operand's.
-template <typename OpT>
-Value identity(OpT op, PrimBuilder &) {
-  return op.getSelf();
-}
+template <typename OpT> Value identity(OpT op, PrimBuilder &) { return op.getSelf(); }
 
 /// Ops whose result is the operand's elements in row-major order, reshaped.
-template <typename OpT>
-Value reshapeToResult(OpT op, PrimBuilder &b) {
+template <typename OpT> Value reshapeToResult(OpT op, PrimBuilder &b) {
   b.sizesFollowResultType("size");
   b.sizesFollowResultType("shape");
   // _reshape_alias (torch 1.13's view-compatible reshape): its strides are the view's

@@ -44,13 +44,12 @@ Value neverWins(PrimBuilder &b, RankedTensorType type, bool largest, Value like)
 /// every number; equal ones by position), the ranks are a permutation, and output
 /// position r takes the i of rank r. That compares every pair along the dim, so the
 /// dim is bounded by kMaxRankSorted and the whole [rows, n, n] table by kMaxRankTable.
-SmallVector<Value> selectByRank(PrimBuilder &b, Value x, int64_t dim, int64_t k,
-                                bool largest) {
+SmallVector<Value> selectByRank(PrimBuilder &b, Value x, int64_t dim, int64_t k, bool largest) {
   RankedTensorType type = tensorType(x);
   int64_t rank = type.getRank(), n = type.getDimSize(dim);
   if (!type.hasStaticShape())
-    return {b.fail("topk/sort of more than " + Twine(kMaxSelected) +
-                   " elements needs static sizes")};
+    return {
+        b.fail("topk/sort of more than " + Twine(kMaxSelected) + " elements needs static sizes")};
   int64_t rows = type.getNumElements() / std::max<int64_t>(n, 1);
   if (n > kMaxRankSorted || rows * n * n > kMaxRankTable)
     return {b.fail("topk/sort of " + Twine(k) + " out of " + Twine(n) + " elements (" +
@@ -116,8 +115,7 @@ SmallVector<Value> selectByRank(PrimBuilder &b, Value x, int64_t dim, int64_t k,
 
 /// The first `k` elements of `x` along `dim` in selection order, as the values and
 /// indices results of `op` (dim `dim` of size k).
-SmallVector<Value> selectInOrder(PrimBuilder &b, Value x, int64_t dim, int64_t k,
-                                 bool largest) {
+SmallVector<Value> selectInOrder(PrimBuilder &b, Value x, int64_t dim, int64_t k, bool largest) {
   RankedTensorType type = tensorType(x);
   if (type.isDynamicDim(dim))
     return {b.fail("topk/sort along a dynamic dim")};
@@ -140,8 +138,8 @@ SmallVector<Value> selectInOrder(PrimBuilder &b, Value x, int64_t dim, int64_t k
     // their key (position + n).
     nan = isNan(b, x);
     base = b.create<prim::SelectOp>(nan, neverWins(b, type, largest, x), x);
-    Value shift = b.create<prim::SelectOp>(nan, b.splat((double)n, indexType, x),
-                                           b.splat(0.0, indexType, x));
+    Value shift =
+        b.create<prim::SelectOp>(nan, b.splat((double)n, indexType, x), b.splat(0.0, indexType, x));
     key = b.create<prim::AddOp>(positions, shift);
   }
   Value fill = neverWins(b, type, largest, x);
@@ -172,24 +170,20 @@ SmallVector<Value> selectInOrder(PrimBuilder &b, Value x, int64_t dim, int64_t k
     values.push_back(b.reshape(value, stepValues));
     indices.push_back(b.reshape(index, stepIndices));
     if (step + 1 < k) {
-      Value chosen = b.create<prim::CompareOp>(
-          prim::CompareDirection::EQ, positions,
-          b.broadcastReduced(index, indexType, {dim}, x));
+      Value chosen = b.create<prim::CompareOp>(prim::CompareDirection::EQ, positions,
+                                               b.broadcastReduced(index, indexType, {dim}, x));
       taken = taken ? logicalOr(b, chosen, taken) : chosen;
     }
   }
   if (b.failed())
     return {Value()};
-  Value allValues = values.size() == 1 ? values[0]
-                                       : b.create<prim::ConcatenateOp>(values, dim);
-  Value allIndices = indices.size() == 1 ? indices[0]
-                                         : b.create<prim::ConcatenateOp>(indices, dim);
+  Value allValues = values.size() == 1 ? values[0] : b.create<prim::ConcatenateOp>(values, dim);
+  Value allIndices = indices.size() == 1 ? indices[0] : b.create<prim::ConcatenateOp>(indices, dim);
   return {allValues, allIndices};
 }
 
 /// Checks the results against the trace's types (a rank-0 input is its own top-1).
-SmallVector<Value> selection(PrimBuilder &b, Value x, int64_t dimArg, int64_t k,
-                             bool largest) {
+SmallVector<Value> selection(PrimBuilder &b, Value x, int64_t dimArg, int64_t k, bool largest) {
   int64_t rank = tensorType(x).getRank();
   if (rank == 0) {
     if (k != 1)
@@ -204,8 +198,7 @@ SmallVector<Value> topk(aten::TopkOp op, PrimBuilder &b) {
                    (int64_t)op.getK(), op.getLargest().value_or(true));
 }
 
-template <typename OpT>
-SmallVector<Value> sort(OpT op, PrimBuilder &b) {
+template <typename OpT> SmallVector<Value> sort(OpT op, PrimBuilder &b) {
   Value x = op.getSelf();
   RankedTensorType type = tensorType(x);
   int64_t dimArg = op.getDimAttr() ? op.getDimAttr().getInt() : -1;

@@ -13,9 +13,8 @@ namespace pt2c::decompose {
 
 /// `values` as `n` entries: one entry stands for all n; absent or empty is `otherwise`
 /// (which must then have 1 or n entries). An empty result means a length mismatch.
-inline llvm::SmallVector<int64_t>
-windowArg(std::optional<llvm::ArrayRef<int64_t>> values, size_t n,
-          llvm::ArrayRef<int64_t> otherwise) {
+inline llvm::SmallVector<int64_t> windowArg(std::optional<llvm::ArrayRef<int64_t>> values, size_t n,
+                                            llvm::ArrayRef<int64_t> otherwise) {
   llvm::ArrayRef<int64_t> v = values && !values->empty() ? *values : otherwise;
   if (v.size() == 1)
     return llvm::SmallVector<int64_t>(n, v[0]);

@@ -21,8 +21,8 @@
 
 namespace pt2c::fold {
 
-void populateLowPrecisionFoldingPatterns(mlir::RewritePatternSet& patterns);
+void populateLowPrecisionFoldingPatterns(mlir::RewritePatternSet &patterns);
 
-}  // namespace pt2c::fold
+} // namespace pt2c::fold
 
-#endif  // PT2C_COMPILER_TRANSFORMS_FOLD_FOLDLOWPRECISION_H_
+#endif // PT2C_COMPILER_TRANSFORMS_FOLD_FOLDLOWPRECISION_H_

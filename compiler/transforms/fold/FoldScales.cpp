@@ -14,22 +14,26 @@ using namespace mlir;
 
 // A constant c = broadcast_in_dim(v) whose values vary along at most one dim of c.
 struct ChannelConstant {
-  Value vector;        // v
-  int64_t dim = -1;    // the dim of c along which it varies; -1: c is uniform
-  int64_t length = 1;  // v's size along that dim (1 or c's size there)
+  Value vector;       // v
+  int64_t dim = -1;   // the dim of c along which it varies; -1: c is uniform
+  int64_t length = 1; // v's size along that dim (1 or c's size there)
 };
 
 std::optional<ChannelConstant> channelConstant(Value c) {
   auto b = c.getDefiningOp<prim::BroadcastInDimOp>();
-  if (!b || !isWeightOnly(c)) return std::nullopt;
+  if (!b || !isWeightOnly(c))
+    return std::nullopt;
   auto vType = b.getOperand().getType();
-  if (!vType.hasStaticShape()) return std::nullopt;
+  if (!vType.hasStaticShape())
+    return std::nullopt;
   ChannelConstant cc;
   cc.vector = b.getOperand();
   for (auto [i, d] : llvm::enumerate(b.getBroadcastDimensions())) {
     int64_t size = vType.getDimSize(i);
-    if (size == 1) continue;
-    if (cc.dim != -1) return std::nullopt;
+    if (size == 1)
+      continue;
+    if (cc.dim != -1)
+      return std::nullopt;
     cc.dim = d;
     cc.length = size;
   }
@@ -43,18 +47,21 @@ struct ScaleTarget {
   int64_t dim;
 };
 
-std::optional<ScaleTarget> scaleTarget(Operation* producer, int64_t dim) {
+std::optional<ScaleTarget> scaleTarget(Operation *producer, int64_t dim) {
   if (auto conv = dyn_cast<prim::ConvolutionOp>(producer)) {
-    if ((dim != -1 && dim != 1) || !isWeightOnly(conv.getRhs())) return std::nullopt;
-    return ScaleTarget{1, 0};  // output channel o is row o of the weight, any groups
+    if ((dim != -1 && dim != 1) || !isWeightOnly(conv.getRhs()))
+      return std::nullopt;
+    return ScaleTarget{1, 0}; // output channel o is row o of the weight, any groups
   }
   auto dot = dyn_cast<prim::DotGeneralOp>(producer);
-  if (!dot) return std::nullopt;
+  if (!dot)
+    return std::nullopt;
   // Result dims: batch dims, then the free dims of lhs, then those of rhs.
   auto freeDims = [](RankedTensorType t, ArrayRef<int64_t> batch, ArrayRef<int64_t> contract) {
     SmallVector<int64_t> free;
     for (int64_t d = 0; d < t.getRank(); ++d)
-      if (!llvm::is_contained(batch, d) && !llvm::is_contained(contract, d)) free.push_back(d);
+      if (!llvm::is_contained(batch, d) && !llvm::is_contained(contract, d))
+        free.push_back(d);
     return free;
   };
   auto lhsFree = freeDims(dot.getLhs().getType(), dot.getLhsBatchingDimensions(),
@@ -66,32 +73,36 @@ std::optional<ScaleTarget> scaleTarget(Operation* producer, int64_t dim) {
   if (dim == -1) {
     candidates = {{0, 0}, {1, 0}};
   } else if (dim < nb) {
-    candidates = {{0, dot.getLhsBatchingDimensions()[dim]}, {1, dot.getRhsBatchingDimensions()[dim]}};
+    candidates = {{0, dot.getLhsBatchingDimensions()[dim]},
+                  {1, dot.getRhsBatchingDimensions()[dim]}};
   } else if (dim < nb + nl) {
     candidates = {{0, lhsFree[dim - nb]}};
   } else {
     candidates = {{1, rhsFree[dim - nb - nl]}};
   }
   for (ScaleTarget t : candidates)
-    if (isWeightOnly(producer->getOperand(t.operand))) return t;
+    if (isWeightOnly(producer->getOperand(t.operand)))
+      return t;
   return std::nullopt;
 }
 
 // The rewrite `y * c` -> producer(..., W * s, ...) if it applies.
 struct ScaleMatch {
-  Operation* producer;
+  Operation *producer;
   ScaleTarget target;
   ChannelConstant scale;
 };
 
 std::optional<ScaleMatch> matchScale(Value y, Value c) {
-  Operation* producer = y.getDefiningOp();
+  Operation *producer = y.getDefiningOp();
   if (!producer || !isa<prim::ConvolutionOp, prim::DotGeneralOp>(producer) || isWeightOnly(y))
     return std::nullopt;
   auto scale = channelConstant(c);
-  if (!scale) return std::nullopt;
+  if (!scale)
+    return std::nullopt;
   auto target = scaleTarget(producer, scale->dim);
-  if (!target) return std::nullopt;
+  if (!target)
+    return std::nullopt;
   auto weightType = cast<RankedTensorType>(producer->getOperand(target->operand).getType());
   if (weightType.getElementType() != cast<RankedTensorType>(c.getType()).getElementType() ||
       !weightType.hasStaticShape())
@@ -101,18 +112,19 @@ std::optional<ScaleMatch> matchScale(Value y, Value c) {
 
 // w * broadcast(s) along the target dim (in w's element type, which is s's), at the
 // rewriter's insertion point.
-Value scaledWeight(Value w, const ScaleTarget& target, const ChannelConstant& scale,
-                   Location loc, PatternRewriter& rw) {
+Value scaledWeight(Value w, const ScaleTarget &target, const ChannelConstant &scale, Location loc,
+                   PatternRewriter &rw) {
   auto wType = cast<RankedTensorType>(w.getType());
   auto vectorType = RankedTensorType::get({scale.length}, wType.getElementType());
   Value s = scale.vector;
-  if (s.getType() != vectorType) s = rw.create<prim::ReshapeOp>(loc, vectorType, s, ValueRange{});
-  Value sw = rw.create<prim::BroadcastInDimOp>(loc, wType, s, ArrayRef<int64_t>{target.dim},
-                                               ValueRange{});
+  if (s.getType() != vectorType)
+    s = rw.create<prim::ReshapeOp>(loc, vectorType, s, ValueRange{});
+  Value sw =
+      rw.create<prim::BroadcastInDimOp>(loc, wType, s, ArrayRef<int64_t>{target.dim}, ValueRange{});
   return rw.create<prim::MulOp>(loc, w, sw);
 }
 
-Value scaledWeight(const ScaleMatch& m, PatternRewriter& rw) {
+Value scaledWeight(const ScaleMatch &m, PatternRewriter &rw) {
   return scaledWeight(m.producer->getOperand(m.target.operand), m.target, m.scale,
                       m.producer->getLoc(), rw);
 }
@@ -122,14 +134,15 @@ Type elementType(Value v) { return cast<RankedTensorType>(v.getType()).getElemen
 // mul(producer(...), c) -> producer(..., W * s, ...)
 struct ScaleIntoWeight : OpRewritePattern<prim::MulOp> {
   using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(prim::MulOp mul, PatternRewriter& rw) const override {
+  LogicalResult matchAndRewrite(prim::MulOp mul, PatternRewriter &rw) const override {
     for (unsigned side : {0u, 1u}) {
       auto m = matchScale(mul->getOperand(side), mul->getOperand(1 - side));
-      if (!m || !m->producer->hasOneUse()) continue;
+      if (!m || !m->producer->hasOneUse())
+        continue;
       // At the mul, which both the producer's operands and the scale dominate.
       rw.setInsertionPoint(mul);
       Value w = scaledWeight(*m, rw);
-      Operation* scaled = rw.clone(*m->producer);
+      Operation *scaled = rw.clone(*m->producer);
       scaled->setOperand(m->target.operand, w);
       rw.replaceOp(mul, scaled->getResults());
       rw.eraseOp(m->producer);
@@ -145,13 +158,14 @@ struct ScaleIntoWeight : OpRewritePattern<prim::MulOp> {
 // applied in f32 and rounded to T once.
 struct ScaleThroughConvert : OpRewritePattern<prim::MulOp> {
   using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(prim::MulOp mul, PatternRewriter& rw) const override {
+  LogicalResult matchAndRewrite(prim::MulOp mul, PatternRewriter &rw) const override {
     for (unsigned side : {0u, 1u}) {
       auto convert = mul->getOperand(side).getDefiningOp<prim::ConvertOp>();
       Value c = mul->getOperand(1 - side);
-      if (!convert || !convert->hasOneUse()) continue;
+      if (!convert || !convert->hasOneUse())
+        continue;
       Value y = convert.getOperand();
-      Operation* producer = y.getDefiningOp();
+      Operation *producer = y.getDefiningOp();
       auto narrow = dyn_cast<FloatType>(elementType(y));
       auto wide = dyn_cast<FloatType>(elementType(convert.getResult()));
       if (!producer || !isa<prim::ConvolutionOp, prim::DotGeneralOp>(producer) ||
@@ -160,16 +174,18 @@ struct ScaleThroughConvert : OpRewritePattern<prim::MulOp> {
         continue;
       auto scale = channelConstant(c);
       auto target = scale ? scaleTarget(producer, scale->dim) : std::nullopt;
-      if (!target) continue;
+      if (!target)
+        continue;
       Value w = producer->getOperand(target->operand);
       auto wType = cast<RankedTensorType>(w.getType());
-      if (wType.getElementType() != narrow || !wType.hasStaticShape()) continue;
+      if (wType.getElementType() != narrow || !wType.hasStaticShape())
+        continue;
       rw.setInsertionPoint(mul);
       Location loc = mul.getLoc();
       Value wideW = rw.create<prim::ConvertOp>(loc, wType.clone(wide), w);
-      Value scaled = rw.create<prim::ConvertOp>(loc, wType,
-                                                scaledWeight(wideW, *target, *scale, loc, rw));
-      Operation* folded = rw.clone(*producer);  // after the new weight, which it reads
+      Value scaled =
+          rw.create<prim::ConvertOp>(loc, wType, scaledWeight(wideW, *target, *scale, loc, rw));
+      Operation *folded = rw.clone(*producer); // after the new weight, which it reads
       folded->setOperand(target->operand, scaled);
       rw.replaceOpWithNewOp<prim::ConvertOp>(mul, mul.getType(), folded->getResult(0));
       rw.eraseOp(convert);
@@ -183,11 +199,12 @@ struct ScaleThroughConvert : OpRewritePattern<prim::MulOp> {
 // mul(add(y, c1), c2) -> add(mul(y, c2), mul(c1, c2)) where mul(y, c2) then folds.
 struct DistributeScale : OpRewritePattern<prim::MulOp> {
   using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(prim::MulOp mul, PatternRewriter& rw) const override {
+  LogicalResult matchAndRewrite(prim::MulOp mul, PatternRewriter &rw) const override {
     for (unsigned side : {0u, 1u}) {
-      Operation* inner = mul->getOperand(side).getDefiningOp();
+      Operation *inner = mul->getOperand(side).getDefiningOp();
       Value c2 = mul->getOperand(1 - side);
-      if (!inner || !isa<prim::AddOp, prim::SubOp>(inner) || !inner->hasOneUse()) continue;
+      if (!inner || !isa<prim::AddOp, prim::SubOp>(inner) || !inner->hasOneUse())
+        continue;
       Value a = inner->getOperand(0), b = inner->getOperand(1);
       bool yFirst = !isWeightOnly(a);
       Value y = yFirst ? a : b, c1 = yFirst ? b : a;
@@ -196,10 +213,10 @@ struct DistributeScale : OpRewritePattern<prim::MulOp> {
       rw.setInsertionPoint(mul);
       Value sa = rw.create<prim::MulOp>(mul.getLoc(), a, c2);
       Value sb = rw.create<prim::MulOp>(mul.getLoc(), b, c2);
-      Operation* sum = rw.clone(*inner);
+      Operation *sum = rw.clone(*inner);
       sum->setOperands({sa, sb});
       rw.replaceOp(mul, sum->getResults());
-      rw.eraseOp(inner);  // now unused; y keeps one use, so ScaleIntoWeight applies
+      rw.eraseOp(inner); // now unused; y keeps one use, so ScaleIntoWeight applies
       return success();
     }
     return failure();
@@ -209,7 +226,7 @@ struct DistributeScale : OpRewritePattern<prim::MulOp> {
 // add(add(y, c1), c2) -> add(y, add(c1, c2)): the constants meet and fold into one.
 struct CombineConstantAdds : OpRewritePattern<prim::AddOp> {
   using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(prim::AddOp add, PatternRewriter& rw) const override {
+  LogicalResult matchAndRewrite(prim::AddOp add, PatternRewriter &rw) const override {
     for (unsigned side : {0u, 1u}) {
       auto inner = add->getOperand(side).getDefiningOp<prim::AddOp>();
       Value c2 = add->getOperand(1 - side);
@@ -217,7 +234,8 @@ struct CombineConstantAdds : OpRewritePattern<prim::AddOp> {
         continue;
       for (unsigned innerSide : {0u, 1u}) {
         Value y = inner->getOperand(innerSide), c1 = inner->getOperand(1 - innerSide);
-        if (!isWeightOnly(c1)) continue;
+        if (!isWeightOnly(c1))
+          continue;
         rw.setInsertionPoint(add);
         Value c = rw.create<prim::AddOp>(add.getLoc(), c1, c2);
         rw.replaceOpWithNewOp<prim::AddOp>(add, y, c);
@@ -239,17 +257,20 @@ struct CombineConstantsOfTwoAdds : OpRewritePattern<prim::AddOp> {
   // (y, c) when `v` is add(y, c), used once, with c weight-only and y not.
   static std::optional<std::pair<Value, Value>> splitConstant(Value v) {
     auto add = v.getDefiningOp<prim::AddOp>();
-    if (!add || !add->hasOneUse()) return std::nullopt;
+    if (!add || !add->hasOneUse())
+      return std::nullopt;
     for (unsigned side : {0u, 1u}) {
       Value y = add->getOperand(side), c = add->getOperand(1 - side);
-      if (isWeightOnly(c) && !isWeightOnly(y)) return std::make_pair(y, c);
+      if (isWeightOnly(c) && !isWeightOnly(y))
+        return std::make_pair(y, c);
     }
     return std::nullopt;
   }
-  LogicalResult matchAndRewrite(prim::AddOp add, PatternRewriter& rw) const override {
+  LogicalResult matchAndRewrite(prim::AddOp add, PatternRewriter &rw) const override {
     // Each side used once (splitConstant), so the two sides are two different adds.
     auto a = splitConstant(add.getLhs()), b = splitConstant(add.getRhs());
-    if (!a || !b) return failure();
+    if (!a || !b)
+      return failure();
     Operation *innerA = add.getLhs().getDefiningOp(), *innerB = add.getRhs().getDefiningOp();
     rw.setInsertionPoint(add);
     Value c = rw.create<prim::AddOp>(add.getLoc(), a->second, b->second);
@@ -264,9 +285,11 @@ struct CombineConstantsOfTwoAdds : OpRewritePattern<prim::AddOp> {
 // Whether two lists of dynamic sizes are the same sizes: the same values, or the same
 // dim of the same tensor (decompositions make a prim.dim_size per use).
 bool sameSizes(ValueRange a, ValueRange b) {
-  if (a.size() != b.size()) return false;
+  if (a.size() != b.size())
+    return false;
   for (auto [x, y] : llvm::zip(a, b)) {
-    if (x == y) continue;
+    if (x == y)
+      continue;
     auto dx = x.getDefiningOp<prim::DimSizeOp>(), dy = y.getDefiningOp<prim::DimSizeOp>();
     if (!dx || !dy || dx.getOperand() != dy.getOperand() || dx.getDimension() != dy.getDimension())
       return false;
@@ -276,10 +299,9 @@ bool sameSizes(ValueRange a, ValueRange b) {
 
 // op(bcast(a), bcast(b)) -> bcast(op(a, b)) on constants of one shape and mapping:
 // computes on the small vectors, not on activation-sized tensors.
-template <typename OpT>
-struct HoistOverBroadcasts : OpRewritePattern<OpT> {
+template <typename OpT> struct HoistOverBroadcasts : OpRewritePattern<OpT> {
   using OpRewritePattern<OpT>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpT op, PatternRewriter& rw) const override {
+  LogicalResult matchAndRewrite(OpT op, PatternRewriter &rw) const override {
     auto a = op.getLhs().template getDefiningOp<prim::BroadcastInDimOp>();
     auto b = op.getRhs().template getDefiningOp<prim::BroadcastInDimOp>();
     if (!a || !b || a.getOperand().getType() != b.getOperand().getType() ||
@@ -293,13 +315,13 @@ struct HoistOverBroadcasts : OpRewritePattern<OpT> {
   }
 };
 
-}  // namespace
+} // namespace
 
-void populateScaleFoldingPatterns(RewritePatternSet& patterns) {
+void populateScaleFoldingPatterns(RewritePatternSet &patterns) {
   patterns.add<ScaleIntoWeight, ScaleThroughConvert, DistributeScale, CombineConstantAdds,
                CombineConstantsOfTwoAdds, HoistOverBroadcasts<prim::AddOp>,
                HoistOverBroadcasts<prim::SubOp>, HoistOverBroadcasts<prim::MulOp>,
                HoistOverBroadcasts<prim::DivOp>>(patterns.getContext());
 }
 
-}  // namespace pt2c::fold
+} // namespace pt2c::fold

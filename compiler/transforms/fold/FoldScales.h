@@ -16,8 +16,8 @@ namespace pt2c::fold {
 // add(add(y1, c1), add(y2, c2)) -> add(y1, add(y2, add(c1, c2)));
 // op(bcast(a), bcast(b)) -> bcast(op(a, b))
 // on constants. c, s: weight-only values (FoldWeights.h: isWeightOnly).
-void populateScaleFoldingPatterns(mlir::RewritePatternSet& patterns);
+void populateScaleFoldingPatterns(mlir::RewritePatternSet &patterns);
 
-}  // namespace pt2c::fold
+} // namespace pt2c::fold
 
-#endif  // PT2C_COMPILER_TRANSFORMS_FOLD_FOLDSCALES_H_
+#endif // PT2C_COMPILER_TRANSFORMS_FOLD_FOLDSCALES_H_

@@ -5,13 +5,13 @@
 #include "compiler/transforms/fold/HostEvaluator.h"
 #include "ir/contract/ModelContract.h"
 #include "ir/prim/PrimDialect.h"
-#include "llvm/ADT/BitVector.h"
-#include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace pt2c {
 
@@ -31,30 +31,36 @@ constexpr int64_t kCachedElements = int64_t(1) << 20;
 
 // The value operands of `op` that decide whether it is constant: a broadcast's or a
 // reshape's dynamic result sizes are shapes, not data.
-OperandRange dataOperands(Operation* op) {
-  if (isa<prim::BroadcastInDimOp, prim::ReshapeOp>(op)) return op->getOperands().take_front(1);
+OperandRange dataOperands(Operation *op) {
+  if (isa<prim::BroadcastInDimOp, prim::ReshapeOp>(op))
+    return op->getOperands().take_front(1);
   return op->getOperands();
 }
 
 bool isWeightArgument(Value v) {
   auto arg = dyn_cast<BlockArgument>(v);
-  if (!arg || !arg.getOwner()->isEntryBlock()) return false;
+  if (!arg || !arg.getOwner()->isEntryBlock())
+    return false;
   auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
   return func && func.getArgAttr(arg.getArgNumber(), kWeightAttr);
 }
 
 bool weightOnly(Value v, int depth) {
-  if (isWeightArgument(v)) return true;
-  Operation* op = v.getDefiningOp();
-  if (!op || !fold::canEvaluate(op)) return false;
-  if (isa<prim::ConstantOp>(op)) return true;
-  if (depth >= kMaxDepth) return false;
+  if (isWeightArgument(v))
+    return true;
+  Operation *op = v.getDefiningOp();
+  if (!op || !fold::canEvaluate(op))
+    return false;
+  if (isa<prim::ConstantOp>(op))
+    return true;
+  if (depth >= kMaxDepth)
+    return false;
   return llvm::all_of(dataOperands(op), [&](Value o) { return weightOnly(o, depth + 1); });
 }
 
 class FunctionFolder {
- public:
-  FunctionFolder(func::FuncOp func, int64_t maxElements, const WeightBytes& weightBytes)
+public:
+  FunctionFolder(func::FuncOp func, int64_t maxElements, const WeightBytes &weightBytes)
       : func(func), maxElements(maxElements), weightBytes(weightBytes) {}
 
   void run() {
@@ -63,30 +69,36 @@ class FunctionFolder {
     SmallVector<std::pair<Value, std::string>> folded;
     for (Value root : roots) {
       std::optional<HostTensor> t = evaluateRoot(root);
-      if (t) folded.push_back({root, fold::tensorToBytes(*t)});
+      if (t)
+        folded.push_back({root, fold::tensorToBytes(*t)});
     }
-    for (auto& [root, bytes] : folded) replaceByDerivedWeight(root, bytes);
+    for (auto &[root, bytes] : folded)
+      replaceByDerivedWeight(root, bytes);
     removeDeadCode();
   }
 
- private:
+private:
   // The weight's bytes: its `pt2c.value`, else the artifact's.
   std::optional<HostTensor> loadWeight(BlockArgument arg) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
-    if (!type) return std::nullopt;
+    if (!type)
+      return std::nullopt;
     unsigned i = arg.getArgNumber();
     if (auto value = func.getArgAttrOfType<ElementsAttr>(i, kWeightValueAttr))
       return value.getType() == type ? fold::tensorFromAttr(value) : std::nullopt;
     auto fqn = weightFqn(func, i);
-    if (!fqn || !weightBytes) return std::nullopt;
+    if (!fqn || !weightBytes)
+      return std::nullopt;
     std::optional<StringRef> bytes = weightBytes(fqn.getValue());
-    if (!bytes) return std::nullopt;
+    if (!bytes)
+      return std::nullopt;
     return fold::tensorFromBytes(type, ArrayRef<char>(bytes->data(), bytes->size()));
   }
 
   bool hasKnownBytes(BlockArgument arg) {
     unsigned i = arg.getArgNumber();
-    if (func.getArgAttr(i, kWeightValueAttr)) return true;
+    if (func.getArgAttr(i, kWeightValueAttr))
+      return true;
     auto fqn = weightFqn(func, i);
     return fqn && weightBytes && weightBytes(fqn.getValue()).has_value();
   }
@@ -95,7 +107,8 @@ class FunctionFolder {
   // the sizes a damaged artifact can declare, and a wrapped count would pass the bound
   // (the host evaluator then asked for an impossible vector: std::length_error).
   bool fitsBound(Value v) {
-    if (!fold::isEvaluableType(v.getType())) return false;
+    if (!fold::isEvaluableType(v.getType()))
+      return false;
     int64_t n = 1;
     for (int64_t size : cast<RankedTensorType>(v.getType()).getShape())
       if (size < 0 || __builtin_mul_overflow(n, size, &n) || n > maxElements)
@@ -108,7 +121,7 @@ class FunctionFolder {
     for (BlockArgument arg : func.getArguments())
       if (isWeightArgument(arg) && fold::isEvaluableType(arg.getType()) && hasKnownBytes(arg))
         constant.insert(arg);
-    for (Operation& op : func.front()) {
+    for (Operation &op : func.front()) {
       if (!fold::canEvaluate(&op) || op.getNumResults() != 1 || !fitsBound(op.getResult(0)))
         continue;
       if (llvm::all_of(op.getOperands(), [&](Value o) { return constant.contains(o); }))
@@ -121,24 +134,28 @@ class FunctionFolder {
   // operands are considered instead.
   SmallVector<Value> chooseRoots() {
     SmallVector<Value> worklist;
-    for (Operation& op : func.front())
+    for (Operation &op : func.front())
       if (op.getNumResults() != 1 || !constant.contains(op.getResult(0)))
         for (Value o : op.getOperands())
-          if (constant.contains(o)) worklist.push_back(o);
-    std::reverse(worklist.begin(), worklist.end());  // pop in program order
+          if (constant.contains(o))
+            worklist.push_back(o);
+    std::reverse(worklist.begin(), worklist.end()); // pop in program order
     llvm::SetVector<Value> roots;
     DenseSet<Value> seen;
     while (!worklist.empty()) {
       Value v = worklist.pop_back_val();
-      if (!seen.insert(v).second) continue;
-      Operation* def = v.getDefiningOp();
-      if (!def || isa<prim::ConstantOp>(def)) continue;  // already data
+      if (!seen.insert(v).second)
+        continue;
+      Operation *def = v.getDefiningOp();
+      if (!def || isa<prim::ConstantOp>(def))
+        continue; // already data
       if (worthStoring(v)) {
         roots.insert(v);
         continue;
       }
       for (Value o : llvm::reverse(def->getOperands()))
-        if (constant.contains(o)) worklist.push_back(o);
+        if (constant.contains(o))
+          worklist.push_back(o);
     }
     return roots.takeVector();
   }
@@ -151,7 +168,8 @@ class FunctionFolder {
         b && b.getType().getNumElements() > b.getOperand().getType().getNumElements())
       return false;
     Value base = v;
-    while (auto r = base.getDefiningOp<prim::ReshapeOp>()) base = r.getOperand();
+    while (auto r = base.getDefiningOp<prim::ReshapeOp>())
+      base = r.getOperand();
     if (base != v && (isa<BlockArgument>(base) || base.getDefiningOp<prim::ConstantOp>()))
       return false;
     auto type = cast<RankedTensorType>(v.getType());
@@ -170,15 +188,18 @@ class FunctionFolder {
     };
     while (!stack.empty()) {
       Value x = stack.pop_back_val();
-      if (!seen.insert(x).second) continue;
-      Operation* def = x.getDefiningOp();
+      if (!seen.insert(x).second)
+        continue;
+      Operation *def = x.getDefiningOp();
       if (!def) {
         total += bytesOf(x.getType());
       } else if (auto c = dyn_cast<prim::ConstantOp>(def)) {
         auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
-        if (!dense || !dense.isSplat()) total += bytesOf(x.getType());
+        if (!dense || !dense.isSplat())
+          total += bytesOf(x.getType());
       } else {
-        for (Value o : def->getOperands()) stack.push_back(o);
+        for (Value o : def->getOperands())
+          stack.push_back(o);
       }
     }
     return total;
@@ -192,36 +213,41 @@ class FunctionFolder {
   // Evaluates `v`, reusing small shared values; nullopt if some op cannot be evaluated
   // (its result is undefined, or a weight's bytes do not match its type).
   std::optional<HostTensor> evaluateValue(Value v) {
-    if (auto it = cache.find(v); it != cache.end()) return it->second;
-    if (auto it = local.find(v); it != local.end()) return it->second;
+    if (auto it = cache.find(v); it != cache.end())
+      return it->second;
+    if (auto it = local.find(v); it != local.end())
+      return it->second;
     std::optional<HostTensor> result;
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       result = loadWeight(arg);
     } else {
-      Operation* op = v.getDefiningOp();
+      Operation *op = v.getDefiningOp();
       SmallVector<HostTensor> operands;
       for (Value o : op->getOperands()) {
         std::optional<HostTensor> t = evaluateValue(o);
-        if (!t) return std::nullopt;
+        if (!t)
+          return std::nullopt;
         operands.push_back(std::move(*t));
       }
-      SmallVector<const HostTensor*> ptrs;
-      for (const HostTensor& t : operands) ptrs.push_back(&t);
+      SmallVector<const HostTensor *> ptrs;
+      for (const HostTensor &t : operands)
+        ptrs.push_back(&t);
       result = fold::evaluate(op, ptrs);
     }
-    if (!result) return std::nullopt;
+    if (!result)
+      return std::nullopt;
     bool small = result->numElements() <= kCachedElements;
     (small ? cache : local)[v] = *result;
     return result;
   }
 
-  void replaceByDerivedWeight(Value root, const std::string& bytes) {
+  void replaceByDerivedWeight(Value root, const std::string &bytes) {
     auto type = cast<RankedTensorType>(root.getType());
     std::string name = kDerivedWeightPrefix + std::to_string(derivedCount++);
     auto blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
         ArrayRef<char>(bytes.data(), bytes.size()), 64);
     auto value = DenseResourceElementsAttr::get(type, "pt2c_fold", std::move(blob));
-    MLIRContext* ctx = func.getContext();
+    MLIRContext *ctx = func.getContext();
     auto attrs = DictionaryAttr::get(
         ctx, {NamedAttribute(StringAttr::get(ctx, kWeightAttr), StringAttr::get(ctx, name)),
               NamedAttribute(StringAttr::get(ctx, kWeightValueAttr), value)});
@@ -232,17 +258,19 @@ class FunctionFolder {
 
   // Ops left without users, then weights left without readers (not in the blob then).
   void removeDeadCode() {
-    for (Operation& op : llvm::make_early_inc_range(llvm::reverse(func.front())))
-      if (isOpTriviallyDead(&op)) op.erase();
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(func.front())))
+      if (isOpTriviallyDead(&op))
+        op.erase();
     llvm::BitVector unused(func.getNumArguments());
     for (BlockArgument arg : func.getArguments())
-      if (isWeightArgument(arg) && arg.use_empty()) unused.set(arg.getArgNumber());
+      if (isWeightArgument(arg) && arg.use_empty())
+        unused.set(arg.getArgNumber());
     (void)func.eraseArguments(unused);
   }
 
   func::FuncOp func;
   int64_t maxElements;
-  const WeightBytes& weightBytes;
+  const WeightBytes &weightBytes;
   DenseSet<Value> constant;
   llvm::DenseMap<Value, HostTensor> cache, local;
   unsigned derivedCount = 0;
@@ -250,7 +278,7 @@ class FunctionFolder {
 
 struct FoldWeightsPass : impl::FoldWeightsPassBase<FoldWeightsPass> {
   using FoldWeightsPassBase::FoldWeightsPassBase;
-  FoldWeightsPass(WeightBytes weightBytes, const FoldWeightsPassOptions& options)
+  FoldWeightsPass(WeightBytes weightBytes, const FoldWeightsPassOptions &options)
       : FoldWeightsPassBase(options), weightBytes(std::move(weightBytes)) {}
 
   void runOnOperation() override {
@@ -260,19 +288,20 @@ struct FoldWeightsPass : impl::FoldWeightsPassBase<FoldWeightsPass> {
     // Not converging within the driver's bound only leaves some scales unfolded.
     (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns));
     for (auto func : getOperation().getOps<func::FuncOp>())
-      if (!func.isExternal()) FunctionFolder(func, maxElements, weightBytes).run();
+      if (!func.isExternal())
+        FunctionFolder(func, maxElements, weightBytes).run();
   }
 
   WeightBytes weightBytes;
 };
 
-}  // namespace
+} // namespace
 
 bool isWeightOnly(Value v) { return weightOnly(v, 0); }
 
 std::unique_ptr<Pass> createFoldWeightsPass(WeightBytes weightBytes,
-                                            const FoldWeightsPassOptions& options) {
+                                            const FoldWeightsPassOptions &options) {
   return std::make_unique<FoldWeightsPass>(std::move(weightBytes), options);
 }
 
-}  // namespace pt2c
+} // namespace pt2c

@@ -20,9 +20,9 @@
 #include <memory>
 #include <optional>
 
-#include "llvm/ADT/StringRef.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/ADT/StringRef.h"
 
 namespace pt2c {
 
@@ -45,8 +45,8 @@ bool isWeightOnly(mlir::Value v);
 
 // The driver's form: weights without `pt2c.value` read from the artifact.
 std::unique_ptr<mlir::Pass> createFoldWeightsPass(WeightBytes weightBytes,
-                                                  const FoldWeightsPassOptions& options = {});
+                                                  const FoldWeightsPassOptions &options = {});
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_TRANSFORMS_FOLD_FOLDWEIGHTS_H_
+#endif // PT2C_COMPILER_TRANSFORMS_FOLD_FOLDWEIGHTS_H_

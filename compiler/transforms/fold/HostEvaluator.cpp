@@ -17,7 +17,7 @@ using mlir::RankedTensorType;
 using mlir::Type;
 
 // f16 and bf16 go through APFloat: round to nearest, ties to even, as a conversion does.
-const llvm::fltSemantics& halfSemantics(Type t) {
+const llvm::fltSemantics &halfSemantics(Type t) {
   return t.isF16() ? llvm::APFloat::IEEEhalf() : llvm::APFloat::BFloat();
 }
 
@@ -31,8 +31,10 @@ llvm::APFloat toHalf(double x, Type t) {
 
 // Rounds a double to the float type it stands for.
 double roundFloat(double x, Type t) {
-  if (t.isF32()) return (double)(float)x;
-  if (!t.isF16() && !t.isBF16()) return x;
+  if (t.isF32())
+    return (double)(float)x;
+  if (!t.isF16() && !t.isBF16())
+    return x;
   return toHalf(x, t).convertToDouble();
 }
 
@@ -41,10 +43,13 @@ double roundFloat(double x, Type t) {
 int64_t wrapInt(int64_t x, Type t) {
   auto it = llvm::cast<mlir::IntegerType>(t);
   unsigned w = it.getWidth();
-  if (w == 1) return x & 1;
-  if (w >= 64) return x;
+  if (w == 1)
+    return x & 1;
+  if (w >= 64)
+    return x;
   uint64_t mask = (uint64_t(1) << w) - 1, u = uint64_t(x) & mask;
-  if (it.isUnsigned()) return int64_t(u);
+  if (it.isUnsigned())
+    return int64_t(u);
   uint64_t sign = uint64_t(1) << (w - 1);
   return int64_t((u ^ sign) - sign);
 }
@@ -52,22 +57,25 @@ int64_t wrapInt(int64_t x, Type t) {
 HostTensor empty(RankedTensorType type) {
   HostTensor t;
   t.type = type;
-  if (t.isFloat()) t.floats.resize(type.getNumElements());
-  else t.ints.resize(type.getNumElements());
+  if (t.isFloat())
+    t.floats.resize(type.getNumElements());
+  else
+    t.ints.resize(type.getNumElements());
   return t;
 }
 
 // Row-major strides of `shape` (in elements).
 llvm::SmallVector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape) {
   llvm::SmallVector<int64_t> s(shape.size(), 1);
-  for (int i = (int)shape.size() - 2; i >= 0; --i) s[i] = s[i + 1] * shape[i + 1];
+  for (int i = (int)shape.size() - 2; i >= 0; --i)
+    s[i] = s[i + 1] * shape[i + 1];
   return s;
 }
 
 // result[i] = operand[sourceIndex(i)] for every element: the data movement of broadcast
 // and transpose. `sourceStride[d]` is how far the operand index moves per step of
 // result dim d (0 for a broadcast dim).
-HostTensor gatherElements(const HostTensor& in, RankedTensorType type,
+HostTensor gatherElements(const HostTensor &in, RankedTensorType type,
                           llvm::ArrayRef<int64_t> sourceStride) {
   HostTensor out = empty(type);
   llvm::ArrayRef<int64_t> shape = type.getShape();
@@ -75,8 +83,10 @@ HostTensor gatherElements(const HostTensor& in, RankedTensorType type,
   llvm::SmallVector<int64_t> index(rank, 0);
   int64_t source = 0;
   for (int64_t i = 0, n = type.getNumElements(); i < n; ++i) {
-    if (out.isFloat()) out.floats[i] = in.floats[source];
-    else out.ints[i] = in.ints[source];
+    if (out.isFloat())
+      out.floats[i] = in.floats[source];
+    else
+      out.ints[i] = in.ints[source];
     // Odometer step over the result index, keeping `source` in sync.
     for (int d = (int)rank - 1; d >= 0; --d) {
       if (++index[d] < shape[d]) {
@@ -90,30 +100,32 @@ HostTensor gatherElements(const HostTensor& in, RankedTensorType type,
   return out;
 }
 
-std::optional<HostTensor> broadcast(pt2c::prim::BroadcastInDimOp op, const HostTensor& in) {
+std::optional<HostTensor> broadcast(pt2c::prim::BroadcastInDimOp op, const HostTensor &in) {
   auto type = op.getType();
   llvm::SmallVector<int64_t> stride(type.getRank(), 0);
   auto inStrides = stridesOf(in.type.getShape());
   for (auto [i, d] : llvm::enumerate(op.getBroadcastDimensions()))
-    if (in.type.getDimSize(i) != 1) stride[d] = inStrides[i];
+    if (in.type.getDimSize(i) != 1)
+      stride[d] = inStrides[i];
   return gatherElements(in, type, stride);
 }
 
-std::optional<HostTensor> transpose(pt2c::prim::TransposeOp op, const HostTensor& in) {
+std::optional<HostTensor> transpose(pt2c::prim::TransposeOp op, const HostTensor &in) {
   auto type = op.getType();
   auto inStrides = stridesOf(in.type.getShape());
   llvm::SmallVector<int64_t> stride;
-  for (int64_t p : op.getPermutation()) stride.push_back(inStrides[p]);
+  for (int64_t p : op.getPermutation())
+    stride.push_back(inStrides[p]);
   return gatherElements(in, type, stride);
 }
 
-std::optional<HostTensor> reshape(RankedTensorType type, const HostTensor& in) {
+std::optional<HostTensor> reshape(RankedTensorType type, const HostTensor &in) {
   HostTensor out = in;
   out.type = type;
   return out;
 }
 
-std::optional<HostTensor> convert(RankedTensorType type, const HostTensor& in) {
+std::optional<HostTensor> convert(RankedTensorType type, const HostTensor &in) {
   HostTensor out = empty(type);
   Type to = type.getElementType();
   for (int64_t i = 0, n = in.numElements(); i < n; ++i) {
@@ -124,9 +136,11 @@ std::optional<HostTensor> convert(RankedTensorType type, const HostTensor& in) {
     } else if (in.isFloat()) {
       // float -> int truncates; out of range is undefined behaviour in the kernels too.
       double x = std::trunc(in.floats[i]);
-      if (!(x >= -9.2e18 && x <= 9.2e18)) return std::nullopt;
+      if (!(x >= -9.2e18 && x <= 9.2e18))
+        return std::nullopt;
       int64_t v = (int64_t)x;
-      if (wrapInt(v, to) != v) return std::nullopt;
+      if (wrapInt(v, to) != v)
+        return std::nullopt;
       out.ints[i] = v;
     } else {
       out.ints[i] = wrapInt(in.ints[i], to);
@@ -136,8 +150,9 @@ std::optional<HostTensor> convert(RankedTensorType type, const HostTensor& in) {
 }
 
 template <typename F>
-std::optional<HostTensor> unaryFloat(RankedTensorType type, const HostTensor& in, F f) {
-  if (!in.isFloat()) return std::nullopt;
+std::optional<HostTensor> unaryFloat(RankedTensorType type, const HostTensor &in, F f) {
+  if (!in.isFloat())
+    return std::nullopt;
   HostTensor out = empty(type);
   for (int64_t i = 0, n = in.numElements(); i < n; ++i)
     out.floats[i] = roundFloat(f(in.floats[i]), type.getElementType());
@@ -145,8 +160,9 @@ std::optional<HostTensor> unaryFloat(RankedTensorType type, const HostTensor& in
 }
 
 template <typename FF, typename FI>
-std::optional<HostTensor> unary(RankedTensorType type, const HostTensor& in, FF ff, FI fi) {
-  if (in.isFloat()) return unaryFloat(type, in, ff);
+std::optional<HostTensor> unary(RankedTensorType type, const HostTensor &in, FF ff, FI fi) {
+  if (in.isFloat())
+    return unaryFloat(type, in, ff);
   HostTensor out = empty(type);
   for (int64_t i = 0, n = in.numElements(); i < n; ++i)
     out.ints[i] = wrapInt(fi(in.ints[i]), type.getElementType());
@@ -155,7 +171,7 @@ std::optional<HostTensor> unary(RankedTensorType type, const HostTensor& in, FF 
 
 // `fi` returns nullopt where the integer result is undefined.
 template <typename FF, typename FI>
-std::optional<HostTensor> binary(RankedTensorType type, const HostTensor& a, const HostTensor& b,
+std::optional<HostTensor> binary(RankedTensorType type, const HostTensor &a, const HostTensor &b,
                                  FF ff, FI fi) {
   HostTensor out = empty(type);
   Type e = type.getElementType();
@@ -164,7 +180,8 @@ std::optional<HostTensor> binary(RankedTensorType type, const HostTensor& a, con
       out.floats[i] = roundFloat(ff(a.floats[i], b.floats[i]), e);
     } else {
       std::optional<int64_t> v = fi(a.ints[i], b.ints[i]);
-      if (!v) return std::nullopt;
+      if (!v)
+        return std::nullopt;
       out.ints[i] = wrapInt(*v, e);
     }
   }
@@ -176,13 +193,15 @@ std::optional<int64_t> some(int64_t v) { return v; }
 double nanMax(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }
 double nanMin(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }
 
-}  // namespace
+} // namespace
 
 bool isEvaluableType(Type type) {
   auto t = llvm::dyn_cast<RankedTensorType>(type);
-  if (!t || !t.hasStaticShape()) return false;
+  if (!t || !t.hasStaticShape())
+    return false;
   Type e = t.getElementType();
-  if (e.isF32() || e.isF64() || e.isF16() || e.isBF16()) return true;
+  if (e.isF32() || e.isF64() || e.isF16() || e.isBF16())
+    return true;
   auto it = llvm::dyn_cast<mlir::IntegerType>(e);
   return it && (it.isSignless() || (it.isUnsigned() && it.getWidth() == 8)) &&
          llvm::is_contained({1u, 8u, 16u, 32u, 64u}, it.getWidth());
@@ -194,12 +213,14 @@ int64_t storageBytes(Type e) {
 }
 
 std::optional<HostTensor> tensorFromBytes(RankedTensorType type, llvm::ArrayRef<char> bytes) {
-  if (!isEvaluableType(type)) return std::nullopt;
+  if (!isEvaluableType(type))
+    return std::nullopt;
   Type e = type.getElementType();
   int64_t width = storageBytes(e), n = type.getNumElements();
-  if ((int64_t)bytes.size() != n * width) return std::nullopt;
+  if ((int64_t)bytes.size() != n * width)
+    return std::nullopt;
   HostTensor t = empty(type);
-  const char* p = bytes.data();
+  const char *p = bytes.data();
   for (int64_t i = 0; i < n; ++i, p += width) {
     if (e.isF32()) {
       float f;
@@ -213,7 +234,7 @@ std::optional<HostTensor> tensorFromBytes(RankedTensorType type, llvm::ArrayRef<
       t.floats[i] = llvm::APFloat(halfSemantics(e), llvm::APInt(16, bits)).convertToDouble();
     } else {
       uint64_t raw = 0;
-      std::memcpy(&raw, p, width);  // little endian: the low bytes
+      std::memcpy(&raw, p, width); // little endian: the low bytes
       t.ints[i] = wrapInt((int64_t)raw, e);
     }
   }
@@ -222,43 +243,50 @@ std::optional<HostTensor> tensorFromBytes(RankedTensorType type, llvm::ArrayRef<
 
 std::optional<HostTensor> tensorFromAttr(mlir::ElementsAttr attr) {
   auto type = llvm::dyn_cast<RankedTensorType>(attr.getType());
-  if (!type || !isEvaluableType(type)) return std::nullopt;
+  if (!type || !isEvaluableType(type))
+    return std::nullopt;
   if (auto resource = llvm::dyn_cast<mlir::DenseResourceElementsAttr>(attr)) {
-    mlir::AsmResourceBlob* blob = resource.getRawHandle().getBlob();
-    if (!blob) return std::nullopt;
+    mlir::AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
     return tensorFromBytes(type, blob->getData());
   }
   auto dense = llvm::dyn_cast<mlir::DenseElementsAttr>(attr);
-  if (!dense) return std::nullopt;
+  if (!dense)
+    return std::nullopt;
   HostTensor t = empty(type);
   int64_t n = type.getNumElements();
   if (t.isFloat()) {
-    if (dense.isSplat()) std::fill(t.floats.begin(), t.floats.end(),
-                                   dense.getSplatValue<llvm::APFloat>().convertToDouble());
+    if (dense.isSplat())
+      std::fill(t.floats.begin(), t.floats.end(),
+                dense.getSplatValue<llvm::APFloat>().convertToDouble());
     else {
       int64_t i = 0;
-      for (const llvm::APFloat& v : dense.getValues<llvm::APFloat>()) t.floats[i++] = v.convertToDouble();
+      for (const llvm::APFloat &v : dense.getValues<llvm::APFloat>())
+        t.floats[i++] = v.convertToDouble();
     }
   } else {
-    auto value = [&](const llvm::APInt& v) {
+    auto value = [&](const llvm::APInt &v) {
       return wrapInt(v.getBitWidth() == 1 ? (int64_t)v.getZExtValue() : v.getSExtValue(),
                      type.getElementType());
     };
-    if (dense.isSplat()) std::fill(t.ints.begin(), t.ints.end(), value(dense.getSplatValue<llvm::APInt>()));
+    if (dense.isSplat())
+      std::fill(t.ints.begin(), t.ints.end(), value(dense.getSplatValue<llvm::APInt>()));
     else {
       int64_t i = 0;
-      for (const llvm::APInt& v : dense.getValues<llvm::APInt>()) t.ints[i++] = value(v);
+      for (const llvm::APInt &v : dense.getValues<llvm::APInt>())
+        t.ints[i++] = value(v);
     }
   }
   (void)n;
   return t;
 }
 
-std::string tensorToBytes(const HostTensor& t) {
+std::string tensorToBytes(const HostTensor &t) {
   Type e = t.type.getElementType();
   int64_t width = storageBytes(e), n = t.numElements();
   std::string bytes(n * width, '\0');
-  char* p = bytes.data();
+  char *p = bytes.data();
   for (int64_t i = 0; i < n; ++i, p += width) {
     if (e.isF32()) {
       float f = (float)t.floats[i];
@@ -276,27 +304,29 @@ std::string tensorToBytes(const HostTensor& t) {
   return bytes;
 }
 
-bool canEvaluate(mlir::Operation* op) {
+bool canEvaluate(mlir::Operation *op) {
   using namespace pt2c::prim;
   return llvm::isa<ConstantOp, NegOp, AbsOp, ExpOp, LogOp, TanhOp, ErfOp, SigmoidOp, SqrtOp,
                    RsqrtOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, ConvertOp,
                    BroadcastInDimOp, ReshapeOp, TransposeOp>(op);
 }
 
-std::optional<HostTensor> evaluate(mlir::Operation* op, llvm::ArrayRef<const HostTensor*> in) {
+std::optional<HostTensor> evaluate(mlir::Operation *op, llvm::ArrayRef<const HostTensor *> in) {
   using namespace pt2c::prim;
   if (op->getNumResults() != 1 || !isEvaluableType(op->getResult(0).getType()))
     return std::nullopt;
   auto type = llvm::cast<RankedTensorType>(op->getResult(0).getType());
   constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
-  return llvm::TypeSwitch<mlir::Operation*, std::optional<HostTensor>>(op)
+  return llvm::TypeSwitch<mlir::Operation *, std::optional<HostTensor>>(op)
       .Case([&](ConstantOp c) { return tensorFromAttr(c.getValue()); })
       .Case([&](NegOp) {
-        return unary(type, *in[0], [](double x) { return -x; }, [](int64_t x) { return 0 - (uint64_t)x; });
+        return unary(
+            type, *in[0], [](double x) { return -x; }, [](int64_t x) { return 0 - (uint64_t)x; });
       })
       .Case([&](AbsOp) {
-        return unary(type, *in[0], [](double x) { return std::fabs(x); },
-                     [](int64_t x) { return x < 0 ? 0 - (uint64_t)x : x; });
+        return unary(
+            type, *in[0], [](double x) { return std::fabs(x); },
+            [](int64_t x) { return x < 0 ? 0 - (uint64_t)x : x; });
       })
       .Case([&](ExpOp) { return unaryFloat(type, *in[0], [](double x) { return std::exp(x); }); })
       .Case([&](LogOp) { return unaryFloat(type, *in[0], [](double x) { return std::log(x); }); })
@@ -310,23 +340,28 @@ std::optional<HostTensor> evaluate(mlir::Operation* op, llvm::ArrayRef<const Hos
         return unaryFloat(type, *in[0], [](double x) { return 1.0 / std::sqrt(x); });
       })
       .Case([&](AddOp) {
-        return binary(type, *in[0], *in[1], [](double a, double b) { return a + b; },
-                      [](int64_t a, int64_t b) { return some((uint64_t)a + (uint64_t)b); });
+        return binary(
+            type, *in[0], *in[1], [](double a, double b) { return a + b; },
+            [](int64_t a, int64_t b) { return some((uint64_t)a + (uint64_t)b); });
       })
       .Case([&](SubOp) {
-        return binary(type, *in[0], *in[1], [](double a, double b) { return a - b; },
-                      [](int64_t a, int64_t b) { return some((uint64_t)a - (uint64_t)b); });
+        return binary(
+            type, *in[0], *in[1], [](double a, double b) { return a - b; },
+            [](int64_t a, int64_t b) { return some((uint64_t)a - (uint64_t)b); });
       })
       .Case([&](MulOp) {
-        return binary(type, *in[0], *in[1], [](double a, double b) { return a * b; },
-                      [](int64_t a, int64_t b) { return some((uint64_t)a * (uint64_t)b); });
+        return binary(
+            type, *in[0], *in[1], [](double a, double b) { return a * b; },
+            [](int64_t a, int64_t b) { return some((uint64_t)a * (uint64_t)b); });
       })
       .Case([&](DivOp) {
-        return binary(type, *in[0], *in[1], [](double a, double b) { return a / b; },
-                      [&](int64_t a, int64_t b) -> std::optional<int64_t> {
-                        if (b == 0 || (a == kMin && b == -1)) return std::nullopt;
-                        return a / b;
-                      });
+        return binary(
+            type, *in[0], *in[1], [](double a, double b) { return a / b; },
+            [&](int64_t a, int64_t b) -> std::optional<int64_t> {
+              if (b == 0 || (a == kMin && b == -1))
+                return std::nullopt;
+              return a / b;
+            });
       })
       .Case([&](MaxOp) {
         return binary(type, *in[0], *in[1], nanMax,
@@ -337,14 +372,15 @@ std::optional<HostTensor> evaluate(mlir::Operation* op, llvm::ArrayRef<const Hos
                       [](int64_t a, int64_t b) { return some(std::min(a, b)); });
       })
       .Case([&](PowOp) {
-        return binary(type, *in[0], *in[1], [](double a, double b) { return std::pow(a, b); },
-                      [](int64_t, int64_t) { return std::optional<int64_t>(); });
+        return binary(
+            type, *in[0], *in[1], [](double a, double b) { return std::pow(a, b); },
+            [](int64_t, int64_t) { return std::optional<int64_t>(); });
       })
       .Case([&](ConvertOp) { return convert(type, *in[0]); })
       .Case([&](BroadcastInDimOp b) { return broadcast(b, *in[0]); })
       .Case([&](ReshapeOp) { return reshape(type, *in[0]); })
       .Case([&](TransposeOp t) { return transpose(t, *in[0]); })
-      .Default([](mlir::Operation*) { return std::nullopt; });
+      .Default([](mlir::Operation *) { return std::nullopt; });
 }
 
-}  // namespace pt2c::fold
+} // namespace pt2c::fold

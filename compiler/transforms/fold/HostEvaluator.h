@@ -21,9 +21,9 @@
 namespace pt2c::fold {
 
 struct HostTensor {
-  mlir::RankedTensorType type;  // static shape, an element type isEvaluableType accepts
-  std::vector<double> floats;   // for floating-point element types
-  std::vector<int64_t> ints;    // for integer element types
+  mlir::RankedTensorType type; // static shape, an element type isEvaluableType accepts
+  std::vector<double> floats;  // for floating-point element types
+  std::vector<int64_t> ints;   // for integer element types
 
   bool isFloat() const { return llvm::isa<mlir::FloatType>(type.getElementType()); }
   int64_t numElements() const { return type.getNumElements(); }
@@ -39,15 +39,16 @@ int64_t storageBytes(mlir::Type elementType);
 // wrong size.
 std::optional<HostTensor> tensorFromBytes(mlir::RankedTensorType type, llvm::ArrayRef<char> bytes);
 std::optional<HostTensor> tensorFromAttr(mlir::ElementsAttr attr);
-std::string tensorToBytes(const HostTensor& t);
+std::string tensorToBytes(const HostTensor &t);
 
 // Whether `op` is one of the ops `evaluate` knows (its types are checked separately).
-bool canEvaluate(mlir::Operation* op);
+bool canEvaluate(mlir::Operation *op);
 
 // Runs `op` on its operand values. Nullopt where the result is undefined (an integer
 // division by zero, a float out of an integer's range): the op then stays at run time.
-std::optional<HostTensor> evaluate(mlir::Operation* op, llvm::ArrayRef<const HostTensor*> operands);
+std::optional<HostTensor> evaluate(mlir::Operation *op,
+                                   llvm::ArrayRef<const HostTensor *> operands);
 
-}  // namespace pt2c::fold
+} // namespace pt2c::fold
 
-#endif  // PT2C_COMPILER_TRANSFORMS_FOLD_HOSTEVALUATOR_H_
+#endif // PT2C_COMPILER_TRANSFORMS_FOLD_HOSTEVALUATOR_H_

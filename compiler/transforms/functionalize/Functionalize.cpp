@@ -20,8 +20,8 @@
 #include "ir/contract/ModelContract.h"
 #include "ir/prim/PrimDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "llvm/ADT/StringMap.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace pt2c {
 
@@ -206,7 +206,8 @@ private:
       return b.broadcastTo(b.convert(operands[1], type.getElementType()), type);
     auto name = RegisteredOperationName::lookup(functional, op->getContext());
     if (!name)
-      return b.fail("its functional form " + functional + " is not an op of the aten "
+      return b.fail("its functional form " + functional +
+                    " is not an op of the aten "
                     "dialect (add it to ir/aten/aten_ops.txt)");
     OperationState state(op->getLoc(), *name);
     state.addOperands(operands);
@@ -237,8 +238,7 @@ private:
       return false;
     };
     if (auto fqn = weightFqn(func, i))
-      return op->emitError() << "in-place " << op->getName() << " writes weight '"
-                             << fqn.getValue()
+      return op->emitError() << "in-place " << op->getName() << " writes weight '" << fqn.getValue()
                              << "' (a parameter or constant tensor of the model); pt2c "
                                 "compiles weights as constants and cannot keep such "
                                 "changes: make it a buffer (register_buffer) or write "
@@ -252,18 +252,18 @@ private:
     for (Role role : {Role{stateFqn(func, i), kWritebackAttr, "buffer"},
                       Role{userInputName(func, i), kInputWritebackAttr, "input"}})
       if (role.name && !writtenBack(role.writeback, role.name))
-        return op->emitError() << "in-place " << op->getName() << " writes " << role.what
-                               << " '" << role.name.getValue() << "', which has no "
-                               << role.writeback << " result: the artifact does not list the "
-                               << role.what << " as mutated";
+        return op->emitError() << "in-place " << op->getName() << " writes " << role.what << " '"
+                               << role.name.getValue() << "', which has no " << role.writeback
+                               << " result: the artifact does not list the " << role.what
+                               << " as mutated";
     return success();
   }
 
   func::FuncOp func;
   PatternRewriter rewriter;
   DenseMap<Value, Reference> refs;
-  DenseMap<Value, Value> current;     // root -> its contents now
-  DenseMap<Value, unsigned> version;  // root -> writes to it so far
+  DenseMap<Value, Value> current;                    // root -> its contents now
+  DenseMap<Value, unsigned> version;                 // root -> writes to it so far
   DenseMap<Value, std::pair<unsigned, Value>> cache; // view -> (root version, contents)
   SmallVector<Operation *> rewritten;
 };

@@ -85,19 +85,18 @@ Value scatterIntoDiagonal(PrimBuilder &b, Operation *view, Value parent, Value u
   RankedTensorType parentType = tensorType(parent);
   if (!parentType.hasStaticShape())
     return b.fail("writing through a diagonal of a tensor with dynamic sizes");
-  std::optional<decompose::DiagonalLayout> layout = decompose::diagonalLayout(
-      b, parentType, intAttr(view, "offset", 0), intAttr(view, "dim1", 0),
-      intAttr(view, "dim2", 1));
+  std::optional<decompose::DiagonalLayout> layout =
+      decompose::diagonalLayout(b, parentType, intAttr(view, "offset", 0), intAttr(view, "dim1", 0),
+                                intAttr(view, "dim2", 1));
   if (!layout)
     return {};
   Value flat = decompose::diagonalFlattened(b, parent, *layout);
   if (b.failed())
     return {};
   int64_t last = tensorType(flat).getRank() - 1;
-  Value written = layout->length == 0
-                      ? flat
-                      : decompose::replaceStrided(b, flat, last, layout->start,
-                                                  layout->step, updated);
+  Value written = layout->length == 0 ? flat
+                                      : decompose::replaceStrided(b, flat, last, layout->start,
+                                                                  layout->step, updated);
   SmallVector<int64_t> movedShape;
   for (int64_t d : layout->permutation)
     movedShape.push_back(parentType.getDimSize(d));
@@ -120,19 +119,17 @@ bool isViewOp(Operation *op) {
 
 Value scatterIntoParent(PrimBuilder &b, Operation *view, unsigned result, Value parent,
                         Value updated) {
-  static const llvm::StringSet<> sameElements = {"aten.alias", "aten.detach",
-                                                 "aten.contiguous"};
+  static const llvm::StringSet<> sameElements = {"aten.alias", "aten.detach", "aten.contiguous"};
   static const llvm::StringSet<> reshapes = {
-      "aten.view",         "aten.reshape",      "aten._unsafe_view", "aten.unsqueeze",
-      "aten.squeeze",      "aten.squeeze.dim",  "aten.squeeze.dims", "aten.flatten.using_ints",
+      "aten.view",          "aten.reshape",     "aten._unsafe_view", "aten.unsqueeze",
+      "aten.squeeze",       "aten.squeeze.dim", "aten.squeeze.dims", "aten.flatten.using_ints",
       "aten.unflatten.int", "aten.view_as"};
   static const llvm::StringSet<> transposes = {"aten.t", "aten.transpose.int", "aten.permute"};
   StringRef name = view->getName().getStringRef();
   RankedTensorType parentType = tensorType(parent);
   int64_t rank = parentType.getRank();
 
-  if (sameElements.contains(name) ||
-      (name == "aten.expand" && tensorType(updated) == parentType))
+  if (sameElements.contains(name) || (name == "aten.expand" && tensorType(updated) == parentType))
     return updated;
   // An expand that only adds dims of size 1 shows each element once: a reshape.
   // (Eager refuses in-place writes into any other expand, so traces never hold them.)

@@ -17,8 +17,8 @@ bool isViewOp(mlir::Operation *op);
 /// `parent` with the elements that result `result` of view op `view` shows replaced by
 /// `updated` (a value of that result's type), built from prim ops. A null Value (with
 /// the reason recorded on `b`) for views that cannot be written through.
-mlir::Value scatterIntoParent(decompose::PrimBuilder &b, mlir::Operation *view,
-                              unsigned result, mlir::Value parent, mlir::Value updated);
+mlir::Value scatterIntoParent(decompose::PrimBuilder &b, mlir::Operation *view, unsigned result,
+                              mlir::Value parent, mlir::Value updated);
 
 } // namespace pt2c::functionalize
 

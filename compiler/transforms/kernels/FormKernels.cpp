@@ -6,8 +6,6 @@
 
 #include <functional>
 
-#include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -16,6 +14,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace pt2c {
 
@@ -24,19 +24,20 @@ namespace pt2c {
 
 namespace {
 
-bool isClonedIntoUsers(mlir::Operation* op) {
+bool isClonedIntoUsers(mlir::Operation *op) {
   return op->hasTrait<mlir::OpTrait::ConstantLike>() || isSizeArithmetic(op);
 }
 
 // A kernel argument's or result's dims for pt2c.kernel_dims ([] when static).
-mlir::Attribute kernelDims(mlir::Builder& b, mlir::Value v) {
-  if (mlir::ArrayAttr dims = sym::dimsAttrOf(v)) return dims;
+mlir::Attribute kernelDims(mlir::Builder &b, mlir::Value v) {
+  if (mlir::ArrayAttr dims = sym::dimsAttrOf(v))
+    return dims;
   return b.getArrayAttr({});
 }
 
 // Producers cheap enough to recompute inside their single consumer's kernel: fusing them
 // saves a buffer round trip and a step.
-bool isFusibleProducer(mlir::Operation* op) {
+bool isFusibleProducer(mlir::Operation *op) {
   return op->hasTrait<mlir::OpTrait::Elementwise>() ||
          op->getName().getStringRef() == "prim.broadcast_in_dim";
 }
@@ -44,28 +45,31 @@ bool isFusibleProducer(mlir::Operation* op) {
 // The ops of one kernel in program order; `root` is the last, and only its results
 // may be used outside the kernel.
 struct Group {
-  mlir::Operation* root;
-  llvm::SmallVector<mlir::Operation*> ops;
+  mlir::Operation *root;
+  llvm::SmallVector<mlir::Operation *> ops;
 };
 
 class KernelOutliner {
- public:
-  KernelOutliner(mlir::func::FuncOp func, mlir::SymbolTable& symbols)
+public:
+  KernelOutliner(mlir::func::FuncOp func, mlir::SymbolTable &symbols)
       : func(func), symbols(symbols) {}
 
   void run() {
     formGroups();
-    for (Group& g : groups) outline(g);
+    for (Group &g : groups)
+      outline(g);
     copyOutputsThatShareBuffers();
   }
 
- private:
+private:
   void formGroups() {
     // Walk backwards so that every consumer has its group before its producers ask.
-    llvm::SmallVector<mlir::Operation*> ops;
-    for (mlir::Operation& op : func.getBody().front().without_terminator()) ops.push_back(&op);
-    for (mlir::Operation* op : llvm::reverse(ops)) {
-      if (isClonedIntoUsers(op) || isAliasOp(op)) continue;
+    llvm::SmallVector<mlir::Operation *> ops;
+    for (mlir::Operation &op : func.getBody().front().without_terminator())
+      ops.push_back(&op);
+    for (mlir::Operation *op : llvm::reverse(ops)) {
+      if (isClonedIntoUsers(op) || isAliasOp(op))
+        continue;
       if (isFusibleProducer(op))
         if (auto g = soleConsumerGroup(op)) {
           groupOf[op] = *g;
@@ -75,14 +79,16 @@ class KernelOutliner {
       groupOf[op] = groups.size();
       groups.push_back({op, {op}});
     }
-    for (Group& g : groups) std::reverse(g.ops.begin(), g.ops.end());
+    for (Group &g : groups)
+      std::reverse(g.ops.begin(), g.ops.end());
   }
 
-  std::optional<size_t> soleConsumerGroup(mlir::Operation* op) {
+  std::optional<size_t> soleConsumerGroup(mlir::Operation *op) {
     std::optional<size_t> found;
-    for (mlir::Operation* user : op->getUsers()) {
+    for (mlir::Operation *user : op->getUsers()) {
       auto it = groupOf.find(user);
-      if (it == groupOf.end() || (found && *found != it->second)) return std::nullopt;
+      if (it == groupOf.end() || (found && *found != it->second))
+        return std::nullopt;
       found = it->second;
     }
     // The fused ops' kernels are written by hand for the op alone
@@ -92,23 +98,28 @@ class KernelOutliner {
     return found;
   }
 
-  void outline(Group& g) {
+  void outline(Group &g) {
     // Operands from outside the group become kernel arguments; constants are cloned in.
     llvm::SetVector<mlir::Value> inputs;
-    llvm::SetVector<mlir::Operation*> constants;  // operands before their users
-    llvm::SmallPtrSet<mlir::Operation*, 8> members(g.ops.begin(), g.ops.end());
-    std::function<void(mlir::Operation*)> cloneWithOperands = [&](mlir::Operation* def) {
-      if (constants.contains(def)) return;
+    llvm::SetVector<mlir::Operation *> constants; // operands before their users
+    llvm::SmallPtrSet<mlir::Operation *, 8> members(g.ops.begin(), g.ops.end());
+    std::function<void(mlir::Operation *)> cloneWithOperands = [&](mlir::Operation *def) {
+      if (constants.contains(def))
+        return;
       for (mlir::Value v : def->getOperands())
-        if (mlir::Operation* d = v.getDefiningOp()) cloneWithOperands(d);
+        if (mlir::Operation *d = v.getDefiningOp())
+          cloneWithOperands(d);
       constants.insert(def);
     };
-    for (mlir::Operation* op : g.ops)
+    for (mlir::Operation *op : g.ops)
       for (mlir::Value v : op->getOperands()) {
-        mlir::Operation* def = v.getDefiningOp();
-        if (def && members.contains(def)) continue;
-        if (def && isClonedIntoUsers(def)) cloneWithOperands(def);
-        else inputs.insert(v);
+        mlir::Operation *def = v.getDefiningOp();
+        if (def && members.contains(def))
+          continue;
+        if (def && isClonedIntoUsers(def))
+          cloneWithOperands(def);
+        else
+          inputs.insert(v);
       }
 
     mlir::OpBuilder b(func);
@@ -123,35 +134,45 @@ class KernelOutliner {
     markDynamic(kernel, boundary);
     symbols.insert(kernel);
 
-    mlir::Block* body = kernel.addEntryBlock();
+    mlir::Block *body = kernel.addEntryBlock();
     b.setInsertionPointToStart(body);
     mlir::IRMapping map;
-    for (auto [outer, arg] : llvm::zip(inputs, body->getArguments())) map.map(outer, arg);
-    for (mlir::Operation* c : constants) b.clone(*c, map);
-    for (mlir::Operation* op : g.ops) b.clone(*op, map);
+    for (auto [outer, arg] : llvm::zip(inputs, body->getArguments()))
+      map.map(outer, arg);
+    for (mlir::Operation *c : constants)
+      b.clone(*c, map);
+    for (mlir::Operation *op : g.ops)
+      b.clone(*op, map);
     b.create<mlir::func::ReturnOp>(g.root->getLoc(), map.lookup(g.root)->getResults());
 
     b.setInsertionPoint(g.root);
     auto call = b.create<mlir::func::CallOp>(g.root->getLoc(), kernel, inputs.getArrayRef());
-    if (auto dims = g.root->getAttr(kResultDimsAttr)) call->setAttr(kResultDimsAttr, dims);
+    if (auto dims = g.root->getAttr(kResultDimsAttr))
+      call->setAttr(kResultDimsAttr, dims);
     g.root->replaceAllUsesWith(call.getResults());
-    for (mlir::Operation* op : llvm::reverse(g.ops)) op->erase();
-    for (mlir::Operation* c : llvm::reverse(constants))
-      if (c->use_empty()) c->erase();
+    for (mlir::Operation *op : llvm::reverse(g.ops))
+      op->erase();
+    for (mlir::Operation *c : llvm::reverse(constants))
+      if (c->use_empty())
+        c->erase();
   }
 
   // A kernel of a model with dynamic dimensions: its symbols' names, and the dims of
   // its arguments and results (`boundary`, in that order), for the kernel ABI.
   void markDynamic(mlir::func::FuncOp kernel, llvm::ArrayRef<mlir::Value> boundary) {
     auto symbolsAttr = func->getAttrOfType<mlir::ArrayAttr>(kSymbolsAttr);
-    if (!symbolsAttr) return;
+    if (!symbolsAttr)
+      return;
     mlir::Builder b(kernel.getContext());
     llvm::SmallVector<mlir::Attribute> names, dims;
-    for (const std::string& name : sym::symbolNames(func)) names.push_back(b.getStringAttr(name));
-    for (mlir::Value v : boundary) dims.push_back(kernelDims(b, v));
+    for (const std::string &name : sym::symbolNames(func))
+      names.push_back(b.getStringAttr(name));
+    for (mlir::Value v : boundary)
+      dims.push_back(kernelDims(b, v));
     kernel->setAttr(kSymbolNamesAttr, b.getArrayAttr(names));
     llvm::SmallVector<int64_t> ranges;
-    for (sym::SymbolRange r : sym::symbolRanges(func)) ranges.append({r.min, r.max});
+    for (sym::SymbolRange r : sym::symbolRanges(func))
+      ranges.append({r.min, r.max});
     kernel->setAttr(kSymbolRangesAttr, b.getDenseI64ArrayAttr(ranges));
     kernel->setAttr(kKernelDimsAttr, b.getArrayAttr(dims));
   }
@@ -163,13 +184,15 @@ class KernelOutliner {
     llvm::SmallPtrSet<mlir::Value, 8> owned;
     // Write-backs go last: an output copied from a state or input argument must read
     // it before its new value lands there.
-    llvm::SmallVector<mlir::OpOperand*> operands;
-    for (mlir::OpOperand& operand : ret->getOpOperands())
-      if (!isWriteback(operand.getOperandNumber())) operands.push_back(&operand);
-    for (mlir::OpOperand& operand : ret->getOpOperands())
-      if (isWriteback(operand.getOperandNumber())) operands.push_back(&operand);
-    for (mlir::OpOperand* operandPtr : operands) {
-      mlir::OpOperand& operand = *operandPtr;
+    llvm::SmallVector<mlir::OpOperand *> operands;
+    for (mlir::OpOperand &operand : ret->getOpOperands())
+      if (!isWriteback(operand.getOperandNumber()))
+        operands.push_back(&operand);
+    for (mlir::OpOperand &operand : ret->getOpOperands())
+      if (isWriteback(operand.getOperandNumber()))
+        operands.push_back(&operand);
+    for (mlir::OpOperand *operandPtr : operands) {
+      mlir::OpOperand &operand = *operandPtr;
       mlir::Value root = operand.get();
       while (root.getDefiningOp() && isAliasOp(root.getDefiningOp()))
         root = root.getDefiningOp()->getOperand(0);
@@ -180,18 +203,21 @@ class KernelOutliner {
       bool guard = func.getResultAttr(i, kGuardAttr) != nullptr;
       if (isWriteback(i)) {
         // Unchanged state needs no write; changed state is copied in at the very end.
-        if (!isOwnArgument(root, i)) operand.set(copyOf(operand.get(), ret));
+        if (!isOwnArgument(root, i))
+          operand.set(copyOf(operand.get(), ret));
         continue;
       }
       bool shared = !guard && (llvm::isa<mlir::BlockArgument>(root) || !owned.insert(root).second);
-      if (constant || shared) operand.set(copyOf(operand.get(), ret));
+      if (constant || shared)
+        operand.set(copyOf(operand.get(), ret));
     }
   }
 
   /// True if `root` is the argument that write-back result `result` writes.
   bool isOwnArgument(mlir::Value root, unsigned result) {
     auto arg = llvm::dyn_cast<mlir::BlockArgument>(root);
-    if (!arg) return false;
+    if (!arg)
+      return false;
     if (auto fqn = func.getResultAttr(result, kWritebackAttr))
       return func.getArgAttr(arg.getArgNumber(), kStateAttr) == fqn;
     return func.getArgAttr(arg.getArgNumber(), kInputAttr) ==
@@ -203,7 +229,7 @@ class KernelOutliner {
            func.getResultAttr(result, kInputWritebackAttr);
   }
 
-  mlir::Value copyOf(mlir::Value v, mlir::Operation* before) {
+  mlir::Value copyOf(mlir::Value v, mlir::Operation *before) {
     mlir::OpBuilder b(func);
     std::string name = (func.getName() + "_kernel_" + llvm::Twine(kernelCount++)).str();
     auto kernel = b.create<mlir::func::FuncOp>(v.getLoc(), name,
@@ -212,7 +238,7 @@ class KernelOutliner {
     kernel->setAttr(kKernelAttr, b.getUnitAttr());
     markDynamic(kernel, {v, v});
     symbols.insert(kernel);
-    mlir::Block* body = kernel.addEntryBlock();
+    mlir::Block *body = kernel.addEntryBlock();
     b.setInsertionPointToStart(body);
     // An explicit copy into a fresh tensor: a kernel returning its argument would leave
     // bufferization nothing to turn into the output buffer.
@@ -221,8 +247,8 @@ class KernelOutliner {
     for (int64_t k = 0; k < type.getRank(); ++k)
       if (type.isDynamicDim(k))
         sizes.push_back(b.create<mlir::tensor::DimOp>(v.getLoc(), body->getArgument(0), k));
-    mlir::Value empty = b.create<mlir::tensor::EmptyOp>(v.getLoc(), type.getShape(),
-                                                        type.getElementType(), sizes);
+    mlir::Value empty =
+        b.create<mlir::tensor::EmptyOp>(v.getLoc(), type.getShape(), type.getElementType(), sizes);
     auto copy = b.create<mlir::linalg::CopyOp>(v.getLoc(), body->getArgument(0), empty);
     b.create<mlir::func::ReturnOp>(v.getLoc(), copy.getResult(0));
     b.setInsertionPoint(before);
@@ -233,9 +259,9 @@ class KernelOutliner {
   }
 
   mlir::func::FuncOp func;
-  mlir::SymbolTable& symbols;
+  mlir::SymbolTable &symbols;
   std::vector<Group> groups;
-  llvm::DenseMap<mlir::Operation*, size_t> groupOf;
+  llvm::DenseMap<mlir::Operation *, size_t> groupOf;
   unsigned kernelCount = 0;
 };
 
@@ -244,18 +270,20 @@ struct FormKernelsPass : impl::FormKernelsPassBase<FormKernelsPass> {
     mlir::SymbolTable symbols(getOperation());
     llvm::SmallVector<mlir::func::FuncOp> models;
     for (auto func : getOperation().getOps<mlir::func::FuncOp>())
-      if (func.isPublic() && !func->hasAttr(kKernelAttr)) models.push_back(func);
-    for (auto func : models) KernelOutliner(func, symbols).run();
+      if (func.isPublic() && !func->hasAttr(kKernelAttr))
+        models.push_back(func);
+    for (auto func : models)
+      KernelOutliner(func, symbols).run();
   }
 };
 
-}  // namespace
+} // namespace
 
-bool isAliasOp(mlir::Operation* op) { return op->getName().getStringRef() == "prim.reshape"; }
+bool isAliasOp(mlir::Operation *op) { return op->getName().getStringRef() == "prim.reshape"; }
 
-bool isSizeArithmetic(mlir::Operation* op) {
+bool isSizeArithmetic(mlir::Operation *op) {
   return op->getNumResults() == 1 && op->getResult(0).getType().isIndex() &&
          llvm::all_of(op->getOperandTypes(), [](mlir::Type t) { return t.isIndex(); });
 }
 
-}  // namespace pt2c
+} // namespace pt2c

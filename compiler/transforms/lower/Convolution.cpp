@@ -14,8 +14,8 @@
 // A pointwise convolution (1x1 kernel, stride 1, no padding) is a matrix product over
 // the flattened spatial dims: it first becomes a 1-D convolution over [N, C, H*W], so
 // that the innermost loop runs H*W times rather than W (7 in ResNet's last stage).
-#include "compiler/transforms/lower/LoweringPatterns.h"
 #include "compiler/transforms/lower/LowPrecision.h"
+#include "compiler/transforms/lower/LoweringPatterns.h"
 #include "compiler/transforms/lower/Padding.h"
 #include "ir/prim/PrimDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -66,8 +66,7 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
     int64_t n = 0, g = 1, o = grouped ? 2 : 1, c = o + 1, k0 = c + 1, x0 = k0 + spatial;
     int64_t numLoops = x0 + spatial;
     auto dim = [&](int64_t i) { return getAffineDimExpr(i, context); };
-    SmallVector<AffineExpr> lhsExprs = {dim(n), grouped ? dim(g) * inPerGroup + dim(c)
-                                                        : dim(c)};
+    SmallVector<AffineExpr> lhsExprs = {dim(n), grouped ? dim(g) * inPerGroup + dim(c) : dim(c)};
     SmallVector<AffineExpr> rhsExprs, outExprs = {dim(n)};
     if (grouped) {
       rhsExprs.push_back(dim(g));
@@ -104,9 +103,8 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
       dynamicSizes.push_back(rewriter.create<tensor::DimOp>(loc, adaptor.getLhs(), 0));
     for (int64_t i = 0; i < spatial; ++i)
       if (outType.isDynamicDim(2 + i))
-        dynamicSizes.push_back(windowedSize(rewriter, loc, adaptor.getLhs(), 2 + i,
-                                            low[2 + i], high[2 + i],
-                                            rhsType.getDimSize(2 + i), strides[i],
+        dynamicSizes.push_back(windowedSize(rewriter, loc, adaptor.getLhs(), 2 + i, low[2 + i],
+                                            high[2 + i], rhsType.getDimSize(2 + i), strides[i],
                                             dilations[i]));
     Value empty = emptyTensor(rewriter, loc, accType, dynamicSizes);
     Value accZero =
@@ -134,8 +132,8 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
       SmallVector<ReassociationIndices> groupsOfDims = {{0}, {1, 2}};
       for (int64_t i = 0; i < spatial; ++i)
         groupsOfDims.push_back({3 + i});
-      result = rewriter.create<tensor::CollapseShapeOp>(loc, outType.clone(accElementType),
-                                                        result, groupsOfDims);
+      result = rewriter.create<tensor::CollapseShapeOp>(loc, outType.clone(accElementType), result,
+                                                        groupsOfDims);
     }
     rewriter.replaceOp(op, roundAccumulator(rewriter, loc, result, outType));
     return success();
@@ -145,8 +143,7 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
     auto isOne = [](int64_t v) { return v == 1; };
     auto isZero = [](int64_t v) { return v == 0; };
     return llvm::all_of(op.getRhs().getType().getShape().drop_front(2), isOne) &&
-           llvm::all_of(op.getWindowStrides(), isOne) &&
-           llvm::all_of(op.getPaddingLow(), isZero) &&
+           llvm::all_of(op.getWindowStrides(), isOne) && llvm::all_of(op.getPaddingLow(), isZero) &&
            llvm::all_of(op.getPaddingHigh(), isZero);
   }
 
@@ -160,9 +157,9 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
       groups.back().push_back(d);
     Value lhs = b.create<tensor::CollapseShapeOp>(loc, adaptor.getLhs(), groups);
     Value rhs = b.create<tensor::CollapseShapeOp>(loc, adaptor.getRhs(), groups);
-    Value flat = b.create<prim::ConvolutionOp>(
-        loc, lhs, rhs, ArrayRef<int64_t>{1}, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{0},
-        ArrayRef<int64_t>{1}, op.getFeatureGroupCount());
+    Value flat = b.create<prim::ConvolutionOp>(loc, lhs, rhs, ArrayRef<int64_t>{1},
+                                               ArrayRef<int64_t>{0}, ArrayRef<int64_t>{0},
+                                               ArrayRef<int64_t>{1}, op.getFeatureGroupCount());
     return b.create<tensor::ExpandShapeOp>(loc, op.getType(), flat, groups);
   }
 
@@ -180,8 +177,8 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
         group.push_back(next++);
       groups.push_back(group);
     }
-    return b.create<tensor::ExpandShapeOp>(
-        loc, RankedTensorType::get(shape, type.getElementType()), value, groups);
+    return b.create<tensor::ExpandShapeOp>(loc, RankedTensorType::get(shape, type.getElementType()),
+                                           value, groups);
   }
 };
 

@@ -47,8 +47,7 @@ struct TransposeLowering : OpConversionPattern<prim::TransposeOp> {
       sources.push_back({input, d});
     Value init = emptyTensor(rewriter, loc, op.getType(),
                              dynamicSizesFrom(rewriter, loc, op.getType(), sources));
-    auto transpose =
-        rewriter.create<linalg::TransposeOp>(loc, input, init, op.getPermutation());
+    auto transpose = rewriter.create<linalg::TransposeOp>(loc, input, init, op.getPermutation());
     rewriter.replaceOp(op, transpose->getResults());
     return success();
   }
@@ -67,17 +66,13 @@ struct BroadcastInDimLowering : OpConversionPattern<prim::BroadcastInDimOp> {
       reads.push_back(in.getDimSize(i) == 1 && out.getDimSize(d) != 1
                           ? rewriter.getAffineConstantExpr(0)
                           : rewriter.getAffineDimExpr(d));
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(out.getRank(), 0, reads, rewriter.getContext()),
-        rewriter.getMultiDimIdentityMap(out.getRank())};
-    SmallVector<utils::IteratorType> iterators(out.getRank(),
-                                               utils::IteratorType::parallel);
+    SmallVector<AffineMap> maps = {AffineMap::get(out.getRank(), 0, reads, rewriter.getContext()),
+                                   rewriter.getMultiDimIdentityMap(out.getRank())};
+    SmallVector<utils::IteratorType> iterators(out.getRank(), utils::IteratorType::parallel);
     Value init = emptyTensor(rewriter, loc, out, adaptor.getDynamicSizes());
     auto generic = rewriter.create<linalg::GenericOp>(
-        loc, TypeRange{out}, ValueRange{adaptor.getOperand()}, ValueRange{init}, maps,
-        iterators, [](OpBuilder &b, Location l, ValueRange args) {
-          b.create<linalg::YieldOp>(l, args[0]);
-        });
+        loc, TypeRange{out}, ValueRange{adaptor.getOperand()}, ValueRange{init}, maps, iterators,
+        [](OpBuilder &b, Location l, ValueRange args) { b.create<linalg::YieldOp>(l, args[0]); });
     rewriter.replaceOp(op, generic->getResults());
     return success();
   }
@@ -101,8 +96,8 @@ struct ReshapeLowering : OpConversionPattern<prim::ReshapeOp> {
     }
     if (!groups && in.getRank() > 0) {
       input = collapseToVector(rewriter, op.getLoc(), input);
-      groups = SmallVector<ReassociationIndices>{
-          llvm::to_vector(llvm::seq<int64_t>(0, out.getRank()))};
+      groups =
+          SmallVector<ReassociationIndices>{llvm::to_vector(llvm::seq<int64_t>(0, out.getRank()))};
       if (out.getRank() == 1) { // [?] <-> [n]: only static knowledge differs
         rewriter.replaceOpWithNewOp<tensor::CastOp>(op, out, input);
         return success();
@@ -120,9 +115,9 @@ struct ReshapeLowering : OpConversionPattern<prim::ReshapeOp> {
       return input;
     int64_t size = in.hasStaticShape() ? in.getNumElements() : ShapedType::kDynamic;
     ReassociationIndices all = llvm::to_vector(llvm::seq<int64_t>(0, in.getRank()));
-    return b.create<tensor::CollapseShapeOp>(
-        loc, RankedTensorType::get({size}, in.getElementType()), input,
-        ArrayRef<ReassociationIndices>{all});
+    return b.create<tensor::CollapseShapeOp>(loc,
+                                             RankedTensorType::get({size}, in.getElementType()),
+                                             input, ArrayRef<ReassociationIndices>{all});
   }
 
   /// The sizes of `type`, dynamic ones from `dynamicSizes`, as expand_shape wants them.
@@ -140,8 +135,8 @@ struct ReshapeLowering : OpConversionPattern<prim::ReshapeOp> {
 } // namespace
 
 void populateDataMovementLowering(RewritePatternSet &patterns) {
-  patterns.add<ConstantLowering, DimSizeLowering, TransposeLowering,
-               BroadcastInDimLowering, ReshapeLowering>(patterns.getContext());
+  patterns.add<ConstantLowering, DimSizeLowering, TransposeLowering, BroadcastInDimLowering,
+               ReshapeLowering>(patterns.getContext());
 }
 
 } // namespace pt2c::lower

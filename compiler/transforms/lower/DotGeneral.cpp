@@ -2,8 +2,8 @@
 // ((batch_)matmul, with transposed A or B too) when the operands are laid out as one
 // expects (named ops are what vendor-library dispatch and tiling recognise), else a
 // linalg.generic with one reduction loop per contracting dim.
-#include "compiler/transforms/lower/LoweringPatterns.h"
 #include "compiler/transforms/lower/LowPrecision.h"
+#include "compiler/transforms/lower/LoweringPatterns.h"
 #include "ir/prim/PrimDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -36,8 +36,7 @@ const NamedContraction *findNamedContraction(prim::DotGeneralOp op) {
       {3, {0}, {0}, {2}, {2}, buildNamed<linalg::BatchMatmulTransposeBOp>},
   };
   for (const NamedContraction &c : table)
-    if (op.getLhs().getType().getRank() == c.rank &&
-        op.getRhs().getType().getRank() == c.rank &&
+    if (op.getLhs().getType().getRank() == c.rank && op.getRhs().getType().getRank() == c.rank &&
         op.getLhsBatchingDimensions() == ArrayRef<int64_t>(c.lhsBatch) &&
         op.getRhsBatchingDimensions() == ArrayRef<int64_t>(c.rhsBatch) &&
         op.getLhsContractingDimensions() == ArrayRef<int64_t>(c.lhsContract) &&
@@ -52,20 +51,17 @@ class LoopNest {
 public:
   explicit LoopNest(prim::DotGeneralOp op) : op(op) {
     numBatch = op.getLhsBatchingDimensions().size();
-    numLhsFree = op.getLhs().getType().getRank() - numBatch -
-                 op.getLhsContractingDimensions().size();
+    numLhsFree =
+        op.getLhs().getType().getRank() - numBatch - op.getLhsContractingDimensions().size();
     numResult = op.getType().getRank();
   }
 
-  int64_t numLoops() const {
-    return numResult + op.getLhsContractingDimensions().size();
-  }
+  int64_t numLoops() const { return numResult + op.getLhsContractingDimensions().size(); }
 
   AffineMap operandMap(bool lhs, MLIRContext *context) const {
-    ArrayRef<int64_t> batch = lhs ? op.getLhsBatchingDimensions()
-                                  : op.getRhsBatchingDimensions();
-    ArrayRef<int64_t> contract = lhs ? op.getLhsContractingDimensions()
-                                     : op.getRhsContractingDimensions();
+    ArrayRef<int64_t> batch = lhs ? op.getLhsBatchingDimensions() : op.getRhsBatchingDimensions();
+    ArrayRef<int64_t> contract =
+        lhs ? op.getLhsContractingDimensions() : op.getRhsContractingDimensions();
     int64_t rank = (lhs ? op.getLhs() : op.getRhs()).getType().getRank();
     int64_t nextFree = lhs ? numBatch : numBatch + numLhsFree;
     SmallVector<AffineExpr> exprs;
@@ -117,9 +113,9 @@ struct DotGeneralLowering : OpConversionPattern<prim::DotGeneralOp> {
     LoopNest loops(op);
     Type accElementType = accumulatorType(elementType);
     RankedTensorType accType = type.clone(accElementType);
-    Value empty = emptyTensor(
-        rewriter, loc, accType,
-        dynamicSizesFrom(rewriter, loc, type, loops.resultSizeSources(lhs, rhs)));
+    Value empty =
+        emptyTensor(rewriter, loc, accType,
+                    dynamicSizesFrom(rewriter, loc, type, loops.resultSizeSources(lhs, rhs)));
     Value zero = rewriter.create<arith::ConstantOp>(loc, rewriter.getZeroAttr(accElementType));
     Value init =
         rewriter.create<linalg::FillOp>(loc, ValueRange{zero}, ValueRange{empty})->getResult(0);
@@ -130,10 +126,8 @@ struct DotGeneralLowering : OpConversionPattern<prim::DotGeneralOp> {
     } else {
       MLIRContext *context = rewriter.getContext();
       SmallVector<AffineMap> maps = {loops.operandMap(true, context),
-                                     loops.operandMap(false, context),
-                                     loops.resultMap(context)};
-      SmallVector<utils::IteratorType> iterators(type.getRank(),
-                                                 utils::IteratorType::parallel);
+                                     loops.operandMap(false, context), loops.resultMap(context)};
+      SmallVector<utils::IteratorType> iterators(type.getRank(), utils::IteratorType::parallel);
       iterators.resize(loops.numLoops(), utils::IteratorType::reduction);
       result = rewriter.create<linalg::GenericOp>(
           loc, TypeRange{accType}, ValueRange{lhs, rhs}, ValueRange{init}, maps, iterators,

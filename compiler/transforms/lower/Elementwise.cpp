@@ -27,8 +27,7 @@ struct ElementwiseToGeneric : ConversionPattern {
 
   LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                                 ConversionPatternRewriter &rewriter) const override {
-    if (!isa<prim::PrimDialect>(op->getDialect()) ||
-        !op->hasTrait<OpTrait::Elementwise>())
+    if (!isa<prim::PrimDialect>(op->getDialect()) || !op->hasTrait<OpTrait::Elementwise>())
       return failure();
     if (!hasArithElementTypes(op))
       return rewriter.notifyMatchFailure(op, "unsigned or non-numeric element type");
@@ -38,13 +37,11 @@ struct ElementwiseToGeneric : ConversionPattern {
     Value init = emptyTensor(rewriter, loc, type, dynamicSizesOf(rewriter, loc, operands[0]));
     SmallVector<AffineMap> maps(operands.size() + 1,
                                 rewriter.getMultiDimIdentityMap(type.getRank()));
-    SmallVector<utils::IteratorType> iterators(type.getRank(),
-                                               utils::IteratorType::parallel);
+    SmallVector<utils::IteratorType> iterators(type.getRank(), utils::IteratorType::parallel);
     auto generic = rewriter.create<linalg::GenericOp>(
         loc, TypeRange{type}, operands, ValueRange{init}, maps, iterators,
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value result =
-              buildScalarOp(b, l, op, args.drop_back(), type.getElementType());
+          Value result = buildScalarOp(b, l, op, args.drop_back(), type.getElementType());
           if (!result) // a new elementwise prim op without a case in ScalarOps.cpp
             llvm::report_fatal_error("no scalar form for " + op->getName().getStringRef());
           b.create<linalg::YieldOp>(l, result);

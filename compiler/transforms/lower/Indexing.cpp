@@ -1,7 +1,7 @@
 // Lowering of the prim ops that select, join or generate elements: gather (a
 // linalg.generic over the result that reads the operand with tensor.extract at the
-// gathered position), slice (a copy loop reading a strided view), concatenate (one copy per operand into its part of a single destination) and
-// iota (a linalg.generic of linalg.index).
+// gathered position), slice (a copy loop reading a strided view), concatenate (one copy per operand
+// into its part of a single destination) and iota (a linalg.generic of linalg.index).
 //
 // Copies are explicit loops rather than tensor.extract_slice / insert_slice of whole
 // operands: those bufferize to memref.copy between strided views, which the CPU
@@ -55,8 +55,7 @@ struct GatherLowering : OpConversionPattern<prim::GatherOp> {
         AffineMap::get(out.getRank(), 0, indexReads, rewriter.getContext()),
         rewriter.getMultiDimIdentityMap(out.getRank())};
     SmallVector<utils::IteratorType> iterators(out.getRank(), utils::IteratorType::parallel);
-    Value init =
-        emptyTensor(rewriter, loc, out, dynamicSizesFrom(rewriter, loc, out, sizeSources));
+    Value init = emptyTensor(rewriter, loc, out, dynamicSizesFrom(rewriter, loc, out, sizeSources));
     // The largest valid index, for clamping.
     Value axisSize = rewriter.create<tensor::DimOp>(loc, operand, axis);
     Value one = rewriter.create<arith::ConstantIndexOp>(loc, 1);
@@ -75,8 +74,8 @@ struct GatherLowering : OpConversionPattern<prim::GatherOp> {
           position.push_back(index);
           for (int64_t d = axis + numGathered; d < out.getRank(); ++d)
             position.push_back(b.create<linalg::IndexOp>(l, d));
-          b.create<linalg::YieldOp>(l, b.create<tensor::ExtractOp>(l, operand, position)
-                                           .getResult());
+          b.create<linalg::YieldOp>(l,
+                                    b.create<tensor::ExtractOp>(l, operand, position).getResult());
         });
     rewriter.replaceOp(op, generic->getResults());
     return success();
@@ -99,8 +98,8 @@ struct SliceLowering : OpConversionPattern<prim::SliceOp> {
       sizes.push_back(rewriter.getIndexAttr(size));
       strides.push_back(rewriter.getIndexAttr(stride));
     }
-    Value view = rewriter.create<tensor::ExtractSliceOp>(loc, out, adaptor.getOperand(),
-                                                         offsets, sizes, strides);
+    Value view = rewriter.create<tensor::ExtractSliceOp>(loc, out, adaptor.getOperand(), offsets,
+                                                         sizes, strides);
     rewriter.replaceOp(op, copyLoop(rewriter, loc, view, emptyTensor(rewriter, loc, out, {})));
     return success();
   }
@@ -148,11 +147,11 @@ struct ConcatenateLowering : OpConversionPattern<prim::ConcatenateOp> {
     SmallVector<OpFoldResult> ones(out.getRank(), rewriter.getIndexAttr(1));
     for (auto [i, v] : llvm::enumerate(inputs)) {
       offsets[dim] = i == 0 ? OpFoldResult(rewriter.getIndexAttr(0)) : ends[i - 1];
-      auto part = rewriter.create<tensor::ExtractSliceOp>(
-          loc, cast<RankedTensorType>(v.getType()), result, offsets, inputSizes[i], ones);
+      auto part = rewriter.create<tensor::ExtractSliceOp>(loc, cast<RankedTensorType>(v.getType()),
+                                                          result, offsets, inputSizes[i], ones);
       Value copied = copyLoop(rewriter, loc, v, part);
-      result = rewriter.create<tensor::InsertSliceOp>(loc, copied, result, offsets,
-                                                      inputSizes[i], ones);
+      result =
+          rewriter.create<tensor::InsertSliceOp>(loc, copied, result, offsets, inputSizes[i], ones);
     }
     rewriter.replaceOp(op, result);
     return success();

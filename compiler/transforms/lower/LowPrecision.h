@@ -40,8 +40,8 @@ inline mlir::Value roundAccumulator(mlir::OpBuilder &b, mlir::Location loc, mlir
           loc, mlir::TypeRange{type}, mlir::ValueRange{acc}, mlir::ValueRange{empty},
           llvm::ArrayRef<mlir::AffineMap>{identity, identity}, iterators,
           [&](mlir::OpBuilder &nested, mlir::Location l, mlir::ValueRange args) {
-            mlir::Value rounded = nested.create<mlir::arith::TruncFOp>(
-                l, type.getElementType(), args[0]);
+            mlir::Value rounded =
+                nested.create<mlir::arith::TruncFOp>(l, type.getElementType(), args[0]);
             nested.create<mlir::linalg::YieldOp>(l, rounded);
           })
       ->getResult(0);

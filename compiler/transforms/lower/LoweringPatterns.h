@@ -21,10 +21,9 @@ void populateReduceLowering(mlir::RewritePatternSet &patterns);
 void populateIndexingLowering(mlir::RewritePatternSet &patterns);
 
 /// A tensor.empty of `type`; `dynamicSizes` has one index per dynamic dim.
-inline mlir::Value emptyTensor(mlir::OpBuilder &b, mlir::Location loc,
-                               mlir::RankedTensorType type, mlir::ValueRange dynamicSizes) {
-  return b.create<mlir::tensor::EmptyOp>(loc, type.getShape(), type.getElementType(),
-                                         dynamicSizes);
+inline mlir::Value emptyTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType type,
+                               mlir::ValueRange dynamicSizes) {
+  return b.create<mlir::tensor::EmptyOp>(loc, type.getShape(), type.getElementType(), dynamicSizes);
 }
 
 /// The dynamic sizes of a result of `type` whose dim i has the size of dim
@@ -35,8 +34,7 @@ dynamicSizesFrom(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType 
   llvm::SmallVector<mlir::Value> sizes;
   for (int64_t d = 0; d < type.getRank(); ++d)
     if (type.isDynamicDim(d))
-      sizes.push_back(
-          b.create<mlir::tensor::DimOp>(loc, sources[d].first, sources[d].second));
+      sizes.push_back(b.create<mlir::tensor::DimOp>(loc, sources[d].first, sources[d].second));
   return sizes;
 }
 

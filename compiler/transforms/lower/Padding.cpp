@@ -17,8 +17,8 @@ Value extractScalar(OpBuilder &b, Location loc, Value rank0) {
   return b.create<tensor::ExtractOp>(loc, rank0, ValueRange{});
 }
 
-Value padWithScalar(OpBuilder &b, Location loc, Value input, Value scalar,
-                    ArrayRef<int64_t> low, ArrayRef<int64_t> high) {
+Value padWithScalar(OpBuilder &b, Location loc, Value input, Value scalar, ArrayRef<int64_t> low,
+                    ArrayRef<int64_t> high) {
   auto isZero = [](int64_t p) { return p == 0; };
   if (llvm::all_of(low, isZero) && llvm::all_of(high, isZero))
     return input;
@@ -33,12 +33,10 @@ Value padWithScalar(OpBuilder &b, Location loc, Value input, Value scalar,
     }
     shape.push_back(ShapedType::kDynamic);
     Value extra = b.create<arith::ConstantIndexOp>(loc, low[d] + high[d]);
-    dynamicSizes.push_back(
-        b.create<arith::AddIOp>(loc, cast<Value>(sizes[d]), extra).getResult());
+    dynamicSizes.push_back(b.create<arith::AddIOp>(loc, cast<Value>(sizes[d]), extra).getResult());
   }
   Value empty = b.create<tensor::EmptyOp>(loc, shape, type.getElementType(), dynamicSizes);
-  Value filled =
-      b.create<linalg::FillOp>(loc, ValueRange{scalar}, ValueRange{empty})->getResult(0);
+  Value filled = b.create<linalg::FillOp>(loc, ValueRange{scalar}, ValueRange{empty})->getResult(0);
   SmallVector<OpFoldResult> offsets, strides(type.getRank(), b.getIndexAttr(1));
   for (int64_t p : low)
     offsets.push_back(b.getIndexAttr(p));
@@ -48,8 +46,8 @@ Value padWithScalar(OpBuilder &b, Location loc, Value input, Value scalar,
   return b.create<tensor::InsertSliceOp>(loc, copied, filled, offsets, sizes, strides);
 }
 
-Value windowedSize(OpBuilder &b, Location loc, Value input, int64_t dim, int64_t low,
-                   int64_t high, int64_t window, int64_t stride, int64_t dilation) {
+Value windowedSize(OpBuilder &b, Location loc, Value input, int64_t dim, int64_t low, int64_t high,
+                   int64_t window, int64_t stride, int64_t dilation) {
   Value size = b.create<tensor::DimOp>(loc, input, dim);
   Value shift = b.create<arith::ConstantIndexOp>(loc, low + high - dilation * (window - 1) - 1);
   Value span = b.create<arith::AddIOp>(loc, size, shift);

@@ -23,9 +23,9 @@ mlir::Value extractScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ra
 /// The size of the dim of a windowed result (reduce_window, convolution) over input dim
 /// `dim` of `input`: floor((size + low + high - dilation * (window - 1) - 1) / stride)
 /// + 1, as an index value computed at run time (only used for dynamic dims).
-mlir::Value windowedSize(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
-                         int64_t dim, int64_t low, int64_t high, int64_t window,
-                         int64_t stride, int64_t dilation);
+mlir::Value windowedSize(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input, int64_t dim,
+                         int64_t low, int64_t high, int64_t window, int64_t stride,
+                         int64_t dilation);
 
 } // namespace pt2c::lower
 

@@ -40,12 +40,11 @@ struct ReduceLowering : OpConversionPattern<prim::ReduceOp> {
         sizeSources.push_back({input, d});
       }
     }
-    SmallVector<AffineMap> maps = {
-        rewriter.getMultiDimIdentityMap(in.getRank()),
-        AffineMap::get(in.getRank(), 0, kept, rewriter.getContext())};
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(in.getRank()),
+                                   AffineMap::get(in.getRank(), 0, kept, rewriter.getContext())};
 
-    Value empty = emptyTensor(rewriter, loc, out,
-                              dynamicSizesFrom(rewriter, loc, out, sizeSources));
+    Value empty =
+        emptyTensor(rewriter, loc, out, dynamicSizesFrom(rewriter, loc, out, sizeSources));
     Value init = rewriter.create<tensor::ExtractOp>(loc, adaptor.getInit(), ValueRange{});
     Value filled =
         rewriter.create<linalg::FillOp>(loc, ValueRange{init}, ValueRange{empty})->getResult(0);

@@ -35,8 +35,8 @@ struct ReduceWindowLowering : OpConversionPattern<prim::ReduceWindowOp> {
     ArrayRef<int64_t> window = op.getWindowDimensions(), strides = op.getWindowStrides(),
                       dilations = op.getWindowDilations();
     Value init = extractScalar(rewriter, loc, adaptor.getInit());
-    Value input = padWithScalar(rewriter, loc, adaptor.getOperand(), init,
-                                op.getPaddingLow(), op.getPaddingHigh());
+    Value input = padWithScalar(rewriter, loc, adaptor.getOperand(), init, op.getPaddingLow(),
+                                op.getPaddingHigh());
 
     SmallVector<int64_t> windowed; // dims with a window loop, and their window sizes
     SmallVector<int64_t> windowShape;
@@ -65,8 +65,7 @@ struct ReduceWindowLowering : OpConversionPattern<prim::ReduceWindowOp> {
     SmallVector<Value> inputs = {input};
     SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, inputExprs, context)};
     if (!windowed.empty()) {
-      inputs.push_back(
-          rewriter.create<tensor::EmptyOp>(loc, windowShape, elementType).getResult());
+      inputs.push_back(rewriter.create<tensor::EmptyOp>(loc, windowShape, elementType).getResult());
       maps.push_back(AffineMap::get(numLoops, 0, windowExprs, context));
     }
     maps.push_back(AffineMap::get(numLoops, 0, outputExprs, context));

@@ -1,9 +1,9 @@
 #include "compiler/transforms/lower/ScalarOps.h"
 
 #include "ir/prim/PrimDialect.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 
@@ -24,8 +24,7 @@ Value floatOrInt(OpBuilder &b, Location loc, ValueRange args) {
 
 /// Comparison predicates: floats ordered except NE (true on NaN, as in torch); signed
 /// integers, except i1 (a bool), whose only sensible order is unsigned.
-Value compare(OpBuilder &b, Location loc, prim::CompareDirection direction, Value lhs,
-              Value rhs) {
+Value compare(OpBuilder &b, Location loc, prim::CompareDirection direction, Value lhs, Value rhs) {
   using D = prim::CompareDirection;
   if (isa<FloatType>(lhs.getType())) {
     using P = arith::CmpFPredicate;
@@ -56,10 +55,8 @@ Value convertScalar(OpBuilder &b, Location loc, Value value, Type type) {
     return value;
   if (type.isInteger(1)) {
     if (isa<FloatType>(from))
-      return b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNE, value,
-                                     zeroOf(b, loc, from));
-    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, value,
-                                   zeroOf(b, loc, from));
+      return b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNE, value, zeroOf(b, loc, from));
+    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, value, zeroOf(b, loc, from));
   }
   unsigned fromWidth = from.getIntOrFloatBitWidth(), toWidth = type.getIntOrFloatBitWidth();
   if (isa<FloatType>(from) && isa<FloatType>(type)) {
@@ -106,8 +103,7 @@ Value combineReduced(OpBuilder &b, Location loc, prim::ReduceKind kind, Value x,
   llvm_unreachable("unknown reduce kind");
 }
 
-Value buildScalarOp(OpBuilder &b, Location loc, Operation *op, ValueRange args,
-                    Type resultType) {
+Value buildScalarOp(OpBuilder &b, Location loc, Operation *op, ValueRange args, Type resultType) {
   Value x = args[0];
   return llvm::TypeSwitch<Operation *, Value>(op)
       // Unary.
@@ -135,20 +131,17 @@ Value buildScalarOp(OpBuilder &b, Location loc, Operation *op, ValueRange args,
       .Case([&](prim::SubOp) { return floatOrInt<arith::SubFOp, arith::SubIOp>(b, loc, args); })
       .Case([&](prim::MulOp) { return floatOrInt<arith::MulFOp, arith::MulIOp>(b, loc, args); })
       .Case([&](prim::DivOp) { return floatOrInt<arith::DivFOp, arith::DivSIOp>(b, loc, args); })
-      .Case([&](prim::MaxOp) {
-        return floatOrInt<arith::MaximumFOp, arith::MaxSIOp>(b, loc, args);
-      })
-      .Case([&](prim::MinOp) {
-        return floatOrInt<arith::MinimumFOp, arith::MinSIOp>(b, loc, args);
-      })
+      .Case(
+          [&](prim::MaxOp) { return floatOrInt<arith::MaximumFOp, arith::MaxSIOp>(b, loc, args); })
+      .Case(
+          [&](prim::MinOp) { return floatOrInt<arith::MinimumFOp, arith::MinSIOp>(b, loc, args); })
       .Case([&](prim::PowOp) { return b.create<math::PowFOp>(loc, args); })
       // Others.
       .Case([&](prim::CompareOp cmp) {
         return compare(b, loc, cmp.getDirection(), args[0], args[1]);
       })
-      .Case([&](prim::SelectOp) {
-        return b.create<arith::SelectOp>(loc, args[0], args[1], args[2]);
-      })
+      .Case(
+          [&](prim::SelectOp) { return b.create<arith::SelectOp>(loc, args[0], args[1], args[2]); })
       .Case([&](prim::ConvertOp) { return convertScalar(b, loc, x, resultType); })
       .Default([](Operation *) { return Value(); });
 }

@@ -24,6 +24,6 @@ namespace pt2c {
 #define GEN_PASS_DECL_SYMBOLICSHAPESPASS
 #include "compiler/transforms/Passes.h.inc"
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_COMPILER_TRANSFORMS_SYMBOLIC_SYMBOLICSHAPES_H_
+#endif // PT2C_COMPILER_TRANSFORMS_SYMBOLIC_SYMBOLICSHAPES_H_

@@ -70,9 +70,9 @@ typedef struct pt2c_plan_header {
   uint32_t num_steps;
   uint32_t num_step_args;
   uint32_t num_dims;
-  uint32_t num_kernels;   /* entries in the kernel table the plan indexes */
+  uint32_t num_kernels; /* entries in the kernel table the plan indexes */
   uint32_t num_guards;
-  uint32_t device;        /* pt2c_device (pt2c.h): where the steps run */
+  uint32_t device; /* pt2c_device (pt2c.h): where the steps run */
   uint64_t strings_size;
   uint64_t arena_size;    /* bytes of scratch memory for intermediate buffers */
   uint64_t weights_size;  /* bytes of the weights blob the plan expects */
@@ -114,12 +114,12 @@ enum {
 
 /* An input or output of the model. */
 typedef struct pt2c_plan_tensor {
-  uint32_t name;       /* offset into strings */
-  uint32_t dtype;      /* pt2c_dtype */
+  uint32_t name;  /* offset into strings */
+  uint32_t dtype; /* pt2c_dtype */
   uint32_t rank;
-  uint32_t dims;       /* index of the first of `rank` entries in dims[] */
-  uint32_t buffer;     /* the buffer id that holds it */
-  uint32_t flags;      /* PT2C_TENSOR_* bits */
+  uint32_t dims;   /* index of the first of `rank` entries in dims[] */
+  uint32_t buffer; /* the buffer id that holds it */
+  uint32_t flags;  /* PT2C_TENSOR_* bits */
 } pt2c_plan_tensor;
 
 /* flags of an input: the model writes it in place (input mutation), so the plan's last
@@ -128,10 +128,10 @@ typedef struct pt2c_plan_tensor {
 #define PT2C_TENSOR_WRITTEN 1u
 
 typedef enum pt2c_plan_buffer_kind {
-  PT2C_BUFFER_INPUT = 0,   /* index = input number */
-  PT2C_BUFFER_OUTPUT = 1,  /* index = output number */
-  PT2C_BUFFER_WEIGHT = 2,  /* offset into the weights blob */
-  PT2C_BUFFER_ARENA = 3,   /* offset into the scratch arena */
+  PT2C_BUFFER_INPUT = 0,  /* index = input number */
+  PT2C_BUFFER_OUTPUT = 1, /* index = output number */
+  PT2C_BUFFER_WEIGHT = 2, /* offset into the weights blob */
+  PT2C_BUFFER_ARENA = 3,  /* offset into the scratch arena */
   /* Writable model state: a module buffer written in place (a step counter, a KV cache).
    * The runtime gives each model its own copy of weights bytes [offset, offset + nbytes),
    * made at create and kept across runs; the plan's last steps write the new values.
@@ -185,7 +185,7 @@ typedef enum pt2c_plan_step_kind {
 
 /* One step of the plan. */
 typedef struct pt2c_plan_step {
-  uint32_t kernel;    /* index into the kernel table (or the GEMM table) */
+  uint32_t kernel; /* index into the kernel table (or the GEMM table) */
   uint32_t num_args;
   uint32_t first_arg; /* index into step_args */
   uint32_t kind;      /* pt2c_plan_step_kind */
@@ -210,17 +210,17 @@ typedef enum pt2c_gemm_epilogue {
  * buffer at element offset b * stride. A transposed operand is stored as its transpose
  * (A as [K, M], B as [N, K]); ld_* is the row pitch in elements as stored. */
 typedef struct pt2c_plan_gemm {
-  uint32_t dtype;              /* pt2c_dtype of A, B, bias and D */
-  uint32_t epilogue;           /* pt2c_gemm_epilogue */
-  uint32_t transpose_a;        /* 0 or 1 */
-  uint32_t transpose_b;        /* 0 or 1 */
-  uint64_t m, n, k, batch;     /* batch >= 1 */
+  uint32_t dtype;          /* pt2c_dtype of A, B, bias and D */
+  uint32_t epilogue;       /* pt2c_gemm_epilogue */
+  uint32_t transpose_a;    /* 0 or 1 */
+  uint32_t transpose_b;    /* 0 or 1 */
+  uint64_t m, n, k, batch; /* batch >= 1 */
   uint64_t ld_a, ld_b, ld_d;
   uint64_t stride_a, stride_b, stride_d; /* elements between batch entries */
-  uint32_t num_fallback_steps; /* the steps after this one that compute D without it */
-  uint32_t input_dtype;        /* 0: A and B are `dtype`; else pt2c_dtype of A and B (f16 or
-                                * bf16, with an f32 D and no epilogue: a half-precision
-                                * product the model widens first, e.g. attention scores) */
+  uint32_t num_fallback_steps;           /* the steps after this one that compute D without it */
+  uint32_t input_dtype; /* 0: A and B are `dtype`; else pt2c_dtype of A and B (f16 or
+                         * bf16, with an f32 D and no epilogue: a half-precision
+                         * product the model widens first, e.g. attention scores) */
 } pt2c_plan_gemm;
 
 typedef enum pt2c_conv_epilogue {
@@ -258,14 +258,14 @@ typedef struct pt2c_plan_conv {
 
 /* Every generated CPU kernel has this signature: buffer base pointers in the step's order,
  * and the values of the plan's symbols (NULL when it has none). */
-typedef void (*pt2c_kernel_fn)(void* const* buffers, const int64_t* sym_values);
+typedef void (*pt2c_kernel_fn)(void *const *buffers, const int64_t *sym_values);
 
 /* A generated CPU kernel whose work divides along one loop (the compiler's
  * pt2c-split-kernel-loops): range(buffers, sym_values, begin, end) runs the iterations
  * [begin, end) of that loop, and calls on disjoint ranges touch disjoint bytes of every
  * buffer the kernel writes; the kernel table's entry runs [0, extent). */
-typedef void (*pt2c_kernel_range_fn)(void* const* buffers, const int64_t* sym_values,
-                                     int64_t begin, int64_t end);
+typedef void (*pt2c_kernel_range_fn)(void *const *buffers, const int64_t *sym_values, int64_t begin,
+                                     int64_t end);
 typedef struct pt2c_kernel_split {
   pt2c_kernel_range_fn range; /* NULL: the kernel runs whole */
   int64_t extent;             /* iterations of the split loop */
@@ -278,8 +278,8 @@ typedef struct pt2c_kernel_split {
  * of the plan against it, so that no plan can make a kernel touch bytes past its
  * buffers. */
 typedef struct pt2c_kernel_args {
-  const uint32_t* first; /* one entry per kernel table entry, and one past the last */
-  const uint64_t* bytes;
+  const uint32_t *first; /* one entry per kernel table entry, and one past the last */
+  const uint64_t *bytes;
 } pt2c_kernel_args;
 
 /* Plan sets. A model.so compiled from a multi-graph artifact (README: `signatures`) embeds
@@ -317,20 +317,20 @@ typedef struct pt2c_plan_set_header {
 } pt2c_plan_set_header;
 
 typedef struct pt2c_plan_set_graph {
-  uint32_t name;         /* offset into the set's strings: the signature's name */
-  uint32_t method;       /* offset into the set's strings: "forward", "encode", ... */
-  uint32_t first_slot;   /* slots[first_slot, first_slot + num_slots) */
+  uint32_t name;       /* offset into the set's strings: the signature's name */
+  uint32_t method;     /* offset into the set's strings: "forward", "encode", ... */
+  uint32_t first_slot; /* slots[first_slot, first_slot + num_slots) */
   uint32_t num_slots;
   uint32_t first_kernel; /* where this graph's kernels start in the kernel table */
   uint32_t reserved;
-  uint64_t plan_offset;  /* from the start of the set blob; 8-byte aligned */
+  uint64_t plan_offset; /* from the start of the set blob; 8-byte aligned */
   uint64_t plan_size;
 } pt2c_plan_set_graph;
 
 /* One positional argument of a graph's method. */
 typedef struct pt2c_plan_slot {
-  uint32_t name;  /* offset into the set's strings: the parameter's name */
-  int32_t input;  /* the plan input it binds, or -1: absent (None) in this graph */
+  uint32_t name; /* offset into the set's strings: the parameter's name */
+  int32_t input; /* the plan input it binds, or -1: absent (None) in this graph */
 } pt2c_plan_slot;
 
 /* What the compiler's generated object defines in every model.so (hidden symbols):

@@ -48,16 +48,16 @@ typedef enum pt2c_status {
   PT2C_ERROR_SHAPE = 4,            /* a tensor has the wrong rank or sizes */
   PT2C_ERROR_GUARD = 5,            /* an assumption recorded at export does not hold */
   PT2C_ERROR_OUT_OF_MEMORY = 6,
-  PT2C_ERROR_CORRUPT_MODEL = 7,    /* the embedded plan is unreadable */
-  PT2C_ERROR_UNSUPPORTED = 8,      /* e.g. a device this build has no kernels for */
-  PT2C_ERROR_DEVICE = 9,           /* the GPU or its driver reported an error */
+  PT2C_ERROR_CORRUPT_MODEL = 7,      /* the embedded plan is unreadable */
+  PT2C_ERROR_UNSUPPORTED = 8,        /* e.g. a device this build has no kernels for */
+  PT2C_ERROR_DEVICE = 9,             /* the GPU or its driver reported an error */
   PT2C_ERROR_NO_MATCHING_GRAPH = 10, /* no graph of the method takes these inputs, or no
                                         such method */
-  PT2C_ERROR_WEIGHTS_FILE = 11,    /* the external weights file is missing, unreadable,
-                                      truncated, corrupt, another model's or not a
-                                      regular file */
-  PT2C_ERROR_BUSY = 12,            /* a run of this model is already in progress on
-                                      another thread (one model per thread) */
+  PT2C_ERROR_WEIGHTS_FILE = 11,      /* the external weights file is missing, unreadable,
+                                        truncated, corrupt, another model's or not a
+                                        regular file */
+  PT2C_ERROR_BUSY = 12,              /* a run of this model is already in progress on
+                                        another thread (one model per thread) */
 } pt2c_status;
 
 /* Numbering shared with ir/artifact/pt2c.proto (DType). */
@@ -86,19 +86,19 @@ typedef enum pt2c_device {
 /* Describes an input or output of the model. Strings and arrays are owned by the model
  * and live until pt2c_model_destroy. */
 typedef struct pt2c_tensor_info {
-  const char* name;
+  const char *name;
   pt2c_dtype dtype;
   int32_t rank;
-  const int64_t* dims; /* rank entries */
+  const int64_t *dims; /* rank entries */
 } pt2c_tensor_info;
 
 /* A caller-owned, contiguous (row-major) tensor. A zero-initialized pt2c_tensor (dtype
  * PT2C_DTYPE_UNDEFINED) is an absent input: the None a method's optional argument got. */
 typedef struct pt2c_tensor {
-  void* data;
+  void *data;
   pt2c_dtype dtype;
   int32_t rank;
-  const int64_t* dims; /* rank entries */
+  const int64_t *dims; /* rank entries */
 } pt2c_tensor;
 
 typedef struct pt2c_model pt2c_model;
@@ -119,7 +119,7 @@ PT2C_API size_t pt2c_dtype_size(pt2c_dtype dtype);
  * memory here, once. Without a driver or a GPU, or on a GPU its kernels were not built
  * for (and whose driver cannot compile the PTX it carries), it fails with
  * PT2C_ERROR_UNSUPPORTED and a message that says which. */
-PT2C_API pt2c_status pt2c_model_create(pt2c_model** out_model);
+PT2C_API pt2c_status pt2c_model_create(pt2c_model **out_model);
 
 /* pt2c_model_create for a model compiled with `pt2c --external-weights`, whose weights
  * are in a file of their own (pt2c/weights_format.h) rather than in the library. The
@@ -136,11 +136,11 @@ PT2C_API pt2c_status pt2c_model_create(pt2c_model** out_model);
  * model frees it once they are on the device). Any problem: PT2C_ERROR_WEIGHTS_FILE with
  * a message naming the file. A model that embeds its weights takes no file: a non-NULL
  * path is PT2C_ERROR_INVALID_ARGUMENT. */
-PT2C_API pt2c_status pt2c_model_create_with_weights(const char* weights_path,
-                                                    pt2c_model** out_model);
+PT2C_API pt2c_status pt2c_model_create_with_weights(const char *weights_path,
+                                                    pt2c_model **out_model);
 
 /* Destroys a model; null is allowed. */
-PT2C_API void pt2c_model_destroy(pt2c_model* model);
+PT2C_API void pt2c_model_destroy(pt2c_model *model);
 
 /* Graphs. A model compiled from a multi-graph model.py (README: `signatures`) holds one
  * graph per signature: a method of the module ("forward", "encode") traced with one set
@@ -154,20 +154,20 @@ PT2C_API void pt2c_model_destroy(pt2c_model* model);
  * trailing absent slots out of num_inputs. Info about an absent slot has its name, dtype
  * PT2C_DTYPE_UNDEFINED and rank 0. */
 typedef struct pt2c_graph_info {
-  const char* name;    /* the signature's name; "forward" for a single-graph model */
-  const char* method;  /* the method it was traced from */
-  int32_t num_inputs;  /* slots, absent ones included */
+  const char *name;   /* the signature's name; "forward" for a single-graph model */
+  const char *method; /* the method it was traced from */
+  int32_t num_inputs; /* slots, absent ones included */
   int32_t num_outputs;
 } pt2c_graph_info;
 
 /* Number of graphs (>= 1); -1 (with a last error) for a null model. */
-PT2C_API int32_t pt2c_model_num_graphs(const pt2c_model* model);
-PT2C_API pt2c_status pt2c_model_graph_info(const pt2c_model* model, int32_t graph,
-                                           pt2c_graph_info* out_info);
-PT2C_API pt2c_status pt2c_model_graph_input_info(const pt2c_model* model, int32_t graph,
-                                                 int32_t index, pt2c_tensor_info* out_info);
-PT2C_API pt2c_status pt2c_model_graph_output_info(const pt2c_model* model, int32_t graph,
-                                                  int32_t index, pt2c_tensor_info* out_info);
+PT2C_API int32_t pt2c_model_num_graphs(const pt2c_model *model);
+PT2C_API pt2c_status pt2c_model_graph_info(const pt2c_model *model, int32_t graph,
+                                           pt2c_graph_info *out_info);
+PT2C_API pt2c_status pt2c_model_graph_input_info(const pt2c_model *model, int32_t graph,
+                                                 int32_t index, pt2c_tensor_info *out_info);
+PT2C_API pt2c_status pt2c_model_graph_output_info(const pt2c_model *model, int32_t graph,
+                                                  int32_t index, pt2c_tensor_info *out_info);
 
 /* The graph pt2c_model_run_method(model, method, inputs, ...) would run (outputs are not
  * looked at, so a caller can size them from the graph's output info first). `method`
@@ -175,52 +175,50 @@ PT2C_API pt2c_status pt2c_model_graph_output_info(const pt2c_model* model, int32
  * graph alone. PT2C_ERROR_NO_MATCHING_GRAPH, with a message listing the method's
  * signatures, when none matches; for a method with a single graph, the run's own checks
  * say what differs (PT2C_ERROR_INPUT_COUNT, _DTYPE, _SHAPE). */
-PT2C_API pt2c_status pt2c_model_find_graph(const pt2c_model* model, const char* method,
-                                           const pt2c_tensor* inputs, int32_t num_inputs,
-                                           int32_t* out_graph);
+PT2C_API pt2c_status pt2c_model_find_graph(const pt2c_model *model, const char *method,
+                                           const pt2c_tensor *inputs, int32_t num_inputs,
+                                           int32_t *out_graph);
 
 /* Runs the graph pt2c_model_find_graph picks (see pt2c_model_run for everything else). */
-PT2C_API pt2c_status pt2c_model_run_method(pt2c_model* model, const char* method,
-                                           const pt2c_tensor* inputs, int32_t num_inputs,
-                                           pt2c_tensor* outputs, int32_t num_outputs);
+PT2C_API pt2c_status pt2c_model_run_method(pt2c_model *model, const char *method,
+                                           const pt2c_tensor *inputs, int32_t num_inputs,
+                                           pt2c_tensor *outputs, int32_t num_outputs);
 
 /* Counts of inputs and outputs; -1 (with a last error) for a null model. For a model with
  * several graphs these (and the info calls below) describe graph 0. */
-PT2C_API int32_t pt2c_model_num_inputs(const pt2c_model* model);
-PT2C_API int32_t pt2c_model_num_outputs(const pt2c_model* model);
-PT2C_API pt2c_status pt2c_model_input_info(const pt2c_model* model, int32_t index,
-                                           pt2c_tensor_info* out_info);
-PT2C_API pt2c_status pt2c_model_output_info(const pt2c_model* model, int32_t index,
-                                            pt2c_tensor_info* out_info);
+PT2C_API int32_t pt2c_model_num_inputs(const pt2c_model *model);
+PT2C_API int32_t pt2c_model_num_outputs(const pt2c_model *model);
+PT2C_API pt2c_status pt2c_model_input_info(const pt2c_model *model, int32_t index,
+                                           pt2c_tensor_info *out_info);
+PT2C_API pt2c_status pt2c_model_output_info(const pt2c_model *model, int32_t index,
+                                            pt2c_tensor_info *out_info);
 
 /* Dynamic dimensions (model.py's dynamic_shapes). Info dims are -1 where a size varies
  * from run to run: an input dim that is a dynamic dimension, or an output dim computed
  * from them. A run takes any size within the declared range there (every input dim
  * with the same name must agree); its outputs must have the sizes
  * pt2c_model_output_shape gives for its inputs. */
-PT2C_API int32_t pt2c_model_num_dynamic_dims(const pt2c_model* model);
+PT2C_API int32_t pt2c_model_num_dynamic_dims(const pt2c_model *model);
 /* The name model.py gave dimension `index` and its inclusive range. */
-PT2C_API pt2c_status pt2c_model_dynamic_dim_info(const pt2c_model* model, int32_t index,
-                                                 const char** out_name, int64_t* out_min,
-                                                 int64_t* out_max);
+PT2C_API pt2c_status pt2c_model_dynamic_dim_info(const pt2c_model *model, int32_t index,
+                                                 const char **out_name, int64_t *out_min,
+                                                 int64_t *out_max);
 /* The sizes output `index` has for these inputs (output_info's rank entries written to
  * out_dims). Checks the inputs as a run would. For a static model: output_info's dims.
  * With several graphs, the graph pt2c_model_run would pick for these inputs. */
-PT2C_API pt2c_status pt2c_model_output_shape(const pt2c_model* model, const pt2c_tensor* inputs,
-                                             int32_t num_inputs, int32_t index,
-                                             int64_t* out_dims);
+PT2C_API pt2c_status pt2c_model_output_shape(const pt2c_model *model, const pt2c_tensor *inputs,
+                                             int32_t num_inputs, int32_t index, int64_t *out_dims);
 /* The same for graph `graph` (pt2c_model_find_graph's answer), its inputs in slot order.
  * A multi-graph model's graphs may each have dynamic dimensions of their own (a prefill
  * for prompts of any length beside a one-token decode step); num_dynamic_dims and
  * dynamic_dim_info describe graph 0's, and a run picks the graph whose ranges hold the
  * inputs' sizes. */
-PT2C_API pt2c_status pt2c_model_graph_output_shape(const pt2c_model* model, int32_t graph,
-                                                   const pt2c_tensor* inputs,
-                                                   int32_t num_inputs, int32_t index,
-                                                   int64_t* out_dims);
+PT2C_API pt2c_status pt2c_model_graph_output_shape(const pt2c_model *model, int32_t graph,
+                                                   const pt2c_tensor *inputs, int32_t num_inputs,
+                                                   int32_t index, int64_t *out_dims);
 
 /* Where the model's kernels run; PT2C_DEVICE_CPU (with a last error) for a null model. */
-PT2C_API pt2c_device pt2c_model_device(const pt2c_model* model);
+PT2C_API pt2c_device pt2c_model_device(const pt2c_model *model);
 
 /* Runs the model (the graph of the default method that matches the inputs, see
  * pt2c_model_find_graph). Inputs and outputs are checked (count, dtype, rank, sizes) before any
@@ -239,9 +237,8 @@ PT2C_API pt2c_device pt2c_model_device(const pt2c_model* model);
  * Inputs are read-only, except where model.py writes an input tensor in place
  * (input mutation, listed by `pt2c report`): the run then leaves the input's new value
  * in that input's data, as PyTorch leaves it in the tensor passed in. */
-PT2C_API pt2c_status pt2c_model_run(pt2c_model* model, const pt2c_tensor* inputs,
-                                    int32_t num_inputs, pt2c_tensor* outputs,
-                                    int32_t num_outputs);
+PT2C_API pt2c_status pt2c_model_run(pt2c_model *model, const pt2c_tensor *inputs,
+                                    int32_t num_inputs, pt2c_tensor *outputs, int32_t num_outputs);
 
 /* Runs a CUDA model on device memory: every tensor's data is a device pointer (a
  * CUdeviceptr) of the model's device, and `stream` is a CUstream of that device's primary
@@ -255,9 +252,9 @@ PT2C_API pt2c_status pt2c_model_run(pt2c_model* model, const pt2c_tensor* inputs
  * rather than capturing anew. The model's scratch memory is reused by every run, so queue the
  * runs of one model on one stream (or order them yourself).
  * PT2C_ERROR_UNSUPPORTED for a CPU model. */
-PT2C_API pt2c_status pt2c_model_run_device(pt2c_model* model, const pt2c_tensor* inputs,
-                                           int32_t num_inputs, pt2c_tensor* outputs,
-                                           int32_t num_outputs, void* stream);
+PT2C_API pt2c_status pt2c_model_run_device(pt2c_model *model, const pt2c_tensor *inputs,
+                                           int32_t num_inputs, pt2c_tensor *outputs,
+                                           int32_t num_outputs, void *stream);
 
 /* CPU models split their GEMMs and convolutions over a pool of worker threads that every
  * model of this model.so shares (one pool per loaded model.so). The default is the number
@@ -271,7 +268,7 @@ PT2C_API pt2c_status pt2c_set_num_threads(int32_t num_threads);
 PT2C_API int32_t pt2c_num_threads(void);
 
 /* The message of the last failed call on this thread ("" if none). */
-PT2C_API const char* pt2c_last_error(void);
+PT2C_API const char *pt2c_last_error(void);
 
 /* Model state: module buffers that model.py writes in place (a KV cache, a step counter;
  * README, "The model.py contract"). A model keeps its own copy, starting from the values
@@ -281,19 +278,19 @@ PT2C_API const char* pt2c_last_error(void);
  * model again; it is a call like a run (PT2C_ERROR_BUSY while a run is in progress on
  * the model; for pt2c_model_run_device, call it once the stream's runs have finished). A
  * model without state: nothing to do, PT2C_OK. */
-PT2C_API pt2c_status pt2c_model_reset_state(pt2c_model* model);
+PT2C_API pt2c_status pt2c_model_reset_state(pt2c_model *model);
 /* The model's states by name (the module buffer's, "cache.key_cache_0"), with their dtype
  * and sizes (never dynamic); -1 (with a last error) for a null model. */
-PT2C_API int32_t pt2c_model_num_states(const pt2c_model* model);
-PT2C_API pt2c_status pt2c_model_state_info(const pt2c_model* model, int32_t index,
-                                           pt2c_tensor_info* out_info);
+PT2C_API int32_t pt2c_model_num_states(const pt2c_model *model);
+PT2C_API pt2c_status pt2c_model_state_info(const pt2c_model *model, int32_t index,
+                                           pt2c_tensor_info *out_info);
 /* Copies state `index` into the caller's host tensor, or the caller's tensor into it (a
  * saved cache restored, a sequence continued on another model of the same .so): the
  * tensor must have the state's dtype and sizes exactly (PT2C_ERROR_DTYPE /
  * PT2C_ERROR_SHAPE otherwise, nothing copied). Calls like a run, as reset_state. */
-PT2C_API pt2c_status pt2c_model_read_state(pt2c_model* model, int32_t index, pt2c_tensor* out);
-PT2C_API pt2c_status pt2c_model_write_state(pt2c_model* model, int32_t index,
-                                            const pt2c_tensor* value);
+PT2C_API pt2c_status pt2c_model_read_state(pt2c_model *model, int32_t index, pt2c_tensor *out);
+PT2C_API pt2c_status pt2c_model_write_state(pt2c_model *model, int32_t index,
+                                            const pt2c_tensor *value);
 
 /* Execution contexts: one model, many concurrent runs (a server's request threads).
  *
@@ -322,22 +319,22 @@ typedef struct pt2c_context pt2c_context;
 
 /* A new context of `model`. Its runs behave as pt2c_model_run on a freshly created copy of
  * the model would, the model state included. */
-PT2C_API pt2c_status pt2c_context_create(pt2c_model* model, pt2c_context** out_context);
-PT2C_API void pt2c_context_destroy(pt2c_context* context);
+PT2C_API pt2c_status pt2c_context_create(pt2c_model *model, pt2c_context **out_context);
+PT2C_API void pt2c_context_destroy(pt2c_context *context);
 /* pt2c_model_run and pt2c_model_run_method, on the context's memory and state. */
-PT2C_API pt2c_status pt2c_context_run(pt2c_context* context, const pt2c_tensor* inputs,
-                                      int32_t num_inputs, pt2c_tensor* outputs,
+PT2C_API pt2c_status pt2c_context_run(pt2c_context *context, const pt2c_tensor *inputs,
+                                      int32_t num_inputs, pt2c_tensor *outputs,
                                       int32_t num_outputs);
-PT2C_API pt2c_status pt2c_context_run_method(pt2c_context* context, const char* method,
-                                             const pt2c_tensor* inputs, int32_t num_inputs,
-                                             pt2c_tensor* outputs, int32_t num_outputs);
+PT2C_API pt2c_status pt2c_context_run_method(pt2c_context *context, const char *method,
+                                             const pt2c_tensor *inputs, int32_t num_inputs,
+                                             pt2c_tensor *outputs, int32_t num_outputs);
 /* pt2c_model_reset_state, _read_state and _write_state for the context's own copy of the
  * state (pt2c_model_state_info on the model describes it). */
-PT2C_API pt2c_status pt2c_context_reset_state(pt2c_context* context);
-PT2C_API pt2c_status pt2c_context_read_state(pt2c_context* context, int32_t index,
-                                             pt2c_tensor* out);
-PT2C_API pt2c_status pt2c_context_write_state(pt2c_context* context, int32_t index,
-                                              const pt2c_tensor* value);
+PT2C_API pt2c_status pt2c_context_reset_state(pt2c_context *context);
+PT2C_API pt2c_status pt2c_context_read_state(pt2c_context *context, int32_t index,
+                                             pt2c_tensor *out);
+PT2C_API pt2c_status pt2c_context_write_state(pt2c_context *context, int32_t index,
+                                              const pt2c_tensor *value);
 
 #ifdef __cplusplus
 } /* extern "C" */

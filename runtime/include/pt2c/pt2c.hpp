@@ -34,29 +34,40 @@
 namespace pt2c {
 
 class Error : public std::runtime_error {
- public:
-  Error(pt2c_status status, const std::string& message)
+public:
+  Error(pt2c_status status, const std::string &message)
       : std::runtime_error(message), status_(status) {}
   pt2c_status status() const noexcept { return status_; }
 
- private:
+private:
   pt2c_status status_;
 };
 
 // "f32", "i64", ...; matches the runtime's messages.
-inline const char* dtype_name(pt2c_dtype dtype) {
+inline const char *dtype_name(pt2c_dtype dtype) {
   switch (dtype) {
-    case PT2C_F32: return "f32";
-    case PT2C_F64: return "f64";
-    case PT2C_F16: return "f16";
-    case PT2C_BF16: return "bf16";
-    case PT2C_I64: return "i64";
-    case PT2C_I32: return "i32";
-    case PT2C_I16: return "i16";
-    case PT2C_I8: return "i8";
-    case PT2C_U8: return "u8";
-    case PT2C_BOOL: return "bool";
-    case PT2C_DTYPE_UNDEFINED: break;
+  case PT2C_F32:
+    return "f32";
+  case PT2C_F64:
+    return "f64";
+  case PT2C_F16:
+    return "f16";
+  case PT2C_BF16:
+    return "bf16";
+  case PT2C_I64:
+    return "i64";
+  case PT2C_I32:
+    return "i32";
+  case PT2C_I16:
+    return "i16";
+  case PT2C_I8:
+    return "i8";
+  case PT2C_U8:
+    return "u8";
+  case PT2C_BOOL:
+    return "bool";
+  case PT2C_DTYPE_UNDEFINED:
+    break;
   }
   return "unknown";
 }
@@ -65,17 +76,28 @@ inline const char* dtype_name(pt2c_dtype dtype) {
 // a loaded library).
 inline std::size_t dtype_size(pt2c_dtype dtype) {
   switch (dtype) {
-    case PT2C_F64: case PT2C_I64: return 8;
-    case PT2C_F32: case PT2C_I32: return 4;
-    case PT2C_F16: case PT2C_BF16: case PT2C_I16: return 2;
-    case PT2C_I8: case PT2C_U8: case PT2C_BOOL: return 1;
-    case PT2C_DTYPE_UNDEFINED: break;
+  case PT2C_F64:
+  case PT2C_I64:
+    return 8;
+  case PT2C_F32:
+  case PT2C_I32:
+    return 4;
+  case PT2C_F16:
+  case PT2C_BF16:
+  case PT2C_I16:
+    return 2;
+  case PT2C_I8:
+  case PT2C_U8:
+  case PT2C_BOOL:
+    return 1;
+  case PT2C_DTYPE_UNDEFINED:
+    break;
   }
   return 0;
 }
 
 // "[8, 64]"
-inline std::string shape_string(const std::vector<int64_t>& dims) {
+inline std::string shape_string(const std::vector<int64_t> &dims) {
   std::string text = "[";
   for (std::size_t i = 0; i < dims.size(); ++i)
     text += (i == 0 ? "" : ", ") + std::to_string(dims[i]);
@@ -91,17 +113,20 @@ struct TensorInfo {
 
   int64_t num_elements() const {
     int64_t count = 1;
-    for (int64_t dim : dims) count *= dim;
+    for (int64_t dim : dims)
+      count *= dim;
     return count;
   }
-  std::size_t nbytes() const { return static_cast<std::size_t>(num_elements()) * dtype_size(dtype); }
+  std::size_t nbytes() const {
+    return static_cast<std::size_t>(num_elements()) * dtype_size(dtype);
+  }
 };
 
 // One graph of a model: a signature of model.py, traced from `method`.
 struct GraphInfo {
   std::string name;
   std::string method;
-  int32_t num_inputs = 0;   // slots, absent ones included
+  int32_t num_inputs = 0; // slots, absent ones included
   int32_t num_outputs = 0;
 };
 
@@ -109,7 +134,7 @@ struct GraphInfo {
 inline pt2c_tensor absent() { return pt2c_tensor{nullptr, PT2C_DTYPE_UNDEFINED, 0, nullptr}; }
 
 // A pt2c_tensor over caller memory; `dims` must outlive the returned view.
-inline pt2c_tensor tensor_view(void* data, pt2c_dtype dtype, const std::vector<int64_t>& dims) {
+inline pt2c_tensor tensor_view(void *data, pt2c_dtype dtype, const std::vector<int64_t> &dims) {
   return pt2c_tensor{data, dtype, static_cast<int32_t>(dims.size()), dims.data()};
 }
 
@@ -118,7 +143,7 @@ namespace detail {
 // The ABI functions of one loaded model.so. Shared by the Library and every Model made
 // from it, so that the .so stays loaded while any of them lives.
 struct Api {
-  void* handle = nullptr;
+  void *handle = nullptr;
   decltype(&::pt2c_abi_version) abi_version = nullptr;
   decltype(&::pt2c_model_create) model_create = nullptr;
   decltype(&::pt2c_model_create_with_weights) model_create_with_weights = nullptr;
@@ -157,34 +182,36 @@ struct Api {
   decltype(&::pt2c_context_write_state) context_write_state = nullptr;
 
   Api() = default;
-  Api(const Api&) = delete;
-  Api& operator=(const Api&) = delete;
+  Api(const Api &) = delete;
+  Api &operator=(const Api &) = delete;
   ~Api() {
-    if (handle != nullptr) dlclose(handle);
+    if (handle != nullptr)
+      dlclose(handle);
   }
 
   // Throws pt2c::Error with the library's message for this thread if status != OK.
   void check(pt2c_status status) const {
-    if (status != PT2C_OK) throw Error(status, last_error());
+    if (status != PT2C_OK)
+      throw Error(status, last_error());
   }
 };
 
 template <typename Function>
-void resolve(const Api& api, const std::string& path, const char* name, Function* out) {
-  void* symbol = dlsym(api.handle, name);
+void resolve(const Api &api, const std::string &path, const char *name, Function *out) {
+  void *symbol = dlsym(api.handle, name);
   if (symbol == nullptr)
     throw Error(PT2C_ERROR_CORRUPT_MODEL,
                 "'" + path + "' is not a pt2c model: it does not export " + name);
   *out = reinterpret_cast<Function>(symbol);
 }
 
-inline std::shared_ptr<const Api> load(const std::string& path) {
+inline std::shared_ptr<const Api> load(const std::string &path) {
   auto api = std::make_shared<Api>();
   // A bare file name means the file here, not a search of the library path.
   std::string file = path.find('/') == std::string::npos ? "./" + path : path;
   api->handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (api->handle == nullptr) {
-    const char* reason = dlerror();
+    const char *reason = dlerror();
     throw Error(PT2C_ERROR_INVALID_ARGUMENT,
                 "cannot load '" + path + "': " + (reason ? reason : "unknown dlopen error"));
   }
@@ -234,17 +261,17 @@ inline std::shared_ptr<const Api> load(const std::string& path) {
   return api;
 }
 
-}  // namespace detail
+} // namespace detail
 
 // An execution context of a Model (pt2c.h, "Execution contexts"): its own scratch memory
 // and model state over the model's weights. Contexts of one model run concurrently, one
 // call at a time each; destroy them before the Model (they do not keep it alive).
 class Context {
- public:
-  Context(Context&& other) noexcept : api_(std::move(other.api_)), context_(other.context_) {
+public:
+  Context(Context &&other) noexcept : api_(std::move(other.api_)), context_(other.context_) {
     other.context_ = nullptr;
   }
-  Context& operator=(Context&& other) noexcept {
+  Context &operator=(Context &&other) noexcept {
     if (this != &other) {
       reset();
       api_ = std::move(other.api_);
@@ -253,52 +280,53 @@ class Context {
     }
     return *this;
   }
-  Context(const Context&) = delete;
-  Context& operator=(const Context&) = delete;
+  Context(const Context &) = delete;
+  Context &operator=(const Context &) = delete;
   ~Context() { reset(); }
 
-  void run(const std::vector<pt2c_tensor>& inputs, std::vector<pt2c_tensor>& outputs) {
+  void run(const std::vector<pt2c_tensor> &inputs, std::vector<pt2c_tensor> &outputs) {
     api_->check(api_->context_run(context_, inputs.data(), static_cast<int32_t>(inputs.size()),
                                   outputs.data(), static_cast<int32_t>(outputs.size())));
   }
-  void run_method(const std::string& method, const std::vector<pt2c_tensor>& inputs,
-                  std::vector<pt2c_tensor>& outputs) {
-    api_->check(api_->context_run_method(
-        context_, method.empty() ? nullptr : method.c_str(), inputs.data(),
-        static_cast<int32_t>(inputs.size()), outputs.data(), static_cast<int32_t>(outputs.size())));
+  void run_method(const std::string &method, const std::vector<pt2c_tensor> &inputs,
+                  std::vector<pt2c_tensor> &outputs) {
+    api_->check(api_->context_run_method(context_, method.empty() ? nullptr : method.c_str(),
+                                         inputs.data(), static_cast<int32_t>(inputs.size()),
+                                         outputs.data(), static_cast<int32_t>(outputs.size())));
   }
   // The context's model state back to its initial values (pt2c_context_reset_state).
   void reset_state() { api_->check(api_->context_reset_state(context_)); }
   void read_state(int32_t index, pt2c_tensor out) {
     api_->check(api_->context_read_state(context_, index, &out));
   }
-  void write_state(int32_t index, const pt2c_tensor& value) {
+  void write_state(int32_t index, const pt2c_tensor &value) {
     api_->check(api_->context_write_state(context_, index, &value));
   }
-  pt2c_context* get() const { return context_; }
+  pt2c_context *get() const { return context_; }
 
- private:
+private:
   friend class Model;
-  Context(std::shared_ptr<const detail::Api> api, pt2c_context* context)
+  Context(std::shared_ptr<const detail::Api> api, pt2c_context *context)
       : api_(std::move(api)), context_(context) {}
   void reset() {
-    if (context_ != nullptr) api_->context_destroy(context_);
+    if (context_ != nullptr)
+      api_->context_destroy(context_);
     context_ = nullptr;
   }
 
   std::shared_ptr<const detail::Api> api_;
-  pt2c_context* context_ = nullptr;
+  pt2c_context *context_ = nullptr;
 };
 
 // One model instance. It runs one call at a time: a run while another is in progress on
 // it throws pt2c::Error with PT2C_ERROR_BUSY; for concurrent runs, give each thread a
 // Context (create_context) or its own Model.
 class Model {
- public:
-  Model(Model&& other) noexcept : api_(std::move(other.api_)), model_(other.model_) {
+public:
+  Model(Model &&other) noexcept : api_(std::move(other.api_)), model_(other.model_) {
     other.model_ = nullptr;
   }
-  Model& operator=(Model&& other) noexcept {
+  Model &operator=(Model &&other) noexcept {
     if (this != &other) {
       reset();
       api_ = std::move(other.api_);
@@ -307,8 +335,8 @@ class Model {
     }
     return *this;
   }
-  Model(const Model&) = delete;
-  Model& operator=(const Model&) = delete;
+  Model(const Model &) = delete;
+  Model &operator=(const Model &) = delete;
   ~Model() { reset(); }
 
   int32_t num_inputs() const { return api_->model_num_inputs(model_); }
@@ -326,21 +354,23 @@ class Model {
   }
   std::vector<TensorInfo> inputs() const {
     std::vector<TensorInfo> infos;
-    for (int32_t i = 0; i < num_inputs(); ++i) infos.push_back(input_info(i));
+    for (int32_t i = 0; i < num_inputs(); ++i)
+      infos.push_back(input_info(i));
     return infos;
   }
   std::vector<TensorInfo> outputs() const {
     std::vector<TensorInfo> infos;
-    for (int32_t i = 0; i < num_outputs(); ++i) infos.push_back(output_info(i));
+    for (int32_t i = 0; i < num_outputs(); ++i)
+      infos.push_back(output_info(i));
     return infos;
   }
 
   // Checks every tensor against the model, then runs it; outputs are written in place.
-  void run(const pt2c_tensor* inputs, int32_t num_inputs, pt2c_tensor* outputs,
+  void run(const pt2c_tensor *inputs, int32_t num_inputs, pt2c_tensor *outputs,
            int32_t num_outputs) {
     api_->check(api_->model_run(model_, inputs, num_inputs, outputs, num_outputs));
   }
-  void run(const std::vector<pt2c_tensor>& inputs, std::vector<pt2c_tensor>& outputs) {
+  void run(const std::vector<pt2c_tensor> &inputs, std::vector<pt2c_tensor> &outputs) {
     run(inputs.data(), static_cast<int32_t>(inputs.size()), outputs.data(),
         static_cast<int32_t>(outputs.size()));
   }
@@ -350,12 +380,13 @@ class Model {
   GraphInfo graph_info(int32_t graph) const {
     pt2c_graph_info info;
     api_->check(api_->model_graph_info(model_, graph, &info));
-    return GraphInfo{info.name ? info.name : "", info.method ? info.method : "",
-                     info.num_inputs, info.num_outputs};
+    return GraphInfo{info.name ? info.name : "", info.method ? info.method : "", info.num_inputs,
+                     info.num_outputs};
   }
   std::vector<GraphInfo> graphs() const {
     std::vector<GraphInfo> infos;
-    for (int32_t g = 0; g < num_graphs(); ++g) infos.push_back(graph_info(g));
+    for (int32_t g = 0; g < num_graphs(); ++g)
+      infos.push_back(graph_info(g));
     return infos;
   }
   // A graph's inputs (slots: an absent one has dtype PT2C_DTYPE_UNDEFINED) and outputs.
@@ -366,15 +397,14 @@ class Model {
     return graph_tensors(graph, graph_info(graph).num_outputs, api_->model_graph_output_info);
   }
   // The graph run_method(method, inputs, ...) runs; method empty: the default method.
-  int32_t find_graph(const std::string& method, const std::vector<pt2c_tensor>& inputs) const {
+  int32_t find_graph(const std::string &method, const std::vector<pt2c_tensor> &inputs) const {
     int32_t graph = -1;
     api_->check(api_->model_find_graph(model_, method.empty() ? nullptr : method.c_str(),
-                                       inputs.data(), static_cast<int32_t>(inputs.size()),
-                                       &graph));
+                                       inputs.data(), static_cast<int32_t>(inputs.size()), &graph));
     return graph;
   }
-  void run_method(const std::string& method, const std::vector<pt2c_tensor>& inputs,
-                  std::vector<pt2c_tensor>& outputs) {
+  void run_method(const std::string &method, const std::vector<pt2c_tensor> &inputs,
+                  std::vector<pt2c_tensor> &outputs) {
     api_->check(api_->model_run_method(model_, method.empty() ? nullptr : method.c_str(),
                                        inputs.data(), static_cast<int32_t>(inputs.size()),
                                        outputs.data(), static_cast<int32_t>(outputs.size())));
@@ -389,7 +419,7 @@ class Model {
   std::vector<DynamicDim> dynamic_dims() const {
     std::vector<DynamicDim> dims;
     for (int32_t i = 0; i < api_->model_num_dynamic_dims(model_); ++i) {
-      const char* name = nullptr;
+      const char *name = nullptr;
       DynamicDim d{};
       api_->check(api_->model_dynamic_dim_info(model_, i, &name, &d.min, &d.max));
       d.name = name ? name : "";
@@ -398,21 +428,20 @@ class Model {
     return dims;
   }
   // The sizes output `index` has for these inputs.
-  std::vector<int64_t> output_shape(const std::vector<pt2c_tensor>& inputs, int32_t index) const {
+  std::vector<int64_t> output_shape(const std::vector<pt2c_tensor> &inputs, int32_t index) const {
     std::vector<int64_t> dims(static_cast<size_t>(output_info(index).dims.size()));
     api_->check(api_->model_output_shape(model_, inputs.data(), static_cast<int32_t>(inputs.size()),
                                          index, dims.data()));
     return dims;
   }
   // The same for graph `graph` (find_graph's answer), inputs in its slot order.
-  std::vector<int64_t> graph_output_shape(int32_t graph, const std::vector<pt2c_tensor>& inputs,
+  std::vector<int64_t> graph_output_shape(int32_t graph, const std::vector<pt2c_tensor> &inputs,
                                           int32_t index) const {
     pt2c_tensor_info info;
     api_->check(api_->model_graph_output_info(model_, graph, index, &info));
     std::vector<int64_t> dims(static_cast<size_t>(info.rank));
-    api_->check(api_->model_graph_output_shape(model_, graph, inputs.data(),
-                                               static_cast<int32_t>(inputs.size()), index,
-                                               dims.data()));
+    api_->check(api_->model_graph_output_shape(
+        model_, graph, inputs.data(), static_cast<int32_t>(inputs.size()), index, dims.data()));
     return dims;
   }
 
@@ -432,7 +461,7 @@ class Model {
   void read_state(int32_t index, pt2c_tensor out) {
     api_->check(api_->model_read_state(model_, index, &out));
   }
-  void write_state(int32_t index, const pt2c_tensor& value) {
+  void write_state(int32_t index, const pt2c_tensor &value) {
     api_->check(api_->model_write_state(model_, index, &value));
   }
 
@@ -441,35 +470,34 @@ class Model {
 
   // CUDA models: tensors in device memory, kernels queued on `stream` (a CUstream of the
   // model's device; nullptr for the legacy default stream). See pt2c_model_run_device.
-  void run_device(const pt2c_tensor* inputs, int32_t num_inputs, pt2c_tensor* outputs,
-                  int32_t num_outputs, void* stream) {
+  void run_device(const pt2c_tensor *inputs, int32_t num_inputs, pt2c_tensor *outputs,
+                  int32_t num_outputs, void *stream) {
     api_->check(api_->model_run_device(model_, inputs, num_inputs, outputs, num_outputs, stream));
   }
-  void run_device(const std::vector<pt2c_tensor>& inputs, std::vector<pt2c_tensor>& outputs,
-                  void* stream) {
+  void run_device(const std::vector<pt2c_tensor> &inputs, std::vector<pt2c_tensor> &outputs,
+                  void *stream) {
     run_device(inputs.data(), static_cast<int32_t>(inputs.size()), outputs.data(),
                static_cast<int32_t>(outputs.size()), stream);
   }
 
   // A new execution context (CPU models): concurrent runs sharing this model's weights.
   Context create_context() {
-    pt2c_context* context = nullptr;
+    pt2c_context *context = nullptr;
     api_->check(api_->context_create(model_, &context));
     return Context(api_, context);
   }
 
   // The C handle, for calls this wrapper does not cover.
-  pt2c_model* get() const { return model_; }
+  pt2c_model *get() const { return model_; }
 
- private:
+private:
   friend class Library;
-  Model(std::shared_ptr<const detail::Api> api, pt2c_model* model)
+  Model(std::shared_ptr<const detail::Api> api, pt2c_model *model)
       : api_(std::move(api)), model_(model) {}
 
   // The `count` inputs or outputs of a graph, through pt2c_model_graph_{input,output}_info.
-  std::vector<TensorInfo> graph_tensors(
-      int32_t graph, int32_t count,
-      decltype(&::pt2c_model_graph_input_info) query) const {
+  std::vector<TensorInfo> graph_tensors(int32_t graph, int32_t count,
+                                        decltype(&::pt2c_model_graph_input_info) query) const {
     std::vector<TensorInfo> infos;
     for (int32_t i = 0; i < count; ++i) {
       pt2c_tensor_info info;
@@ -478,49 +506,51 @@ class Model {
     }
     return infos;
   }
-  static TensorInfo to_tensor_info(const pt2c_tensor_info& info) {
+  static TensorInfo to_tensor_info(const pt2c_tensor_info &info) {
     TensorInfo result;
     result.name = info.name != nullptr ? info.name : "";
     result.dtype = info.dtype;
-    if (info.rank > 0) result.dims.assign(info.dims, info.dims + info.rank);
+    if (info.rank > 0)
+      result.dims.assign(info.dims, info.dims + info.rank);
     return result;
   }
   void reset() {
-    if (model_ != nullptr) api_->model_destroy(model_);
+    if (model_ != nullptr)
+      api_->model_destroy(model_);
     model_ = nullptr;
   }
 
   std::shared_ptr<const detail::Api> api_;
-  pt2c_model* model_ = nullptr;
+  pt2c_model *model_ = nullptr;
 };
 
 // A loaded model.so. Cheap to copy; the .so is unloaded when the last Library and Model
 // made from it are gone.
 class Library {
- public:
-  explicit Library(const std::string& path) : api_(detail::load(path)), path_(path) {}
+public:
+  explicit Library(const std::string &path) : api_(detail::load(path)), path_(path) {}
 
   // `weights_path`: the weights file of a model compiled with --external-weights; empty:
   // the default ($PT2C_WEIGHTS, else the library's path + ".weights"). A model that
   // embeds its weights takes none.
-  Model create_model(const std::string& weights_path = "") const {
-    pt2c_model* model = nullptr;
+  Model create_model(const std::string &weights_path = "") const {
+    pt2c_model *model = nullptr;
     api_->check(weights_path.empty()
                     ? api_->model_create(&model)
                     : api_->model_create_with_weights(weights_path.c_str(), &model));
     return Model(api_, model);
   }
   uint32_t abi_version() const { return api_->abi_version(); }
-  const std::string& path() const { return path_; }
+  const std::string &path() const { return path_; }
   // The CPU thread pool that every model of this library shares (pt2c_set_num_threads).
   void set_num_threads(int32_t n) const { api_->check(api_->set_num_threads(n)); }
   int32_t num_threads() const { return api_->num_threads(); }
 
- private:
+private:
   std::shared_ptr<const detail::Api> api_;
   std::string path_;
 };
 
-}  // namespace pt2c
+} // namespace pt2c
 
-#endif  // PT2C_PT2C_HPP_
+#endif // PT2C_PT2C_HPP_

@@ -73,8 +73,8 @@ static float silu_scalar(float v) {
 
 /* 2^k from k's bits: k + 127 in the exponent field. */
 __attribute__((target("avx2,fma"))) static __m256 scale_pow2_avx2(__m256 e, __m256 k) {
-  __m256i bits = _mm256_slli_epi32(
-      _mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(127)), 23);
+  __m256i bits =
+      _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(127)), 23);
   return _mm256_mul_ps(e, _mm256_castsi256_ps(bits));
 }
 #define TARGET __attribute__((target("avx2,fma")))
@@ -97,19 +97,20 @@ __attribute__((target("avx2,fma"))) static __m256 scale_pow2_avx2(__m256 e, __m2
 #include "silu_template.h"
 #endif
 
-void pt2c_silu_inplace(float* v, int64_t count) {
+void pt2c_silu_inplace(float *v, int64_t count) {
 #if defined(__x86_64__)
   switch (pt2c_cpu_best_isa()) {
-    case PT2C_CPU_ISA_AVX512_BF16:
-    case PT2C_CPU_ISA_AVX512:
-      silu_avx512(v, count);
-      return;
-    case PT2C_CPU_ISA_AVX2:
-      silu_avx2(v, count);
-      return;
-    default:
-      break;
+  case PT2C_CPU_ISA_AVX512_BF16:
+  case PT2C_CPU_ISA_AVX512:
+    silu_avx512(v, count);
+    return;
+  case PT2C_CPU_ISA_AVX2:
+    silu_avx2(v, count);
+    return;
+  default:
+    break;
   }
 #endif
-  for (int64_t i = 0; i < count; ++i) v[i] = silu_scalar(v[i]);
+  for (int64_t i = 0; i < count; ++i)
+    v[i] = silu_scalar(v[i]);
 }

@@ -12,7 +12,7 @@ extern "C" {
 /* v[i] = silu(v[i]) = v[i] / (1 + exp(-v[i])) for i < count, vectorized per ISA.
  * Relative error below 1e-6 against the exact value on every ISA; NaN stays NaN; below
  * -88 the result is a tiny negative number where the exact one underflows to -0. */
-void pt2c_silu_inplace(float* v, int64_t count);
+void pt2c_silu_inplace(float *v, int64_t count);
 
 #ifdef __cplusplus
 }

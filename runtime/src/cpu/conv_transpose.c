@@ -7,13 +7,14 @@
 #include <immintrin.h>
 #endif
 
-static inline float finish(float v, const float* z, int64_t at, int relu) {
-  if (z) v += z[at];
+static inline float finish(float v, const float *z, int64_t at, int relu) {
+  if (z)
+    v += z[at];
   return relu && v < 0.0f ? 0.0f : v;
 }
 
-void pt2c_conv_transpose_channels(const float* t, int64_t ld, int64_t pixels, int64_t c0,
-                                  int64_t c1, const float* z, int relu, float* y) {
+void pt2c_conv_transpose_channels(const float *t, int64_t ld, int64_t pixels, int64_t c0,
+                                  int64_t c1, const float *z, int relu, float *y) {
   int64_t c = c0;
 #if defined(__SSE2__)
   int64_t q4 = pixels / 4 * 4;
@@ -27,8 +28,10 @@ void pt2c_conv_transpose_channels(const float* t, int64_t ld, int64_t pixels, in
       for (int i = 0; i < 4; ++i) {
         int64_t at = (c + i) * pixels + q;
         __m128 v = rows[i];
-        if (z) v = _mm_add_ps(v, _mm_loadu_ps(z + at));
-        if (relu) v = _mm_max_ps(v, zero);
+        if (z)
+          v = _mm_add_ps(v, _mm_loadu_ps(z + at));
+        if (relu)
+          v = _mm_max_ps(v, zero);
         _mm_storeu_ps(y + at, v);
       }
     }

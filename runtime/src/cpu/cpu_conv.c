@@ -35,14 +35,14 @@ typedef enum { CONV_DEPTHWISE, CONV_DEPTHWISE_BLOCKED, CONV_GEMM } conv_method;
 struct pt2c_conv_prepacked {
   pt2c_conv_geometry g;
   conv_method method;
-  int windowed;          /* CONV_GEMM: not on x itself (direct, or im2col panels) */
-  int pixel_major;       /* CONV_GEMM: the pixel-major orientation */
-  int direct;            /* CONV_GEMM, windowed, channel-major: B read in place */
+  int windowed;                   /* CONV_GEMM: not on x itself (direct, or im2col panels) */
+  int pixel_major;                /* CONV_GEMM: the pixel-major orientation */
+  int direct;                     /* CONV_GEMM, windowed, channel-major: B read in place */
   pt2c_conv_direct_layout layout; /* direct */
-  int64_t* direct_rows;  /* direct: B's rows (pt2c_conv_direct_rows) */
-  int64_t group_weights; /* floats per group in `weights` */
-  float* weights;        /* depthwise: [K, kh * kw]; blocked: [K / 16][kh * kw][16]
-                          * (zero padded); else one packed A (B when pixel_major) per group */
+  int64_t *direct_rows;           /* direct: B's rows (pt2c_conv_direct_rows) */
+  int64_t group_weights;          /* floats per group in `weights` */
+  float *weights;                 /* depthwise: [K, kh * kw]; blocked: [K / 16][kh * kw][16]
+                                   * (zero padded); else one packed A (B when pixel_major) per group */
 };
 
 static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -50,7 +50,7 @@ static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 /* Blocks of channels beat planes when a row fills at most half a vector: then the plane
  * method wastes lanes and pays its per-plane set-up on little work (measured on 5x5
  * depthwise convolutions: 2.3x faster on 7x7 planes, even on 14x14, slower on 28x28). */
-static int depthwise_blocked(const pt2c_conv_geometry* g) { return g->out_w <= 8; }
+static int depthwise_blocked(const pt2c_conv_geometry *g) { return g->out_w <= 8; }
 
 static int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
 static size_t round_up_bytes(size_t bytes) { return (bytes + 63) / 64 * 64; } /* to lines */
@@ -61,7 +61,7 @@ static size_t round_up_bytes(size_t bytes) { return (bytes + 63) / 64 * 64; } /*
  * resnet shapes, channel-major ran 3x3 convolutions at 28 x 28 1.6x faster (waste ratio
  * 1.13), at 14 x 14 1.09x (1.14), and a 1x1 on 14 x 14 1.05x (1.13); pixel-major won
  * by 10-12% at 7 x 7 from stride 2 (1.195) and tied at 7 x 7 stride 1 (1.195). */
-static int pixel_major(const pt2c_conv_geometry* g, int64_t channel_major_pixels) {
+static int pixel_major(const pt2c_conv_geometry *g, int64_t channel_major_pixels) {
   int64_t pixels = g->out_h * g->out_w, channels = g->group_out_channels;
   int64_t channel_major =
       round_up(channels, PT2C_GEMM_MR) * round_up(channel_major_pixels, PT2C_GEMM_NR);
@@ -69,7 +69,7 @@ static int pixel_major(const pt2c_conv_geometry* g, int64_t channel_major_pixels
   return pixel_major * 23 < channel_major * 20;
 }
 
-static int geometry_from(const pt2c_plan_conv* conv, pt2c_conv_geometry* g) {
+static int geometry_from(const pt2c_plan_conv *conv, pt2c_conv_geometry *g) {
   if (conv->dtype != PT2C_F32 || conv->spatial_rank < 1 || conv->spatial_rank > 2 ||
       conv->groups < 1 || conv->in_channels % conv->groups || conv->out_channels % conv->groups)
     return 0;
@@ -95,11 +95,13 @@ static int geometry_from(const pt2c_plan_conv* conv, pt2c_conv_geometry* g) {
   return g->stride_h >= 1 && g->stride_w >= 1 && g->dilation_h >= 1 && g->dilation_w >= 1;
 }
 
-pt2c_conv_prepacked* pt2c_conv_prepack(const pt2c_plan_conv* conv, const float* w) {
+pt2c_conv_prepacked *pt2c_conv_prepack(const pt2c_plan_conv *conv, const float *w) {
   pt2c_conv_geometry g;
-  if (!geometry_from(conv, &g)) return NULL;
-  pt2c_conv_prepacked* p = calloc(1, sizeof(*p));
-  if (!p) return NULL;
+  if (!geometry_from(conv, &g))
+    return NULL;
+  pt2c_conv_prepacked *p = calloc(1, sizeof(*p));
+  if (!p)
+    return NULL;
   p->g = g;
   int64_t taps = g.kernel_h * g.kernel_w, depth = g.group_channels * taps;
   int64_t weight_groups = g.groups; /* group_weights floats each */
@@ -110,8 +112,8 @@ pt2c_conv_prepacked* pt2c_conv_prepack(const pt2c_plan_conv* conv, const float* 
       weight_groups = ceil_div(g.groups, PT2C_DEPTHWISE_BLOCK) * PT2C_DEPTHWISE_BLOCK;
   } else {
     p->method = CONV_GEMM;
-    p->windowed = !(taps == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_h == 0 &&
-                  g.pad_w == 0);
+    p->windowed =
+        !(taps == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_h == 0 && g.pad_w == 0);
     pt2c_conv_direct_layout_of(&g, &p->layout);
     p->pixel_major = pixel_major(&g, p->windowed ? g.out_h * p->layout.cols : g.out_h * g.out_w);
     p->direct = p->windowed && !p->pixel_major;
@@ -121,12 +123,14 @@ pt2c_conv_prepacked* pt2c_conv_prepack(const pt2c_plan_conv* conv, const float* 
     p->group_weights = (int64_t)(bytes / sizeof(float));
   }
   p->weights = calloc((size_t)(p->group_weights * weight_groups), sizeof(float));
-  if (p->direct) p->direct_rows = malloc(sizeof(int64_t) * (size_t)depth);
+  if (p->direct)
+    p->direct_rows = malloc(sizeof(int64_t) * (size_t)depth);
   if (!p->weights || (p->direct && !p->direct_rows)) {
     pt2c_conv_prepacked_free(p);
     return NULL;
   }
-  if (p->direct) pt2c_conv_direct_rows(&g, &p->layout, p->direct_rows);
+  if (p->direct)
+    pt2c_conv_direct_rows(&g, &p->layout, p->direct_rows);
   if (p->method == CONV_DEPTHWISE) {
     memcpy(p->weights, w, sizeof(float) * (size_t)(taps * g.out_channels));
   } else if (p->method == CONV_DEPTHWISE_BLOCKED) {
@@ -136,8 +140,8 @@ pt2c_conv_prepacked* pt2c_conv_prepack(const pt2c_plan_conv* conv, const float* 
                    k % PT2C_DEPTHWISE_BLOCK] = w[k * taps + tap];
   } else {
     for (int64_t grp = 0; grp < g.groups; ++grp) { /* w as [K/G, C/G * taps] per group */
-      const float* wg = w + grp * g.group_out_channels * depth;
-      float* packed = p->weights + grp * p->group_weights;
+      const float *wg = w + grp * g.group_out_channels * depth;
+      float *packed = p->weights + grp * p->group_weights;
       if (p->pixel_major) /* B = its transpose */
         pt2c_gemm_pack_b(PT2C_GEMM_F32, wg, 1, depth, depth, g.group_out_channels, packed);
       else
@@ -147,65 +151,68 @@ pt2c_conv_prepacked* pt2c_conv_prepack(const pt2c_plan_conv* conv, const float* 
   return p;
 }
 
-void pt2c_conv_prepacked_free(pt2c_conv_prepacked* p) {
-  if (!p) return;
+void pt2c_conv_prepacked_free(pt2c_conv_prepacked *p) {
+  if (!p)
+    return;
   free(p->weights);
   free(p->direct_rows);
   free(p);
 }
 
 typedef struct conv_job {
-  const pt2c_conv_prepacked* p;
+  const pt2c_conv_prepacked *p;
   const float *x, *bias, *z;
   int relu; /* applied by each path's store */
   int silu; /* applied in place to each task's finished output (activation.h) */
-  float* y;
-  float* cols;          /* pixel-major im2col: packed A per (image, group) */
-  float* phased;        /* im2col: x split into stride phases when
+  float *y;
+  float *cols;          /* pixel-major im2col: packed A per (image, group) */
+  float *phased;        /* im2col: x split into stride phases when
                          * pt2c_conv_splits_phases, else NULL (im2col reads x) */
   int64_t panels;       /* cols: per (image, group), of MR pixels */
   int64_t panel_floats; /* MR * C/G * taps */
-  float* transposed;    /* pixel-major: y^T [HW, K/G] per (image, group) */
-  float* padded;        /* direct: the input's phase planes (conv_direct.c) */
-  float* virtual_y;     /* direct, when the padded grid is wider than y: the GEMMs'
+  float *transposed;    /* pixel-major: y^T [HW, K/G] per (image, group) */
+  float *padded;        /* direct: the input's phase planes (conv_direct.c) */
+  float *virtual_y;     /* direct, when the padded grid is wider than y: the GEMMs'
                          * results, [K/G, out_h * cols] per (image, group) */
 } conv_job;
 
-static void depthwise_task(void* ctx, int64_t task, int thread) {
-  const conv_job* job = ctx;
-  const pt2c_conv_geometry* g = &job->p->g;
-  int64_t channel = task % g->channels, in_plane = g->in_h * g->in_w, out_plane = g->out_h * g->out_w;
-  pt2c_conv_depthwise_plane(g, job->x + task * in_plane, job->p->weights + channel * job->p->group_weights,
-                            job->bias ? job->bias[channel] : 0.0f,
-                            job->z ? job->z + task * out_plane : NULL, job->relu,
-                            job->y + task * out_plane);
-  if (job->silu) pt2c_silu_inplace(job->y + task * out_plane, out_plane);
+static void depthwise_task(void *ctx, int64_t task, int thread) {
+  const conv_job *job = ctx;
+  const pt2c_conv_geometry *g = &job->p->g;
+  int64_t channel = task % g->channels, in_plane = g->in_h * g->in_w,
+          out_plane = g->out_h * g->out_w;
+  pt2c_conv_depthwise_plane(
+      g, job->x + task * in_plane, job->p->weights + channel * job->p->group_weights,
+      job->bias ? job->bias[channel] : 0.0f, job->z ? job->z + task * out_plane : NULL, job->relu,
+      job->y + task * out_plane);
+  if (job->silu)
+    pt2c_silu_inplace(job->y + task * out_plane, out_plane);
 }
 
 /* Task: block t % blocks of image t / blocks. */
-static void depthwise_block_task(void* ctx, int64_t task, int thread) {
-  const conv_job* job = ctx;
-  const pt2c_conv_geometry* g = &job->p->g;
+static void depthwise_block_task(void *ctx, int64_t task, int thread) {
+  const conv_job *job = ctx;
+  const pt2c_conv_geometry *g = &job->p->g;
   int64_t blocks = ceil_div(g->channels, PT2C_DEPTHWISE_BLOCK);
   int64_t image = task / blocks, c0 = task % blocks * PT2C_DEPTHWISE_BLOCK;
   int64_t first = image * g->channels + c0; /* plane index */
-  int channels = (int)(g->channels - c0 < PT2C_DEPTHWISE_BLOCK ? g->channels - c0
-                                                                : PT2C_DEPTHWISE_BLOCK);
+  int channels =
+      (int)(g->channels - c0 < PT2C_DEPTHWISE_BLOCK ? g->channels - c0 : PT2C_DEPTHWISE_BLOCK);
   int64_t in_plane = g->in_h * g->in_w, out_plane = g->out_h * g->out_w;
-  pt2c_conv_depthwise_block(g, job->x + first * in_plane, channels,
-                            job->p->weights + c0 * job->p->group_weights,
-                            job->bias ? job->bias + c0 : NULL,
-                            job->z ? job->z + first * out_plane : NULL, job->relu,
-                            job->y + first * out_plane);
-  if (job->silu) pt2c_silu_inplace(job->y + first * out_plane, channels * out_plane);
+  pt2c_conv_depthwise_block(
+      g, job->x + first * in_plane, channels, job->p->weights + c0 * job->p->group_weights,
+      job->bias ? job->bias + c0 : NULL, job->z ? job->z + first * out_plane : NULL, job->relu,
+      job->y + first * out_plane);
+  if (job->silu)
+    pt2c_silu_inplace(job->y + first * out_plane, channels * out_plane);
 }
 
 enum { PHASE_ROWS_PER_TASK = 64 };
 
 /* Task: input rows [t * PHASE_ROWS_PER_TASK, +PHASE_ROWS_PER_TASK) into stride phases. */
-static void phase_task(void* ctx, int64_t task, int thread) {
-  const conv_job* job = ctx;
-  const pt2c_conv_geometry* g = &job->p->g;
+static void phase_task(void *ctx, int64_t task, int thread) {
+  const conv_job *job = ctx;
+  const pt2c_conv_geometry *g = &job->p->g;
   int64_t rows = g->batch * g->channels * g->in_h, row0 = task * PHASE_ROWS_PER_TASK;
   int64_t n = rows - row0 < PHASE_ROWS_PER_TASK ? rows - row0 : PHASE_ROWS_PER_TASK;
   pt2c_conv_split_phases(g, job->x, row0, n, job->phased);
@@ -213,15 +220,15 @@ static void phase_task(void* ctx, int64_t task, int thread) {
 
 enum { DIRECT_FILL_FLOATS = 16384 }; /* per fill task, at least */
 
-static int64_t direct_fill_planes(const pt2c_conv_direct_layout* l) {
+static int64_t direct_fill_planes(const pt2c_conv_direct_layout *l) {
   int64_t planes = DIRECT_FILL_FLOATS / l->channel_floats;
   return planes > 1 ? planes : 1;
 }
 
 /* Task (direct): input channel planes [t * per_task, +per_task) into their phase planes. */
-static void direct_fill_task(void* ctx, int64_t task, int thread) {
-  const conv_job* job = ctx;
-  const pt2c_conv_geometry* g = &job->p->g;
+static void direct_fill_task(void *ctx, int64_t task, int thread) {
+  const conv_job *job = ctx;
+  const pt2c_conv_geometry *g = &job->p->g;
   int64_t per_task = direct_fill_planes(&job->p->layout), all = g->batch * g->channels;
   int64_t first = task * per_task, n = all - first < per_task ? all - first : per_task;
   pt2c_conv_direct_fill(g, &job->p->layout, job->x, first, n, job->padded);
@@ -229,39 +236,37 @@ static void direct_fill_task(void* ctx, int64_t task, int thread) {
 
 /* The GEMM epilogue's finish (direct, on the virtual grid): a finished block into y. */
 typedef struct direct_finisher {
-  const conv_job* job;
+  const conv_job *job;
   int64_t image_group;
 } direct_finisher;
 
-static void direct_finish(const void* ctx, int64_t row0, int64_t row1, int64_t col0,
-                          int64_t col1) {
-  const direct_finisher* f = ctx;
-  const conv_job* job = f->job;
-  const pt2c_conv_geometry* g = &job->p->g;
+static void direct_finish(const void *ctx, int64_t row0, int64_t row1, int64_t col0, int64_t col1) {
+  const direct_finisher *f = ctx;
+  const conv_job *job = f->job;
+  const pt2c_conv_geometry *g = &job->p->g;
   int64_t kg = g->group_out_channels, nv = g->out_h * job->p->layout.cols;
   int64_t offset = f->image_group * kg * g->out_h * g->out_w;
-  pt2c_conv_direct_copy_out(g, &job->p->layout, job->virtual_y + f->image_group * kg * nv, nv,
-                            row0, row1, col0, col1, job->z ? job->z + offset : NULL,
-                            job->relu, job->silu, job->y + offset);
+  pt2c_conv_direct_copy_out(g, &job->p->layout, job->virtual_y + f->image_group * kg * nv, nv, row0,
+                            row1, col0, col1, job->z ? job->z + offset : NULL, job->relu, job->silu,
+                            job->y + offset);
 }
 
 /* The input im2col reads for (image, group) i: its first channel of x, or of x's phase
  * split. */
-static const float* group_input(const conv_job* job, int64_t i) {
-  const pt2c_conv_geometry* g = &job->p->g;
+static const float *group_input(const conv_job *job, int64_t i) {
+  const pt2c_conv_geometry *g = &job->p->g;
   int64_t row_floats = job->phased ? g->stride_w * pt2c_conv_phase_width(g) : g->in_w;
-  const float* input = job->phased ? job->phased : job->x;
+  const float *input = job->phased ? job->phased : job->x;
   return input + i * g->group_channels * g->in_h * row_floats;
 }
 
 /* Task (pixel-major): A panel t % panels of (image, group) t / panels. */
-static void im2col_task(void* ctx, int64_t task, int thread) {
-  const conv_job* job = ctx;
+static void im2col_task(void *ctx, int64_t task, int thread) {
+  const conv_job *job = ctx;
   int64_t depth = job->p->g.group_channels * job->p->g.kernel_h * job->p->g.kernel_w;
   int64_t image_group = task / job->panels, panel = task % job->panels;
-  pt2c_conv_im2col_panel(&job->p->g, group_input(job, image_group),
-                         panel * PT2C_GEMM_MR, PT2C_GEMM_MR, 0, depth,
-                         job->cols + task * job->panel_floats);
+  pt2c_conv_im2col_panel(&job->p->g, group_input(job, image_group), panel * PT2C_GEMM_MR,
+                         PT2C_GEMM_MR, 0, depth, job->cols + task * job->panel_floats);
 }
 
 enum { CHANNELS_PER_TRANSPOSE_TASK = 32 };
@@ -269,15 +274,15 @@ enum { CHANNELS_PER_TRANSPOSE_TASK = 32 };
 /* Row stride of y^T: K/G rounded up to whole cache lines, plus one, so that the rows a
  * transposing pass reads together do not all fall into one cache set (K/G = 1024 would
  * put them 4 KiB apart). */
-static int64_t transposed_ld(const pt2c_conv_geometry* g) {
+static int64_t transposed_ld(const pt2c_conv_geometry *g) {
   return round_up(g->group_out_channels, 16) + 16;
 }
 
 /* Task: channels [c0, c0 + CHANNELS_PER_TRANSPOSE_TASK) of (image, group)
  * t / channel_blocks, from the pixel-major GEMM's result into y. */
-static void transpose_task(void* ctx, int64_t task, int thread) {
-  const conv_job* job = ctx;
-  const pt2c_conv_geometry* g = &job->p->g;
+static void transpose_task(void *ctx, int64_t task, int thread) {
+  const conv_job *job = ctx;
+  const pt2c_conv_geometry *g = &job->p->g;
   int64_t kg = g->group_out_channels, pixels = g->out_h * g->out_w, ld = transposed_ld(g);
   int64_t blocks = ceil_div(kg, CHANNELS_PER_TRANSPOSE_TASK);
   int64_t i = task / blocks, c0 = task % blocks * CHANNELS_PER_TRANSPOSE_TASK;
@@ -285,23 +290,24 @@ static void transpose_task(void* ctx, int64_t task, int thread) {
   int64_t offset = i * kg * pixels; /* channel (image, group * K/G) of y */
   pt2c_conv_transpose_channels(job->transposed + i * pixels * ld, ld, pixels, c0, c1,
                                job->z ? job->z + offset : NULL, job->relu, job->y + offset);
-  if (job->silu) pt2c_silu_inplace(job->y + offset + c0 * pixels, (c1 - c0) * pixels);
+  if (job->silu)
+    pt2c_silu_inplace(job->y + offset + c0 * pixels, (c1 - c0) * pixels);
 }
 
 /* The GEMM of (image, group) i: channel-major or pixel-major (see the top); finisher for
  * direct ones on a grid wider than y. */
-static void gemm_problem(const conv_job* job, int64_t i, const direct_finisher* finisher,
-                         pt2c_sgemm_problem* q) {
-  const pt2c_conv_prepacked* p = job->p;
-  const pt2c_conv_geometry* g = &p->g;
+static void gemm_problem(const conv_job *job, int64_t i, const direct_finisher *finisher,
+                         pt2c_sgemm_problem *q) {
+  const pt2c_conv_prepacked *p = job->p;
+  const pt2c_conv_geometry *g = &p->g;
   int64_t group = i % g->groups, pixels = g->out_h * g->out_w, kg = g->group_out_channels;
   int64_t depth = g->group_channels * g->kernel_h * g->kernel_w;
   int64_t y_offset = i * kg * pixels;
   /* the operand of the pixels: x of image i and group as [C/G, HW], its A panels
    * (pixel-major), or B panels made on demand (channel-major, maker) */
-  const float* x = job->x + i * g->group_channels * pixels;
-  const float* cols = job->cols ? job->cols + i * job->panels * job->panel_floats : NULL;
-  const float* weights = p->weights + group * p->group_weights;
+  const float *x = job->x + i * g->group_channels * pixels;
+  const float *cols = job->cols ? job->cols + i * job->panels * job->panel_floats : NULL;
+  const float *weights = p->weights + group * p->group_weights;
   memset(q, 0, sizeof(*q));
   q->k = depth;
   if (p->pixel_major) {
@@ -325,7 +331,8 @@ static void gemm_problem(const conv_job* job, int64_t i, const direct_finisher* 
   q->a_packed = weights;
   if (p->direct) {
     int64_t image = i / g->groups;
-    q->b = job->padded + (image * g->channels + group * g->group_channels) * p->layout.channel_floats;
+    q->b =
+        job->padded + (image * g->channels + group * g->group_channels) * p->layout.channel_floats;
     q->b_rows = p->direct_rows;
     q->n = g->out_h * p->layout.cols;
   }
@@ -352,9 +359,9 @@ static void gemm_problem(const conv_job* job, int64_t i, const direct_finisher* 
   q->epilogue.activation = job->silu ? pt2c_silu_inplace : NULL;
 }
 
-void pt2c_conv_run(const pt2c_conv_prepacked* p, const float* x, const float* bias,
-                   const float* z, pt2c_conv_activation activation, float* y) {
-  const pt2c_conv_geometry* g = &p->g;
+void pt2c_conv_run(const pt2c_conv_prepacked *p, const float *x, const float *bias, const float *z,
+                   pt2c_conv_activation activation, float *y) {
+  const pt2c_conv_geometry *g = &p->g;
   conv_job job;
   memset(&job, 0, sizeof(job));
   job.p = p;
@@ -391,42 +398,46 @@ void pt2c_conv_run(const pt2c_conv_prepacked* p, const float* x, const float* bi
     padded_bytes = round_up_bytes(sizeof(float) * (size_t)floats);
   }
   if (virtual_grid)
-    virtual_bytes = sizeof(float) *
-                    (size_t)(count * g->group_out_channels * g->out_h * p->layout.cols);
+    virtual_bytes =
+        sizeof(float) * (size_t)(count * g->group_out_channels * g->out_h * p->layout.cols);
   if (p->windowed && !p->direct && pt2c_conv_splits_phases(g)) {
     int64_t floats = input_rows * g->stride_w * pt2c_conv_phase_width(g);
     phase_bytes = round_up_bytes(sizeof(float) * (size_t)floats);
   }
   if (p->pixel_major)
     transposed_bytes = sizeof(float) * (size_t)(count * pixels * transposed_ld(g));
-  char* scratch = pt2c_cpu_scratch(PT2C_SCRATCH_CONV,
-                                   list_bytes + finisher_bytes + cols_bytes +
-                                       phase_bytes + transposed_bytes + padded_bytes +
-                                       virtual_bytes);
-  if (!scratch) return;
-  pt2c_sgemm_problem* list = (pt2c_sgemm_problem*)scratch;
-  direct_finisher* finishers = virtual_grid ? (direct_finisher*)(scratch + list_bytes) : NULL;
-  char* rest = scratch + list_bytes + finisher_bytes;
-  if (cols_bytes) job.cols = (float*)rest;
+  char *scratch =
+      pt2c_cpu_scratch(PT2C_SCRATCH_CONV, list_bytes + finisher_bytes + cols_bytes + phase_bytes +
+                                              transposed_bytes + padded_bytes + virtual_bytes);
+  if (!scratch)
+    return;
+  pt2c_sgemm_problem *list = (pt2c_sgemm_problem *)scratch;
+  direct_finisher *finishers = virtual_grid ? (direct_finisher *)(scratch + list_bytes) : NULL;
+  char *rest = scratch + list_bytes + finisher_bytes;
+  if (cols_bytes)
+    job.cols = (float *)rest;
   if (phase_bytes) {
-    job.phased = (float*)(rest + cols_bytes);
+    job.phased = (float *)(rest + cols_bytes);
     pt2c_pool_parallel_for(ceil_div(input_rows, PHASE_ROWS_PER_TASK), phase_task, &job);
   }
-  if (transposed_bytes) job.transposed = (float*)(rest + cols_bytes + phase_bytes);
+  if (transposed_bytes)
+    job.transposed = (float *)(rest + cols_bytes + phase_bytes);
   if (padded_bytes) {
-    job.padded = (float*)(rest + cols_bytes + phase_bytes + transposed_bytes);
+    job.padded = (float *)(rest + cols_bytes + phase_bytes + transposed_bytes);
     int64_t planes = g->batch * g->channels;
     /* the tail: read by the last windows, never used; zero, not NaN or subnormal */
     memset(job.padded + planes * p->layout.channel_floats, 0,
            sizeof(float) * (size_t)p->layout.tail);
-    pt2c_pool_parallel_for(ceil_div(planes, direct_fill_planes(&p->layout)),
-                           direct_fill_task, &job);
+    pt2c_pool_parallel_for(ceil_div(planes, direct_fill_planes(&p->layout)), direct_fill_task,
+                           &job);
   }
   if (virtual_bytes)
-    job.virtual_y = (float*)(rest + cols_bytes + phase_bytes + transposed_bytes + padded_bytes);
-  if (job.cols) pt2c_pool_parallel_for(count * job.panels, im2col_task, &job);
+    job.virtual_y = (float *)(rest + cols_bytes + phase_bytes + transposed_bytes + padded_bytes);
+  if (job.cols)
+    pt2c_pool_parallel_for(count * job.panels, im2col_task, &job);
   for (int64_t i = 0; i < count; ++i) {
-    if (finishers) finishers[i] = (direct_finisher){&job, i};
+    if (finishers)
+      finishers[i] = (direct_finisher){&job, i};
     gemm_problem(&job, i, finishers ? &finishers[i] : NULL, &list[i]);
   }
   pt2c_sgemm_many(list, count);

@@ -15,8 +15,8 @@ typedef struct pt2c_conv_prepacked pt2c_conv_prepacked;
 
 /* NULL when this conv is not served here (not f32, or spatial_rank 3: the caller runs its
  * fallback steps) or when out of memory. w is [K, C/G, kernel...]; it is copied. */
-pt2c_conv_prepacked* pt2c_conv_prepack(const pt2c_plan_conv* conv, const float* w);
-void pt2c_conv_prepacked_free(pt2c_conv_prepacked* p);
+pt2c_conv_prepacked *pt2c_conv_prepack(const pt2c_plan_conv *conv, const float *w);
+void pt2c_conv_prepacked_free(pt2c_conv_prepacked *p);
 
 /* What the epilogue applies last. */
 typedef enum {
@@ -27,8 +27,8 @@ typedef enum {
 
 /* y = conv(x) (+ bias[k] per output channel, when bias) (+ z, same shape as y, when z)
  * (then the activation). z must not overlap y. */
-void pt2c_conv_run(const pt2c_conv_prepacked* p, const float* x, const float* bias,
-                   const float* z, pt2c_conv_activation activation, float* y);
+void pt2c_conv_run(const pt2c_conv_prepacked *p, const float *x, const float *bias, const float *z,
+                   pt2c_conv_activation activation, float *y);
 
 #ifdef __cplusplus
 }

@@ -23,25 +23,25 @@ enum {
   MR = PT2C_GEMM_MR,
   NR = PT2C_GEMM_NR,
   KC = PT2C_GEMM_KC,
-  MC_PANELS = 16, /* 96 rows */
-  NC_PANELS = 16, /* 512 columns */
+  MC_PANELS = 16,       /* 96 rows */
+  NC_PANELS = 16,       /* 512 columns */
   TASKS_PER_THREAD = 4, /* enough to even out tasks of unequal cost */
 };
 /* Below this many flops a parallel region costs more than it saves. */
 static const double kSerialFlops = 1 << 17;
 
 typedef struct gemm_job {
-  const pt2c_sgemm_problem* problems;
+  const pt2c_sgemm_problem *problems;
   int64_t count, m, n, k;
   int bf16;      /* operands are bf16 pairs */
   int64_t depth; /* packed slots along K: k, or (k + 1) / 2 for bf16 */
   int64_t m_panels, n_panels;
-  const float** a; /* per problem: its packed A (prepacked or in scratch), in slots */
-  const float** b; /* NULL for a problem that reads B in place (b_rows) */
-  float* a_scratch; /* packing destinations, one stretch per problem */
-  float* b_scratch;
-  int pack_a, pack_b;               /* some problem needs A (B) packed */
-  int64_t mc_panels, nc_panels;     /* panels per task block */
+  const float **a;  /* per problem: its packed A (prepacked or in scratch), in slots */
+  const float **b;  /* NULL for a problem that reads B in place (b_rows) */
+  float *a_scratch; /* packing destinations, one stretch per problem */
+  float *b_scratch;
+  int pack_a, pack_b;           /* some problem needs A (B) packed */
+  int64_t mc_panels, nc_panels; /* panels per task block */
   int64_t tiles_m, tiles_n;
   int threads; /* that run the compute tasks */
   pt2c_gemm_kernel_fn kernel;
@@ -52,32 +52,38 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
 static pt2c_gemm_kernel_fn kernel_for(pt2c_cpu_isa isa, int bf16) {
-  if (bf16) return pt2c_gemm_kernel_avx512_bf16; /* the caller checked the ISA */
+  if (bf16)
+    return pt2c_gemm_kernel_avx512_bf16; /* the caller checked the ISA */
   switch (isa) {
-    case PT2C_CPU_ISA_AVX512_BF16:
-    case PT2C_CPU_ISA_AVX512: return pt2c_gemm_kernel_avx512;
-    case PT2C_CPU_ISA_AVX2: return pt2c_gemm_kernel_avx2;
-    default: return pt2c_gemm_kernel_generic;
+  case PT2C_CPU_ISA_AVX512_BF16:
+  case PT2C_CPU_ISA_AVX512:
+    return pt2c_gemm_kernel_avx512;
+  case PT2C_CPU_ISA_AVX2:
+    return pt2c_gemm_kernel_avx2;
+  default:
+    return pt2c_gemm_kernel_generic;
   }
 }
 
 /* Pack task: panel t of problem t / panels, A panels first, then B panels. */
-static void pack_task(void* ctx, int64_t task, int thread) {
-  const gemm_job* job = ctx;
+static void pack_task(void *ctx, int64_t task, int thread) {
+  const gemm_job *job = ctx;
   int64_t a_tasks = job->pack_a ? job->count * job->m_panels : 0;
   if (task < a_tasks) {
     int64_t i = task / job->m_panels, panel = task % job->m_panels;
-    const pt2c_sgemm_problem* p = &job->problems[i];
-    if (p->a_packed) return;
-    float* dst = job->a_scratch + (i * job->m_panels + panel) * MR * job->depth;
+    const pt2c_sgemm_problem *p = &job->problems[i];
+    if (p->a_packed)
+      return;
+    float *dst = job->a_scratch + (i * job->m_panels + panel) * MR * job->depth;
     (job->bf16 ? pt2c_gemm_pack_a_panel_bf16 : pt2c_gemm_pack_a_panel)(
         p->a, p->a_row_stride, p->a_col_stride, job->m, job->k, panel, dst);
   } else {
     task -= a_tasks;
     int64_t i = task / job->n_panels, panel = task % job->n_panels;
-    const pt2c_sgemm_problem* p = &job->problems[i];
-    if (p->b_packed || p->b_rows) return;
-    float* dst = job->b_scratch + (i * job->n_panels + panel) * NR * job->depth;
+    const pt2c_sgemm_problem *p = &job->problems[i];
+    if (p->b_packed || p->b_rows)
+      return;
+    float *dst = job->b_scratch + (i * job->n_panels + panel) * NR * job->depth;
     (job->bf16 ? pt2c_gemm_pack_b_panel_bf16 : pt2c_gemm_pack_b_panel)(
         p->b, p->b_row_stride, p->b_col_stride, job->k, job->n, panel, dst);
   }
@@ -85,15 +91,18 @@ static void pack_task(void* ctx, int64_t task, int thread) {
 
 /* Rows [row0, row1) and columns [col0, col1) of C, finished, through the epilogue's
  * activation and narrow steps (those it has). */
-static void finish_block(const pt2c_sgemm_problem* p, int64_t row0, int64_t row1,
-                         int64_t col0, int64_t col1) {
-  const pt2c_sgemm_epilogue* ep = &p->epilogue;
+static void finish_block(const pt2c_sgemm_problem *p, int64_t row0, int64_t row1, int64_t col0,
+                         int64_t col1) {
+  const pt2c_sgemm_epilogue *ep = &p->epilogue;
   for (int64_t i = row0; i < row1; ++i) {
     int64_t at = i * p->ldc + col0;
-    if (ep->activation) ep->activation(p->c + at, col1 - col0);
-    if (ep->narrow) ep->narrow(p->c + at, col1 - col0, (uint16_t*)ep->narrow_out + at);
+    if (ep->activation)
+      ep->activation(p->c + at, col1 - col0);
+    if (ep->narrow)
+      ep->narrow(p->c + at, col1 - col0, (uint16_t *)ep->narrow_out + at);
   }
-  if (ep->finish) ep->finish(ep->finish_ctx, row0, row1, col0, col1);
+  if (ep->finish)
+    ep->finish(ep->finish_ctx, row0, row1, col0, col1);
 }
 
 /* The next K block's B panels of a task, a slice per kernel call: a K block's panels
@@ -101,18 +110,19 @@ static void finish_block(const pt2c_sgemm_problem* p, int64_t row0, int64_t row1
  * over them waits on each line, since the kernel reads B faster than one core streams
  * from memory. Spread over the block's calls, the stream is a few bytes per cycle. */
 typedef struct b_prefetch {
-  const float* first; /* the next block's slice of the first panel */
+  const float *first;   /* the next block's slice of the first panel */
   int64_t panel_stride; /* slots between panels */
   int64_t panel_lines;  /* cache lines per panel slice */
   int64_t lines, next;  /* all lines, the first one not yet handed out */
   int64_t per_call;
 } b_prefetch;
 
-static void plan_prefetch(b_prefetch* f, const float* b, int64_t depth, int64_t next_k0,
+static void plan_prefetch(b_prefetch *f, const float *b, int64_t depth, int64_t next_k0,
                           int64_t jp0, int64_t jp1, int64_t calls) {
   int64_t next_kc = min64(KC, depth - next_k0);
   memset(f, 0, sizeof(*f));
-  if (next_kc <= 0 || !b) return;
+  if (next_kc <= 0 || !b)
+    return;
   f->first = b + jp0 * NR * depth + next_k0 * NR;
   f->panel_stride = NR * depth;
   f->panel_lines = next_kc * NR / PT2C_GEMM_LINE_FLOATS;
@@ -121,9 +131,10 @@ static void plan_prefetch(b_prefetch* f, const float* b, int64_t depth, int64_t 
 }
 
 /* The next slice (within one panel) into the tile, or none. */
-static void hand_out_prefetch(b_prefetch* f, pt2c_gemm_tile* t) {
+static void hand_out_prefetch(b_prefetch *f, pt2c_gemm_tile *t) {
   t->prefetch_lines = 0;
-  if (f->next >= f->lines) return;
+  if (f->next >= f->lines)
+    return;
   int64_t panel = f->next / f->panel_lines, line = f->next % f->panel_lines;
   t->prefetch = f->first + panel * f->panel_stride + line * PT2C_GEMM_LINE_FLOATS;
   t->prefetch_lines = min64(min64(f->per_call, f->panel_lines - line), t->kc);
@@ -135,7 +146,7 @@ typedef struct task_block {
   int64_t i, ip0, ip1, jp0, jp1;
 } task_block;
 
-static task_block block_of(const gemm_job* job, int64_t task) {
+static task_block block_of(const gemm_job *job, int64_t task) {
   int64_t per_problem = job->tiles_m * job->tiles_n, tile = task % per_problem;
   task_block t;
   t.i = task / per_problem;
@@ -147,17 +158,17 @@ static task_block block_of(const gemm_job* job, int64_t task) {
 }
 
 /* Compute task: one block of C tiles of one problem, over all of K (in KC slots). */
-static void compute_task(void* ctx, int64_t task, int thread) {
-  const gemm_job* job = ctx;
+static void compute_task(void *ctx, int64_t task, int thread) {
+  const gemm_job *job = ctx;
   task_block blk = block_of(job, task);
   int64_t i = blk.i, ip0 = blk.ip0, ip1 = blk.ip1, jp0 = blk.jp0, jp1 = blk.jp1;
   /* the task this thread likely takes next: tasks are claimed in turn */
   int64_t next_task = task + job->threads;
   int64_t num_tasks = job->count * job->tiles_m * job->tiles_n;
-  const pt2c_sgemm_problem* p = &job->problems[i];
-  const pt2c_sgemm_epilogue* ep = &p->epilogue;
-  const float* a = job->a[i];
-  const float* b = job->b[i];
+  const pt2c_sgemm_problem *p = &job->problems[i];
+  const pt2c_sgemm_epilogue *ep = &p->epilogue;
+  const float *a = job->a[i];
+  const float *b = job->b[i];
   int64_t k = job->depth;
   pt2c_gemm_tile t;
   t.b_rows = NULL;
@@ -183,7 +194,7 @@ static void compute_task(void* ctx, int64_t task, int thread) {
       for (int64_t jp = jp0; jp < jp1; ++jp) {
         int64_t col0 = jp * NR;
         if (p->b_rows) { /* read in place */
-          t.b = (const float*)p->b + col0;
+          t.b = (const float *)p->b + col0;
           t.b_rows = p->b_rows + k0;
         } else {
           t.b = b + jp * NR * k + k0 * NR;
@@ -205,7 +216,7 @@ static void compute_task(void* ctx, int64_t task, int thread) {
  * when the problem is big enough, splitting N first (M is often small: a batch). Blocks
  * are then evened out (43 panels in 3 blocks: 15 + 15 + 13, not 16 + 16 + 11), since the
  * largest block bounds the time. */
-static void choose_blocks(gemm_job* job, int threads) {
+static void choose_blocks(gemm_job *job, int threads) {
   int64_t want = (int64_t)threads * TASKS_PER_THREAD;
   job->tiles_m = ceil_div(job->m_panels, MC_PANELS);
   int64_t want_n = max64(1, ceil_div(want, job->count * job->tiles_m));
@@ -221,27 +232,31 @@ static void choose_blocks(gemm_job* job, int threads) {
 }
 
 /* k == 0: C = epilogue(0). */
-static void epilogue_only(const pt2c_sgemm_problem* p) {
-  const pt2c_sgemm_epilogue* ep = &p->epilogue;
+static void epilogue_only(const pt2c_sgemm_problem *p) {
+  const pt2c_sgemm_epilogue *ep = &p->epilogue;
   for (int64_t i = 0; i < p->m; ++i)
     for (int64_t j = 0; j < p->n; ++j) {
       float v = ep->bias ? ep->bias[ep->bias_per_row ? i : j] : 0.0f;
-      if (ep->residual) v += ep->residual[i * p->ldc + j];
+      if (ep->residual)
+        v += ep->residual[i * p->ldc + j];
       p->c[i * p->ldc + j] = ep->relu && v < 0.0f ? 0.0f : v;
     }
-  if (ep->activation || ep->narrow || ep->finish) finish_block(p, 0, p->m, 0, p->n);
+  if (ep->activation || ep->narrow || ep->finish)
+    finish_block(p, 0, p->m, 0, p->n);
 }
 
-static void run(int64_t num_tasks, pt2c_pool_task_fn fn, gemm_job* job, int serial) {
+static void run(int64_t num_tasks, pt2c_pool_task_fn fn, gemm_job *job, int serial) {
   if (serial) {
-    for (int64_t t = 0; t < num_tasks; ++t) fn(job, t, 0);
+    for (int64_t t = 0; t < num_tasks; ++t)
+      fn(job, t, 0);
   } else {
     pt2c_pool_parallel_for(num_tasks, fn, job);
   }
 }
 
-void pt2c_sgemm_many(const pt2c_sgemm_problem* problems, int64_t count) {
-  if (count <= 0 || problems[0].m <= 0 || problems[0].n <= 0) return;
+void pt2c_sgemm_many(const pt2c_sgemm_problem *problems, int64_t count) {
+  if (count <= 0 || problems[0].m <= 0 || problems[0].n <= 0)
+    return;
   gemm_job job;
   memset(&job, 0, sizeof(job));
   job.problems = problems;
@@ -254,7 +269,8 @@ void pt2c_sgemm_many(const pt2c_sgemm_problem* problems, int64_t count) {
   job.m_panels = ceil_div(job.m, MR);
   job.n_panels = ceil_div(job.n, NR);
   if (job.k <= 0) {
-    for (int64_t i = 0; i < count; ++i) epilogue_only(&problems[i]);
+    for (int64_t i = 0; i < count; ++i)
+      epilogue_only(&problems[i]);
     return;
   }
   job.kernel = kernel_for(pt2c_cpu_best_isa(), job.bf16);
@@ -264,14 +280,15 @@ void pt2c_sgemm_many(const pt2c_sgemm_problem* problems, int64_t count) {
   }
   size_t a_floats = job.pack_a ? (size_t)(count * job.m_panels * MR * job.depth) : 0;
   size_t b_floats = job.pack_b ? (size_t)(count * job.n_panels * NR * job.depth) : 0;
-  size_t pointers = sizeof(float*) * 2 * (size_t)count;
+  size_t pointers = sizeof(float *) * 2 * (size_t)count;
   size_t pointer_bytes = (pointers + 63) / 64 * 64;
-  char* scratch = pt2c_cpu_scratch(PT2C_SCRATCH_GEMM_PACK,
+  char *scratch = pt2c_cpu_scratch(PT2C_SCRATCH_GEMM_PACK,
                                    pointer_bytes + sizeof(float) * (a_floats + b_floats));
-  if (!scratch) return; /* out of memory: nothing sensible left to do */
-  job.a = (const float**)scratch;
+  if (!scratch)
+    return; /* out of memory: nothing sensible left to do */
+  job.a = (const float **)scratch;
   job.b = job.a + count;
-  job.a_scratch = (float*)(scratch + pointer_bytes);
+  job.a_scratch = (float *)(scratch + pointer_bytes);
   job.b_scratch = job.a_scratch + a_floats;
   for (int64_t i = 0; i < count; ++i) {
     job.a[i] = problems[i].a_packed ? problems[i].a_packed
@@ -284,32 +301,40 @@ void pt2c_sgemm_many(const pt2c_sgemm_problem* problems, int64_t count) {
   int serial = flops < kSerialFlops;
   int threads = serial ? 1 : pt2c_pool_num_threads();
   int64_t pack_tasks = count * ((job.pack_a ? job.m_panels : 0) + (job.pack_b ? job.n_panels : 0));
-  if (pack_tasks) run(pack_tasks, pack_task, &job, serial);
+  if (pack_tasks)
+    run(pack_tasks, pack_task, &job, serial);
   choose_blocks(&job, threads);
   job.threads = threads;
   run(count * job.tiles_m * job.tiles_n, compute_task, &job, serial);
 }
 
-void pt2c_sgemm(const pt2c_sgemm_problem* p) { pt2c_sgemm_many(p, 1); }
+void pt2c_sgemm(const pt2c_sgemm_problem *p) { pt2c_sgemm_many(p, 1); }
 
-void pt2c_sgemm_batched(const pt2c_sgemm_problem* p, int64_t batch, int64_t a_stride,
+void pt2c_sgemm_batched(const pt2c_sgemm_problem *p, int64_t batch, int64_t a_stride,
                         int64_t b_stride, int64_t c_stride) {
-  if (batch <= 0 || (uint64_t)batch > SIZE_MAX / sizeof(pt2c_sgemm_problem)) return;
-  pt2c_sgemm_problem* list =
+  if (batch <= 0 || (uint64_t)batch > SIZE_MAX / sizeof(pt2c_sgemm_problem))
+    return;
+  pt2c_sgemm_problem *list =
       pt2c_cpu_scratch(PT2C_SCRATCH_GEMM_PROBLEMS, sizeof(*list) * (size_t)batch);
-  if (!list) return;
+  if (!list)
+    return;
   size_t element = p->operands == PT2C_GEMM_BF16 ? sizeof(uint16_t) : sizeof(float);
   for (int64_t i = 0; i < batch; ++i) {
-    pt2c_sgemm_problem* q = &list[i];
+    pt2c_sgemm_problem *q = &list[i];
     *q = *p;
-    if (p->a) q->a = (const char*)p->a + (size_t)(i * a_stride) * element;
-    if (p->a_packed) q->a_packed = (const float*)p->a_packed + i * a_stride;
-    if (p->b) q->b = (const char*)p->b + (size_t)(i * b_stride) * element;
-    if (p->b_packed) q->b_packed = (const float*)p->b_packed + i * b_stride;
+    if (p->a)
+      q->a = (const char *)p->a + (size_t)(i * a_stride) * element;
+    if (p->a_packed)
+      q->a_packed = (const float *)p->a_packed + i * a_stride;
+    if (p->b)
+      q->b = (const char *)p->b + (size_t)(i * b_stride) * element;
+    if (p->b_packed)
+      q->b_packed = (const float *)p->b_packed + i * b_stride;
     q->c = p->c + i * c_stride;
-    if (p->epilogue.residual) q->epilogue.residual = p->epilogue.residual + i * c_stride;
+    if (p->epilogue.residual)
+      q->epilogue.residual = p->epilogue.residual + i * c_stride;
     if (p->epilogue.narrow_out)
-      q->epilogue.narrow_out = (uint16_t*)p->epilogue.narrow_out + i * c_stride;
+      q->epilogue.narrow_out = (uint16_t *)p->epilogue.narrow_out + i * c_stride;
   }
   pt2c_sgemm_many(list, batch);
 }

@@ -18,34 +18,34 @@ enum { PT2C_GEMM_MR = 6, PT2C_GEMM_NR = 32 };
 enum { PT2C_GEMM_LINE_FLOATS = 16 }; /* 4-byte slots per 64-byte cache line */
 
 typedef struct pt2c_gemm_tile {
-  int64_t kc;      /* depth of this K block, in slots (gemm_pack.h) */
-  const float* a;  /* a[kk * MR + i], kk < kc (the bf16 kernel reads each slot as a pair) */
-  const float* b;  /* b[kk * NR + j], or b[b_rows[kk] + j] */
+  int64_t kc;     /* depth of this K block, in slots (gemm_pack.h) */
+  const float *a; /* a[kk * MR + i], kk < kc (the bf16 kernel reads each slot as a pair) */
+  const float *b; /* b[kk * NR + j], or b[b_rows[kk] + j] */
   /* NULL, or B read in place from rows of a larger array (a direct convolution's padded
    * input, conv_direct.c): every row's NR slots must be readable, past nr too. */
-  const int64_t* b_rows;
-  float* c;        /* C(i, j) = c[i * ldc + j], i < mr, j < nr */
+  const int64_t *b_rows;
+  float *c; /* C(i, j) = c[i * ldc + j], i < mr, j < nr */
   int64_t ldc;
-  int mr, nr;      /* the valid part of the tile */
-  int accumulate;  /* add to C (every K block after the first) */
-  int last;        /* the last K block: apply the epilogue */
-  const float* bias; /* offset to the tile: bias[i] per row, else bias[j] */
+  int mr, nr;        /* the valid part of the tile */
+  int accumulate;    /* add to C (every K block after the first) */
+  int last;          /* the last K block: apply the epilogue */
+  const float *bias; /* offset to the tile: bias[i] per row, else bias[j] */
   int bias_per_row;
-  const float* residual; /* offset to the tile, stride ldc */
+  const float *residual; /* offset to the tile, stride ldc */
   int relu;
   /* prefetch_lines (<= kc) consecutive cache lines from here into L2, one per K step:
    * the driver's way to stream the next K block's B in while this one computes. */
-  const float* prefetch;
+  const float *prefetch;
   int64_t prefetch_lines;
 } pt2c_gemm_tile;
 
-typedef void (*pt2c_gemm_kernel_fn)(const pt2c_gemm_tile* tile);
+typedef void (*pt2c_gemm_kernel_fn)(const pt2c_gemm_tile *tile);
 
-void pt2c_gemm_kernel_generic(const pt2c_gemm_tile* tile);
-void pt2c_gemm_kernel_avx2(const pt2c_gemm_tile* tile);
-void pt2c_gemm_kernel_avx512(const pt2c_gemm_tile* tile);
+void pt2c_gemm_kernel_generic(const pt2c_gemm_tile *tile);
+void pt2c_gemm_kernel_avx2(const pt2c_gemm_tile *tile);
+void pt2c_gemm_kernel_avx512(const pt2c_gemm_tile *tile);
 /* bf16 panels (pairs along K); C and the epilogue stay f32. */
-void pt2c_gemm_kernel_avx512_bf16(const pt2c_gemm_tile* tile);
+void pt2c_gemm_kernel_avx512_bf16(const pt2c_gemm_tile *tile);
 
 #ifdef __cplusplus
 }

@@ -6,9 +6,9 @@
 
 /* The slot's bits, not its value as a float: a pair of bf16. */
 #define AVEC __m512bh
-#define V_BCAST_A(p) ((__m512bh)_mm512_set1_epi32(*(const int*)(const void*)(p)))
+#define V_BCAST_A(p) ((__m512bh)_mm512_set1_epi32(*(const int *)(const void *)(p)))
 #define BVEC __m512bh
-#define V_LOAD_B(p) ((__m512bh)_mm512_loadu_si512((const void*)(p)))
+#define V_LOAD_B(p) ((__m512bh)_mm512_loadu_si512((const void *)(p)))
 #define V_FMA(a, b, acc) _mm512_dpbf16_ps(acc, a, b)
 #define KERNEL_NAME pt2c_gemm_kernel_avx512_bf16
 

@@ -5,19 +5,21 @@
 typedef float v4f __attribute__((vector_size(16)));
 typedef int v4i __attribute__((vector_size(16)));
 
-static inline v4f v_load(const float* p) {
+static inline v4f v_load(const float *p) {
   v4f v;
   memcpy(&v, p, sizeof(v));
   return v;
 }
-static inline void v_store(float* p, v4f v) { memcpy(p, &v, sizeof(v)); }
-static inline v4f v_load_n(const float* p, int n) {
+static inline void v_store(float *p, v4f v) { memcpy(p, &v, sizeof(v)); }
+static inline v4f v_load_n(const float *p, int n) {
   v4f v = {0, 0, 0, 0};
-  for (int i = 0; i < n; ++i) v[i] = p[i];
+  for (int i = 0; i < n; ++i)
+    v[i] = p[i];
   return v;
 }
-static inline void v_store_n(float* p, v4f v, int n) {
-  for (int i = 0; i < n; ++i) p[i] = v[i];
+static inline void v_store_n(float *p, v4f v, int n) {
+  for (int i = 0; i < n; ++i)
+    p[i] = v[i];
 }
 static inline v4f v_splat(float s) { return (v4f){s, s, s, s}; }
 static inline v4f v_relu(v4f v) {

@@ -17,10 +17,10 @@ extern "C" {
 #endif
 
 /* Element `count` f16 (dtype PT2C_F16) or bf16 values as f32. */
-void pt2c_widen_half(const uint16_t* src, uint32_t dtype, int64_t count, float* dst);
+void pt2c_widen_half(const uint16_t *src, uint32_t dtype, int64_t count, float *dst);
 
 /* The operands' element type (A and B): g->input_dtype, else g->dtype. */
-uint32_t pt2c_gemm_operand_dtype(const pt2c_plan_gemm* g);
+uint32_t pt2c_gemm_operand_dtype(const pt2c_plan_gemm *g);
 
 /* How operands of `dtype` run on this CPU: PT2C_GEMM_BF16 for bf16 on AVX512_BF16, else
  * PT2C_GEMM_F32 (widened). */
@@ -30,7 +30,7 @@ pt2c_gemm_operands pt2c_half_gemm_operands(uint32_t dtype);
  * for f32; a and b point at the half operands, c at D, epilogue.bias at a half bias) for
  * record `g`. Returns 0 when scratch
  * memory ran out (the caller runs the fallback steps). */
-int pt2c_half_gemm_run(const pt2c_plan_gemm* g, const pt2c_sgemm_problem* p);
+int pt2c_half_gemm_run(const pt2c_plan_gemm *g, const pt2c_sgemm_problem *p);
 
 #ifdef __cplusplus
 }

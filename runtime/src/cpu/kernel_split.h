@@ -14,8 +14,8 @@ extern "C" {
 /* Runs kernel `whole` on `args`, or, when `split` (may be NULL) says the kernel divides
  * and its work pays for a parallel region, its range entry on pieces of the split loop
  * over the pool's threads. */
-void pt2c_cpu_run_kernel(pt2c_kernel_fn whole, const pt2c_kernel_split* split,
-                         void* const* args, const int64_t* sym_values);
+void pt2c_cpu_run_kernel(pt2c_kernel_fn whole, const pt2c_kernel_split *split, void *const *args,
+                         const int64_t *sym_values);
 
 #ifdef __cplusplus
 }

@@ -19,15 +19,15 @@ typedef struct pt2c_cpu_library_steps pt2c_cpu_library_steps;
 
 /* `buffer_data` holds every WEIGHT buffer's address (model.c's allocate_memory). *out is
  * NULL when the plan has no library steps. */
-pt2c_status pt2c_cpu_library_steps_create(const pt2c_plan* plan, void* const* buffer_data,
-                                          pt2c_cpu_library_steps** out);
-void pt2c_cpu_library_steps_destroy(pt2c_cpu_library_steps* steps);
+pt2c_status pt2c_cpu_library_steps_create(const pt2c_plan *plan, void *const *buffer_data,
+                                          pt2c_cpu_library_steps **out);
+void pt2c_cpu_library_steps_destroy(pt2c_cpu_library_steps *steps);
 
 /* Runs library step `step` (a GEMM or convolution step) on `args`, its buffers' addresses
  * in the step's order. Returns 1 when it ran, 0 when the caller must run the fallback
  * steps instead. */
-int pt2c_cpu_library_step_run(const pt2c_cpu_library_steps* steps, const pt2c_plan* plan,
-                              const pt2c_plan_step* step, void* const* args);
+int pt2c_cpu_library_step_run(const pt2c_cpu_library_steps *steps, const pt2c_plan *plan,
+                              const pt2c_plan_step *step, void *const *args);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,6 @@ typedef enum {
 /* At least `bytes` of 64-byte aligned memory owned by the calling thread, valid until its
  * next call for the same slot (whose contents it does not keep); NULL when out of
  * memory. Freed at thread exit. */
-void* pt2c_cpu_scratch(pt2c_scratch_slot slot, size_t bytes);
+void *pt2c_cpu_scratch(pt2c_scratch_slot slot, size_t bytes);
 
 #endif /* PT2C_RUNTIME_CPU_SCRATCH_H_ */

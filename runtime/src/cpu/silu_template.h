@@ -5,7 +5,7 @@
  *   NAME,
  * and the constants and silu_scalar of activation.c. Values past the last whole vector
  * go through silu_scalar. */
-TARGET static void NAME(float* v, int64_t count) {
+TARGET static void NAME(float *v, int64_t count) {
   int64_t i = 0;
   for (; i + LANES <= count; i += LANES) {
     VEC x = LOAD(v + i);
@@ -22,5 +22,6 @@ TARGET static void NAME(float* v, int64_t count) {
     e = SCALE_POW2(e, k);
     STORE(v + i, DIV(x, ADD(e, SET1(1.0f))));
   }
-  for (; i < count; ++i) v[i] = silu_scalar(v[i]);
+  for (; i < count; ++i)
+    v[i] = silu_scalar(v[i]);
 }

@@ -37,9 +37,9 @@ static const int64_t kSpinNanos = 1000000;
  * job; the ticket tells it that job is not its own before it uses what it read. */
 typedef struct pool_job {
   _Atomic(pt2c_pool_task_fn) fn;
-  _Atomic(void*) ctx;
+  _Atomic(void *) ctx;
   atomic_int_fast64_t num_tasks; /* below 2^31 (the ticket's task field is 32 bits) */
-  atomic_int job_threads; /* threads that take tasks: the caller and workers 1.. */
+  atomic_int job_threads;        /* threads that take tasks: the caller and workers 1.. */
 } pool_job;
 
 static struct {
@@ -72,8 +72,9 @@ static int g_default_threads = 1;
 static void init_once(void) {
   g_key_created = pthread_key_create(&g_in_task_key, NULL) == 0;
   int n = 0;
-  const char* env = getenv("PT2C_NUM_THREADS");
-  if (env && *env) n = atoi(env);
+  const char *env = getenv("PT2C_NUM_THREADS");
+  if (env && *env)
+    n = atoi(env);
   if (n < 1) {
     cpu_set_t set;
     n = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
@@ -91,12 +92,11 @@ void pt2c_pool_set_num_threads(int n) {
   atomic_store(&g_pool.requested_threads, n <= 0 ? 0 : n > kMaxThreads ? kMaxThreads : n);
 }
 
-static int in_task(void) {
-  return g_key_created && pthread_getspecific(g_in_task_key) != NULL;
-}
+static int in_task(void) { return g_key_created && pthread_getspecific(g_in_task_key) != NULL; }
 
 static void set_in_task(int on) {
-  if (g_key_created) pthread_setspecific(g_in_task_key, on ? (void*)1 : NULL);
+  if (g_key_created)
+    pthread_setspecific(g_in_task_key, on ? (void *)1 : NULL);
 }
 
 static void cpu_relax(void) {
@@ -114,7 +114,7 @@ static int64_t now_nanos(void) {
 /* Takes tasks of job `generation` until none are left or the job is over; returns 1 when
  * this thread finished the job's last task. */
 static int run_tasks(uint64_t generation, int thread) {
-  const pool_job* job = &g_pool.jobs[generation & 1];
+  const pool_job *job = &g_pool.jobs[generation & 1];
   uint64_t tag = (generation & 0xffffffffu) << 32;
   for (;;) {
     uint64_t t = atomic_load_explicit(&g_pool.ticket, memory_order_acquire);
@@ -122,8 +122,9 @@ static int run_tasks(uint64_t generation, int thread) {
      * job succeeds, the job cannot end (nor its slot be rewritten) before the task is done. */
     int64_t num_tasks = atomic_load_explicit(&job->num_tasks, memory_order_relaxed);
     pt2c_pool_task_fn fn = atomic_load_explicit(&job->fn, memory_order_relaxed);
-    void* ctx = atomic_load_explicit(&job->ctx, memory_order_relaxed);
-    if ((t & ~(uint64_t)0xffffffffu) != tag || (int64_t)(t & 0xffffffffu) >= num_tasks) return 0;
+    void *ctx = atomic_load_explicit(&job->ctx, memory_order_relaxed);
+    if ((t & ~(uint64_t)0xffffffffu) != tag || (int64_t)(t & 0xffffffffu) >= num_tasks)
+      return 0;
     if (!atomic_compare_exchange_weak_explicit(&g_pool.ticket, &t, t + 1, memory_order_acq_rel,
                                                memory_order_acquire))
       continue;
@@ -138,9 +139,11 @@ static uint64_t wait_for_job(uint64_t seen) {
   int64_t start = now_nanos();
   for (uint32_t i = 1;; ++i) {
     uint64_t gen = atomic_load_explicit(&g_pool.generation, memory_order_acquire);
-    if (gen != seen) return gen;
+    if (gen != seen)
+      return gen;
     cpu_relax();
-    if ((i & 255) == 0 && now_nanos() - start > kSpinNanos) break;
+    if ((i & 255) == 0 && now_nanos() - start > kSpinNanos)
+      break;
   }
   pthread_mutex_lock(&g_pool.mutex);
   uint64_t gen;
@@ -153,20 +156,23 @@ static uint64_t wait_for_job(uint64_t seen) {
   return gen;
 }
 
-static void* worker_main(void* arg) {
+static void *worker_main(void *arg) {
   int index = (int)(intptr_t)arg; /* 1-based: the caller is thread 0 */
   set_in_task(1);                 /* a task's own parallel_for runs inline */
   uint64_t seen = g_pool.start_generation[index];
   for (;;) {
     seen = wait_for_job(seen);
-    if (atomic_load(&g_pool.shutdown)) return NULL;
+    if (atomic_load(&g_pool.shutdown))
+      return NULL;
     /* A late worker may read a later job's thread count here: it then takes part or not
      * in a job that is over anyway (run_tasks claims nothing of it). */
-    int job_threads = atomic_load_explicit(&g_pool.jobs[seen & 1].job_threads,
-                                           memory_order_relaxed);
-    if (index >= job_threads || !run_tasks(seen, index)) continue;
+    int job_threads =
+        atomic_load_explicit(&g_pool.jobs[seen & 1].job_threads, memory_order_relaxed);
+    if (index >= job_threads || !run_tasks(seen, index))
+      continue;
     pthread_mutex_lock(&g_pool.mutex); /* the last task: wake a sleeping caller */
-    if (g_pool.caller_waiting) pthread_cond_broadcast(&g_pool.done_cv);
+    if (g_pool.caller_waiting)
+      pthread_cond_broadcast(&g_pool.done_cv);
     pthread_mutex_unlock(&g_pool.mutex);
   }
 }
@@ -176,18 +182,20 @@ static void start_workers(int threads) {
   while (g_pool.num_workers < threads - 1) {
     int index = g_pool.num_workers + 1;
     g_pool.start_generation[index] = atomic_load(&g_pool.generation);
-    if (pthread_create(&g_pool.workers[index], NULL, worker_main, (void*)(intptr_t)index))
+    if (pthread_create(&g_pool.workers[index], NULL, worker_main, (void *)(intptr_t)index))
       return;
     g_pool.num_workers = index;
   }
 }
 
-static void run_inline(int64_t num_tasks, pt2c_pool_task_fn fn, void* ctx) {
-  for (int64_t t = 0; t < num_tasks; ++t) fn(ctx, t, 0);
+static void run_inline(int64_t num_tasks, pt2c_pool_task_fn fn, void *ctx) {
+  for (int64_t t = 0; t < num_tasks; ++t)
+    fn(ctx, t, 0);
 }
 
-void pt2c_pool_parallel_for(int64_t num_tasks, pt2c_pool_task_fn fn, void* ctx) {
-  if (num_tasks <= 0) return;
+void pt2c_pool_parallel_for(int64_t num_tasks, pt2c_pool_task_fn fn, void *ctx) {
+  if (num_tasks <= 0)
+    return;
   int threads = pt2c_pool_num_threads();
   int expected = 0;
   if (num_tasks == 1 || threads == 1 || in_task() || num_tasks > 0x7fffffff ||
@@ -202,7 +210,7 @@ void pt2c_pool_parallel_for(int64_t num_tasks, pt2c_pool_task_fn fn, void* ctx) 
     return;
   }
   uint64_t generation = atomic_load_explicit(&g_pool.generation, memory_order_relaxed) + 1;
-  pool_job* job = &g_pool.jobs[generation & 1];
+  pool_job *job = &g_pool.jobs[generation & 1];
   atomic_store_explicit(&job->fn, fn, memory_order_relaxed);
   atomic_store_explicit(&job->ctx, ctx, memory_order_relaxed);
   atomic_store_explicit(&job->num_tasks, num_tasks, memory_order_relaxed);
@@ -213,7 +221,8 @@ void pt2c_pool_parallel_for(int64_t num_tasks, pt2c_pool_task_fn fn, void* ctx) 
   atomic_store_explicit(&g_pool.ticket, (generation & 0xffffffffu) << 32, memory_order_release);
   pthread_mutex_lock(&g_pool.mutex);
   atomic_store_explicit(&g_pool.generation, generation, memory_order_release);
-  if (g_pool.sleeping) pthread_cond_broadcast(&g_pool.work_cv);
+  if (g_pool.sleeping)
+    pthread_cond_broadcast(&g_pool.work_cv);
   pthread_mutex_unlock(&g_pool.mutex);
 
   set_in_task(1);
@@ -221,7 +230,8 @@ void pt2c_pool_parallel_for(int64_t num_tasks, pt2c_pool_task_fn fn, void* ctx) 
   set_in_task(0);
 
   for (int i = 0; i < 4096; ++i) {
-    if (atomic_load_explicit(&g_pool.done, memory_order_acquire) == num_tasks) break;
+    if (atomic_load_explicit(&g_pool.done, memory_order_acquire) == num_tasks)
+      break;
     cpu_relax();
   }
   if (atomic_load_explicit(&g_pool.done, memory_order_acquire) != num_tasks) {
@@ -239,15 +249,16 @@ void pt2c_pool_parallel_for(int64_t num_tasks, pt2c_pool_task_fn fn, void* ctx) 
 __attribute__((destructor)) static void pool_shutdown(void) {
   int expected = 0;
   /* A job still running in another thread at unload is the host's bug; don't hang. */
-  if (g_pool.num_workers == 0 ||
-      !atomic_compare_exchange_strong(&g_pool.claimed, &expected, 1))
+  if (g_pool.num_workers == 0 || !atomic_compare_exchange_strong(&g_pool.claimed, &expected, 1))
     return;
   pthread_mutex_lock(&g_pool.mutex);
   atomic_store(&g_pool.shutdown, 1);
   atomic_fetch_add(&g_pool.generation, 1);
   pthread_cond_broadcast(&g_pool.work_cv);
   pthread_mutex_unlock(&g_pool.mutex);
-  for (int i = 1; i <= g_pool.num_workers; ++i) pthread_join(g_pool.workers[i], NULL);
+  for (int i = 1; i <= g_pool.num_workers; ++i)
+    pthread_join(g_pool.workers[i], NULL);
   g_pool.num_workers = 0;
-  if (g_key_created) pthread_key_delete(g_in_task_key);
+  if (g_key_created)
+    pthread_key_delete(g_in_task_key);
 }

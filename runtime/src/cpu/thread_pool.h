@@ -22,8 +22,8 @@ void pt2c_pool_set_num_threads(int n);
  * are done. When the pool is busy with another caller's work, or when called from inside
  * a task, every task runs on the caller's thread (thread 0): never a deadlock, never more
  * threads than CPUs. Idle workers spin for about a millisecond, then sleep. */
-typedef void (*pt2c_pool_task_fn)(void* ctx, int64_t task, int thread);
-void pt2c_pool_parallel_for(int64_t num_tasks, pt2c_pool_task_fn fn, void* ctx);
+typedef void (*pt2c_pool_task_fn)(void *ctx, int64_t task, int thread);
+void pt2c_pool_parallel_for(int64_t num_tasks, pt2c_pool_task_fn fn, void *ctx);
 
 #ifdef __cplusplus
 }

@@ -24,7 +24,7 @@ enum { kMaxWorkspaceBytes = 64 << 20, kAlignment = 16, kMaxDims = 2 + PT2C_CONV_
 #define ENTRY(member, name) {offsetof(cudnn_api, member), name}
 static const struct {
   size_t offset;
-  const char* name;
+  const char *name;
 } kSymbols[] = {
     ENTRY(GetVersion, "cudnnGetVersion"),
     ENTRY(Create, "cudnnCreate"),
@@ -58,22 +58,27 @@ static int g_state; /* 0 not tried, 1 loaded, -1 unavailable (not retried) */
 
 /* The library's table, or NULL when there is none (or it is older than cuDNN 8, whose
  * perf records and math types differ); the handle stays open. */
-static const cudnn_api* load_api(void) {
+static const cudnn_api *load_api(void) {
   pthread_mutex_lock(&g_lock);
   if (g_state == 0) {
-    const char* name = getenv("PT2C_LIBCUDNN");
-    void* handle = dlopen(name != NULL && name[0] != '\0' ? name : "libcudnn.so.9",
-                          RTLD_NOW | RTLD_LOCAL);
+    const char *name = getenv("PT2C_LIBCUDNN");
+    void *handle =
+        dlopen(name != NULL && name[0] != '\0' ? name : "libcudnn.so.9", RTLD_NOW | RTLD_LOCAL);
     cudnn_api api;
     g_state = handle != NULL ? 1 : -1;
     for (size_t i = 0; g_state == 1 && i < sizeof(kSymbols) / sizeof(kSymbols[0]); ++i) {
-      void* symbol = dlsym(handle, kSymbols[i].name);
-      if (symbol == NULL) g_state = -1;
-      else memcpy((char*)&api + kSymbols[i].offset, &symbol, sizeof(symbol));
+      void *symbol = dlsym(handle, kSymbols[i].name);
+      if (symbol == NULL)
+        g_state = -1;
+      else
+        memcpy((char *)&api + kSymbols[i].offset, &symbol, sizeof(symbol));
     }
-    if (g_state == 1 && api.GetVersion() < 8000) g_state = -1;
-    if (g_state == 1) g_api = api;
-    else if (handle != NULL) dlclose(handle);
+    if (g_state == 1 && api.GetVersion() < 8000)
+      g_state = -1;
+    if (g_state == 1)
+      g_api = api;
+    else if (handle != NULL)
+      dlclose(handle);
   }
   pthread_mutex_unlock(&g_lock);
   return g_state == 1 ? &g_api : NULL;
@@ -87,7 +92,7 @@ static const cudnn_api* load_api(void) {
  * read. */
 typedef struct conv_entry {
   int served;
-  int algo, math; /* cuDNN's algorithm and math type, as the search picked them */
+  int algo, math;  /* cuDNN's algorithm and math type, as the search picked them */
   float search_ms; /* the search's time for them (PT2C_CUDNN_VERBOSE prints it) */
   int nhwc, x_nchw, z_nchw, y_nchw;
   cudnnTensorDescriptor_t x, y, bias, x_nchw_desc, y_nchw_desc;
@@ -98,12 +103,12 @@ typedef struct conv_entry {
 
 struct pt2c_cuda_convs {
   int shared;           /* a context's: descriptors, filters and relu are the parent's */
-  const cudnn_api* api; /* NULL: no convolution is served */
+  const cudnn_api *api; /* NULL: no convolution is served */
   cudnnHandle_t handle;
   cudnnActivationDescriptor_t relu;
   uint32_t count, served;
-  const pt2c_plan_conv* records;
-  conv_entry* entries;
+  const pt2c_plan_conv *records;
+  conv_entry *entries;
   CUdeviceptr workspace;
   size_t workspace_size;
   /* Channels-last copies of NCHW operands (one convolution at a time): x at `scratch`,
@@ -112,23 +117,24 @@ struct pt2c_cuda_convs {
   uint64_t scratch_x_bytes, scratch_y_bytes;
 };
 
-static int env_is(const char* name, const char* value) {
-  const char* setting = getenv(name);
+static int env_is(const char *name, const char *value) {
+  const char *setting = getenv(name);
   return setting != NULL && strcmp(setting, value) == 0;
 }
 
 static int data_type(uint32_t dtype) {
-  return dtype == PT2C_F16 ? CUDNN_DATA_HALF : dtype == PT2C_BF16 ? CUDNN_DATA_BFLOAT16
-                                                                   : CUDNN_DATA_FLOAT;
+  return dtype == PT2C_F16    ? CUDNN_DATA_HALF
+         : dtype == PT2C_BF16 ? CUDNN_DATA_BFLOAT16
+                              : CUDNN_DATA_FLOAT;
 }
 
 /* cuDNN's spatial dims for `c`: at least 2 (a 1-d convolution gets a leading height 1). */
-static int spatial_dims(const pt2c_plan_conv* c) {
+static int spatial_dims(const pt2c_plan_conv *c) {
   return c->spatial_rank < 2 ? 2 : (int)c->spatial_rank;
 }
 
 /* Entry d of a spatial array as cuDNN sees it (`fill` for the added height). */
-static int spatial(const pt2c_plan_conv* c, const uint64_t* values, int d, int fill) {
+static int spatial(const pt2c_plan_conv *c, const uint64_t *values, int d, int fill) {
   int added = spatial_dims(c) - (int)c->spatial_rank;
   return d < added ? fill : (int)values[d - added];
 }
@@ -136,14 +142,16 @@ static int spatial(const pt2c_plan_conv* c, const uint64_t* values, int d, int f
 /* A packed tensor descriptor of dims [n, channels, sizes...] (sizes NULL: all 1), NCHW
  * or (`nhwc`) channels-last: the channel stride 1, the others in [n, sizes..., channels]
  * order. */
-static int make_tensor(const cudnn_api* api, cudnnTensorDescriptor_t* out, const pt2c_plan_conv* c,
-                       int n, int channels, const uint64_t* sizes, int nhwc) {
+static int make_tensor(const cudnn_api *api, cudnnTensorDescriptor_t *out, const pt2c_plan_conv *c,
+                       int n, int channels, const uint64_t *sizes, int nhwc) {
   int dims[kMaxDims], strides[kMaxDims], rank = 2 + spatial_dims(c);
   dims[0] = n;
   dims[1] = channels;
-  for (int d = 0; d < spatial_dims(c); ++d) dims[2 + d] = sizes ? spatial(c, sizes, d, 1) : 1;
+  for (int d = 0; d < spatial_dims(c); ++d)
+    dims[2 + d] = sizes ? spatial(c, sizes, d, 1) : 1;
   strides[rank - 1] = 1;
-  for (int d = rank - 2; d >= 0; --d) strides[d] = strides[d + 1] * dims[d + 1];
+  for (int d = rank - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * dims[d + 1];
   if (nhwc) {
     strides[1] = 1;
     int stride = channels;
@@ -163,7 +171,7 @@ static int make_tensor(const cudnn_api* api, cudnnTensorDescriptor_t* out, const
 
 /* Whether every tensor's element count fits cuDNN's int strides (the plan's checks
  * bound each size, not their products). */
-static int fits_int(const pt2c_plan_conv* c) {
+static int fits_int(const pt2c_plan_conv *c) {
   uint64_t x = c->batch * c->in_channels, w = c->out_channels * (c->in_channels / c->groups),
            y = c->batch * c->out_channels;
   for (int d = 0; d < PT2C_CONV_MAX_SPATIAL; ++d) {
@@ -174,9 +182,10 @@ static int fits_int(const pt2c_plan_conv* c) {
   return x <= INT32_MAX && w <= INT32_MAX && y <= INT32_MAX;
 }
 
-static int make_descriptors(const cudnn_api* api, const pt2c_plan_conv* c, int math,
-                            conv_entry* e) {
-  if (!fits_int(c)) return 0;
+static int make_descriptors(const cudnn_api *api, const pt2c_plan_conv *c, int math,
+                            conv_entry *e) {
+  if (!fits_int(c))
+    return 0;
   int n = (int)c->batch, channels = (int)c->in_channels, k = (int)c->out_channels;
   int sp = spatial_dims(c), filter[kMaxDims], padding[PT2C_CONV_MAX_SPATIAL],
       stride[PT2C_CONV_MAX_SPATIAL], dilation[PT2C_CONV_MAX_SPATIAL];
@@ -208,8 +217,8 @@ static int make_descriptors(const cudnn_api* api, const pt2c_plan_conv* c, int m
   }
   /* f16 and bf16 accumulate in f32, as torch's convolutions do. */
   return api->SetConvolutionNdDescriptor(e->conv, sp, padding, stride, dilation,
-                                         CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT) ==
-             CUDNN_STATUS_SUCCESS &&
+                                         CUDNN_CROSS_CORRELATION,
+                                         CUDNN_DATA_FLOAT) == CUDNN_STATUS_SUCCESS &&
          api->SetConvolutionGroupCount(e->conv, (int)c->groups) == CUDNN_STATUS_SUCCESS &&
          api->SetConvolutionMathType(e->conv, math) == CUDNN_STATUS_SUCCESS;
 }
@@ -225,11 +234,12 @@ enum { kSearches = 3 };
 
 /* The best time of algorithm `algo` with math type `math` over the searches so far, in
  * `best` (count entries); adds it when new. */
-static void keep_best(cudnnConvolutionFwdAlgoPerf_t* best, int* count,
-                      const cudnnConvolutionFwdAlgoPerf_t* r) {
+static void keep_best(cudnnConvolutionFwdAlgoPerf_t *best, int *count,
+                      const cudnnConvolutionFwdAlgoPerf_t *r) {
   for (int i = 0; i < *count; ++i)
     if (best[i].algo == r->algo && best[i].mathType == r->mathType) {
-      if (r->time < best[i].time) best[i].time = r->time;
+      if (r->time < best[i].time)
+        best[i].time = r->time;
       return;
     }
   best[(*count)++] = *r;
@@ -237,8 +247,9 @@ static void keep_best(cudnnConvolutionFwdAlgoPerf_t* best, int* count,
 
 /* Whether search result `r` may be taken for a convolution set up with math type `math`:
  * with FMA math (f32 without TF32) only FMA algorithms, as torch does when TF32 is off. */
-static int may_take(const cudnnConvolutionFwdAlgoPerf_t* r, int math) {
-  if (r->status != CUDNN_STATUS_SUCCESS || r->memory > kMaxWorkspaceBytes) return 0;
+static int may_take(const cudnnConvolutionFwdAlgoPerf_t *r, int math) {
+  if (r->status != CUDNN_STATUS_SUCCESS || r->memory > kMaxWorkspaceBytes)
+    return 0;
   return math != CUDNN_FMA_MATH || r->mathType == CUDNN_FMA_MATH;
 }
 
@@ -247,7 +258,7 @@ static int may_take(const cudnnConvolutionFwdAlgoPerf_t* r, int math) {
  * small convolutions mostly by its own overhead (0.03 to 0.12 ms for each of resnet18's,
  * whose kernels run in 4 to 20 us), so a generic kernel could win the search and then take
  * 17 to 80 us in the model (H100, cuDNN 9.19). */
-static int preferred(const cudnnConvolutionFwdAlgoPerf_t* r, int math) {
+static int preferred(const cudnnConvolutionFwdAlgoPerf_t *r, int math) {
   return math != CUDNN_TENSOR_OP_MATH ||
          (r->mathType != CUDNN_DEFAULT_MATH && r->mathType != CUDNN_FMA_MATH);
 }
@@ -256,9 +267,10 @@ static int preferred(const cudnnConvolutionFwdAlgoPerf_t* r, int math) {
  * cudnnFind runs every algorithm on memory of its own (so this takes a few ms per
  * convolution, once per model); the pick is the fastest that may_take() accepts, by its
  * best time over kSearches searches, among the preferred() ones when there are any. */
-static void prepare(pt2c_cuda_convs* convs, const pt2c_plan_conv* c, int math, conv_entry* e) {
-  const cudnn_api* api = convs->api;
-  if (!make_descriptors(api, c, math, e)) return;
+static void prepare(pt2c_cuda_convs *convs, const pt2c_plan_conv *c, int math, conv_entry *e) {
+  const cudnn_api *api = convs->api;
+  if (!make_descriptors(api, c, math, e))
+    return;
   cudnnConvolutionFwdAlgoPerf_t results[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
   /* Each search returns at most one entry per algorithm and math type. */
   cudnnConvolutionFwdAlgoPerf_t best[kSearches * CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
@@ -270,34 +282,42 @@ static void prepare(pt2c_cuda_convs* convs, const pt2c_plan_conv* c, int math, c
                                              results) != CUDNN_STATUS_SUCCESS)
       return;
     for (int i = 0; i < returned && i < CUDNN_CONVOLUTION_FWD_ALGO_COUNT; ++i) {
-      const cudnnConvolutionFwdAlgoPerf_t* r = &results[i];
-      if (may_take(r, math)) keep_best(best, &count, r);
+      const cudnnConvolutionFwdAlgoPerf_t *r = &results[i];
+      if (may_take(r, math))
+        keep_best(best, &count, r);
     }
   }
-  const cudnnConvolutionFwdAlgoPerf_t* pick = NULL;
+  const cudnnConvolutionFwdAlgoPerf_t *pick = NULL;
   for (int i = 0; i < count; ++i) {
     int better = pick == NULL || preferred(&best[i], math) > preferred(pick, math) ||
                  (preferred(&best[i], math) == preferred(pick, math) && best[i].time < pick->time);
-    if (better) pick = &best[i];
+    if (better)
+      pick = &best[i];
   }
-  if (pick == NULL) return;
+  if (pick == NULL)
+    return;
   /* cuDNN picks kernels by algorithm and math type together. */
-  if (api->SetConvolutionMathType(e->conv, pick->mathType) != CUDNN_STATUS_SUCCESS) return;
+  if (api->SetConvolutionMathType(e->conv, pick->mathType) != CUDNN_STATUS_SUCCESS)
+    return;
   e->algo = pick->algo;
   e->math = pick->mathType;
   e->search_ms = pick->time;
   e->served = 1;
-  if (pick->memory > convs->workspace_size) convs->workspace_size = pick->memory;
+  if (pick->memory > convs->workspace_size)
+    convs->workspace_size = pick->memory;
 }
 
-static void destroy_descriptors(const cudnn_api* api, conv_entry* e) {
-  cudnnTensorDescriptor_t* tensors[] = {&e->x, &e->y, &e->bias, &e->x_nchw_desc, &e->y_nchw_desc};
+static void destroy_descriptors(const cudnn_api *api, conv_entry *e) {
+  cudnnTensorDescriptor_t *tensors[] = {&e->x, &e->y, &e->bias, &e->x_nchw_desc, &e->y_nchw_desc};
   for (size_t i = 0; i < sizeof(tensors) / sizeof(tensors[0]); ++i) {
-    if (*tensors[i]) api->DestroyTensorDescriptor(*tensors[i]);
+    if (*tensors[i])
+      api->DestroyTensorDescriptor(*tensors[i]);
     *tensors[i] = NULL;
   }
-  if (e->w) api->DestroyFilterDescriptor(e->w);
-  if (e->conv) api->DestroyConvolutionDescriptor(e->conv);
+  if (e->w)
+    api->DestroyFilterDescriptor(e->w);
+  if (e->conv)
+    api->DestroyConvolutionDescriptor(e->conv);
   e->w = NULL;
   e->conv = NULL;
 }
@@ -308,8 +328,8 @@ static void destroy_descriptors(const cudnn_api* api, conv_entry* e) {
  * has only generic kernels either way: on an H100, ViT-B/16's patch embedding was 4%
  * faster end to end channels-last, resnet18's first convolution as fast. Only 2-d
  * convolutions with a weight as the filter (transposed once at create). */
-static int wants_nhwc(const pt2c_plan* plan, uint32_t step, const pt2c_plan_conv* c) {
-  const char* setting = getenv("PT2C_CUDNN_NHWC");
+static int wants_nhwc(const pt2c_plan *plan, uint32_t step, const pt2c_plan_conv *c) {
+  const char *setting = getenv("PT2C_CUDNN_NHWC");
   int forced = setting != NULL && strcmp(setting, "1") == 0;
   if ((setting != NULL && strcmp(setting, "0") == 0) || c->spatial_rank != 2 ||
       (!forced && c->dtype == PT2C_F32))
@@ -320,9 +340,10 @@ static int wants_nhwc(const pt2c_plan* plan, uint32_t step, const pt2c_plan_conv
 
 /* Bytes of a [batch, channels, sizes...] tensor of c's dtype, rounded up to kAlignment
  * (the scratch regions follow each other). */
-static uint64_t tensor_bytes(const pt2c_plan_conv* c, uint64_t channels, const uint64_t* sizes) {
+static uint64_t tensor_bytes(const pt2c_plan_conv *c, uint64_t channels, const uint64_t *sizes) {
   uint64_t count = c->batch * channels;
-  for (uint32_t d = 0; d < c->spatial_rank; ++d) count *= sizes[d];
+  for (uint32_t d = 0; d < c->spatial_rank; ++d)
+    count *= sizes[d];
   uint64_t bytes = count * pt2c_dtype_element_size((pt2c_dtype)c->dtype);
   return (bytes + kAlignment - 1) / kAlignment * kAlignment;
 }
@@ -330,15 +351,15 @@ static uint64_t tensor_bytes(const pt2c_plan_conv* c, uint64_t channels, const u
 /* Picks descriptors and algorithms for every convolution: channels-last for `wanted`
  * ones, with `nhwc` (per buffer) telling which of their operands are stored NHWC.
  * Returns 0 when a channels-last convolution found no algorithm (it has no fallback). */
-static int prepare_all(pt2c_cuda_convs* convs, const pt2c_plan* plan, const uint32_t* step_of,
-                       const uint8_t* wanted, const uint8_t* nhwc) {
+static int prepare_all(pt2c_cuda_convs *convs, const pt2c_plan *plan, const uint32_t *step_of,
+                       const uint8_t *wanted, const uint8_t *nhwc) {
   int tf32 = env_is("PT2C_CUDA_TF32", "1"), verbose = env_is("PT2C_CUDNN_VERBOSE", "1");
   convs->served = 0;
   convs->workspace_size = 0;
   convs->scratch_x_bytes = convs->scratch_y_bytes = 0;
   for (uint32_t i = 0; i < convs->count; ++i) {
-    const pt2c_plan_conv* c = &plan->convs[i];
-    conv_entry* e = &convs->entries[i];
+    const pt2c_plan_conv *c = &plan->convs[i];
+    conv_entry *e = &convs->entries[i];
     pt2c_conv_args a = pt2c_conv_arg_positions(c);
     destroy_descriptors(convs->api, e);
     e->served = 0;
@@ -346,20 +367,26 @@ static int prepare_all(pt2c_cuda_convs* convs, const pt2c_plan* plan, const uint
     e->x_nchw = e->nhwc && !nhwc[pt2c_conv_buffer(plan, step_of[i], a.x)];
     e->z_nchw = e->nhwc && a.z >= 0 && !nhwc[pt2c_conv_buffer(plan, step_of[i], a.z)];
     e->y_nchw = e->nhwc && !nhwc[pt2c_conv_buffer(plan, step_of[i], a.y)];
-    int math = c->dtype != PT2C_F32 ? CUDNN_TENSOR_OP_MATH : tf32 ? CUDNN_DEFAULT_MATH
-                                                                   : CUDNN_FMA_MATH;
+    int math = c->dtype != PT2C_F32 ? CUDNN_TENSOR_OP_MATH
+               : tf32               ? CUDNN_DEFAULT_MATH
+                                    : CUDNN_FMA_MATH;
     prepare(convs, c, math, e);
     convs->served += e->served;
     if (verbose)
-      fprintf(stderr, "pt2c: cuDNN convolution %u: %s%s%s%s, %s (algorithm %d, math %d, %.4f ms "
-              "in the search)\n", i, e->nhwc ? "NHWC" : "NCHW", e->x_nchw ? ", x from NCHW" : "",
+      fprintf(stderr,
+              "pt2c: cuDNN convolution %u: %s%s%s%s, %s (algorithm %d, math %d, %.4f ms "
+              "in the search)\n",
+              i, e->nhwc ? "NHWC" : "NCHW", e->x_nchw ? ", x from NCHW" : "",
               e->z_nchw ? ", z from NCHW" : "", e->y_nchw ? ", y to NCHW" : "",
               e->served ? "served" : "not served", e->algo, e->math, e->search_ms);
-    if (!e->nhwc) continue;
-    if (!e->served) return 0;
+    if (!e->nhwc)
+      continue;
+    if (!e->served)
+      return 0;
     uint64_t x_bytes = tensor_bytes(c, c->in_channels, c->input),
              y_bytes = tensor_bytes(c, c->out_channels, c->output);
-    if (e->x_nchw && x_bytes > convs->scratch_x_bytes) convs->scratch_x_bytes = x_bytes;
+    if (e->x_nchw && x_bytes > convs->scratch_x_bytes)
+      convs->scratch_x_bytes = x_bytes;
     if ((e->y_nchw || e->z_nchw) && y_bytes > convs->scratch_y_bytes)
       convs->scratch_y_bytes = y_bytes;
   }
@@ -368,13 +395,14 @@ static int prepare_all(pt2c_cuda_convs* convs, const pt2c_plan* plan, const uint
 
 /* The KRSC copy of convolution c's KCRS filter (a weight: `host` is its bytes), on the
  * GPU. */
-static pt2c_status upload_nhwc_filter(const pt2c_cuda_driver* cu, const pt2c_plan_conv* c,
-                                      const unsigned char* host, CUdeviceptr* out) {
+static pt2c_status upload_nhwc_filter(const pt2c_cuda_driver *cu, const pt2c_plan_conv *c,
+                                      const unsigned char *host, CUdeviceptr *out) {
   size_t element = pt2c_dtype_element_size((pt2c_dtype)c->dtype);
   size_t k = c->out_channels, channels = c->in_channels / c->groups, taps = 1;
-  for (uint32_t d = 0; d < c->spatial_rank; ++d) taps *= c->kernel[d];
+  for (uint32_t d = 0; d < c->spatial_rank; ++d)
+    taps *= c->kernel[d];
   size_t nbytes = k * channels * taps * element;
-  unsigned char* krsc = malloc(nbytes > 0 ? nbytes : 1);
+  unsigned char *krsc = malloc(nbytes > 0 ? nbytes : 1);
   if (krsc == NULL)
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a filter's NHWC copy");
   for (size_t o = 0; o < k; ++o)
@@ -383,28 +411,31 @@ static pt2c_status upload_nhwc_filter(const pt2c_cuda_driver* cu, const pt2c_pla
         memcpy(krsc + ((o * taps + t) * channels + ch) * element,
                host + ((o * channels + ch) * taps + t) * element, element);
   CUresult result = cu->MemAlloc(out, nbytes);
-  if (result == CUDA_SUCCESS) result = cu->MemcpyHtoD(*out, krsc, nbytes);
+  if (result == CUDA_SUCCESS)
+    result = cu->MemcpyHtoD(*out, krsc, nbytes);
   free(krsc);
-  if (result == CUDA_SUCCESS) return PT2C_OK;
+  if (result == CUDA_SUCCESS)
+    return PT2C_OK;
   return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result),
                         "could not copy a convolution filter to the GPU in NHWC order");
 }
 
 /* Channels-last where it pays (wants_nhwc, cuda_conv_layout.h), else NCHW everywhere; then
  * the filters of the channels-last convolutions. */
-static pt2c_status choose_layouts_and_prepare(const pt2c_cuda_driver* cu, pt2c_cuda_convs* convs,
-                                              const pt2c_plan* plan,
-                                              const unsigned char* host_weights) {
+static pt2c_status choose_layouts_and_prepare(const pt2c_cuda_driver *cu, pt2c_cuda_convs *convs,
+                                              const pt2c_plan *plan,
+                                              const unsigned char *host_weights) {
   uint32_t count = convs->count, num_buffers = plan->header->num_buffers;
-  uint32_t* step_of = calloc(count, sizeof(uint32_t));
-  uint8_t* wanted = calloc(count, 1);
-  uint8_t* nhwc = calloc(num_buffers > 0 ? num_buffers : 1, 1);
+  uint32_t *step_of = calloc(count, sizeof(uint32_t));
+  uint8_t *wanted = calloc(count, 1);
+  uint8_t *nhwc = calloc(num_buffers > 0 ? num_buffers : 1, 1);
   if (step_of == NULL || wanted == NULL || nhwc == NULL) {
     free(step_of), free(wanted), free(nhwc);
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the convolution layouts");
   }
   pt2c_conv_steps(plan, step_of);
-  for (uint32_t i = 0; i < count; ++i) wanted[i] = (uint8_t)wants_nhwc(plan, step_of[i], &plan->convs[i]);
+  for (uint32_t i = 0; i < count; ++i)
+    wanted[i] = (uint8_t)wants_nhwc(plan, step_of[i], &plan->convs[i]);
   pt2c_conv_choose_layouts(plan, step_of, wanted, nhwc);
   if (!prepare_all(convs, plan, step_of, wanted, nhwc)) {
     memset(wanted, 0, count);
@@ -422,26 +453,28 @@ static pt2c_status choose_layouts_and_prepare(const pt2c_cuda_driver* cu, pt2c_c
     }
   }
   for (uint32_t i = 0; i < count && status == PT2C_OK; ++i) {
-    conv_entry* e = &convs->entries[i];
-    if (!e->nhwc) continue;
+    conv_entry *e = &convs->entries[i];
+    if (!e->nhwc)
+      continue;
     int position = pt2c_conv_arg_positions(&plan->convs[i]).w;
-    const pt2c_plan_buffer* w = &plan->buffers[pt2c_conv_buffer(plan, step_of[i], position)];
+    const pt2c_plan_buffer *w = &plan->buffers[pt2c_conv_buffer(plan, step_of[i], position)];
     status = upload_nhwc_filter(cu, &plan->convs[i], host_weights + w->offset, &e->filter);
   }
   free(step_of), free(wanted), free(nhwc);
   return status;
 }
 
-pt2c_status pt2c_cuda_convs_create(const pt2c_cuda_driver* cu, const pt2c_plan* plan,
-                                   const unsigned char* host_weights, pt2c_cuda_convs** out) {
+pt2c_status pt2c_cuda_convs_create(const pt2c_cuda_driver *cu, const pt2c_plan *plan,
+                                   const unsigned char *host_weights, pt2c_cuda_convs **out) {
   *out = NULL;
   uint32_t count = plan->header->num_convs;
   for (uint32_t i = 0; i < count; ++i)
     if (plan->convs[i].epilogue == PT2C_CONV_EPILOGUE_BIAS_SILU)
       return pt2c_fail(PT2C_ERROR_UNSUPPORTED,
                        "convolution %u has a SiLU epilogue, which only CPU plans use", i);
-  pt2c_cuda_convs* convs = calloc(1, sizeof(*convs));
-  if (convs != NULL) convs->entries = calloc(count > 0 ? count : 1, sizeof(conv_entry));
+  pt2c_cuda_convs *convs = calloc(1, sizeof(*convs));
+  if (convs != NULL)
+    convs->entries = calloc(count > 0 ? count : 1, sizeof(conv_entry));
   if (convs == NULL || convs->entries == NULL) {
     free(convs);
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the convolution table");
@@ -449,10 +482,12 @@ pt2c_status pt2c_cuda_convs_create(const pt2c_cuda_driver* cu, const pt2c_plan* 
   *out = convs;
   convs->count = count;
   convs->records = plan->convs;
-  if (count == 0 || env_is("PT2C_CUDNN", "0")) return PT2C_OK;
+  if (count == 0 || env_is("PT2C_CUDNN", "0"))
+    return PT2C_OK;
   convs->api = load_api();
-  const cudnn_api* api = convs->api;
-  if (api != NULL && api->Create(&convs->handle) != CUDNN_STATUS_SUCCESS) convs->handle = NULL;
+  const cudnn_api *api = convs->api;
+  if (api != NULL && api->Create(&convs->handle) != CUDNN_STATUS_SUCCESS)
+    convs->handle = NULL;
   if (api != NULL && convs->handle != NULL &&
       api->CreateActivationDescriptor(&convs->relu) != CUDNN_STATUS_SUCCESS)
     convs->relu = NULL;
@@ -461,28 +496,33 @@ pt2c_status pt2c_cuda_convs_create(const pt2c_cuda_driver* cu, const pt2c_plan* 
       api->SetActivationDescriptor(convs->relu, CUDNN_ACTIVATION_RELU, CUDNN_NOT_PROPAGATE_NAN,
                                    DBL_MAX) != CUDNN_STATUS_SUCCESS) {
     /* e.g. a cuDNN too new for the driver: our kernels still run */
-    if (convs->relu != NULL) api->DestroyActivationDescriptor(convs->relu);
-    if (convs->handle != NULL) api->Destroy(convs->handle);
+    if (convs->relu != NULL)
+      api->DestroyActivationDescriptor(convs->relu);
+    if (convs->handle != NULL)
+      api->Destroy(convs->handle);
     convs->relu = NULL;
     convs->handle = NULL;
     convs->api = NULL;
     return PT2C_OK;
   }
   pt2c_status status = choose_layouts_and_prepare(cu, convs, plan, host_weights);
-  if (status != PT2C_OK || convs->workspace_size == 0) return status;
+  if (status != PT2C_OK || convs->workspace_size == 0)
+    return status;
   CUresult result = cu->MemAlloc(&convs->workspace, convs->workspace_size);
-  if (result == CUDA_SUCCESS) return PT2C_OK;
+  if (result == CUDA_SUCCESS)
+    return PT2C_OK;
   convs->workspace = 0;
   return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result),
                         "could not allocate the cuDNN workspace on the GPU");
 }
 
-pt2c_status pt2c_cuda_convs_share(const pt2c_cuda_driver* cu, const pt2c_cuda_convs* parent,
-                                  pt2c_cuda_convs** out) {
+pt2c_status pt2c_cuda_convs_share(const pt2c_cuda_driver *cu, const pt2c_cuda_convs *parent,
+                                  pt2c_cuda_convs **out) {
   *out = NULL;
-  pt2c_cuda_convs* convs = calloc(1, sizeof(*convs));
+  pt2c_cuda_convs *convs = calloc(1, sizeof(*convs));
   uint32_t count = parent->count;
-  if (convs != NULL) convs->entries = calloc(count > 0 ? count : 1, sizeof(conv_entry));
+  if (convs != NULL)
+    convs->entries = calloc(count > 0 ? count : 1, sizeof(conv_entry));
   if (convs == NULL || convs->entries == NULL) {
     free(convs);
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the convolution table");
@@ -491,8 +531,10 @@ pt2c_status pt2c_cuda_convs_share(const pt2c_cuda_driver* cu, const pt2c_cuda_co
   convs->shared = 1;
   convs->count = count;
   convs->records = parent->records;
-  if (parent->api == NULL) return PT2C_OK;
-  if (count > 0) memcpy(convs->entries, parent->entries, sizeof(conv_entry) * count);
+  if (parent->api == NULL)
+    return PT2C_OK;
+  if (count > 0)
+    memcpy(convs->entries, parent->entries, sizeof(conv_entry) * count);
   convs->served = parent->served;
   convs->relu = parent->relu;
   if (parent->api->Create(&convs->handle) != CUDNN_STATUS_SUCCESS)
@@ -503,105 +545,119 @@ pt2c_status pt2c_cuda_convs_share(const pt2c_cuda_driver* cu, const pt2c_cuda_co
   convs->scratch_y_bytes = parent->scratch_y_bytes;
   uint64_t scratch = convs->scratch_x_bytes + convs->scratch_y_bytes;
   CUresult result = CUDA_SUCCESS;
-  if (convs->workspace_size > 0) result = cu->MemAlloc(&convs->workspace, convs->workspace_size);
-  if (result == CUDA_SUCCESS && scratch > 0) result = cu->MemAlloc(&convs->scratch, (size_t)scratch);
-  if (result == CUDA_SUCCESS) return PT2C_OK;
+  if (convs->workspace_size > 0)
+    result = cu->MemAlloc(&convs->workspace, convs->workspace_size);
+  if (result == CUDA_SUCCESS && scratch > 0)
+    result = cu->MemAlloc(&convs->scratch, (size_t)scratch);
+  if (result == CUDA_SUCCESS)
+    return PT2C_OK;
   return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result),
                         "could not allocate a context's cuDNN workspace or scratch on the GPU");
 }
 
-void pt2c_cuda_convs_destroy(const pt2c_cuda_driver* cu, pt2c_cuda_convs* convs) {
-  if (convs == NULL) return;
-  const cudnn_api* api = convs->api;
+void pt2c_cuda_convs_destroy(const pt2c_cuda_driver *cu, pt2c_cuda_convs *convs) {
+  if (convs == NULL)
+    return;
+  const cudnn_api *api = convs->api;
   for (uint32_t i = 0; !convs->shared && i < convs->count; ++i) {
-    if (api != NULL) destroy_descriptors(api, &convs->entries[i]);
-    if (convs->entries[i].filter) cu->MemFree(convs->entries[i].filter);
+    if (api != NULL)
+      destroy_descriptors(api, &convs->entries[i]);
+    if (convs->entries[i].filter)
+      cu->MemFree(convs->entries[i].filter);
   }
   if (api != NULL && convs->relu != NULL && !convs->shared)
     api->DestroyActivationDescriptor(convs->relu);
-  if (api != NULL && convs->handle != NULL) api->Destroy(convs->handle);
-  if (convs->workspace) cu->MemFree(convs->workspace);
-  if (convs->scratch) cu->MemFree(convs->scratch);
+  if (api != NULL && convs->handle != NULL)
+    api->Destroy(convs->handle);
+  if (convs->workspace)
+    cu->MemFree(convs->workspace);
+  if (convs->scratch)
+    cu->MemFree(convs->scratch);
   free(convs->entries);
   free(convs);
 }
 
-uint32_t pt2c_cuda_convs_served(const pt2c_cuda_convs* convs) {
+uint32_t pt2c_cuda_convs_served(const pt2c_cuda_convs *convs) {
   return convs != NULL && convs->api != NULL ? convs->served : 0;
 }
 
-int pt2c_cuda_conv_usable(const pt2c_cuda_convs* convs, uint32_t index,
-                          const CUdeviceptr* buffers, uint32_t num_buffers) {
-  if (convs == NULL || convs->api == NULL || !convs->entries[index].served) return 0;
+int pt2c_cuda_conv_usable(const pt2c_cuda_convs *convs, uint32_t index, const CUdeviceptr *buffers,
+                          uint32_t num_buffers) {
+  if (convs == NULL || convs->api == NULL || !convs->entries[index].served)
+    return 0;
   /* Channels-last convolutions must run (no fallback); cudnnTransformTensor takes any
    * address, and what the convolution reads directly is arena or scratch memory. */
-  if (convs->entries[index].nhwc) return 1;
+  if (convs->entries[index].nhwc)
+    return 1;
   for (uint32_t i = 0; i < num_buffers; ++i)
-    if (buffers[i] % kAlignment != 0) return 0;
+    if (buffers[i] % kAlignment != 0)
+      return 0;
   return 1;
 }
 
-int pt2c_cuda_conv_refuse(pt2c_cuda_convs* convs, uint32_t index) {
-  if (convs == NULL || !convs->entries[index].served) return 1;
-  if (convs->entries[index].nhwc) return 0;
+int pt2c_cuda_conv_refuse(pt2c_cuda_convs *convs, uint32_t index) {
+  if (convs == NULL || !convs->entries[index].served)
+    return 1;
+  if (convs->entries[index].nhwc)
+    return 0;
   convs->entries[index].served = 0;
   --convs->served;
   return 1;
 }
 
 /* Queues the convolution itself on NCHW or NHWC pointers as the descriptors say. */
-static cudnnStatus_t convolve(const pt2c_cuda_convs* convs, const pt2c_plan_conv* c,
-                              const conv_entry* e, const void* x, const void* w,
-                              const void* bias, const void* z, void* y, const char** what) {
-  const cudnn_api* api = convs->api;
-  void* workspace = (void*)(uintptr_t)convs->workspace;
+static cudnnStatus_t convolve(const pt2c_cuda_convs *convs, const pt2c_plan_conv *c,
+                              const conv_entry *e, const void *x, const void *w, const void *bias,
+                              const void *z, void *y, const char **what) {
+  const cudnn_api *api = convs->api;
+  void *workspace = (void *)(uintptr_t)convs->workspace;
   /* The scaling factors are f32 for f32, f16 and bf16 data. */
   const float one = 1.0f, zero = 0.0f;
   *what = "cudnnConvolutionForward";
   switch ((pt2c_conv_epilogue)c->epilogue) {
-    case PT2C_CONV_EPILOGUE_NONE:
-    case PT2C_CONV_EPILOGUE_BIAS: {
-      cudnnStatus_t status =
-          api->ConvolutionForward(convs->handle, &one, e->x, x, e->w, w, e->conv, e->algo,
-                                  workspace, convs->workspace_size, &zero, e->y, y);
-      if (status != CUDNN_STATUS_SUCCESS || c->epilogue == PT2C_CONV_EPILOGUE_NONE) return status;
-      *what = "cudnnAddTensor";
-      return api->AddTensor(convs->handle, &one, e->bias, bias, &one, e->y, y);
-    }
-    case PT2C_CONV_EPILOGUE_BIAS_RELU:
-    case PT2C_CONV_EPILOGUE_BIAS_ADD_RELU:
-      /* y = relu(conv + alpha2 * z + bias); without a residual z is y itself, unread
-       * since alpha2 is 0. */
-      *what = "cudnnConvolutionBiasActivationForward";
-      return api->ConvolutionBiasActivationForward(
-          convs->handle, &one, e->x, x, e->w, w, e->conv, e->algo, workspace,
-          convs->workspace_size, z != NULL ? &one : &zero, e->y, z != NULL ? z : y, e->bias,
-          bias, convs->relu, e->y, y);
+  case PT2C_CONV_EPILOGUE_NONE:
+  case PT2C_CONV_EPILOGUE_BIAS: {
+    cudnnStatus_t status =
+        api->ConvolutionForward(convs->handle, &one, e->x, x, e->w, w, e->conv, e->algo, workspace,
+                                convs->workspace_size, &zero, e->y, y);
+    if (status != CUDNN_STATUS_SUCCESS || c->epilogue == PT2C_CONV_EPILOGUE_NONE)
+      return status;
+    *what = "cudnnAddTensor";
+    return api->AddTensor(convs->handle, &one, e->bias, bias, &one, e->y, y);
+  }
+  case PT2C_CONV_EPILOGUE_BIAS_RELU:
+  case PT2C_CONV_EPILOGUE_BIAS_ADD_RELU:
+    /* y = relu(conv + alpha2 * z + bias); without a residual z is y itself, unread
+     * since alpha2 is 0. */
+    *what = "cudnnConvolutionBiasActivationForward";
+    return api->ConvolutionBiasActivationForward(
+        convs->handle, &one, e->x, x, e->w, w, e->conv, e->algo, workspace, convs->workspace_size,
+        z != NULL ? &one : &zero, e->y, z != NULL ? z : y, e->bias, bias, convs->relu, e->y, y);
   }
   return CUDNN_STATUS_SUCCESS;
 }
 
-pt2c_status pt2c_cuda_conv_run(const pt2c_cuda_convs* convs, uint32_t index,
-                               const CUdeviceptr* buffers, CUstream stream) {
-  const pt2c_plan_conv* c = &convs->records[index];
-  const conv_entry* e = &convs->entries[index];
-  const cudnn_api* api = convs->api;
+pt2c_status pt2c_cuda_conv_run(const pt2c_cuda_convs *convs, uint32_t index,
+                               const CUdeviceptr *buffers, CUstream stream) {
+  const pt2c_plan_conv *c = &convs->records[index];
+  const conv_entry *e = &convs->entries[index];
+  const cudnn_api *api = convs->api;
   pt2c_conv_args a = pt2c_conv_arg_positions(c);
-  const void* x = (const void*)(uintptr_t)buffers[a.x];
-  const void* w = (const void*)(uintptr_t)(e->filter ? e->filter : buffers[a.w]);
-  const void* bias = a.bias >= 0 ? (const void*)(uintptr_t)buffers[a.bias] : NULL;
-  const void* z = a.z >= 0 ? (const void*)(uintptr_t)buffers[a.z] : NULL;
-  void* y = (void*)(uintptr_t)buffers[a.y];
+  const void *x = (const void *)(uintptr_t)buffers[a.x];
+  const void *w = (const void *)(uintptr_t)(e->filter ? e->filter : buffers[a.w]);
+  const void *bias = a.bias >= 0 ? (const void *)(uintptr_t)buffers[a.bias] : NULL;
+  const void *z = a.z >= 0 ? (const void *)(uintptr_t)buffers[a.z] : NULL;
+  void *y = (void *)(uintptr_t)buffers[a.y];
   const float one = 1.0f, zero = 0.0f;
   cudnnStatus_t status = api->SetStream(convs->handle, stream);
   if (status != CUDNN_STATUS_SUCCESS)
     return pt2c_fail(PT2C_ERROR_DEVICE, "cudnnSetStream failed (status %d)", status);
   /* NCHW operands of a channels-last convolution go through scratch: x into its own, y
    * (and z, read and then overwritten in place) into the other. */
-  void* scratch_x = (void*)(uintptr_t)convs->scratch;
-  void* scratch_y = (void*)(uintptr_t)(convs->scratch + convs->scratch_x_bytes);
-  const char* what = "cudnnTransformTensor";
-  void* out = e->y_nchw ? scratch_y : y;
+  void *scratch_x = (void *)(uintptr_t)convs->scratch;
+  void *scratch_y = (void *)(uintptr_t)(convs->scratch + convs->scratch_x_bytes);
+  const char *what = "cudnnTransformTensor";
+  void *out = e->y_nchw ? scratch_y : y;
   if (e->x_nchw) {
     status = api->TransformTensor(convs->handle, &one, e->x_nchw_desc, x, &zero, e->x, scratch_x);
     x = scratch_x;
@@ -610,7 +666,8 @@ pt2c_status pt2c_cuda_conv_run(const pt2c_cuda_convs* convs, uint32_t index,
     status = api->TransformTensor(convs->handle, &one, e->y_nchw_desc, z, &zero, e->y, out);
     z = out;
   }
-  if (status == CUDNN_STATUS_SUCCESS) status = convolve(convs, c, e, x, w, bias, z, out, &what);
+  if (status == CUDNN_STATUS_SUCCESS)
+    status = convolve(convs, c, e, x, w, bias, z, out, &what);
   if (status == CUDNN_STATUS_SUCCESS && e->y_nchw) {
     what = "cudnnTransformTensor";
     status = api->TransformTensor(convs->handle, &one, e->y, out, &zero, e->y_nchw_desc, y);

@@ -23,14 +23,14 @@ typedef struct pt2c_conv_args {
   int x, w, bias, z, y;
 } pt2c_conv_args;
 
-pt2c_conv_args pt2c_conv_arg_positions(const pt2c_plan_conv* c);
+pt2c_conv_args pt2c_conv_arg_positions(const pt2c_plan_conv *c);
 
 /* The plan buffer at `position` (a pt2c_conv_args field) of step `step`'s args. */
-uint32_t pt2c_conv_buffer(const pt2c_plan* plan, uint32_t step, int position);
+uint32_t pt2c_conv_buffer(const pt2c_plan *plan, uint32_t step, int position);
 
 /* The step of each convolution: step_of[i] is the index of the PT2C_STEP_CONV step of
  * convolution i (every convolution has exactly one; the plan parser checked). */
-void pt2c_conv_steps(const pt2c_plan* plan, uint32_t* step_of);
+void pt2c_conv_steps(const pt2c_plan *plan, uint32_t *step_of);
 
 /* nhwc[b] = 1 for every plan buffer b to store channels-last, else 0. `wanted[i]`:
  * convolution i computes channels-last (cuDNN is expected to serve it). A buffer is chosen
@@ -38,8 +38,8 @@ void pt2c_conv_steps(const pt2c_plan* plan, uint32_t* step_of);
  * as x, z or y (a served convolution's fallback steps never run, so they do not count),
  * and no guard reads it. A wanted convolution transposes its other operands (the model's
  * input, what our kernels write or read) through scratch memory. */
-void pt2c_conv_choose_layouts(const pt2c_plan* plan, const uint32_t* step_of,
-                              const uint8_t* wanted, uint8_t* nhwc);
+void pt2c_conv_choose_layouts(const pt2c_plan *plan, const uint32_t *step_of, const uint8_t *wanted,
+                              uint8_t *nhwc);
 
 #ifdef __cplusplus
 }

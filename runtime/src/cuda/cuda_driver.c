@@ -16,10 +16,13 @@ static int g_loaded;
  * _v2 entry points replaced the originals in CUDA 3.2 and 11; both are kept by drivers). */
 typedef struct symbol_entry {
   size_t offset;
-  const char* names[2];
+  const char *names[2];
 } symbol_entry;
 
-#define ENTRY(member, ...) {offsetof(pt2c_cuda_driver, member), {__VA_ARGS__}}
+#define ENTRY(member, ...)                                                                         \
+  {                                                                                                \
+    offsetof(pt2c_cuda_driver, member), { __VA_ARGS__ }                                            \
+  }
 static const symbol_entry kSymbols[] = {
     ENTRY(Init, "cuInit"),
     ENTRY(DriverGetVersion, "cuDriverGetVersion"),
@@ -57,41 +60,42 @@ static const symbol_entry kSymbols[] = {
 };
 #undef ENTRY
 
-static const char* library_name(void) {
-  const char* name = getenv("PT2C_LIBCUDA");
+static const char *library_name(void) {
+  const char *name = getenv("PT2C_LIBCUDA");
   return name != NULL && name[0] != '\0' ? name : "libcuda.so.1";
 }
 
 /* Fills `driver` from `handle`; the name of the first missing symbol, or NULL. */
-static const char* resolve_symbols(void* handle, pt2c_cuda_driver* driver) {
+static const char *resolve_symbols(void *handle, pt2c_cuda_driver *driver) {
   for (size_t i = 0; i < sizeof(kSymbols) / sizeof(kSymbols[0]); ++i) {
-    void* symbol = NULL;
+    void *symbol = NULL;
     for (int n = 0; n < 2 && symbol == NULL && kSymbols[i].names[n] != NULL; ++n)
       symbol = dlsym(handle, kSymbols[i].names[n]);
-    if (symbol == NULL) return kSymbols[i].names[0];
+    if (symbol == NULL)
+      return kSymbols[i].names[0];
     /* POSIX guarantees that data and function pointers have the same representation. */
-    memcpy((char*)driver + kSymbols[i].offset, &symbol, sizeof(symbol));
+    memcpy((char *)driver + kSymbols[i].offset, &symbol, sizeof(symbol));
   }
   return NULL;
 }
 
 static pt2c_status load_locked(void) {
-  const char* name = library_name();
-  void* handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+  const char *name = library_name();
+  void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
   if (handle == NULL) {
-    const char* reason = dlerror();
+    const char *reason = dlerror();
     return pt2c_fail(PT2C_ERROR_UNSUPPORTED,
                      "this model needs an NVIDIA GPU: %s could not be loaded (%s); "
                      "is the NVIDIA driver installed?",
                      name, reason != NULL ? reason : "unknown dlopen error");
   }
   pt2c_cuda_driver driver;
-  const char* missing = resolve_symbols(handle, &driver);
+  const char *missing = resolve_symbols(handle, &driver);
   if (missing != NULL) {
     dlclose(handle);
     return pt2c_fail(PT2C_ERROR_UNSUPPORTED,
-                     "this model needs an NVIDIA GPU: %s has no %s (the driver is too old)",
-                     name, missing);
+                     "this model needs an NVIDIA GPU: %s has no %s (the driver is too old)", name,
+                     missing);
   }
   CUresult result = driver.Init(0);
   if (result != CUDA_SUCCESS) {
@@ -107,12 +111,13 @@ static pt2c_status load_locked(void) {
   return PT2C_OK;
 }
 
-pt2c_status pt2c_cuda_driver_load(const pt2c_cuda_driver** out_driver) {
+pt2c_status pt2c_cuda_driver_load(const pt2c_cuda_driver **out_driver) {
   *out_driver = NULL;
   pthread_mutex_lock(&g_lock);
   pt2c_status status = g_loaded ? PT2C_OK : load_locked();
   pthread_mutex_unlock(&g_lock);
-  if (status == PT2C_OK) *out_driver = &g_driver;
+  if (status == PT2C_OK)
+    *out_driver = &g_driver;
   return status;
 }
 
@@ -120,11 +125,13 @@ pt2c_status pt2c_cuda_status(CUresult error) {
   return error == CUDA_ERROR_OUT_OF_MEMORY ? PT2C_ERROR_OUT_OF_MEMORY : PT2C_ERROR_DEVICE;
 }
 
-pt2c_status pt2c_cuda_fail(const pt2c_cuda_driver* driver, CUresult error, pt2c_status status,
-                           const char* what) {
-  const char* name = NULL;
-  const char* text = NULL;
-  if (driver->GetErrorName(error, &name) != CUDA_SUCCESS || name == NULL) name = "unknown";
-  if (driver->GetErrorString(error, &text) != CUDA_SUCCESS || text == NULL) text = "";
+pt2c_status pt2c_cuda_fail(const pt2c_cuda_driver *driver, CUresult error, pt2c_status status,
+                           const char *what) {
+  const char *name = NULL;
+  const char *text = NULL;
+  if (driver->GetErrorName(error, &name) != CUDA_SUCCESS || name == NULL)
+    name = "unknown";
+  if (driver->GetErrorString(error, &text) != CUDA_SUCCESS || text == NULL)
+    text = "";
   return pt2c_fail(status, "%s: %s (%d: %s)", what, name, error, text);
 }

@@ -19,12 +19,12 @@ extern "C" {
 typedef int CUresult;
 typedef int CUdevice;
 typedef unsigned long long CUdeviceptr;
-typedef struct CUctx_st* CUcontext;
-typedef struct CUmod_st* CUmodule;
-typedef struct CUfunc_st* CUfunction;
-typedef struct CUstream_st* CUstream;
-typedef struct CUgraph_st* CUgraph;
-typedef struct CUgraphExec_st* CUgraphExec;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphExec_st *CUgraphExec;
 
 enum {
   CUDA_SUCCESS = 0,
@@ -48,56 +48,55 @@ enum {
 /* Function pointers, all non-null once pt2c_cuda_driver_load succeeded. */
 typedef struct pt2c_cuda_driver {
   CUresult (*Init)(unsigned int flags);
-  CUresult (*DriverGetVersion)(int* version);
-  CUresult (*DeviceGet)(CUdevice* device, int ordinal);
-  CUresult (*DeviceGetName)(char* name, int length, CUdevice device);
-  CUresult (*DeviceGetAttribute)(int* value, int attribute, CUdevice device);
-  CUresult (*CtxGetCurrent)(CUcontext* context);
-  CUresult (*CtxGetDevice)(CUdevice* device);
+  CUresult (*DriverGetVersion)(int *version);
+  CUresult (*DeviceGet)(CUdevice *device, int ordinal);
+  CUresult (*DeviceGetName)(char *name, int length, CUdevice device);
+  CUresult (*DeviceGetAttribute)(int *value, int attribute, CUdevice device);
+  CUresult (*CtxGetCurrent)(CUcontext *context);
+  CUresult (*CtxGetDevice)(CUdevice *device);
   CUresult (*CtxPushCurrent)(CUcontext context);
-  CUresult (*CtxPopCurrent)(CUcontext* context);
-  CUresult (*DevicePrimaryCtxRetain)(CUcontext* context, CUdevice device);
+  CUresult (*CtxPopCurrent)(CUcontext *context);
+  CUresult (*DevicePrimaryCtxRetain)(CUcontext *context, CUdevice device);
   CUresult (*DevicePrimaryCtxRelease)(CUdevice device);
-  CUresult (*ModuleLoadDataEx)(CUmodule* module, const void* image, unsigned int num_options,
-                               int* options, void** option_values);
+  CUresult (*ModuleLoadDataEx)(CUmodule *module, const void *image, unsigned int num_options,
+                               int *options, void **option_values);
   CUresult (*ModuleUnload)(CUmodule module);
-  CUresult (*ModuleGetFunction)(CUfunction* function, CUmodule module, const char* name);
-  CUresult (*MemAlloc)(CUdeviceptr* pointer, size_t nbytes);
+  CUresult (*ModuleGetFunction)(CUfunction *function, CUmodule module, const char *name);
+  CUresult (*MemAlloc)(CUdeviceptr *pointer, size_t nbytes);
   CUresult (*MemFree)(CUdeviceptr pointer);
   CUresult (*MemsetD8)(CUdeviceptr pointer, unsigned char value, size_t count);
-  CUresult (*MemcpyHtoD)(CUdeviceptr destination, const void* source, size_t nbytes);
-  CUresult (*MemcpyDtoH)(void* destination, CUdeviceptr source, size_t nbytes);
-  CUresult (*MemcpyHtoDAsync)(CUdeviceptr destination, const void* source, size_t nbytes,
+  CUresult (*MemcpyHtoD)(CUdeviceptr destination, const void *source, size_t nbytes);
+  CUresult (*MemcpyDtoH)(void *destination, CUdeviceptr source, size_t nbytes);
+  CUresult (*MemcpyHtoDAsync)(CUdeviceptr destination, const void *source, size_t nbytes,
                               CUstream stream);
   CUresult (*MemcpyDtoDAsync)(CUdeviceptr destination, CUdeviceptr source, size_t nbytes,
                               CUstream stream);
   CUresult (*LaunchKernel)(CUfunction function, unsigned int grid_x, unsigned int grid_y,
                            unsigned int grid_z, unsigned int block_x, unsigned int block_y,
                            unsigned int block_z, unsigned int shared_bytes, CUstream stream,
-                           void** params, void** extra);
+                           void **params, void **extra);
   CUresult (*StreamSynchronize)(CUstream stream);
-  CUresult (*StreamCreate)(CUstream* stream, unsigned int flags);
+  CUresult (*StreamCreate)(CUstream *stream, unsigned int flags);
   CUresult (*StreamDestroy)(CUstream stream);
   CUresult (*StreamBeginCapture)(CUstream stream, int mode);
-  CUresult (*StreamEndCapture)(CUstream stream, CUgraph* graph);
-  CUresult (*GraphInstantiateWithFlags)(CUgraphExec* exec, CUgraph graph,
-                                        unsigned long long flags);
+  CUresult (*StreamEndCapture)(CUstream stream, CUgraph *graph);
+  CUresult (*GraphInstantiateWithFlags)(CUgraphExec *exec, CUgraph graph, unsigned long long flags);
   CUresult (*GraphLaunch)(CUgraphExec exec, CUstream stream);
   CUresult (*GraphExecDestroy)(CUgraphExec exec);
   CUresult (*GraphDestroy)(CUgraph graph);
-  CUresult (*GetErrorName)(CUresult error, const char** name);
-  CUresult (*GetErrorString)(CUresult error, const char** text);
+  CUresult (*GetErrorName)(CUresult error, const char **name);
+  CUresult (*GetErrorString)(CUresult error, const char **text);
 } pt2c_cuda_driver;
 
 /* Loads the driver ($PT2C_LIBCUDA, else libcuda.so.1) and calls cuInit once per process.
  * On failure returns PT2C_ERROR_UNSUPPORTED with a message that says this model needs an
  * NVIDIA GPU and why it cannot have one; a later call tries again (a failure is not
  * cached, so a host can fix its environment and retry). */
-pt2c_status pt2c_cuda_driver_load(const pt2c_cuda_driver** out_driver);
+pt2c_status pt2c_cuda_driver_load(const pt2c_cuda_driver **out_driver);
 
 /* Records "<what>: CUDA_ERROR_NAME (description)" as the last error and returns `status`. */
-pt2c_status pt2c_cuda_fail(const pt2c_cuda_driver* driver, CUresult error, pt2c_status status,
-                           const char* what);
+pt2c_status pt2c_cuda_fail(const pt2c_cuda_driver *driver, CUresult error, pt2c_status status,
+                           const char *what);
 
 /* The pt2c_status for a driver error: OUT_OF_MEMORY for CUDA_ERROR_OUT_OF_MEMORY, else
  * PT2C_ERROR_DEVICE. */

@@ -18,25 +18,27 @@ enum {
   kImageHeaderSize = 32, /* the bytes of an image header this reader needs */
 };
 
-static uint16_t read_u16(const unsigned char* p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t read_u32(const unsigned char* p) {
+static uint16_t read_u16(const unsigned char *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static uint32_t read_u32(const unsigned char *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
-static uint64_t read_u64(const unsigned char* p) {
+static uint64_t read_u64(const unsigned char *p) {
   return (uint64_t)read_u32(p) | (uint64_t)read_u32(p + 4) << 32;
 }
 
-int pt2c_fatbin_read(const void* data, uint64_t size, pt2c_fatbin_contents* out) {
+int pt2c_fatbin_read(const void *data, uint64_t size, pt2c_fatbin_contents *out) {
   memset(out, 0, sizeof(*out));
-  const unsigned char* bytes = data;
-  if (bytes == NULL || size < kHeaderSize || read_u32(bytes) != kFatbinMagic) return 0;
+  const unsigned char *bytes = data;
+  if (bytes == NULL || size < kHeaderSize || read_u32(bytes) != kFatbinMagic)
+    return 0;
   uint64_t header_size = read_u16(bytes + 6), images_size = read_u64(bytes + 8);
   if (header_size < kHeaderSize || header_size > size || images_size > size - header_size)
     return 0;
   uint64_t offset = header_size, end = header_size + images_size;
   while (offset < end) {
-    if (end - offset < kImageHeaderSize) return 0;
-    const unsigned char* image = bytes + offset;
+    if (end - offset < kImageHeaderSize)
+      return 0;
+    const unsigned char *image = bytes + offset;
     uint64_t image_header = read_u32(image + 4), payload = read_u64(image + 8);
     if (image_header < kImageHeaderSize || image_header > end - offset ||
         payload > end - offset - image_header)
@@ -52,18 +54,19 @@ int pt2c_fatbin_read(const void* data, uint64_t size, pt2c_fatbin_contents* out)
 }
 
 /* "sm_80, sm_90": the images of one kind, or "" if there are none. */
-static void list_kind(const pt2c_fatbin_contents* contents, uint32_t kind, const char* prefix,
-                      char* text, size_t capacity) {
+static void list_kind(const pt2c_fatbin_contents *contents, uint32_t kind, const char *prefix,
+                      char *text, size_t capacity) {
   text[0] = '\0';
   for (uint32_t i = 0; i < contents->num_images; ++i) {
-    if (contents->images[i].kind != kind) continue;
+    if (contents->images[i].kind != kind)
+      continue;
     size_t used = strlen(text);
     snprintf(text + used, capacity - used, "%s%s%u", used > 0 ? ", " : "", prefix,
              contents->images[i].sm);
   }
 }
 
-void pt2c_fatbin_describe(const pt2c_fatbin_contents* contents, char* text, size_t capacity) {
+void pt2c_fatbin_describe(const pt2c_fatbin_contents *contents, char *text, size_t capacity) {
   char cubins[160], ptx[160];
   list_kind(contents, PT2C_FATBIN_CUBIN, "sm_", cubins, sizeof(cubins));
   list_kind(contents, PT2C_FATBIN_PTX, "compute_", ptx, sizeof(ptx));

@@ -30,10 +30,10 @@ typedef struct pt2c_fatbin_contents {
 
 /* Lists the images of the fatbin in [data, data + size). Returns 0 if it is not a
  * well-formed fatbin (bad magic, or a header or image that runs past `size`). */
-int pt2c_fatbin_read(const void* data, uint64_t size, pt2c_fatbin_contents* out);
+int pt2c_fatbin_read(const void *data, uint64_t size, pt2c_fatbin_contents *out);
 
 /* "cubins for sm_80, sm_90 and PTX for compute_90" (truncated to fit `capacity`). */
-void pt2c_fatbin_describe(const pt2c_fatbin_contents* contents, char* text, size_t capacity);
+void pt2c_fatbin_describe(const pt2c_fatbin_contents *contents, char *text, size_t capacity);
 
 #ifdef __cplusplus
 }

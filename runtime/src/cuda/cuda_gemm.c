@@ -14,10 +14,10 @@
 #include "../error.h"
 
 typedef int cublasStatus_t;
-typedef struct cublasLtContext* cublasLtHandle_t;
-typedef struct cublasLtMatmulDescOpaque* cublasLtMatmulDesc_t;
-typedef struct cublasLtMatrixLayoutOpaque* cublasLtMatrixLayout_t;
-typedef struct cublasLtMatmulPreferenceOpaque* cublasLtMatmulPreference_t;
+typedef struct cublasLtContext *cublasLtHandle_t;
+typedef struct cublasLtMatmulDescOpaque *cublasLtMatmulDesc_t;
+typedef struct cublasLtMatrixLayoutOpaque *cublasLtMatrixLayout_t;
+typedef struct cublasLtMatmulPreferenceOpaque *cublasLtMatmulPreference_t;
 typedef struct {
   uint64_t data[8];
 } cublasLtMatmulAlgo_t;
@@ -56,37 +56,35 @@ enum {
 enum { kMaxWorkspaceBytes = 32 << 20, kMaxAlignment = 256 };
 
 typedef struct cublaslt_api {
-  cublasStatus_t (*Create)(cublasLtHandle_t*);
+  cublasStatus_t (*Create)(cublasLtHandle_t *);
   cublasStatus_t (*Destroy)(cublasLtHandle_t);
-  cublasStatus_t (*MatmulDescCreate)(cublasLtMatmulDesc_t*, int compute, int scale);
+  cublasStatus_t (*MatmulDescCreate)(cublasLtMatmulDesc_t *, int compute, int scale);
   cublasStatus_t (*MatmulDescDestroy)(cublasLtMatmulDesc_t);
-  cublasStatus_t (*MatmulDescSetAttribute)(cublasLtMatmulDesc_t, int, const void*, size_t);
-  cublasStatus_t (*MatrixLayoutCreate)(cublasLtMatrixLayout_t*, int type, uint64_t rows,
+  cublasStatus_t (*MatmulDescSetAttribute)(cublasLtMatmulDesc_t, int, const void *, size_t);
+  cublasStatus_t (*MatrixLayoutCreate)(cublasLtMatrixLayout_t *, int type, uint64_t rows,
                                        uint64_t cols, int64_t ld);
   cublasStatus_t (*MatrixLayoutDestroy)(cublasLtMatrixLayout_t);
-  cublasStatus_t (*MatrixLayoutSetAttribute)(cublasLtMatrixLayout_t, int, const void*, size_t);
-  cublasStatus_t (*MatmulPreferenceCreate)(cublasLtMatmulPreference_t*);
+  cublasStatus_t (*MatrixLayoutSetAttribute)(cublasLtMatrixLayout_t, int, const void *, size_t);
+  cublasStatus_t (*MatmulPreferenceCreate)(cublasLtMatmulPreference_t *);
   cublasStatus_t (*MatmulPreferenceDestroy)(cublasLtMatmulPreference_t);
-  cublasStatus_t (*MatmulPreferenceSetAttribute)(cublasLtMatmulPreference_t, int, const void*,
+  cublasStatus_t (*MatmulPreferenceSetAttribute)(cublasLtMatmulPreference_t, int, const void *,
                                                  size_t);
   cublasStatus_t (*MatmulAlgoGetHeuristic)(cublasLtHandle_t, cublasLtMatmulDesc_t,
                                            cublasLtMatrixLayout_t, cublasLtMatrixLayout_t,
                                            cublasLtMatrixLayout_t, cublasLtMatrixLayout_t,
                                            cublasLtMatmulPreference_t, int requested,
-                                           cublasLtMatmulHeuristicResult_t* results,
-                                           int* returned);
-  cublasStatus_t (*Matmul)(cublasLtHandle_t, cublasLtMatmulDesc_t, const void* alpha,
-                           const void* a, cublasLtMatrixLayout_t, const void* b,
-                           cublasLtMatrixLayout_t, const void* beta, const void* c,
-                           cublasLtMatrixLayout_t, void* d, cublasLtMatrixLayout_t,
-                           const cublasLtMatmulAlgo_t*, void* workspace, size_t workspace_size,
-                           CUstream stream);
+                                           cublasLtMatmulHeuristicResult_t *results, int *returned);
+  cublasStatus_t (*Matmul)(cublasLtHandle_t, cublasLtMatmulDesc_t, const void *alpha, const void *a,
+                           cublasLtMatrixLayout_t, const void *b, cublasLtMatrixLayout_t,
+                           const void *beta, const void *c, cublasLtMatrixLayout_t, void *d,
+                           cublasLtMatrixLayout_t, const cublasLtMatmulAlgo_t *, void *workspace,
+                           size_t workspace_size, CUstream stream);
 } cublaslt_api;
 
 #define ENTRY(member, name) {offsetof(cublaslt_api, member), name}
 static const struct {
   size_t offset;
-  const char* name;
+  const char *name;
 } kSymbols[] = {
     ENTRY(Create, "cublasLtCreate"),
     ENTRY(Destroy, "cublasLtDestroy"),
@@ -108,27 +106,32 @@ static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static cublaslt_api g_api;
 static int g_state; /* 0 not tried, 1 loaded, -1 unavailable (not retried) */
 
-static void* open_library(void) {
-  const char* name = getenv("PT2C_LIBCUBLASLT");
-  if (name != NULL && name[0] != '\0') return dlopen(name, RTLD_NOW | RTLD_LOCAL);
-  void* handle = dlopen("libcublasLt.so.13", RTLD_NOW | RTLD_LOCAL);
+static void *open_library(void) {
+  const char *name = getenv("PT2C_LIBCUBLASLT");
+  if (name != NULL && name[0] != '\0')
+    return dlopen(name, RTLD_NOW | RTLD_LOCAL);
+  void *handle = dlopen("libcublasLt.so.13", RTLD_NOW | RTLD_LOCAL);
   return handle != NULL ? handle : dlopen("libcublasLt.so.12", RTLD_NOW | RTLD_LOCAL);
 }
 
 /* The library's table, or NULL when there is none; the handle stays open. */
-static const cublaslt_api* load_api(void) {
+static const cublaslt_api *load_api(void) {
   pthread_mutex_lock(&g_lock);
   if (g_state == 0) {
-    void* handle = open_library();
+    void *handle = open_library();
     cublaslt_api api;
     g_state = handle != NULL ? 1 : -1;
     for (size_t i = 0; g_state == 1 && i < sizeof(kSymbols) / sizeof(kSymbols[0]); ++i) {
-      void* symbol = dlsym(handle, kSymbols[i].name);
-      if (symbol == NULL) g_state = -1;
-      else memcpy((char*)&api + kSymbols[i].offset, &symbol, sizeof(symbol));
+      void *symbol = dlsym(handle, kSymbols[i].name);
+      if (symbol == NULL)
+        g_state = -1;
+      else
+        memcpy((char *)&api + kSymbols[i].offset, &symbol, sizeof(symbol));
     }
-    if (g_state == 1) g_api = api;
-    else if (handle != NULL) dlclose(handle);
+    if (g_state == 1)
+      g_api = api;
+    else if (handle != NULL)
+      dlclose(handle);
   }
   pthread_mutex_unlock(&g_lock);
   return g_state == 1 ? &g_api : NULL;
@@ -145,11 +148,11 @@ typedef struct gemm_entry {
 
 struct pt2c_cuda_gemms {
   int shared;              /* a context's: the entries' descriptors are the parent's */
-  const cublaslt_api* api; /* NULL: no GEMM is served */
+  const cublaslt_api *api; /* NULL: no GEMM is served */
   cublasLtHandle_t handle;
   uint32_t count;
-  const pt2c_plan_gemm* records;
-  gemm_entry* entries;
+  const pt2c_plan_gemm *records;
+  gemm_entry *entries;
   CUdeviceptr workspace;
   size_t workspace_size;
 };
@@ -158,15 +161,14 @@ static int data_type(uint32_t dtype) {
   return dtype == PT2C_F16 ? CUDA_R_16F : dtype == PT2C_BF16 ? CUDA_R_16BF : CUDA_R_32F;
 }
 
-static int env_is(const char* name, const char* value) {
-  const char* setting = getenv(name);
+static int env_is(const char *name, const char *value) {
+  const char *setting = getenv(name);
   return setting != NULL && strcmp(setting, value) == 0;
 }
 
 /* A column-major layout of `rows` x `cols` with batch count and stride. */
-static int make_layout(const cublaslt_api* api, cublasLtMatrixLayout_t* layout, int type,
-                       uint64_t rows, uint64_t cols, uint64_t ld, uint64_t batch,
-                       uint64_t stride) {
+static int make_layout(const cublaslt_api *api, cublasLtMatrixLayout_t *layout, int type,
+                       uint64_t rows, uint64_t cols, uint64_t ld, uint64_t batch, uint64_t stride) {
   if (api->MatrixLayoutCreate(layout, type, rows, cols, (int64_t)ld) != CUBLAS_STATUS_SUCCESS) {
     *layout = NULL;
     return 0;
@@ -183,7 +185,8 @@ static int make_layout(const cublaslt_api* api, cublasLtMatrixLayout_t* layout, 
 /* The largest power of two (up to kMaxAlignment) that divides `address`. */
 static uint32_t alignment_of(CUdeviceptr address) {
   uint32_t alignment = kMaxAlignment;
-  while (alignment > 1 && address % alignment != 0) alignment /= 2;
+  while (alignment > 1 && address % alignment != 0)
+    alignment /= 2;
   return alignment;
 }
 
@@ -191,11 +194,13 @@ static uint32_t alignment_of(CUdeviceptr address) {
  * `addresses` holds the operands' device addresses, 0 for the caller's tensors (not
  * known until a run; assumed 256-byte aligned, as every CUDA allocator gives, and
  * checked at each run). */
-static void prepare(pt2c_cuda_gemms* gemms, const pt2c_plan_gemm* g, const CUdeviceptr* addresses,
-                    uint32_t num_addresses, int compute, gemm_entry* entry) {
-  const cublaslt_api* api = gemms->api;
-  if (g->batch > INT32_MAX) return;
-  int type = data_type(g->dtype), input_type = data_type(g->input_dtype ? g->input_dtype : g->dtype);
+static void prepare(pt2c_cuda_gemms *gemms, const pt2c_plan_gemm *g, const CUdeviceptr *addresses,
+                    uint32_t num_addresses, int compute, gemm_entry *entry) {
+  const cublaslt_api *api = gemms->api;
+  if (g->batch > INT32_MAX)
+    return;
+  int type = data_type(g->dtype),
+      input_type = data_type(g->input_dtype ? g->input_dtype : g->dtype);
   entry->alignment = kMaxAlignment;
   for (uint32_t i = 0; i < num_addresses; ++i)
     if (addresses[i] != 0 && alignment_of(addresses[i]) < entry->alignment)
@@ -211,66 +216,71 @@ static void prepare(pt2c_cuda_gemms* gemms, const pt2c_plan_gemm* g, const CUdev
   }
   /* The heuristic checks the bias pointer's alignment: give it one with the alignment
    * the real one will have. */
-  const void* bias = (const void*)(uintptr_t)entry->alignment;
-  int ok =
-      api->MatmulDescSetAttribute(entry->desc, CUBLASLT_MATMUL_DESC_TRANSA, &op_a,
-                                  sizeof(op_a)) == CUBLAS_STATUS_SUCCESS &&
-      api->MatmulDescSetAttribute(entry->desc, CUBLASLT_MATMUL_DESC_TRANSB, &op_b,
-                                  sizeof(op_b)) == CUBLAS_STATUS_SUCCESS &&
-      api->MatmulDescSetAttribute(entry->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue,
-                                  sizeof(epilogue)) == CUBLAS_STATUS_SUCCESS &&
-      (g->epilogue == PT2C_GEMM_EPILOGUE_NONE ||
-       api->MatmulDescSetAttribute(entry->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias,
-                                   sizeof(bias)) == CUBLAS_STATUS_SUCCESS);
+  const void *bias = (const void *)(uintptr_t)entry->alignment;
+  int ok = api->MatmulDescSetAttribute(entry->desc, CUBLASLT_MATMUL_DESC_TRANSA, &op_a,
+                                       sizeof(op_a)) == CUBLAS_STATUS_SUCCESS &&
+           api->MatmulDescSetAttribute(entry->desc, CUBLASLT_MATMUL_DESC_TRANSB, &op_b,
+                                       sizeof(op_b)) == CUBLAS_STATUS_SUCCESS &&
+           api->MatmulDescSetAttribute(entry->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue,
+                                       sizeof(epilogue)) == CUBLAS_STATUS_SUCCESS &&
+           (g->epilogue == PT2C_GEMM_EPILOGUE_NONE ||
+            api->MatmulDescSetAttribute(entry->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias,
+                                        sizeof(bias)) == CUBLAS_STATUS_SUCCESS);
   /* cuBLASLt's A: the plan's B, [N, K] column-major (stored transposed when op is T). */
   ok = ok && make_layout(api, &entry->a, input_type, g->transpose_b ? g->k : g->n,
                          g->transpose_b ? g->n : g->k, g->ld_b, g->batch, g->stride_b);
   ok = ok && make_layout(api, &entry->b, input_type, g->transpose_a ? g->m : g->k,
                          g->transpose_a ? g->k : g->m, g->ld_a, g->batch, g->stride_a);
   ok = ok && make_layout(api, &entry->d, type, g->n, g->m, g->ld_d, g->batch, g->stride_d);
-  if (!ok) return;
+  if (!ok)
+    return;
 
   cublasLtMatmulPreference_t preference = NULL;
-  if (api->MatmulPreferenceCreate(&preference) != CUBLAS_STATUS_SUCCESS) return;
+  if (api->MatmulPreferenceCreate(&preference) != CUBLAS_STATUS_SUCCESS)
+    return;
   uint64_t max_workspace = kMaxWorkspaceBytes;
   ok = api->MatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-                                         &max_workspace, sizeof(max_workspace)) ==
-       CUBLAS_STATUS_SUCCESS;
+                                         &max_workspace,
+                                         sizeof(max_workspace)) == CUBLAS_STATUS_SUCCESS;
   for (int i = 0; i < 4 && ok; ++i)
-    ok = api->MatmulPreferenceSetAttribute(preference,
-                                           CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES + i,
-                                           &entry->alignment, sizeof(entry->alignment)) ==
-         CUBLAS_STATUS_SUCCESS;
+    ok = api->MatmulPreferenceSetAttribute(
+             preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES + i, &entry->alignment,
+             sizeof(entry->alignment)) == CUBLAS_STATUS_SUCCESS;
   cublasLtMatmulHeuristicResult_t result;
   memset(&result, 0, sizeof(result));
   int returned = 0;
-  if (ok && api->MatmulAlgoGetHeuristic(gemms->handle, entry->desc, entry->a, entry->b,
-                                        entry->d, entry->d, preference, 1, &result,
-                                        &returned) == CUBLAS_STATUS_SUCCESS &&
+  if (ok &&
+      api->MatmulAlgoGetHeuristic(gemms->handle, entry->desc, entry->a, entry->b, entry->d,
+                                  entry->d, preference, 1, &result,
+                                  &returned) == CUBLAS_STATUS_SUCCESS &&
       returned > 0 && result.state == CUBLAS_STATUS_SUCCESS) {
     entry->algo = result.algo;
     entry->served = 1;
-    if (result.workspaceSize > gemms->workspace_size) gemms->workspace_size = result.workspaceSize;
+    if (result.workspaceSize > gemms->workspace_size)
+      gemms->workspace_size = result.workspaceSize;
   }
   api->MatmulPreferenceDestroy(preference);
 }
 
 /* The workspace_size bytes every GEMM of the table may use (none: nothing to do). */
-static pt2c_status allocate_workspace(const pt2c_cuda_driver* cu, pt2c_cuda_gemms* gemms) {
-  if (gemms->workspace_size == 0) return PT2C_OK;
+static pt2c_status allocate_workspace(const pt2c_cuda_driver *cu, pt2c_cuda_gemms *gemms) {
+  if (gemms->workspace_size == 0)
+    return PT2C_OK;
   CUresult result = cu->MemAlloc(&gemms->workspace, gemms->workspace_size);
-  if (result == CUDA_SUCCESS) return PT2C_OK;
+  if (result == CUDA_SUCCESS)
+    return PT2C_OK;
   gemms->workspace = 0;
   return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result),
                         "could not allocate the cuBLASLt workspace on the GPU");
 }
 
-pt2c_status pt2c_cuda_gemms_create(const pt2c_cuda_driver* cu, const pt2c_plan* plan,
-                                   const CUdeviceptr* buffer_address, pt2c_cuda_gemms** out) {
+pt2c_status pt2c_cuda_gemms_create(const pt2c_cuda_driver *cu, const pt2c_plan *plan,
+                                   const CUdeviceptr *buffer_address, pt2c_cuda_gemms **out) {
   *out = NULL;
-  pt2c_cuda_gemms* gemms = calloc(1, sizeof(*gemms));
+  pt2c_cuda_gemms *gemms = calloc(1, sizeof(*gemms));
   uint32_t count = plan->header->num_gemms;
-  if (gemms != NULL) gemms->entries = calloc(count > 0 ? count : 1, sizeof(gemm_entry));
+  if (gemms != NULL)
+    gemms->entries = calloc(count > 0 ? count : 1, sizeof(gemm_entry));
   if (gemms == NULL || gemms->entries == NULL) {
     free(gemms);
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the GEMM table");
@@ -278,18 +288,21 @@ pt2c_status pt2c_cuda_gemms_create(const pt2c_cuda_driver* cu, const pt2c_plan* 
   *out = gemms;
   gemms->count = count;
   gemms->records = plan->gemms;
-  if (count == 0 || env_is("PT2C_CUBLASLT", "0")) return PT2C_OK;
+  if (count == 0 || env_is("PT2C_CUBLASLT", "0"))
+    return PT2C_OK;
   gemms->api = load_api();
   if (gemms->api != NULL && gemms->api->Create(&gemms->handle) != CUBLAS_STATUS_SUCCESS) {
     gemms->api = NULL; /* e.g. a cuBLASLt too new for the driver: our kernels still run */
     gemms->handle = NULL;
   }
-  if (gemms->api == NULL) return PT2C_OK;
+  if (gemms->api == NULL)
+    return PT2C_OK;
   int tf32 = env_is("PT2C_CUDA_TF32", "1");
   for (uint32_t s = 0; s < plan->header->num_steps; ++s) {
-    const pt2c_plan_step* step = &plan->steps[s];
-    if (step->kind != PT2C_STEP_GEMM) continue;
-    const pt2c_plan_gemm* g = &plan->gemms[step->kernel];
+    const pt2c_plan_step *step = &plan->steps[s];
+    if (step->kind != PT2C_STEP_GEMM)
+      continue;
+    const pt2c_plan_gemm *g = &plan->gemms[step->kernel];
     CUdeviceptr addresses[4] = {0, 0, 0, 0};
     for (uint32_t a = 0; a < step->num_args && a < 4; ++a) {
       uint32_t kind = plan->buffers[plan->step_args[step->first_arg + a]].kind;
@@ -302,12 +315,13 @@ pt2c_status pt2c_cuda_gemms_create(const pt2c_cuda_driver* cu, const pt2c_plan* 
   return allocate_workspace(cu, gemms);
 }
 
-pt2c_status pt2c_cuda_gemms_share(const pt2c_cuda_driver* cu, const pt2c_cuda_gemms* parent,
-                                  pt2c_cuda_gemms** out) {
+pt2c_status pt2c_cuda_gemms_share(const pt2c_cuda_driver *cu, const pt2c_cuda_gemms *parent,
+                                  pt2c_cuda_gemms **out) {
   *out = NULL;
-  pt2c_cuda_gemms* gemms = calloc(1, sizeof(*gemms));
+  pt2c_cuda_gemms *gemms = calloc(1, sizeof(*gemms));
   uint32_t count = parent->count;
-  if (gemms != NULL) gemms->entries = calloc(count > 0 ? count : 1, sizeof(gemm_entry));
+  if (gemms != NULL)
+    gemms->entries = calloc(count > 0 ? count : 1, sizeof(gemm_entry));
   if (gemms == NULL || gemms->entries == NULL) {
     free(gemms);
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the GEMM table");
@@ -316,8 +330,10 @@ pt2c_status pt2c_cuda_gemms_share(const pt2c_cuda_driver* cu, const pt2c_cuda_ge
   gemms->shared = 1;
   gemms->count = count;
   gemms->records = parent->records;
-  if (parent->api == NULL) return PT2C_OK;
-  if (count > 0) memcpy(gemms->entries, parent->entries, sizeof(gemm_entry) * count);
+  if (parent->api == NULL)
+    return PT2C_OK;
+  if (count > 0)
+    memcpy(gemms->entries, parent->entries, sizeof(gemm_entry) * count);
   if (parent->api->Create(&gemms->handle) != CUBLAS_STATUS_SUCCESS)
     return pt2c_fail(PT2C_ERROR_DEVICE, "cuBLASLt could not make a handle for a context");
   gemms->api = parent->api;
@@ -325,35 +341,42 @@ pt2c_status pt2c_cuda_gemms_share(const pt2c_cuda_driver* cu, const pt2c_cuda_ge
   return allocate_workspace(cu, gemms);
 }
 
-void pt2c_cuda_gemms_destroy(const pt2c_cuda_driver* cu, pt2c_cuda_gemms* gemms) {
-  if (gemms == NULL) return;
-  const cublaslt_api* api = gemms->api;
+void pt2c_cuda_gemms_destroy(const pt2c_cuda_driver *cu, pt2c_cuda_gemms *gemms) {
+  if (gemms == NULL)
+    return;
+  const cublaslt_api *api = gemms->api;
   for (uint32_t i = 0; api != NULL && !gemms->shared && i < gemms->count; ++i) {
-    gemm_entry* entry = &gemms->entries[i];
-    if (entry->a) api->MatrixLayoutDestroy(entry->a);
-    if (entry->b) api->MatrixLayoutDestroy(entry->b);
-    if (entry->d) api->MatrixLayoutDestroy(entry->d);
-    if (entry->desc) api->MatmulDescDestroy(entry->desc);
+    gemm_entry *entry = &gemms->entries[i];
+    if (entry->a)
+      api->MatrixLayoutDestroy(entry->a);
+    if (entry->b)
+      api->MatrixLayoutDestroy(entry->b);
+    if (entry->d)
+      api->MatrixLayoutDestroy(entry->d);
+    if (entry->desc)
+      api->MatmulDescDestroy(entry->desc);
   }
-  if (api != NULL && gemms->handle != NULL) api->Destroy(gemms->handle);
-  if (gemms->workspace) cu->MemFree(gemms->workspace);
+  if (api != NULL && gemms->handle != NULL)
+    api->Destroy(gemms->handle);
+  if (gemms->workspace)
+    cu->MemFree(gemms->workspace);
   free(gemms->entries);
   free(gemms);
 }
 
-int pt2c_cuda_gemm_served(const pt2c_cuda_gemms* gemms, uint32_t index) {
+int pt2c_cuda_gemm_served(const pt2c_cuda_gemms *gemms, uint32_t index) {
   return gemms != NULL && gemms->api != NULL && gemms->entries[index].served;
 }
 
-pt2c_status pt2c_cuda_gemm_run(const pt2c_cuda_gemms* gemms, uint32_t index,
-                               const CUdeviceptr* buffers, CUstream stream) {
-  const pt2c_plan_gemm* g = &gemms->records[index];
-  const gemm_entry* entry = &gemms->entries[index];
-  const cublaslt_api* api = gemms->api;
+pt2c_status pt2c_cuda_gemm_run(const pt2c_cuda_gemms *gemms, uint32_t index,
+                               const CUdeviceptr *buffers, CUstream stream) {
+  const pt2c_plan_gemm *g = &gemms->records[index];
+  const gemm_entry *entry = &gemms->entries[index];
+  const cublaslt_api *api = gemms->api;
   int has_bias = g->epilogue != PT2C_GEMM_EPILOGUE_NONE;
   CUdeviceptr a = buffers[0], b = buffers[1], d = buffers[has_bias ? 3 : 2];
   if (has_bias) {
-    const void* bias = (const void*)(uintptr_t)buffers[2];
+    const void *bias = (const void *)(uintptr_t)buffers[2];
     if (api->MatmulDescSetAttribute(entry->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias,
                                     sizeof(bias)) != CUBLAS_STATUS_SUCCESS)
       return pt2c_fail(PT2C_ERROR_DEVICE, "cuBLASLt refused the bias of GEMM %u", index);
@@ -361,19 +384,20 @@ pt2c_status pt2c_cuda_gemm_run(const pt2c_cuda_gemms* gemms, uint32_t index,
   /* The scale type is f32 for every dtype (CUDA_R_32F in MatmulDescCreate). */
   const float one = 1.0f, zero = 0.0f;
   cublasStatus_t status =
-      api->Matmul(gemms->handle, entry->desc, &one, (const void*)(uintptr_t)b, entry->a,
-                  (const void*)(uintptr_t)a, entry->b, &zero, (const void*)(uintptr_t)d,
-                  entry->d, (void*)(uintptr_t)d, entry->d, &entry->algo,
-                  (void*)(uintptr_t)gemms->workspace, gemms->workspace_size, stream);
+      api->Matmul(gemms->handle, entry->desc, &one, (const void *)(uintptr_t)b, entry->a,
+                  (const void *)(uintptr_t)a, entry->b, &zero, (const void *)(uintptr_t)d, entry->d,
+                  (void *)(uintptr_t)d, entry->d, &entry->algo, (void *)(uintptr_t)gemms->workspace,
+                  gemms->workspace_size, stream);
   if (status != CUBLAS_STATUS_SUCCESS)
     return pt2c_fail(PT2C_ERROR_DEVICE, "cublasLtMatmul failed for GEMM %u (status %d)", index,
                      status);
   return PT2C_OK;
 }
 
-int pt2c_cuda_gemm_aligned(const pt2c_cuda_gemms* gemms, uint32_t index,
-                           const CUdeviceptr* buffers, uint32_t num_buffers) {
+int pt2c_cuda_gemm_aligned(const pt2c_cuda_gemms *gemms, uint32_t index, const CUdeviceptr *buffers,
+                           uint32_t num_buffers) {
   for (uint32_t i = 0; i < num_buffers; ++i)
-    if (buffers[i] % gemms->entries[index].alignment != 0) return 0;
+    if (buffers[i] % gemms->entries[index].alignment != 0)
+      return 0;
   return 1;
 }

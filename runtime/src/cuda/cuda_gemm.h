@@ -25,27 +25,27 @@ typedef struct pt2c_cuda_gemms pt2c_cuda_gemms;
 /* Prepares every GEMM of `plan` (the model's context is current; `buffer_address` holds
  * the device addresses of every buffer but the caller's). Never fails for lack of
  * cuBLASLt (*out then serves no GEMM); fails only for out-of-memory. */
-pt2c_status pt2c_cuda_gemms_create(const pt2c_cuda_driver* cu, const pt2c_plan* plan,
-                                   const CUdeviceptr* buffer_address, pt2c_cuda_gemms** out);
+pt2c_status pt2c_cuda_gemms_create(const pt2c_cuda_driver *cu, const pt2c_plan *plan,
+                                   const CUdeviceptr *buffer_address, pt2c_cuda_gemms **out);
 
 /* A context's GEMMs (cuda_model.h's pt2c_cuda_model_share): the parent's descriptors and
  * algorithms (read-only once made), a handle and workspace of its own. */
-pt2c_status pt2c_cuda_gemms_share(const pt2c_cuda_driver* cu, const pt2c_cuda_gemms* parent,
-                                  pt2c_cuda_gemms** out);
+pt2c_status pt2c_cuda_gemms_share(const pt2c_cuda_driver *cu, const pt2c_cuda_gemms *parent,
+                                  pt2c_cuda_gemms **out);
 
-void pt2c_cuda_gemms_destroy(const pt2c_cuda_driver* cu, pt2c_cuda_gemms* gemms);
+void pt2c_cuda_gemms_destroy(const pt2c_cuda_driver *cu, pt2c_cuda_gemms *gemms);
 
 /* Whether GEMM `index` runs through cuBLASLt (else its fallback steps run). */
-int pt2c_cuda_gemm_served(const pt2c_cuda_gemms* gemms, uint32_t index);
+int pt2c_cuda_gemm_served(const pt2c_cuda_gemms *gemms, uint32_t index);
 
 /* Whether the addresses (A, B, [bias,] D) have the alignment GEMM `index`'s algorithm
  * was picked for (the caller's tensors may not: then its fallback steps run). */
-int pt2c_cuda_gemm_aligned(const pt2c_cuda_gemms* gemms, uint32_t index,
-                           const CUdeviceptr* buffers, uint32_t num_buffers);
+int pt2c_cuda_gemm_aligned(const pt2c_cuda_gemms *gemms, uint32_t index, const CUdeviceptr *buffers,
+                           uint32_t num_buffers);
 
 /* Queues GEMM `index` on `stream` with the buffers' device addresses (A, B, [bias,] D). */
-pt2c_status pt2c_cuda_gemm_run(const pt2c_cuda_gemms* gemms, uint32_t index,
-                               const CUdeviceptr* buffers, CUstream stream);
+pt2c_status pt2c_cuda_gemm_run(const pt2c_cuda_gemms *gemms, uint32_t index,
+                               const CUdeviceptr *buffers, CUstream stream);
 
 #ifdef __cplusplus
 }

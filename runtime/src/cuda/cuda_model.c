@@ -16,12 +16,12 @@
 enum { kStateAlignment = 256, kJitLogCapacity = 2048 };
 
 /* calloc that never asks for zero bytes (it may return NULL for them). */
-static void* allocate_array(size_t count, size_t element_size) {
+static void *allocate_array(size_t count, size_t element_size) {
   return calloc(count > 0 ? count : 1, element_size);
 }
 
 /* Bytes of `tensor` at the symbols' maxima (its size, when it has no dynamic dims). */
-static uint64_t tensor_nbytes(const pt2c_plan* plan, const pt2c_plan_tensor* tensor) {
+static uint64_t tensor_nbytes(const pt2c_plan *plan, const pt2c_plan_tensor *tensor) {
   int64_t maxima[PT2C_MAX_SYMS];
   int64_t dims[PT2C_MAX_RANK];
   pt2c_sym_maxima(plan, maxima);
@@ -33,15 +33,17 @@ static uint64_t tensor_nbytes(const pt2c_plan* plan, const pt2c_plan_tensor* ten
 }
 
 /* cuMemAlloc of `nbytes` (none for 0 bytes: the driver rejects empty allocations). */
-static pt2c_status device_alloc(const pt2c_cuda_driver* cu, uint64_t nbytes, const char* what,
-                                CUdeviceptr* out) {
+static pt2c_status device_alloc(const pt2c_cuda_driver *cu, uint64_t nbytes, const char *what,
+                                CUdeviceptr *out) {
   *out = 0;
-  if (nbytes == 0) return PT2C_OK;
+  if (nbytes == 0)
+    return PT2C_OK;
   if (nbytes > SIZE_MAX)
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "the %" PRIu64 "-byte %s is too large", nbytes,
                      what);
   CUresult result = cu->MemAlloc(out, (size_t)nbytes);
-  if (result == CUDA_SUCCESS) return PT2C_OK;
+  if (result == CUDA_SUCCESS)
+    return PT2C_OK;
   *out = 0;
   char message[128];
   snprintf(message, sizeof(message), "could not allocate the %" PRIu64 "-byte %s on the GPU",
@@ -51,12 +53,14 @@ static pt2c_status device_alloc(const pt2c_cuda_driver* cu, uint64_t nbytes, con
 
 /* Uses the device of the context current on this thread (a host that already works on
  * a GPU, e.g. PyTorch after torch.cuda.set_device), else device 0. */
-static pt2c_status pick_device(struct pt2c_cuda_model* cuda) {
-  const pt2c_cuda_driver* cu = cuda->cu;
+static pt2c_status pick_device(struct pt2c_cuda_model *cuda) {
+  const pt2c_cuda_driver *cu = cuda->cu;
   CUcontext current = NULL;
   CUresult result = cu->CtxGetCurrent(&current);
-  if (result == CUDA_SUCCESS && current != NULL) result = cu->CtxGetDevice(&cuda->device);
-  else result = cu->DeviceGet(&cuda->device, 0);
+  if (result == CUDA_SUCCESS && current != NULL)
+    result = cu->CtxGetDevice(&cuda->device);
+  else
+    result = cu->DeviceGet(&cuda->device, 0);
   if (result != CUDA_SUCCESS)
     return pt2c_cuda_fail(cu, result, PT2C_ERROR_UNSUPPORTED,
                           "this model needs an NVIDIA GPU: no CUDA device is usable");
@@ -70,9 +74,10 @@ static pt2c_status pick_device(struct pt2c_cuda_model* cuda) {
 }
 
 /* Retains the primary context of cuda->device (a model or context of a device in use). */
-static pt2c_status retain_context(struct pt2c_cuda_model* cuda) {
+static pt2c_status retain_context(struct pt2c_cuda_model *cuda) {
   CUresult result = cuda->cu->DevicePrimaryCtxRetain(&cuda->context, cuda->device);
-  if (result == CUDA_SUCCESS) return PT2C_OK;
+  if (result == CUDA_SUCCESS)
+    return PT2C_OK;
   cuda->context = NULL;
   return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE,
                         "cannot use the primary context of the CUDA device");
@@ -85,9 +90,9 @@ static int is_architecture_error(CUresult result) {
          result == CUDA_ERROR_JIT_COMPILER_NOT_FOUND;
 }
 
-static pt2c_status architecture_error(struct pt2c_cuda_model* cuda, CUresult result,
-                                      const pt2c_fatbin_contents* contents, const char* log) {
-  const pt2c_cuda_driver* cu = cuda->cu;
+static pt2c_status architecture_error(struct pt2c_cuda_model *cuda, CUresult result,
+                                      const pt2c_fatbin_contents *contents, const char *log) {
+  const pt2c_cuda_driver *cu = cuda->cu;
   char name[128] = "unknown GPU", built_for[200], what[768];
   int major = 0, minor = 0, driver_version = 0;
   cu->DeviceGetName(name, (int)sizeof(name), cuda->device);
@@ -101,12 +106,13 @@ static pt2c_status architecture_error(struct pt2c_cuda_model* cuda, CUresult res
                  contents->images[i].sm == (uint32_t)(major * 10 + minor);
   /* With a cubin for this very GPU, the driver itself is the problem (older than the
    * toolkit that built the model); otherwise the model lacks code for this GPU. */
-  const char* advice = has_cubin ? "; the driver rejected its cubin for this GPU, so it is "
+  const char *advice = has_cubin ? "; the driver rejected its cubin for this GPU, so it is "
                                    "probably older than the CUDA toolkit that built the "
                                    "model: update the NVIDIA driver"
                                  : "; compile the model with --target cuda:sm_";
   char sm[16] = "";
-  if (!has_cubin) snprintf(sm, sizeof(sm), "%d%d", major, minor);
+  if (!has_cubin)
+    snprintf(sm, sizeof(sm), "%d%d", major, minor);
   snprintf(what, sizeof(what),
            "this model's GPU code cannot run on CUDA device %d (%s, sm_%d%d, driver API %d.%d): "
            "the model has %s, and the driver could not compile the PTX for this GPU%s%s%s%s",
@@ -116,15 +122,15 @@ static pt2c_status architecture_error(struct pt2c_cuda_model* cuda, CUresult res
 }
 
 /* Looks up every kernel of the plan in the loaded module. */
-static pt2c_status find_functions(struct pt2c_cuda_model* cuda, const pt2c_plan* plan) {
-  const pt2c_cuda_driver* cu = cuda->cu;
+static pt2c_status find_functions(struct pt2c_cuda_model *cuda, const pt2c_plan *plan) {
+  const pt2c_cuda_driver *cu = cuda->cu;
   uint32_t num_kernels = plan->header->num_kernels;
   cuda->functions = allocate_array(num_kernels, sizeof(CUfunction));
   if (cuda->functions == NULL)
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the kernel table");
   cuda->owns_functions = 1;
   for (uint32_t i = 0; i < num_kernels; ++i) {
-    const char* name = pt2c_plan_string(plan, plan->gpu_kernels[i].name);
+    const char *name = pt2c_plan_string(plan, plan->gpu_kernels[i].name);
     CUresult result = cu->ModuleGetFunction(&cuda->functions[i], cuda->module, name);
     if (result == CUDA_ERROR_NOT_FOUND)
       return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL,
@@ -137,16 +143,17 @@ static pt2c_status find_functions(struct pt2c_cuda_model* cuda, const pt2c_plan*
 
 /* Loads the fatbin (the driver picks the cubin for this GPU, or JIT-compiles the PTX) and
  * looks up every kernel of the plan. */
-static pt2c_status load_module(struct pt2c_cuda_model* cuda, const pt2c_plan* plan,
-                               const void* fatbin, const pt2c_fatbin_contents* contents) {
-  const pt2c_cuda_driver* cu = cuda->cu;
+static pt2c_status load_module(struct pt2c_cuda_model *cuda, const pt2c_plan *plan,
+                               const void *fatbin, const pt2c_fatbin_contents *contents) {
+  const pt2c_cuda_driver *cu = cuda->cu;
   char log[kJitLogCapacity] = "";
   int options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void* values[] = {log, (void*)(uintptr_t)sizeof(log)};
+  void *values[] = {log, (void *)(uintptr_t)sizeof(log)};
   CUresult result = cu->ModuleLoadDataEx(&cuda->module, fatbin, 2, options, values);
   if (result != CUDA_SUCCESS) {
     cuda->module = NULL;
-    if (is_architecture_error(result)) return architecture_error(cuda, result, contents, log);
+    if (is_architecture_error(result))
+      return architecture_error(cuda, result, contents, log);
     return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result),
                           "loading the model's GPU code failed");
   }
@@ -158,14 +165,16 @@ static uint64_t round_up(uint64_t value, uint64_t alignment) {
 }
 
 /* The weights, uploaded once per model (its contexts use this copy). */
-static pt2c_status upload_weights(struct pt2c_cuda_model* cuda, const pt2c_plan* plan,
-                                  const unsigned char* host_weights) {
-  const pt2c_cuda_driver* cu = cuda->cu;
+static pt2c_status upload_weights(struct pt2c_cuda_model *cuda, const pt2c_plan *plan,
+                                  const unsigned char *host_weights) {
+  const pt2c_cuda_driver *cu = cuda->cu;
   uint64_t size = plan->header->weights_size;
   pt2c_status status = device_alloc(cu, size, "weights", &cuda->weights);
-  if (status != PT2C_OK) return status;
+  if (status != PT2C_OK)
+    return status;
   CUresult result = CUDA_SUCCESS;
-  if (size > 0) result = cu->MemcpyHtoD(cuda->weights, host_weights, (size_t)size);
+  if (size > 0)
+    result = cu->MemcpyHtoD(cuda->weights, host_weights, (size_t)size);
   if (result != CUDA_SUCCESS)
     return pt2c_cuda_fail(cu, result, PT2C_ERROR_DEVICE, "copying the weights to the GPU failed");
   return PT2C_OK;
@@ -173,13 +182,14 @@ static pt2c_status upload_weights(struct pt2c_cuda_model* cuda, const pt2c_plan*
 
 /* Copies every STATE buffer's initial bytes (in the host weights) to its device copy;
  * the context is current. */
-static pt2c_status write_initial_state(struct pt2c_cuda_model* cuda, const pt2c_plan* plan,
-                                       const unsigned char* host_weights) {
+static pt2c_status write_initial_state(struct pt2c_cuda_model *cuda, const pt2c_plan *plan,
+                                       const unsigned char *host_weights) {
   for (uint32_t i = 0; i < plan->header->num_buffers; ++i) {
-    const pt2c_plan_buffer* buffer = &plan->buffers[i];
-    if (buffer->kind != PT2C_BUFFER_STATE || buffer->nbytes == 0) continue;
-    CUresult result = cuda->cu->MemcpyHtoD(cuda->buffer_address[i],
-                                           host_weights + buffer->offset, (size_t)buffer->nbytes);
+    const pt2c_plan_buffer *buffer = &plan->buffers[i];
+    if (buffer->kind != PT2C_BUFFER_STATE || buffer->nbytes == 0)
+      continue;
+    CUresult result = cuda->cu->MemcpyHtoD(cuda->buffer_address[i], host_weights + buffer->offset,
+                                           (size_t)buffer->nbytes);
     if (result != CUDA_SUCCESS)
       return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE,
                             "copying the model state to the GPU failed");
@@ -187,8 +197,8 @@ static pt2c_status write_initial_state(struct pt2c_cuda_model* cuda, const pt2c_
   return PT2C_OK;
 }
 
-pt2c_status pt2c_cuda_reset_state(struct pt2c_cuda_model* cuda, const pt2c_plan* plan,
-                                  const unsigned char* host_weights) {
+pt2c_status pt2c_cuda_reset_state(struct pt2c_cuda_model *cuda, const pt2c_plan *plan,
+                                  const unsigned char *host_weights) {
   CUresult result = cuda->cu->CtxPushCurrent(cuda->context);
   if (result != CUDA_SUCCESS)
     return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, "cannot make the context current");
@@ -198,9 +208,10 @@ pt2c_status pt2c_cuda_reset_state(struct pt2c_cuda_model* cuda, const pt2c_plan*
   return status;
 }
 
-pt2c_status pt2c_cuda_copy_state(struct pt2c_cuda_model* cuda, uint32_t buffer, void* host,
+pt2c_status pt2c_cuda_copy_state(struct pt2c_cuda_model *cuda, uint32_t buffer, void *host,
                                  size_t nbytes, int read) {
-  if (nbytes == 0) return PT2C_OK;
+  if (nbytes == 0)
+    return PT2C_OK;
   CUresult result = cuda->cu->CtxPushCurrent(cuda->context);
   if (result != CUDA_SUCCESS)
     return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, "cannot make the context current");
@@ -218,17 +229,19 @@ pt2c_status pt2c_cuda_copy_state(struct pt2c_cuda_model* cuda, uint32_t buffer, 
  * runtime's, so that results never depend on stale bytes), the STATE copies (those a
  * sibling graph has already are its) and the staging buffers of host-memory runs; and
  * every buffer's address (weights: `weights`). */
-static pt2c_status allocate_run_memory(struct pt2c_cuda_model* cuda, const pt2c_plan* plan,
-                                       const unsigned char* host_weights,
-                                       pt2c_model* const* siblings, uint32_t num_siblings) {
-  const pt2c_model* holder;
+static pt2c_status allocate_run_memory(struct pt2c_cuda_model *cuda, const pt2c_plan *plan,
+                                       const unsigned char *host_weights,
+                                       pt2c_model *const *siblings, uint32_t num_siblings) {
+  const pt2c_model *holder;
   uint32_t held;
-  const pt2c_cuda_driver* cu = cuda->cu;
-  const pt2c_plan_header* header = plan->header;
+  const pt2c_cuda_driver *cu = cuda->cu;
+  const pt2c_plan_header *header = plan->header;
   CUresult result = CUDA_SUCCESS;
   pt2c_status status = device_alloc(cu, header->arena_size, "arena", &cuda->arena);
-  if (status != PT2C_OK) return status;
-  if (header->arena_size > 0) result = cu->MemsetD8(cuda->arena, 0, (size_t)header->arena_size);
+  if (status != PT2C_OK)
+    return status;
+  if (header->arena_size > 0)
+    result = cu->MemsetD8(cuda->arena, 0, (size_t)header->arena_size);
   if (result != CUDA_SUCCESS)
     return pt2c_cuda_fail(cu, result, PT2C_ERROR_DEVICE, "clearing the arena failed");
 
@@ -241,11 +254,12 @@ static pt2c_status allocate_run_memory(struct pt2c_cuda_model* cuda, const pt2c_
   if (status == PT2C_OK)
     status = device_alloc(cu, (uint64_t)header->num_syms * sizeof(int64_t), "symbol values",
                           &cuda->symbols);
-  if (status != PT2C_OK) return status;
+  if (status != PT2C_OK)
+    return status;
 
   uint64_t state_offset = 0;
   for (uint32_t i = 0; i < header->num_buffers; ++i) {
-    const pt2c_plan_buffer* buffer = &plan->buffers[i];
+    const pt2c_plan_buffer *buffer = &plan->buffers[i];
     if (buffer->kind == PT2C_BUFFER_WEIGHT) {
       cuda->buffer_address[i] = cuda->weights + buffer->offset;
     } else if (buffer->kind == PT2C_BUFFER_ARENA) {
@@ -261,57 +275,61 @@ static pt2c_status allocate_run_memory(struct pt2c_cuda_model* cuda, const pt2c_
     }
   }
   status = write_initial_state(cuda, plan, host_weights);
-  if (status != PT2C_OK) return status;
+  if (status != PT2C_OK)
+    return status;
 
   uint32_t num_io = header->num_inputs + header->num_outputs;
   for (uint32_t i = 0; i < num_io && status == PT2C_OK; ++i) {
-    const pt2c_plan_tensor* tensor =
+    const pt2c_plan_tensor *tensor =
         i < header->num_inputs ? &plan->inputs[i] : &plan->outputs[i - header->num_inputs];
     status = device_alloc(cu, tensor_nbytes(plan, tensor), "staging buffer", &cuda->staging[i]);
   }
   return status;
 }
 
-static pt2c_status allocate_tables(struct pt2c_cuda_model* cuda, const pt2c_plan* plan) {
-  const pt2c_plan_header* header = plan->header;
+static pt2c_status allocate_tables(struct pt2c_cuda_model *cuda, const pt2c_plan *plan) {
+  const pt2c_plan_header *header = plan->header;
   cuda->num_staging = header->num_inputs + header->num_outputs;
   cuda->staging = allocate_array(cuda->num_staging, sizeof(CUdeviceptr));
   cuda->buffer_address = allocate_array(header->num_buffers, sizeof(CUdeviceptr));
   cuda->arg_values = allocate_array(plan->max_step_args, sizeof(CUdeviceptr));
-  cuda->params = allocate_array(plan->max_step_args, sizeof(void*));
+  cuda->params = allocate_array(plan->max_step_args, sizeof(void *));
   cuda->graph_buffers = allocate_array(header->num_buffers, sizeof(CUdeviceptr));
   if (!cuda->staging || !cuda->buffer_address || !cuda->arg_values || !cuda->params ||
       !cuda->graph_buffers)
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the CUDA launch tables");
-  for (uint32_t i = 0; i < plan->max_step_args; ++i) cuda->params[i] = &cuda->arg_values[i];
+  for (uint32_t i = 0; i < plan->max_step_args; ++i)
+    cuda->params[i] = &cuda->arg_values[i];
   return PT2C_OK;
 }
 
 /* Graphs are on unless PT2C_CUDA_GRAPH=0 (for comparing, or for a tool that must see
  * every launch). */
-static pt2c_status create_capture_stream(struct pt2c_cuda_model* cuda) {
-  const char* setting = getenv("PT2C_CUDA_GRAPH");
+static pt2c_status create_capture_stream(struct pt2c_cuda_model *cuda) {
+  const char *setting = getenv("PT2C_CUDA_GRAPH");
   cuda->use_graph = !(setting != NULL && strcmp(setting, "0") == 0);
-  if (!cuda->use_graph) return PT2C_OK;
+  if (!cuda->use_graph)
+    return PT2C_OK;
   CUresult result = cuda->cu->StreamCreate(&cuda->capture_stream, CU_STREAM_NON_BLOCKING);
-  if (result == CUDA_SUCCESS) return PT2C_OK;
+  if (result == CUDA_SUCCESS)
+    return PT2C_OK;
   cuda->capture_stream = NULL;
   return pt2c_cuda_fail(cuda->cu, result, pt2c_cuda_status(result),
                         "creating a CUDA stream failed");
 }
 
-pt2c_status pt2c_cuda_model_create(pt2c_model* model, const pt2c_model_source* source) {
+pt2c_status pt2c_cuda_model_create(pt2c_model *model, const pt2c_model_source *source) {
   pt2c_fatbin_contents contents;
   if (!pt2c_fatbin_read(source->cuda_fatbin, source->cuda_fatbin_size, &contents) ||
       ((uintptr_t)source->cuda_fatbin & 7) != 0)
     return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL,
                      "corrupt model: its CUDA fatbin is missing, damaged or not 8-byte aligned");
-  struct pt2c_cuda_model* cuda = calloc(1, sizeof(*cuda));
-  if (cuda == NULL) return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a model");
+  struct pt2c_cuda_model *cuda = calloc(1, sizeof(*cuda));
+  if (cuda == NULL)
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a model");
   model->cuda = cuda;
   /* A later graph of a plan set: the first graph's device, module and weights. */
-  const struct pt2c_cuda_model* first =
-      source->num_siblings > 0 ? source->siblings[0]->cuda : NULL;
+  const struct pt2c_cuda_model *first = source->num_siblings > 0 ? source->siblings[0]->cuda : NULL;
   pt2c_status status = PT2C_OK;
   if (first != NULL) {
     cuda->cu = first->cu;
@@ -319,9 +337,11 @@ pt2c_status pt2c_cuda_model_create(pt2c_model* model, const pt2c_model_source* s
     status = retain_context(cuda);
   } else {
     status = pt2c_cuda_driver_load(&cuda->cu);
-    if (status == PT2C_OK) status = pick_device(cuda);
+    if (status == PT2C_OK)
+      status = pick_device(cuda);
   }
-  if (status != PT2C_OK) return status;
+  if (status != PT2C_OK)
+    return status;
 
   CUresult result = cuda->cu->CtxPushCurrent(cuda->context);
   if (result != CUDA_SUCCESS)
@@ -331,33 +351,40 @@ pt2c_status pt2c_cuda_model_create(pt2c_model* model, const pt2c_model_source* s
     cuda->shared = 1;
     cuda->module = first->module;
     cuda->weights = first->weights;
-    if (status == PT2C_OK) status = find_functions(cuda, &model->plan);
+    if (status == PT2C_OK)
+      status = find_functions(cuda, &model->plan);
   } else {
-    if (status == PT2C_OK) status = load_module(cuda, &model->plan, source->cuda_fatbin, &contents);
-    if (status == PT2C_OK) status = upload_weights(cuda, &model->plan, source->weights);
+    if (status == PT2C_OK)
+      status = load_module(cuda, &model->plan, source->cuda_fatbin, &contents);
+    if (status == PT2C_OK)
+      status = upload_weights(cuda, &model->plan, source->weights);
   }
   if (status == PT2C_OK)
     status = allocate_run_memory(cuda, &model->plan, source->weights, source->siblings,
                                  source->num_siblings);
   if (status == PT2C_OK)
     status = pt2c_cuda_gemms_create(cuda->cu, &model->plan, cuda->buffer_address, &cuda->gemms);
-  if (status == PT2C_OK) status = pt2c_cuda_convs_create(cuda->cu, &model->plan, source->weights, &cuda->convs);
-  if (status == PT2C_OK) status = create_capture_stream(cuda);
+  if (status == PT2C_OK)
+    status = pt2c_cuda_convs_create(cuda->cu, &model->plan, source->weights, &cuda->convs);
+  if (status == PT2C_OK)
+    status = create_capture_stream(cuda);
   CUcontext popped;
   cuda->cu->CtxPopCurrent(&popped);
   return status;
 }
 
-pt2c_status pt2c_cuda_model_share(pt2c_model* instance, const struct pt2c_cuda_model* parent,
-                                  pt2c_model* const* siblings, uint32_t num_siblings) {
-  struct pt2c_cuda_model* cuda = calloc(1, sizeof(*cuda));
-  if (cuda == NULL) return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a context");
+pt2c_status pt2c_cuda_model_share(pt2c_model *instance, const struct pt2c_cuda_model *parent,
+                                  pt2c_model *const *siblings, uint32_t num_siblings) {
+  struct pt2c_cuda_model *cuda = calloc(1, sizeof(*cuda));
+  if (cuda == NULL)
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a context");
   instance->cuda = cuda;
   cuda->shared = 1;
   cuda->cu = parent->cu;
   cuda->device = parent->device;
   pt2c_status status = retain_context(cuda);
-  if (status != PT2C_OK) return status;
+  if (status != PT2C_OK)
+    return status;
   CUresult result = cuda->cu->CtxPushCurrent(cuda->context);
   if (result != CUDA_SUCCESS)
     return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, "cannot make the context current");
@@ -367,40 +394,54 @@ pt2c_status pt2c_cuda_model_share(pt2c_model* instance, const struct pt2c_cuda_m
   status = allocate_tables(cuda, &instance->plan);
   if (status == PT2C_OK)
     status = allocate_run_memory(cuda, &instance->plan, instance->weights, siblings, num_siblings);
-  if (status == PT2C_OK) status = pt2c_cuda_gemms_share(cuda->cu, parent->gemms, &cuda->gemms);
-  if (status == PT2C_OK) status = pt2c_cuda_convs_share(cuda->cu, parent->convs, &cuda->convs);
-  if (status == PT2C_OK) status = create_capture_stream(cuda);
+  if (status == PT2C_OK)
+    status = pt2c_cuda_gemms_share(cuda->cu, parent->gemms, &cuda->gemms);
+  if (status == PT2C_OK)
+    status = pt2c_cuda_convs_share(cuda->cu, parent->convs, &cuda->convs);
+  if (status == PT2C_OK)
+    status = create_capture_stream(cuda);
   CUcontext popped;
   cuda->cu->CtxPopCurrent(&popped);
   return status;
 }
 
-void pt2c_cuda_model_destroy(struct pt2c_cuda_model* cuda) {
-  if (cuda == NULL) return;
-  const pt2c_cuda_driver* cu = cuda->cu;
+void pt2c_cuda_model_destroy(struct pt2c_cuda_model *cuda) {
+  if (cuda == NULL)
+    return;
+  const pt2c_cuda_driver *cu = cuda->cu;
   if (cuda->context != NULL && cu->CtxPushCurrent(cuda->context) == CUDA_SUCCESS) {
     /* Errors are ignored: there is nobody to report them to, and the memory is the
      * context's either way. */
     for (uint32_t i = 0; cuda->staging != NULL && i < cuda->num_staging; ++i)
-      if (cuda->staging[i]) cu->MemFree(cuda->staging[i]);
-    if (cuda->weights && !cuda->shared) cu->MemFree(cuda->weights);
-    if (cuda->arena) cu->MemFree(cuda->arena);
-    if (cuda->state) cu->MemFree(cuda->state);
-    if (cuda->symbols) cu->MemFree(cuda->symbols);
-    if (cuda->graph) cu->GraphExecDestroy(cuda->graph);
+      if (cuda->staging[i])
+        cu->MemFree(cuda->staging[i]);
+    if (cuda->weights && !cuda->shared)
+      cu->MemFree(cuda->weights);
+    if (cuda->arena)
+      cu->MemFree(cuda->arena);
+    if (cuda->state)
+      cu->MemFree(cuda->state);
+    if (cuda->symbols)
+      cu->MemFree(cuda->symbols);
+    if (cuda->graph)
+      cu->GraphExecDestroy(cuda->graph);
     pt2c_cuda_gemms_destroy(cu, cuda->gemms);
     pt2c_cuda_convs_destroy(cu, cuda->convs);
-    if (cuda->capture_stream) cu->StreamDestroy(cuda->capture_stream);
-    if (cuda->module && !cuda->shared) cu->ModuleUnload(cuda->module);
+    if (cuda->capture_stream)
+      cu->StreamDestroy(cuda->capture_stream);
+    if (cuda->module && !cuda->shared)
+      cu->ModuleUnload(cuda->module);
     CUcontext popped;
     cu->CtxPopCurrent(&popped);
   }
-  if (cuda->context != NULL) cu->DevicePrimaryCtxRelease(cuda->device);
+  if (cuda->context != NULL)
+    cu->DevicePrimaryCtxRelease(cuda->device);
   free(cuda->graph_buffers);
   free(cuda->params);
   free(cuda->arg_values);
   free(cuda->buffer_address);
   free(cuda->staging);
-  if (cuda->owns_functions) free(cuda->functions);
+  if (cuda->owns_functions)
+    free(cuda->functions);
   free(cuda);
 }

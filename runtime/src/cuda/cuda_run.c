@@ -9,37 +9,37 @@
 #include "../shape.h"
 #include "cuda_model.h"
 
-static uint64_t tensor_nbytes(const pt2c_tensor* tensor) {
+static uint64_t tensor_nbytes(const pt2c_tensor *tensor) {
   uint64_t nbytes = 0; /* checked against the plan before the run */
-  pt2c_shape_nbytes(pt2c_dtype_element_size(tensor->dtype), (uint32_t)tensor->rank,
-                    tensor->dims, &nbytes);
+  pt2c_shape_nbytes(pt2c_dtype_element_size(tensor->dtype), (uint32_t)tensor->rank, tensor->dims,
+                    &nbytes);
   return nbytes;
 }
 
 /* Points INPUT and OUTPUT buffers at the caller's device memory, or at the staging
  * buffers for host memory. */
-static void bind_tensors(pt2c_model* model, const pt2c_tensor* inputs, pt2c_tensor* outputs,
+static void bind_tensors(pt2c_model *model, const pt2c_tensor *inputs, pt2c_tensor *outputs,
                          int host_memory) {
-  struct pt2c_cuda_model* cuda = model->cuda;
-  const pt2c_plan* plan = &model->plan;
+  struct pt2c_cuda_model *cuda = model->cuda;
+  const pt2c_plan *plan = &model->plan;
   uint32_t num_inputs = plan->header->num_inputs;
   for (uint32_t i = 0; i < plan->header->num_buffers; ++i) {
-    const pt2c_plan_buffer* buffer = &plan->buffers[i];
+    const pt2c_plan_buffer *buffer = &plan->buffers[i];
     if (buffer->kind == PT2C_BUFFER_INPUT)
       cuda->buffer_address[i] = host_memory ? cuda->staging[buffer->index]
                                             : (CUdeviceptr)(uintptr_t)inputs[buffer->index].data;
     else if (buffer->kind == PT2C_BUFFER_OUTPUT)
-      cuda->buffer_address[i] = host_memory
-                                    ? cuda->staging[num_inputs + buffer->index]
-                                    : (CUdeviceptr)(uintptr_t)outputs[buffer->index].data;
+      cuda->buffer_address[i] = host_memory ? cuda->staging[num_inputs + buffer->index]
+                                            : (CUdeviceptr)(uintptr_t)outputs[buffer->index].data;
   }
 }
 
-static pt2c_status copy_inputs_in(pt2c_model* model, const pt2c_tensor* inputs) {
-  struct pt2c_cuda_model* cuda = model->cuda;
+static pt2c_status copy_inputs_in(pt2c_model *model, const pt2c_tensor *inputs) {
+  struct pt2c_cuda_model *cuda = model->cuda;
   for (uint32_t i = 0; i < model->plan.header->num_inputs; ++i) {
     uint64_t nbytes = tensor_nbytes(&inputs[i]);
-    if (nbytes == 0) continue;
+    if (nbytes == 0)
+      continue;
     CUresult result = cuda->cu->MemcpyHtoD(cuda->staging[i], inputs[i].data, (size_t)nbytes);
     if (result != CUDA_SUCCESS)
       return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE,
@@ -50,17 +50,19 @@ static pt2c_status copy_inputs_in(pt2c_model* model, const pt2c_tensor* inputs) 
 
 /* A staged device-memory run: the caller's inputs into the staging buffers (to_staging)
  * or the staged outputs and written inputs back to the caller's tensors, on `stream`. */
-static pt2c_status copy_device_tensors(pt2c_model* model, const pt2c_tensor* inputs,
-                                       pt2c_tensor* outputs, int to_staging, CUstream stream) {
-  struct pt2c_cuda_model* cuda = model->cuda;
-  const pt2c_plan_header* header = model->plan.header;
+static pt2c_status copy_device_tensors(pt2c_model *model, const pt2c_tensor *inputs,
+                                       pt2c_tensor *outputs, int to_staging, CUstream stream) {
+  struct pt2c_cuda_model *cuda = model->cuda;
+  const pt2c_plan_header *header = model->plan.header;
   for (uint32_t i = 0; i < header->num_inputs + header->num_outputs; ++i) {
     int is_input = i < header->num_inputs;
-    const pt2c_tensor* tensor = is_input ? &inputs[i] : &outputs[i - header->num_inputs];
+    const pt2c_tensor *tensor = is_input ? &inputs[i] : &outputs[i - header->num_inputs];
     int written = is_input && (model->plan.inputs[i].flags & PT2C_TENSOR_WRITTEN);
-    if (to_staging ? !is_input : (is_input && !written)) continue;
+    if (to_staging ? !is_input : (is_input && !written))
+      continue;
     uint64_t nbytes = tensor_nbytes(tensor);
-    if (nbytes == 0) continue;
+    if (nbytes == 0)
+      continue;
     CUdeviceptr caller = (CUdeviceptr)(uintptr_t)tensor->data;
     CUresult result = to_staging
                           ? cuda->cu->MemcpyDtoDAsync(cuda->staging[i], caller, nbytes, stream)
@@ -74,12 +76,13 @@ static pt2c_status copy_device_tensors(pt2c_model* model, const pt2c_tensor* inp
 
 /* cuMemcpyDtoH waits for the kernels queued before it on the legacy default stream, so
  * this also reports a kernel that failed while running. */
-static pt2c_status copy_outputs_out(pt2c_model* model, pt2c_tensor* outputs) {
-  struct pt2c_cuda_model* cuda = model->cuda;
+static pt2c_status copy_outputs_out(pt2c_model *model, pt2c_tensor *outputs) {
+  struct pt2c_cuda_model *cuda = model->cuda;
   uint32_t num_inputs = model->plan.header->num_inputs;
   for (uint32_t i = 0; i < model->plan.header->num_outputs; ++i) {
     uint64_t nbytes = tensor_nbytes(&outputs[i]);
-    if (nbytes == 0) continue;
+    if (nbytes == 0)
+      continue;
     CUresult result =
         cuda->cu->MemcpyDtoH(outputs[i].data, cuda->staging[num_inputs + i], (size_t)nbytes);
     if (result != CUDA_SUCCESS)
@@ -91,11 +94,12 @@ static pt2c_status copy_outputs_out(pt2c_model* model, pt2c_tensor* outputs) {
 }
 
 /* Inputs the model writes in place (PT2C_TENSOR_WRITTEN) go back to the caller's memory. */
-static pt2c_status copy_written_inputs_out(pt2c_model* model, const pt2c_tensor* inputs) {
-  struct pt2c_cuda_model* cuda = model->cuda;
+static pt2c_status copy_written_inputs_out(pt2c_model *model, const pt2c_tensor *inputs) {
+  struct pt2c_cuda_model *cuda = model->cuda;
   for (uint32_t i = 0; i < model->plan.header->num_inputs; ++i) {
     uint64_t nbytes = tensor_nbytes(&inputs[i]);
-    if (!(model->plan.inputs[i].flags & PT2C_TENSOR_WRITTEN) || nbytes == 0) continue;
+    if (!(model->plan.inputs[i].flags & PT2C_TENSOR_WRITTEN) || nbytes == 0)
+      continue;
     CUresult result = cuda->cu->MemcpyDtoH(inputs[i].data, cuda->staging[i], (size_t)nbytes);
     if (result != CUDA_SUCCESS)
       return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE,
@@ -107,10 +111,10 @@ static pt2c_status copy_written_inputs_out(pt2c_model* model, const pt2c_tensor*
 /* The symbol values go to the device ahead of the steps, in stream order: kernels (and
  * CUDA graphs, whose launches stay the same for every size) read the sizes there. The
  * driver has read `sym_values` when the call returns, as for any pageable source. */
-static pt2c_status copy_symbols_in(pt2c_model* model, const int64_t* sym_values,
-                                   CUstream stream) {
-  struct pt2c_cuda_model* cuda = model->cuda;
-  if (cuda->symbols == 0) return PT2C_OK;
+static pt2c_status copy_symbols_in(pt2c_model *model, const int64_t *sym_values, CUstream stream) {
+  struct pt2c_cuda_model *cuda = model->cuda;
+  if (cuda->symbols == 0)
+    return PT2C_OK;
   CUresult result = cuda->cu->MemcpyHtoDAsync(
       cuda->symbols, sym_values, model->plan.header->num_syms * sizeof(int64_t), stream);
   if (result != CUDA_SUCCESS)
@@ -120,11 +124,11 @@ static pt2c_status copy_symbols_in(pt2c_model* model, const int64_t* sym_values,
 }
 
 /* `capturing`: the steps go into a CUDA graph capture. */
-static pt2c_status launch_steps(pt2c_model* model, CUstream stream, int capturing) {
-  struct pt2c_cuda_model* cuda = model->cuda;
-  const pt2c_plan* plan = &model->plan;
+static pt2c_status launch_steps(pt2c_model *model, CUstream stream, int capturing) {
+  struct pt2c_cuda_model *cuda = model->cuda;
+  const pt2c_plan *plan = &model->plan;
   for (uint32_t s = 0; s < plan->header->num_steps; ++s) {
-    const pt2c_plan_step* step = &plan->steps[s];
+    const pt2c_plan_step *step = &plan->steps[s];
     for (uint32_t a = 0; a < step->num_args; ++a)
       cuda->arg_values[a] = cuda->buffer_address[plan->step_args[step->first_arg + a]];
     if (step->kind == PT2C_STEP_GEMM) {
@@ -133,7 +137,8 @@ static pt2c_status launch_steps(pt2c_model* model, CUstream stream, int capturin
           pt2c_cuda_gemm_aligned(cuda->gemms, step->kernel, cuda->arg_values, step->num_args)) {
         pt2c_status status =
             pt2c_cuda_gemm_run(cuda->gemms, step->kernel, cuda->arg_values, stream);
-        if (status != PT2C_OK) return status;
+        if (status != PT2C_OK)
+          return status;
         s += plan->gemms[step->kernel].num_fallback_steps;
       }
       continue;
@@ -149,17 +154,18 @@ static pt2c_status launch_steps(pt2c_model* model, CUstream stream, int capturin
         }
         /* Failing inside a capture fails the capture (see warmed_up). Outside one, cuDNN
          * refused the call and queued nothing: the fallback steps run, now and later. */
-        if (capturing || !pt2c_cuda_conv_refuse(cuda->convs, step->kernel)) return status;
+        if (capturing || !pt2c_cuda_conv_refuse(cuda->convs, step->kernel))
+          return status;
       }
       continue;
     }
-    const pt2c_plan_gpu_kernel* kernel = &plan->gpu_kernels[step->kernel];
+    const pt2c_plan_gpu_kernel *kernel = &plan->gpu_kernels[step->kernel];
     /* The driver copies the parameter values at launch, so the next step may reuse
      * arg_values at once. */
-    CUresult result = cuda->cu->LaunchKernel(
-        cuda->functions[step->kernel], kernel->grid[0], kernel->grid[1], kernel->grid[2],
-        kernel->block[0], kernel->block[1], kernel->block[2], kernel->shared_bytes, stream,
-        cuda->params, NULL);
+    CUresult result =
+        cuda->cu->LaunchKernel(cuda->functions[step->kernel], kernel->grid[0], kernel->grid[1],
+                               kernel->grid[2], kernel->block[0], kernel->block[1],
+                               kernel->block[2], kernel->shared_bytes, stream, cuda->params, NULL);
     if (result != CUDA_SUCCESS) {
       char what[160];
       snprintf(what, sizeof(what), "launching kernel '%s' (step %u) failed",
@@ -171,13 +177,14 @@ static pt2c_status launch_steps(pt2c_model* model, CUstream stream, int capturin
 }
 
 /* Captures the steps, on the model's own stream, into a new executable graph. */
-static pt2c_status capture_graph(pt2c_model* model) {
-  struct pt2c_cuda_model* cuda = model->cuda;
-  const pt2c_cuda_driver* cu = cuda->cu;
-  if (cuda->graph != NULL) cu->GraphExecDestroy(cuda->graph);
+static pt2c_status capture_graph(pt2c_model *model) {
+  struct pt2c_cuda_model *cuda = model->cuda;
+  const pt2c_cuda_driver *cu = cuda->cu;
+  if (cuda->graph != NULL)
+    cu->GraphExecDestroy(cuda->graph);
   cuda->graph = NULL;
-  CUresult result = cu->StreamBeginCapture(cuda->capture_stream,
-                                           CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+  CUresult result =
+      cu->StreamBeginCapture(cuda->capture_stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
   if (result != CUDA_SUCCESS)
     return pt2c_cuda_fail(cu, result, PT2C_ERROR_DEVICE, "starting a CUDA graph capture failed");
   pt2c_status status = launch_steps(model, cuda->capture_stream, 1);
@@ -194,7 +201,8 @@ static pt2c_status capture_graph(pt2c_model* model) {
                               "instantiating the CUDA graph failed");
     }
   }
-  if (graph != NULL) cu->GraphDestroy(graph); /* the executable graph is a copy */
+  if (graph != NULL)
+    cu->GraphDestroy(graph); /* the executable graph is a copy */
   if (status == PT2C_OK)
     memcpy(cuda->graph_buffers, cuda->buffer_address,
            model->plan.header->num_buffers * sizeof(CUdeviceptr));
@@ -203,8 +211,8 @@ static pt2c_status capture_graph(pt2c_model* model) {
 
 /* Queues every step on `stream`: one graph launch, captured at the first run and again
  * whenever a buffer address differs from the capture's. */
-static pt2c_status run_steps(pt2c_model* model, CUstream stream) {
-  struct pt2c_cuda_model* cuda = model->cuda;
+static pt2c_status run_steps(pt2c_model *model, CUstream stream) {
+  struct pt2c_cuda_model *cuda = model->cuda;
   int with_cudnn = pt2c_cuda_convs_served(cuda->convs) > 0;
   if (!cuda->use_graph || (with_cudnn && !cuda->warmed_up)) {
     cuda->warmed_up = 1;
@@ -217,7 +225,8 @@ static pt2c_status run_steps(pt2c_model* model, CUstream stream) {
       cuda->use_graph = 0; /* see warmed_up */
       return launch_steps(model, stream, 0);
     }
-    if (status != PT2C_OK) return status;
+    if (status != PT2C_OK)
+      return status;
   }
   CUresult result = cuda->cu->GraphLaunch(cuda->graph, stream);
   if (result != CUDA_SUCCESS)
@@ -226,16 +235,17 @@ static pt2c_status run_steps(pt2c_model* model, CUstream stream) {
 }
 
 /* Guards read one element of a device buffer each, after the kernels have finished. */
-static pt2c_status check_guards(pt2c_model* model, CUstream stream) {
-  struct pt2c_cuda_model* cuda = model->cuda;
-  const pt2c_plan* plan = &model->plan;
-  if (plan->header->num_guards == 0) return PT2C_OK;
+static pt2c_status check_guards(pt2c_model *model, CUstream stream) {
+  struct pt2c_cuda_model *cuda = model->cuda;
+  const pt2c_plan *plan = &model->plan;
+  if (plan->header->num_guards == 0)
+    return PT2C_OK;
   CUresult result = cuda->cu->StreamSynchronize(stream);
   if (result != CUDA_SUCCESS)
     return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE,
                           "running the model on the GPU failed");
   for (uint32_t i = 0; i < plan->header->num_guards; ++i) {
-    const pt2c_plan_guard* guard = &plan->guards[i];
+    const pt2c_plan_guard *guard = &plan->guards[i];
     uint64_t element[1] = {0}; /* at most 8 bytes, suitably aligned for any dtype */
     size_t size = pt2c_dtype_element_size((pt2c_dtype)guard->dtype);
     result = cuda->cu->MemcpyDtoH(element, cuda->buffer_address[guard->buffer], size);
@@ -243,14 +253,15 @@ static pt2c_status check_guards(pt2c_model* model, CUstream stream) {
       return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE,
                             "reading a guard value from the GPU failed");
     pt2c_status status = pt2c_check_guard_value(plan, i, element);
-    if (status != PT2C_OK) return status;
+    if (status != PT2C_OK)
+      return status;
   }
   return PT2C_OK;
 }
 
-pt2c_status pt2c_cuda_run(pt2c_model* model, const pt2c_tensor* inputs, pt2c_tensor* outputs,
-                          const int64_t* sym_values, int host_memory, CUstream stream) {
-  struct pt2c_cuda_model* cuda = model->cuda;
+pt2c_status pt2c_cuda_run(pt2c_model *model, const pt2c_tensor *inputs, pt2c_tensor *outputs,
+                          const int64_t *sym_values, int host_memory, CUstream stream) {
+  struct pt2c_cuda_model *cuda = model->cuda;
   CUresult result = cuda->cu->CtxPushCurrent(cuda->context);
   if (result != CUDA_SUCCESS)
     return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, "cannot make the context current");
@@ -266,13 +277,18 @@ pt2c_status pt2c_cuda_run(pt2c_model* model, const pt2c_tensor* inputs, pt2c_ten
   pt2c_status status = host_memory ? copy_inputs_in(model, inputs) : PT2C_OK;
   if (status == PT2C_OK && device_staged)
     status = copy_device_tensors(model, inputs, outputs, /*to_staging=*/1, stream);
-  if (status == PT2C_OK) status = copy_symbols_in(model, sym_values, host_memory ? NULL : stream);
-  if (status == PT2C_OK) status = run_steps(model, host_memory ? NULL : stream);
+  if (status == PT2C_OK)
+    status = copy_symbols_in(model, sym_values, host_memory ? NULL : stream);
+  if (status == PT2C_OK)
+    status = run_steps(model, host_memory ? NULL : stream);
   if (status == PT2C_OK && device_staged)
     status = copy_device_tensors(model, inputs, outputs, /*to_staging=*/0, stream);
-  if (status == PT2C_OK && host_memory) status = copy_outputs_out(model, outputs);
-  if (status == PT2C_OK && host_memory) status = copy_written_inputs_out(model, inputs);
-  if (status == PT2C_OK) status = check_guards(model, host_memory ? NULL : stream);
+  if (status == PT2C_OK && host_memory)
+    status = copy_outputs_out(model, outputs);
+  if (status == PT2C_OK && host_memory)
+    status = copy_written_inputs_out(model, inputs);
+  if (status == PT2C_OK)
+    status = check_guards(model, host_memory ? NULL : stream);
   /* A host-memory run is synchronous: report a failure of the last kernels here too. */
   if (status == PT2C_OK && host_memory) {
     result = cuda->cu->StreamSynchronize(NULL);

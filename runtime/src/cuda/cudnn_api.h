@@ -12,11 +12,11 @@
 #include "cuda_driver.h" /* CUstream: cuDNN's cudaStream_t is the same handle */
 
 typedef int cudnnStatus_t;
-typedef struct cudnnContext* cudnnHandle_t;
-typedef struct cudnnTensorStruct* cudnnTensorDescriptor_t;
-typedef struct cudnnFilterStruct* cudnnFilterDescriptor_t;
-typedef struct cudnnConvolutionStruct* cudnnConvolutionDescriptor_t;
-typedef struct cudnnActivationStruct* cudnnActivationDescriptor_t;
+typedef struct cudnnContext *cudnnHandle_t;
+typedef struct cudnnTensorStruct *cudnnTensorDescriptor_t;
+typedef struct cudnnFilterStruct *cudnnFilterDescriptor_t;
+typedef struct cudnnConvolutionStruct *cudnnConvolutionDescriptor_t;
+typedef struct cudnnActivationStruct *cudnnActivationDescriptor_t;
 
 enum {
   CUDNN_STATUS_SUCCESS = 0,
@@ -42,7 +42,7 @@ enum {
 };
 
 typedef struct {
-  int algo;   /* cudnnConvolutionFwdAlgo_t */
+  int algo; /* cudnnConvolutionFwdAlgo_t */
   cudnnStatus_t status;
   float time; /* ms */
   size_t memory;
@@ -54,26 +54,25 @@ typedef struct {
 /* The functions, as members of the table cuda_conv.c fills with dlsym. */
 typedef struct cudnn_api {
   size_t (*GetVersion)(void);
-  cudnnStatus_t (*Create)(cudnnHandle_t*);
+  cudnnStatus_t (*Create)(cudnnHandle_t *);
   cudnnStatus_t (*Destroy)(cudnnHandle_t);
   cudnnStatus_t (*SetStream)(cudnnHandle_t, CUstream);
-  cudnnStatus_t (*CreateTensorDescriptor)(cudnnTensorDescriptor_t*);
+  cudnnStatus_t (*CreateTensorDescriptor)(cudnnTensorDescriptor_t *);
   cudnnStatus_t (*SetTensorNdDescriptor)(cudnnTensorDescriptor_t, int data_type, int nb_dims,
                                          const int dims[], const int strides[]);
   cudnnStatus_t (*DestroyTensorDescriptor)(cudnnTensorDescriptor_t);
-  cudnnStatus_t (*CreateFilterDescriptor)(cudnnFilterDescriptor_t*);
+  cudnnStatus_t (*CreateFilterDescriptor)(cudnnFilterDescriptor_t *);
   cudnnStatus_t (*SetFilterNdDescriptor)(cudnnFilterDescriptor_t, int data_type, int format,
                                          int nb_dims, const int dims[]);
   cudnnStatus_t (*DestroyFilterDescriptor)(cudnnFilterDescriptor_t);
-  cudnnStatus_t (*CreateConvolutionDescriptor)(cudnnConvolutionDescriptor_t*);
+  cudnnStatus_t (*CreateConvolutionDescriptor)(cudnnConvolutionDescriptor_t *);
   cudnnStatus_t (*SetConvolutionNdDescriptor)(cudnnConvolutionDescriptor_t, int array_length,
                                               const int padding[], const int strides[],
-                                              const int dilations[], int mode,
-                                              int compute_type);
+                                              const int dilations[], int mode, int compute_type);
   cudnnStatus_t (*SetConvolutionGroupCount)(cudnnConvolutionDescriptor_t, int groups);
   cudnnStatus_t (*SetConvolutionMathType)(cudnnConvolutionDescriptor_t, int math_type);
   cudnnStatus_t (*DestroyConvolutionDescriptor)(cudnnConvolutionDescriptor_t);
-  cudnnStatus_t (*CreateActivationDescriptor)(cudnnActivationDescriptor_t*);
+  cudnnStatus_t (*CreateActivationDescriptor)(cudnnActivationDescriptor_t *);
   cudnnStatus_t (*SetActivationDescriptor)(cudnnActivationDescriptor_t, int mode, int nan_option,
                                            double coefficient);
   cudnnStatus_t (*DestroyActivationDescriptor)(cudnnActivationDescriptor_t);
@@ -81,24 +80,24 @@ typedef struct cudnn_api {
                                                    cudnnFilterDescriptor_t w,
                                                    cudnnConvolutionDescriptor_t,
                                                    cudnnTensorDescriptor_t y, int requested,
-                                                   int* returned,
-                                                   cudnnConvolutionFwdAlgoPerf_t* results);
-  cudnnStatus_t (*ConvolutionForward)(cudnnHandle_t, const void* alpha, cudnnTensorDescriptor_t,
-                                      const void* x, cudnnFilterDescriptor_t, const void* w,
-                                      cudnnConvolutionDescriptor_t, int algo, void* workspace,
-                                      size_t workspace_bytes, const void* beta,
-                                      cudnnTensorDescriptor_t, void* y);
+                                                   int *returned,
+                                                   cudnnConvolutionFwdAlgoPerf_t *results);
+  cudnnStatus_t (*ConvolutionForward)(cudnnHandle_t, const void *alpha, cudnnTensorDescriptor_t,
+                                      const void *x, cudnnFilterDescriptor_t, const void *w,
+                                      cudnnConvolutionDescriptor_t, int algo, void *workspace,
+                                      size_t workspace_bytes, const void *beta,
+                                      cudnnTensorDescriptor_t, void *y);
   cudnnStatus_t (*ConvolutionBiasActivationForward)(
-      cudnnHandle_t, const void* alpha1, cudnnTensorDescriptor_t, const void* x,
-      cudnnFilterDescriptor_t, const void* w, cudnnConvolutionDescriptor_t, int algo,
-      void* workspace, size_t workspace_bytes, const void* alpha2, cudnnTensorDescriptor_t,
-      const void* z, cudnnTensorDescriptor_t, const void* bias, cudnnActivationDescriptor_t,
-      cudnnTensorDescriptor_t, void* y);
-  cudnnStatus_t (*AddTensor)(cudnnHandle_t, const void* alpha, cudnnTensorDescriptor_t,
-                             const void* a, const void* beta, cudnnTensorDescriptor_t, void* c);
-  cudnnStatus_t (*TransformTensor)(cudnnHandle_t, const void* alpha, cudnnTensorDescriptor_t,
-                                   const void* x, const void* beta, cudnnTensorDescriptor_t,
-                                   void* y);
+      cudnnHandle_t, const void *alpha1, cudnnTensorDescriptor_t, const void *x,
+      cudnnFilterDescriptor_t, const void *w, cudnnConvolutionDescriptor_t, int algo,
+      void *workspace, size_t workspace_bytes, const void *alpha2, cudnnTensorDescriptor_t,
+      const void *z, cudnnTensorDescriptor_t, const void *bias, cudnnActivationDescriptor_t,
+      cudnnTensorDescriptor_t, void *y);
+  cudnnStatus_t (*AddTensor)(cudnnHandle_t, const void *alpha, cudnnTensorDescriptor_t,
+                             const void *a, const void *beta, cudnnTensorDescriptor_t, void *c);
+  cudnnStatus_t (*TransformTensor)(cudnnHandle_t, const void *alpha, cudnnTensorDescriptor_t,
+                                   const void *x, const void *beta, cudnnTensorDescriptor_t,
+                                   void *y);
 } cudnn_api;
 
 #endif /* PT2C_RUNTIME_CUDA_CUDNN_API_H_ */

@@ -12,18 +12,20 @@
 #define NUM_ELEMENTS 6
 
 /* buffers[0] + buffers[1] -> buffers[2] */
-static void add_kernel(void* const* buffers, const int64_t* sym_values) {
-  const float* a = buffers[0];
-  const float* b = buffers[1];
-  float* out = buffers[2];
-  for (int i = 0; i < NUM_ELEMENTS; ++i) out[i] = a[i] + b[i];
+static void add_kernel(void *const *buffers, const int64_t *sym_values) {
+  const float *a = buffers[0];
+  const float *b = buffers[1];
+  float *out = buffers[2];
+  for (int i = 0; i < NUM_ELEMENTS; ++i)
+    out[i] = a[i] + b[i];
 }
 
 /* buffers[0] * 2 -> buffers[1] */
-static void double_kernel(void* const* buffers, const int64_t* sym_values) {
-  const float* in = buffers[0];
-  float* out = buffers[1];
-  for (int i = 0; i < NUM_ELEMENTS; ++i) out[i] = in[i] * 2.0f;
+static void double_kernel(void *const *buffers, const int64_t *sym_values) {
+  const float *in = buffers[0];
+  float *out = buffers[1];
+  for (int i = 0; i < NUM_ELEMENTS; ++i)
+    out[i] = in[i] * 2.0f;
 }
 
 enum { kInputBuffer, kOutputBuffer, kWeightBuffer, kArenaBuffer, kNumBuffers };
@@ -41,10 +43,18 @@ struct tiny_plan {
 };
 
 EMBEDDED const struct tiny_plan __pt2c_plan = {
-    .header = {.magic = PT2C_PLAN_MAGIC, .version = PT2C_PLAN_VERSION, .num_inputs = 1,
-               .num_outputs = 1, .num_buffers = kNumBuffers, .num_steps = 2,
-               .num_step_args = 5, .num_dims = 2, .num_kernels = 2, .strings_size = 4,
-               .arena_size = NUM_ELEMENTS * 4, .weights_size = NUM_ELEMENTS * 4},
+    .header = {.magic = PT2C_PLAN_MAGIC,
+               .version = PT2C_PLAN_VERSION,
+               .num_inputs = 1,
+               .num_outputs = 1,
+               .num_buffers = kNumBuffers,
+               .num_steps = 2,
+               .num_step_args = 5,
+               .num_dims = 2,
+               .num_kernels = 2,
+               .strings_size = 4,
+               .arena_size = NUM_ELEMENTS * 4,
+               .weights_size = NUM_ELEMENTS * 4},
     .inputs = {{.name = 0, .dtype = PT2C_F32, .rank = 2, .dims = 0, .buffer = kInputBuffer}},
     .outputs = {{.name = 2, .dtype = PT2C_F32, .rank = 2, .dims = 0, .buffer = kOutputBuffer}},
     .buffers = {[kInputBuffer] = {.kind = PT2C_BUFFER_INPUT, .index = 0, .nbytes = 24},
@@ -62,8 +72,8 @@ EMBEDDED const uint64_t __pt2c_plan_size = sizeof(__pt2c_plan);
  * after changing the plan, the failing create's message gives the new value. */
 EMBEDDED const uint64_t __pt2c_plan_checksum = 0x44b4e113ba0762b8ull;
 
-EMBEDDED const float __pt2c_weights[NUM_ELEMENTS] __attribute__((aligned(64))) = {
-    0.5f, 1.5f, 2.5f, 3.5f, 4.5f, 5.5f};
+EMBEDDED const float __pt2c_weights[NUM_ELEMENTS]
+    __attribute__((aligned(64))) = {0.5f, 1.5f, 2.5f, 3.5f, 4.5f, 5.5f};
 EMBEDDED const uint64_t __pt2c_weights_size = sizeof(__pt2c_weights);
 
 EMBEDDED const pt2c_kernel_fn __pt2c_kernels[] = {add_kernel, double_kernel};

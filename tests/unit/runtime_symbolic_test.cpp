@@ -1,0 +1,150 @@
+// Plans with dynamic dimensions (plan_format.h, "Symbolic sizes"): binding the symbols
+// from the inputs, sizes computed by the size code, range and shape errors, the ABI that
+// describes them, and corrupt size code.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pt2c/pt2c.h"
+#include "runtime/src/model.h"
+#include "tests/unit/plan_builder.h"
+
+using Catch::Matchers::Contains;
+using pt2c::testing::PlanBuilder;
+
+namespace {
+
+int64_t g_seen_n = -1;
+
+// x [n, 4] -> y [2n, 2]: the same elements doubled; n is symbol 0.
+void double_kernel(void *const *buffers, const int64_t *sym_values) {
+  g_seen_n = sym_values[0];
+  const float *x = static_cast<const float *>(buffers[0]);
+  float *y = static_cast<float *>(buffers[1]);
+  for (int64_t i = 0; i < sym_values[0] * 4; ++i)
+    y[i] = 2 * x[i];
+}
+const pt2c_kernel_fn kKernels[] = {double_kernel};
+
+struct Plan {
+  PlanBuilder builder;
+  int64_t n = 0;
+  Plan() {
+    n = builder.add_size_code({PT2C_SYM_SYMBOL, 0});
+    int64_t two_n =
+        builder.add_size_code({PT2C_SYM_SYMBOL, 0, PT2C_SYM_CONSTANT, 2, PT2C_SYM_MUL, 0});
+    uint32_t x = builder.add_input("x", PT2C_F32, {n, 4});
+    uint32_t y = builder.add_output("y", PT2C_F32, {two_n, 2});
+    builder.add_sym("n", 0, 0, 1, 8);
+    builder.add_step(0, {x, y});
+  }
+};
+
+using ModelPtr = std::unique_ptr<pt2c_model, void (*)(pt2c_model *)>;
+
+pt2c_status create(const std::vector<unsigned char> &blob, ModelPtr *model) {
+  pt2c_model_source source{blob.data(), blob.size(), nullptr, 0, kKernels, 1};
+  pt2c_model *raw = nullptr;
+  pt2c_status status = pt2c_model_create_from(&source, &raw);
+  model->reset(raw);
+  return status;
+}
+
+void expect_corrupt(const std::vector<unsigned char> &blob, const std::string &message) {
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  CHECK(create(blob, &model) == PT2C_ERROR_CORRUPT_MODEL);
+  CHECK_THAT(std::string(pt2c_last_error()), Contains(message));
+}
+
+} // namespace
+
+TEST_CASE("a dynamic plan runs at any size in its range") {
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  REQUIRE(create(Plan().builder.build(), &model) == PT2C_OK);
+  for (int64_t n : {1, 3, 8}) {
+    std::vector<float> x(n * 4), y(n * 4, -1.0f);
+    for (size_t i = 0; i < x.size(); ++i)
+      x[i] = static_cast<float>(i);
+    std::vector<int64_t> x_dims = {n, 4};
+    pt2c_tensor input{x.data(), PT2C_F32, 2, x_dims.data()};
+    std::vector<int64_t> y_dims(2);
+    REQUIRE(pt2c_model_output_shape(model.get(), &input, 1, 0, y_dims.data()) == PT2C_OK);
+    CHECK(y_dims == std::vector<int64_t>{2 * n, 2});
+    pt2c_tensor output{y.data(), PT2C_F32, 2, y_dims.data()};
+    REQUIRE(pt2c_model_run(model.get(), &input, 1, &output, 1) == PT2C_OK);
+    CHECK(g_seen_n == n);
+    for (size_t i = 0; i < x.size(); ++i)
+      CHECK(y[i] == 2 * x[i]);
+  }
+}
+
+TEST_CASE("sizes outside the range, or outputs of the wrong size, are refused") {
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  REQUIRE(create(Plan().builder.build(), &model) == PT2C_OK);
+  std::vector<float> x(9 * 4), y(9 * 4);
+  std::vector<int64_t> x_dims = {9, 4}, y_dims = {18, 2};
+  pt2c_tensor input{x.data(), PT2C_F32, 2, x_dims.data()};
+  pt2c_tensor output{y.data(), PT2C_F32, 2, y_dims.data()};
+  CHECK(pt2c_model_run(model.get(), &input, 1, &output, 1) == PT2C_ERROR_SHAPE);
+  CHECK_THAT(std::string(pt2c_last_error()),
+             Contains("input 0 ('x') dim 0 is 9: dynamic dimension 'n' must lie in [1, 8]"));
+  x_dims = {3, 4};
+  y_dims = {6, 3};
+  CHECK(pt2c_model_run(model.get(), &input, 1, &output, 1) == PT2C_ERROR_SHAPE);
+  CHECK_THAT(std::string(pt2c_last_error()), Contains("expected shape [6, 2], got [6, 3]"));
+}
+
+TEST_CASE("the ABI describes dynamic dims as -1 and names their ranges") {
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  REQUIRE(create(Plan().builder.build(), &model) == PT2C_OK);
+  pt2c_tensor_info info;
+  REQUIRE(pt2c_model_input_info(model.get(), 0, &info) == PT2C_OK);
+  CHECK(std::vector<int64_t>(info.dims, info.dims + 2) == std::vector<int64_t>{-1, 4});
+  REQUIRE(pt2c_model_output_info(model.get(), 0, &info) == PT2C_OK);
+  CHECK(std::vector<int64_t>(info.dims, info.dims + 2) == std::vector<int64_t>{-1, 2});
+  CHECK(pt2c_model_num_dynamic_dims(model.get()) == 1);
+  const char *name = nullptr;
+  int64_t min = 0, max = 0;
+  REQUIRE(pt2c_model_dynamic_dim_info(model.get(), 0, &name, &min, &max) == PT2C_OK);
+  CHECK(std::string(name) == "n");
+  CHECK(min == 1);
+  CHECK(max == 8);
+  CHECK(pt2c_model_dynamic_dim_info(model.get(), 1, &name, &min, &max) ==
+        PT2C_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_CASE("corrupt size code and symbol tables are rejected") {
+  SECTION("a symbol that does not exist") {
+    Plan plan;
+    plan.builder.add_output("z", PT2C_F32, {plan.builder.add_size_code({PT2C_SYM_SYMBOL, 1})});
+    expect_corrupt(plan.builder.build(), "symbol 1 does not exist (1 symbols)");
+  }
+  SECTION("an unknown opcode") {
+    Plan plan;
+    plan.builder.add_output("z", PT2C_F32,
+                            {plan.builder.add_size_code({PT2C_SYM_CONSTANT, 1, 9, 0})});
+    expect_corrupt(plan.builder.build(), "unknown size opcode 9");
+  }
+  SECTION("an operation without operands") {
+    Plan plan;
+    plan.builder.add_output("z", PT2C_F32, {plan.builder.add_size_code({PT2C_SYM_ADD, 0})});
+    expect_corrupt(plan.builder.build(), "the size expression underflows");
+  }
+  SECTION("an entry pointing past the code") {
+    Plan plan;
+    plan.builder.add_output("z", PT2C_F32, {-100});
+    expect_corrupt(plan.builder.build(), "points outside the");
+  }
+  SECTION("a symbol read from an input that does not exist") {
+    Plan plan;
+    plan.builder.add_sym("m", 5, 0, 1, 2);
+    expect_corrupt(plan.builder.build(), "symbol 1: input 5 dim 0 does not exist");
+  }
+  SECTION("an impossible range") {
+    Plan plan;
+    plan.builder.add_sym("m", 0, 1, 4, 2);
+    expect_corrupt(plan.builder.build(), "symbol 1: range [4, 2] is impossible");
+  }
+}
