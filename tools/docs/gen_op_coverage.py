@@ -20,7 +20,7 @@ Sources, none of them parsed out of C++:
   ops (`--emit aten`) of every graph a test compiled to a .so. Lowered = some e2e test
   compiled a graph holding the op, so every prim op of its decomposition went through
   pt2c-lower-prim-to-linalg and codegen;
-- lit tests: tests/lit/*.mlir files that name the op.
+- lit tests: tests/lit/**/*.mlir files that name the op.
 --check also fails when the usage record names an op the dialect no longer has or a
 test that no longer exists (rerun --record then).
 """
@@ -77,7 +77,7 @@ def load_usage():
 def lit_usage():
     """op name -> lit files naming it (quoted generic form or custom form)."""
     found = collections.defaultdict(set)
-    for path in sorted(LIT.glob("*.mlir")):
+    for path in sorted(LIT.rglob("*.mlir")):
         for name in re.findall(r"\b(aten\.[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)?)\b",
                                path.read_text()):
             found[name].add(path.name)
