@@ -5,6 +5,7 @@
 #include "compiler/codegen/NoAliasKernelArgs.h"
 #include "compiler/codegen/SplitKernelLoops.h"
 #include "ir/contract/ModelContract.h"
+#include "ir/contract/StorageBytes.h"
 #include "ir/symbolic/SymbolicIR.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -326,8 +327,7 @@ std::map<std::string, std::vector<uint64_t>> kernelArgBytes(mlir::ModuleOp kerne
         if (!shaped)
           continue; // a dynamic model's symbol values: not buffers
         bool known = shaped.hasStaticShape() && shaped.getElementType().isIntOrFloat();
-        unsigned bits = known ? shaped.getElementType().getIntOrFloatBitWidth() : 0;
-        bytes.push_back(known ? shaped.getNumElements() * (bits == 1 ? 1 : bits / 8) : 0);
+        bytes.push_back(known ? storageBytes(shaped) : 0);
       }
   });
   return result;

@@ -4,6 +4,7 @@
 #include "compiler/codegen/PlanWriter.h"
 #include "compiler/import/DTypes.h"
 #include "compiler/transforms/kernels/FormKernels.h"
+#include "ir/contract/StorageBytes.h"
 #include "ir/symbolic/SymbolicIR.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
@@ -79,8 +80,7 @@ private:
   // pt2c-symbolic-shapes checked), which bounds every run.
   uint64_t byteSize(mlir::Value v) {
     auto type = llvm::cast<mlir::RankedTensorType>(v.getType());
-    unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-    uint64_t n = bits == 1 ? 1 : bits / 8;
+    uint64_t n = elementBytes(type.getElementType());
     for (const sym::Expr &d : dimsOf(v))
       n *= std::max<int64_t>(sym::evaluate(d, symbolMaxima), 0);
     return n;

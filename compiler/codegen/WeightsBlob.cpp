@@ -2,6 +2,7 @@
 
 #include "compiler/transforms/fold/FoldWeights.h"
 #include "ir/contract/ModelContract.h"
+#include "ir/contract/StorageBytes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -14,11 +15,6 @@ namespace {
 constexpr uint64_t kAlignment = 64; // runtime/src/model.c: kWeightsAlignment
 
 uint64_t alignUp(uint64_t x) { return (x + kAlignment - 1) / kAlignment * kAlignment; }
-
-uint64_t byteSize(mlir::RankedTensorType t) {
-  unsigned bits = t.getElementType().getIntOrFloatBitWidth();
-  return t.getNumElements() * (bits == 1 ? 1 : bits / 8);
-}
 
 } // namespace
 
@@ -53,9 +49,9 @@ mlir::FailureOr<WeightsBlob> layoutWeightsBlob(llvm::ArrayRef<mlir::func::FuncOp
       if (auto value = func.getArgAttr(i, kWeightValueAttr)) {
         auto resource = llvm::dyn_cast<mlir::DenseResourceElementsAttr>(value);
         mlir::AsmResourceBlob *data = resource ? resource.getRawHandle().getBlob() : nullptr;
-        if (!data || data->getData().size() != byteSize(type))
+        if (!data || data->getData().size() != storageBytes(type))
           return func.emitError() << "derived weight '" << fqn.strref()
-                                  << "' needs a dense_resource value of " << byteSize(type)
+                                  << "' needs a dense_resource value of " << storageBytes(type)
                                   << " bytes";
         // The graphs of a multi-graph artifact fold the same weights into the same bytes.
         llvm::StringRef bytes(data->getData().data(), data->getData().size());
@@ -73,9 +69,9 @@ mlir::FailureOr<WeightsBlob> layoutWeightsBlob(llvm::ArrayRef<mlir::func::FuncOp
       if (it == entries.end())
         return func.emitError() << "weight '" << fqn.strref() << "' is not in the artifact";
       const artifact::WeightEntry &w = *it->second;
-      if (w.nbytes() != byteSize(type))
+      if (w.nbytes() != storageBytes(type))
         return func.emitError() << "weight '" << fqn.strref() << "' has " << w.nbytes()
-                                << " bytes, its type needs " << byteSize(type);
+                                << " bytes, its type needs " << storageBytes(type);
       auto [slot, fresh] = placed.try_emplace({w.offset(), w.nbytes()}, 0);
       if (fresh)
         slot->second = place(w.nbytes(), false, w.offset(), w.name());

@@ -6,6 +6,7 @@
 #include "compiler/codegen/cuda/DynamicBounds.h"
 #include "compiler/codegen/cuda/GpuPasses.h"
 #include "ir/contract/ModelContract.h"
+#include "ir/contract/StorageBytes.h"
 #include "ir/prim/PrimDialect.h"
 #include "ir/symbolic/SymbolicIR.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -42,12 +43,6 @@ bool isDynamicKernel(mlir::func::FuncOp f) {
                    : mlir::WalkResult::advance();
       })
       .wasInterrupted();
-}
-
-// Bytes of one element as the plan stores it (booleans as bytes).
-int64_t elementBytes(mlir::MemRefType type) {
-  unsigned bits = type.getElementTypeBitWidth();
-  return bits == 1 ? 1 : bits / 8;
 }
 
 class BufferBounder {
@@ -89,7 +84,7 @@ private:
         return kernel.emitError() << "argument " << arg.getArgNumber() << " (" << type
                                   << ") has dynamic sizes that " << kKernelDimsAttr
                                   << " does not give";
-      int64_t bytes = elementBytes(type);
+      int64_t bytes = elementBytes(type.getElementType());
       llvm::SmallVector<mlir::Value> sizes;
       for (int64_t k = 0; k < type.getRank(); ++k) {
         bytes *= std::max<int64_t>(sym::evaluate((*dims)[k], maxima), 0);
@@ -118,7 +113,7 @@ private:
     });
     for (mlir::memref::AllocOp alloc : allocs) {
       mlir::MemRefType type = alloc.getType();
-      int64_t bytes = elementBytes(type);
+      int64_t bytes = elementBytes(type.getElementType());
       unsigned dynamic = 0;
       for (int64_t k = 0; k < type.getRank(); ++k) {
         int64_t size = type.getDimSize(k);

@@ -1,6 +1,7 @@
 #include "compiler/codegen/cuda/LaunchTable.h"
 
 #include "ir/contract/ModelContract.h"
+#include "ir/contract/StorageBytes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -23,8 +24,7 @@ mlir::FailureOr<uint64_t> allocationBytes(mlir::memref::AllocOp alloc) {
   if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
       !type.getElementType().isIntOrFloat())
     return alloc.emitError() << "GPU temporaries must be static, dense buffers, got " << type;
-  unsigned bits = type.getElementTypeBitWidth();
-  return type.getNumElements() * (bits == 1 ? 1 : bits / 8);
+  return storageBytes(type);
 }
 
 class Reader {

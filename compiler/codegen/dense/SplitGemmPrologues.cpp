@@ -1,6 +1,7 @@
 #include "compiler/codegen/dense/SplitGemmPrologues.h"
 
 #include "ir/contract/ModelContract.h"
+#include "ir/contract/StorageBytes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -49,8 +50,7 @@ mlir::func::FuncOp clonePrologue(mlir::func::FuncOp func, mlir::Operation *consu
   // Its element's own width: an f64 or i64 operand is twice an f32 one (4 bytes here
   // gave such a prologue half the buffer it writes; the runtime's kernel-size check
   // found it).
-  unsigned bits = operandType.getElementType().getIntOrFloatBitWidth();
-  split.operandBytes = operandType.getNumElements() * (bits == 1 ? 1 : bits / 8);
+  split.operandBytes = storageBytes(operandType);
   auto prologue = llvm::cast<mlir::func::FuncOp>(b.clone(*func));
   split.prologue = (func.getName() + "_prologue").str();
   prologue.setName(split.prologue);

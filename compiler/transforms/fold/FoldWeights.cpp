@@ -4,6 +4,7 @@
 #include "compiler/transforms/fold/FoldScales.h"
 #include "compiler/transforms/fold/HostEvaluator.h"
 #include "ir/contract/ModelContract.h"
+#include "ir/contract/StorageBytes.h"
 #include "ir/prim/PrimDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -173,7 +174,7 @@ private:
     if (base != v && (isa<BlockArgument>(base) || base.getDefiningOp<prim::ConstantOp>()))
       return false;
     auto type = cast<RankedTensorType>(v.getType());
-    int64_t bytes = type.getNumElements() * fold::storageBytes(type.getElementType());
+    int64_t bytes = storageBytes(type);
     return bytes <= sourceBytes(v);
   }
 
@@ -184,7 +185,7 @@ private:
     int64_t total = 0;
     auto bytesOf = [](Type t) {
       auto r = cast<RankedTensorType>(t);
-      return r.getNumElements() * fold::storageBytes(r.getElementType());
+      return storageBytes(r);
     };
     while (!stack.empty()) {
       Value x = stack.pop_back_val();

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "ir/contract/StorageBytes.h"
 #include "ir/prim/PrimDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinDialect.h"
@@ -207,16 +208,11 @@ bool isEvaluableType(Type type) {
          llvm::is_contained({1u, 8u, 16u, 32u, 64u}, it.getWidth());
 }
 
-int64_t storageBytes(Type e) {
-  unsigned bits = e.getIntOrFloatBitWidth();
-  return bits == 1 ? 1 : bits / 8;
-}
-
 std::optional<HostTensor> tensorFromBytes(RankedTensorType type, llvm::ArrayRef<char> bytes) {
   if (!isEvaluableType(type))
     return std::nullopt;
   Type e = type.getElementType();
-  int64_t width = storageBytes(e), n = type.getNumElements();
+  int64_t width = elementBytes(e), n = type.getNumElements();
   if ((int64_t)bytes.size() != n * width)
     return std::nullopt;
   HostTensor t = empty(type);
@@ -284,7 +280,7 @@ std::optional<HostTensor> tensorFromAttr(mlir::ElementsAttr attr) {
 
 std::string tensorToBytes(const HostTensor &t) {
   Type e = t.type.getElementType();
-  int64_t width = storageBytes(e), n = t.numElements();
+  int64_t width = elementBytes(e), n = t.numElements();
   std::string bytes(n * width, '\0');
   char *p = bytes.data();
   for (int64_t i = 0; i < n; ++i, p += width) {

@@ -32,9 +32,6 @@ struct HostTensor {
 // A static-shaped tensor of f16, bf16, f32, f64, a signless integer, ui8 or i1.
 bool isEvaluableType(mlir::Type type);
 
-// Bytes per element as the plan stores them (i1 takes a byte).
-int64_t storageBytes(mlir::Type elementType);
-
 // The tensor in the plan's layout (row-major, little endian); nullopt if `bytes` has the
 // wrong size.
 std::optional<HostTensor> tensorFromBytes(mlir::RankedTensorType type, llvm::ArrayRef<char> bytes);
