@@ -189,16 +189,8 @@ std::optional<ConvEpilogueKernel> matchEpilogue(mlir::func::FuncOp func,
 } // namespace
 
 ConvKernelTable findConvKernels(mlir::ModuleOp kernels, const ConvMatchOptions &options) {
-  ConvKernelTable table;
-  kernels.walk([&](mlir::func::FuncOp func) {
-    if (func.isExternal())
-      return;
-    if (auto conv = matchConv(func))
-      table.convs[func.getName().str()] = *conv;
-    else if (auto epilogue = matchEpilogue(func, options))
-      table.epilogues[func.getName().str()] = *epilogue;
-  });
-  return table;
+  return findLibraryKernels<ConvKernel, ConvEpilogueKernel>(
+      kernels, matchConv, [&](mlir::func::FuncOp func) { return matchEpilogue(func, options); });
 }
 
 } // namespace pt2c

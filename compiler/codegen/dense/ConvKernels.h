@@ -20,10 +20,9 @@
 #ifndef PT2C_COMPILER_CODEGEN_DENSE_CONVKERNELS_H_
 #define PT2C_COMPILER_CODEGEN_DENSE_CONVKERNELS_H_
 
-#include <map>
-#include <string>
 #include <vector>
 
+#include "compiler/codegen/dense/LibraryKernelTable.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "pt2c/plan_format.h"
 
@@ -42,10 +41,7 @@ struct ConvEpilogueKernel {
   std::vector<int64_t> shape;   // the product's shape, [N, K, spatial...]
 };
 
-struct ConvKernelTable {
-  std::map<std::string, ConvKernel> convs;             // by kernel function name
-  std::map<std::string, ConvEpilogueKernel> epilogues; // by kernel function name
-};
+using ConvKernelTable = LibraryKernelTable<ConvKernel, ConvEpilogueKernel>;
 
 // What a target's convolution steps serve beyond bias (+ residual) + ReLU.
 struct ConvMatchOptions {

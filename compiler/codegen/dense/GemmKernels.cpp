@@ -255,16 +255,9 @@ std::optional<BiasEpilogueKernel> matchBiasEpilogue(mlir::func::FuncOp func) {
 } // namespace
 
 GemmKernelTable findGemmKernels(mlir::ModuleOp kernels, const GemmMatchOptions &options) {
-  GemmKernelTable table;
-  kernels.walk([&](mlir::func::FuncOp func) {
-    if (func.isExternal())
-      return;
-    if (auto gemm = matchGemm(func, options))
-      table.gemms[func.getName().str()] = *gemm;
-    else if (auto epilogue = matchBiasEpilogue(func))
-      table.epilogues[func.getName().str()] = *epilogue;
-  });
-  return table;
+  return findLibraryKernels<GemmKernel, BiasEpilogueKernel>(
+      kernels, [&](mlir::func::FuncOp func) { return matchGemm(func, options); },
+      matchBiasEpilogue);
 }
 
 } // namespace pt2c

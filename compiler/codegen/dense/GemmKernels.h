@@ -10,9 +10,7 @@
 #ifndef PT2C_COMPILER_CODEGEN_DENSE_GEMMKERNELS_H_
 #define PT2C_COMPILER_CODEGEN_DENSE_GEMMKERNELS_H_
 
-#include <map>
-#include <string>
-
+#include "compiler/codegen/dense/LibraryKernelTable.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "pt2c/plan_format.h"
 
@@ -29,10 +27,7 @@ struct BiasEpilogueKernel {
   int64_t n = 0;                // the bias length
 };
 
-struct GemmKernelTable {
-  std::map<std::string, GemmKernel> gemms;             // by kernel function name
-  std::map<std::string, BiasEpilogueKernel> epilogues; // by kernel function name
-};
+using GemmKernelTable = LibraryKernelTable<GemmKernel, BiasEpilogueKernel>;
 
 struct GemmMatchOptions {
   // Batched products whose batches interleave inside an operand (stride_a < m * k or

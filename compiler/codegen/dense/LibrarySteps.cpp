@@ -32,36 +32,25 @@ llvm::Error LibraryStepPlanner::run(std::vector<std::string> stepKernels) {
   beginExpansion();
   for (size_t i = 0; i < r.steps.size(); ++i) {
     const std::string &name = stepKernels[r.steps[i].kernel];
-    auto gemm = dense.gemms.gemms.find(name);
-    auto conv = dense.convs.convs.find(name);
-    if (conv != dense.convs.convs.end()) {
+    auto gemm = dense.gemms.kernels.find(name);
+    auto conv = dense.convs.kernels.find(name);
+    if (conv != dense.convs.kernels.end()) {
       pt2c_plan_conv c = conv->second.conv;
       std::vector<uint32_t> args = convArgs(i, stepKernels, conv->second, c);
       bool fused = c.epilogue != PT2C_CONV_EPILOGUE_NONE;
-      auto fallback = libraryStep(PT2C_STEP_CONV, r.convs.size(), args, i, fused, stepKernels);
-      if (!fallback)
-        return fallback.takeError();
-      c.num_fallback_steps = *fallback;
-      r.convs.push_back(c);
-      if (fused)
-        ++i;
-      continue;
-    }
-    if (gemm == dense.gemms.gemms.end()) {
-      if (auto err = expandKernelStep(name, buffersOf(r.steps[i])))
+      if (auto err = libraryStep(PT2C_STEP_CONV, c, fused, r.convs, args, i, stepKernels))
         return err;
-      continue;
+      i += fused ? 1 : 0;
+    } else if (gemm != dense.gemms.kernels.end()) {
+      pt2c_plan_gemm g = gemm->second.gemm;
+      std::vector<uint32_t> args = gemmArgs(i, stepKernels, gemm->second, g);
+      bool fused = g.epilogue != PT2C_GEMM_EPILOGUE_NONE;
+      if (auto err = libraryStep(PT2C_STEP_GEMM, g, fused, r.gemms, args, i, stepKernels))
+        return err;
+      i += fused ? 1 : 0;
+    } else if (auto err = expandKernelStep(name, buffersOf(r.steps[i]))) {
+      return err;
     }
-    pt2c_plan_gemm g = gemm->second.gemm;
-    std::vector<uint32_t> args = gemmArgs(i, stepKernels, gemm->second, g);
-    bool fused = g.epilogue != PT2C_GEMM_EPILOGUE_NONE;
-    auto fallback = libraryStep(PT2C_STEP_GEMM, r.gemms.size(), args, i, fused, stepKernels);
-    if (!fallback)
-      return fallback.takeError();
-    g.num_fallback_steps = *fallback;
-    r.gemms.push_back(g);
-    if (fused)
-      ++i;
   }
   r.steps = std::move(steps);
   r.stepArgs = std::move(stepArgs);
@@ -127,21 +116,36 @@ std::vector<uint32_t> LibraryStepPlanner::buffersOf(const pt2c_plan_step &step) 
                                r.stepArgs.begin() + step.first_arg + step.num_args);
 }
 
-// A library step (record `record` of the GEMM or convolution table) on `args`, then its
-// fallback: what the kernel function(s) it replaces become, kernel step i (and i + 1 when
-// its epilogue joined). Returns how many fallback steps that made.
-llvm::Expected<uint32_t>
-LibraryStepPlanner::libraryStep(pt2c_plan_step_kind kind, size_t record,
-                                const std::vector<uint32_t> &args, size_t i, bool fused,
-                                const std::vector<std::string> &stepKernels) {
+// A library step on `args` whose record (`record`, its number of fallback steps set here)
+// joins `table`, the plan's GEMM or convolution table; then its fallback: what the kernel
+// function(s) it replaces become, kernel step i (and i + 1 when its epilogue joined).
+template <typename Record>
+llvm::Error LibraryStepPlanner::libraryStep(pt2c_plan_step_kind kind, Record record, bool fused,
+                                            std::vector<Record> &table,
+                                            const std::vector<uint32_t> &args, size_t i,
+                                            const std::vector<std::string> &stepKernels) {
   size_t first = steps.size();
-  steps.push_back({static_cast<uint32_t>(record), static_cast<uint32_t>(args.size()),
+  steps.push_back({static_cast<uint32_t>(table.size()), static_cast<uint32_t>(args.size()),
                    static_cast<uint32_t>(stepArgs.size()), static_cast<uint32_t>(kind)});
   stepArgs.insert(stepArgs.end(), args.begin(), args.end());
   for (size_t j = i; j <= i + (fused ? 1 : 0); ++j)
     if (auto err = expandKernelStep(stepKernels[r.steps[j].kernel], buffersOf(r.steps[j])))
-      return std::move(err);
-  return static_cast<uint32_t>(steps.size() - first - 1);
+      return err;
+  record.num_fallback_steps = static_cast<uint32_t>(steps.size() - first - 1);
+  table.push_back(record);
+  return llvm::Error::success();
+}
+
+// The epilogue kernel of `epilogues` that kernel step i + 1 runs, if there is that step and
+// it runs one.
+template <typename Epilogue>
+const Epilogue *
+LibraryStepPlanner::nextEpilogue(size_t i, const std::vector<std::string> &stepKernels,
+                                 const std::map<std::string, Epilogue> &epilogues) const {
+  if (i + 1 >= r.steps.size())
+    return nullptr;
+  auto it = epilogues.find(stepKernels[r.steps[i + 1].kernel]);
+  return it == epilogues.end() ? nullptr : &it->second;
 }
 
 // Whether kernel step i + 1 (an epilogue reading `product`, step i's result, and writing
@@ -174,12 +178,10 @@ std::vector<uint32_t> LibraryStepPlanner::convArgs(size_t i,
   std::vector<uint32_t> buffers = buffersOf(r.steps[i]);
   uint32_t product = buffers.back(); // the kernel function's one result
   std::vector<uint32_t> plain = {buffers[conv.input], buffers[conv.weight], product};
-  if (i + 1 >= r.steps.size())
+  const ConvEpilogueKernel *epilogue = nextEpilogue(i, stepKernels, dense.convs.epilogues);
+  if (!epilogue)
     return plain;
-  auto epilogue = dense.convs.epilogues.find(stepKernels[r.steps[i + 1].kernel]);
-  if (epilogue == dense.convs.epilogues.end())
-    return plain;
-  const ConvEpilogueKernel &e = epilogue->second;
+  const ConvEpilogueKernel &e = *epilogue;
   std::vector<int64_t> shape = {static_cast<int64_t>(c.batch),
                                 static_cast<int64_t>(c.out_channels)};
   for (uint32_t d = 0; d < c.spatial_rank; ++d)
@@ -208,12 +210,10 @@ std::vector<uint32_t> LibraryStepPlanner::gemmArgs(size_t i,
   std::vector<uint32_t> buffers = buffersOf(r.steps[i]);
   uint32_t product = buffers.back(); // the kernel function's one result
   std::vector<uint32_t> plain = {buffers[gemm.lhs], buffers[gemm.rhs], product};
-  if (i + 1 >= r.steps.size() || g.batch != 1 || g.input_dtype != 0)
+  const BiasEpilogueKernel *epilogue = nextEpilogue(i, stepKernels, dense.gemms.epilogues);
+  if (!epilogue || g.batch != 1 || g.input_dtype != 0)
     return plain;
-  auto epilogue = dense.gemms.epilogues.find(stepKernels[r.steps[i + 1].kernel]);
-  if (epilogue == dense.gemms.epilogues.end())
-    return plain;
-  const BiasEpilogueKernel &e = epilogue->second;
+  const BiasEpilogueKernel &e = *epilogue;
   std::vector<uint32_t> next = buffersOf(r.steps[i + 1]);
   if (next.size() != 3 || next[e.input] != product || e.n != static_cast<int64_t>(g.n))
     return plain;

@@ -67,9 +67,13 @@ protected:
 private:
   void splitSteps(std::vector<std::string> &stepKernels);
   std::vector<uint32_t> buffersOf(const pt2c_plan_step &step) const;
-  llvm::Expected<uint32_t> libraryStep(pt2c_plan_step_kind kind, size_t record,
-                                       const std::vector<uint32_t> &args, size_t i, bool fused,
-                                       const std::vector<std::string> &stepKernels);
+  template <typename Record>
+  llvm::Error libraryStep(pt2c_plan_step_kind kind, Record record, bool fused,
+                          std::vector<Record> &table, const std::vector<uint32_t> &args, size_t i,
+                          const std::vector<std::string> &stepKernels);
+  template <typename Epilogue>
+  const Epilogue *nextEpilogue(size_t i, const std::vector<std::string> &stepKernels,
+                               const std::map<std::string, Epilogue> &epilogues) const;
   bool epilogueMayJoin(size_t i, uint32_t product, uint32_t out,
                        const std::vector<uint32_t> &operands) const;
   std::vector<uint32_t> convArgs(size_t i, const std::vector<std::string> &stepKernels,
