@@ -15,8 +15,20 @@ ops generically from a trace, so change them only together with it:
   * results: one ranked tensor per returned Tensor (`Tensor[]` -> Variadic).
 """
 
+import importlib.util
+import os
 import re
 import sys
+
+# The schema splitter is the exporter's, which parses the same schema strings from torch
+# at export time. Loaded by path: the genrule carries that one file, not the exporter's
+# package (whose modules want torch).
+_SCHEMA_PY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "compiler",
+                          "exporter", "pt2c_exporter", "schema.py")
+_spec = importlib.util.spec_from_file_location("pt2c_exporter_schema", _SCHEMA_PY)
+_schema = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_schema)
+split_top_level = _schema.split_top_level
 
 # Non-tensor ATen argument types -> ODS attribute constraints. ScalarType holds the
 # pt2c DType number (ir/artifact/pt2c.proto); MemoryFormat and Layout hold the number
@@ -44,28 +56,6 @@ TENSOR = "AnyRankedTensor"
 
 class SchemaError(Exception):
     pass
-
-
-def split_top_level(text, sep=","):
-    """Splits on `sep` outside (), [] and quotes: defaults like [0, 1] or "a,b" stay whole."""
-    parts, depth, quote, cur = [], 0, None, []
-    for ch in text:
-        if quote:
-            quote = None if ch == quote else quote
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        elif ch == sep and depth == 0:
-            parts.append("".join(cur).strip())
-            cur = []
-            continue
-        cur.append(ch)
-    if "".join(cur).strip():
-        parts.append("".join(cur).strip())
-    return parts
 
 
 def parse_type(text):

@@ -40,27 +40,39 @@ def op_schema(func):
     return schema
 
 
+def split_top_level(text, sep=","):
+    """Splits on `sep` outside (), [] and quotes, up to a bracket that closes nothing (the
+    end of an argument list): defaults like [0, 1] or "a,b" stay whole.
+
+    ir/aten/gen_aten_ops.py splits the schemas of aten_ops.txt with it too.
+    """
+    parts, depth, quote, begin = [], 0, None, 0
+    for i, ch in enumerate(text):
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]" and depth == 0:
+            text = text[:i]
+            break
+        elif ch in ")]":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(text[begin:i].strip())
+            begin = i + 1
+    if text[begin:].strip():
+        parts.append(text[begin:].strip())
+    return parts
+
+
 def declared_argument_types(text):
     """`aten::f(Tensor(a!) self, *, int[2] k=1) -> ...` -> ["Tensor", "int[]"]."""
     start = text.find("(")
     if start < 0:
         return []
-    pieces, depth, begin, quote = [], 0, start + 1, None
-    for i in range(start + 1, len(text)):
-        c = text[i]
-        if quote:
-            quote = None if c == quote else quote
-        elif c in "\"'":
-            quote = c
-        elif c in "([":
-            depth += 1
-        elif c in ")]" and depth > 0:
-            depth -= 1
-        elif depth == 0 and c in ",)":  # commas inside `int[2] k=[1, 1]` do not split
-            pieces.append(text[begin:i].strip())
-            begin = i + 1
-            if c == ")":
-                break
+    pieces = split_top_level(text[start + 1:])
     types = []
     for piece in pieces:
         if not piece or piece == "*":
