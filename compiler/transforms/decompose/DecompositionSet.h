@@ -22,6 +22,20 @@ inline std::string symbolicArgumentMessage(const std::string &arg) {
          "which this op does not support yet";
 }
 
+/// Replaces `op` by what its decomposition built (one value per result, each non-null):
+/// unless the builder met a dynamic dimension it does not handle, or a value's type is
+/// not the one the trace fixed, which a decomposition must reproduce exactly.
+inline mlir::LogicalResult replaceDecomposed(mlir::Operation *op, mlir::PatternRewriter &rewriter,
+                                             const PrimBuilder &b, mlir::ValueRange results) {
+  if (std::string arg = b.unhandledSymbolicArgument(); !arg.empty())
+    return decompositionFailed(rewriter, op, symbolicArgumentMessage(arg));
+  for (auto [result, original] : llvm::zip_equal(results, op->getResults()))
+    if (!result || result.getType() != original.getType())
+      return decompositionFailed(rewriter, op, "decomposition produced the wrong type");
+  rewriter.replaceOp(op, results);
+  return mlir::success();
+}
+
 /// Runs one Decomposition as a rewrite pattern.
 template <typename OpT> class DecompositionPattern : public mlir::OpRewritePattern<OpT> {
 public:
@@ -33,13 +47,7 @@ public:
     mlir::Value result = decompose(op, b);
     if (b.failed() || !result)
       return decompositionFailed(rewriter, op, b.failureReason());
-    if (std::string arg = b.unhandledSymbolicArgument(); !arg.empty())
-      return decompositionFailed(rewriter, op, symbolicArgumentMessage(arg));
-    // The trace fixed the result type; a decomposition must reproduce it exactly.
-    if (result.getType() != op->getResult(0).getType())
-      return decompositionFailed(rewriter, op, "decomposition produced the wrong type");
-    rewriter.replaceOp(op, result);
-    return mlir::success();
+    return replaceDecomposed(op, rewriter, b, result);
   }
 
 private:
@@ -64,13 +72,7 @@ public:
     llvm::SmallVector<mlir::Value> results = decompose(op, b);
     if (b.failed() || results.size() != op->getNumResults())
       return decompositionFailed(rewriter, op, b.failureReason());
-    if (std::string arg = b.unhandledSymbolicArgument(); !arg.empty())
-      return decompositionFailed(rewriter, op, symbolicArgumentMessage(arg));
-    for (auto [result, original] : llvm::zip_equal(results, op->getResults()))
-      if (!result || result.getType() != original.getType())
-        return decompositionFailed(rewriter, op, "decomposition produced the wrong type");
-    rewriter.replaceOp(op, results);
-    return mlir::success();
+    return replaceDecomposed(op, rewriter, b, results);
   }
 
 private:

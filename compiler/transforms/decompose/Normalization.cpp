@@ -12,32 +12,37 @@ using namespace mlir;
 namespace pt2c::decompose {
 namespace {
 
-/// exp(x - max) over `dim`, and its sum broadcast back: the two halves of softmax
-/// and of log_softmax. `shifted` receives x - max.
-std::pair<Value, Value> expAndSum(PrimBuilder &b, Value x, int64_t dim, Value &shifted) {
+/// What softmax and log_softmax of op's self over op's dim are made of, computed in the
+/// accumulation type: x - max, exp(x - max), and its sum broadcast back.
+struct ExpAndSum {
+  Value shifted, e, sum;
+};
+
+template <typename OpT> std::optional<ExpAndSum> expAndSum(OpT op, PrimBuilder &b) {
+  Value x = b.convert(op.getSelf(), accumulationType(b.resultElementType()));
+  if (b.failed())
+    return std::nullopt;
   RankedTensorType type = tensorType(x);
+  int64_t dim = normalizeDim(op.getDimAttr().getInt(), type.getRank());
   if (type.getRank() == 0) { // softmax of a scalar is over nothing: x - x
-    shifted = b.create<prim::SubOp>(x, x);
+    Value shifted = b.create<prim::SubOp>(x, x);
     Value e = b.create<prim::ExpOp>(shifted);
-    return {e, e};
+    return ExpAndSum{shifted, e, e};
   }
   Value max = b.broadcastReduced(b.reduce(prim::ReduceKind::MAX, x, {dim}), type, {dim}, x);
-  shifted = b.create<prim::SubOp>(x, max);
+  Value shifted = b.create<prim::SubOp>(x, max);
   Value e = b.create<prim::ExpOp>(shifted);
   Value sum = b.broadcastReduced(b.reduce(prim::ReduceKind::SUM, e, {dim}), type, {dim}, x);
-  return {e, sum};
+  return ExpAndSum{shifted, e, sum};
 }
 
 /// softmax(x) = exp(x - max) / sum(exp(x - max)), in the result dtype (which covers
 /// _softmax's half_to_float and softmax.int's dtype).
 template <typename OpT> Value softmax(OpT op, PrimBuilder &b) {
-  Value x = b.convert(op.getSelf(), accumulationType(b.resultElementType()));
-  if (b.failed())
+  std::optional<ExpAndSum> parts = expAndSum(op, b);
+  if (!parts)
     return {};
-  Value shifted;
-  int64_t dim = normalizeDim(op.getDimAttr().getInt(), tensorType(x).getRank());
-  auto [e, sum] = expAndSum(b, x, dim, shifted);
-  return b.convert(b.create<prim::DivOp>(e, sum), b.resultElementType());
+  return b.convert(b.create<prim::DivOp>(parts->e, parts->sum), b.resultElementType());
 }
 
 /// _safe_softmax (SDPA's math path): softmax, but 0 for rows that are -inf
@@ -68,13 +73,10 @@ Value safeSoftmax(aten::InternalSafeSoftmaxOp op, PrimBuilder &b) {
 
 /// log_softmax(x) = (x - max) - log(sum(exp(x - max))).
 template <typename OpT> Value logSoftmax(OpT op, PrimBuilder &b) {
-  Value x = b.convert(op.getSelf(), accumulationType(b.resultElementType()));
-  if (b.failed())
+  std::optional<ExpAndSum> parts = expAndSum(op, b);
+  if (!parts)
     return {};
-  Value shifted;
-  int64_t dim = normalizeDim(op.getDimAttr().getInt(), tensorType(x).getRank());
-  auto [e, sum] = expAndSum(b, x, dim, shifted);
-  Value result = b.create<prim::SubOp>(shifted, b.create<prim::LogOp>(sum));
+  Value result = b.create<prim::SubOp>(parts->shifted, b.create<prim::LogOp>(parts->sum));
   return b.convert(result, b.resultElementType());
 }
 
