@@ -2,6 +2,7 @@
 
 #include "compiler/codegen/ApproximateMath.h"
 #include "compiler/codegen/BufferizeKernels.h"
+#include "compiler/codegen/ConstantGlobalNames.h"
 #include "compiler/codegen/CpuPipeline.h"
 #include "compiler/codegen/DynamicKernelAbi.h"
 #include "compiler/codegen/SelectMinMax.h"

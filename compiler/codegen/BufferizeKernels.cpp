@@ -1,5 +1,6 @@
 #include "compiler/codegen/BufferizeKernels.h"
 
+#include "compiler/codegen/ConstantGlobalNames.h"
 #include "compiler/codegen/DynamicKernelAbi.h"
 #include "compiler/transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
@@ -22,6 +23,7 @@ void buildBufferizeKernelsPipeline(mlir::OpPassManager &pm) {
   bufferize.setFunctionBoundaryTypeConversion(
       mlir::bufferization::LayoutMapOption::IdentityLayoutMap);
   pm.addPass(mlir::bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createNameConstantGlobalsPass());
   // A statically shaped result is written into its out-param, not into a temporary
   // then copied.
   mlir::bufferization::BufferResultsToOutParamsOpts outParams;

@@ -48,6 +48,18 @@ def CopyReturnedArgumentsPass : Pass<"pt2c-copy-returned-arguments", "::mlir::Mo
   ];
 }
 
+def NameConstantGlobalsPass : Pass<"pt2c-name-constant-globals", "::mlir::ModuleOp"> {
+  let summary = "Name and place the globals of constant tensors in the order of first use";
+  let description = [{
+    Right after one-shot-bufferize, for every target (ConstantGlobalNames.h): the
+    globals `__constant_<type>`, `_0`, `_1`, ... get their names in the order the
+    module first uses them, and the module lists them in reverse of it, as module
+    bufferization makes them when it visits the functions in module order. MLIR 19
+    visits them in an order that changes from run to run.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def SplitKernelLoopsPass : Pass<"pt2c-split-kernel-loops", "::mlir::ModuleOp"> {
   let summary = "Bound one loop of each splittable kernel by appended begin/end "
                 "parameters, so the runtime can divide the kernel among threads";
