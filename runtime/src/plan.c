@@ -223,6 +223,32 @@ static int operand_fits(const pt2c_plan *plan, uint32_t buffer, uint64_t element
   return span <= plan->buffers[buffer].nbytes;
 }
 
+/* What a library step (`what`: "GEMM" or "convolution") must have whatever it computes:
+ * the `expected_args` buffers its epilogue takes, and `num_fallback_steps` steps after it
+ * in the plan. */
+static pt2c_status check_library_args(const pt2c_plan *plan, uint32_t number,
+                                      const pt2c_plan_step *step, const char *what,
+                                      uint32_t expected_args, uint32_t num_fallback_steps) {
+  if (step->num_args != expected_args)
+    return CORRUPT("step %u: a %s with this epilogue takes %u buffers, not %u", number, what,
+                   expected_args, step->num_args);
+  if (num_fallback_steps > plan->header->num_steps - 1 - number)
+    return CORRUPT("step %u: %u fallback steps run past the plan's end", number,
+                   num_fallback_steps);
+  return PT2C_OK;
+}
+
+/* A library step's operands have the fixed sizes its record gives. */
+static pt2c_status check_library_sizes_fixed(const pt2c_plan *plan, uint32_t number,
+                                             const pt2c_plan_step *step, const char *what) {
+  const uint32_t *args = plan->step_args + step->first_arg;
+  for (uint32_t i = 0; i < step->num_args; ++i)
+    if (pt2c_plan_buffer_is_dynamic(plan, args[i]))
+      return CORRUPT("step %u: a %s's fixed sizes on buffer %u, whose size is dynamic", number,
+                     what, args[i]);
+  return PT2C_OK;
+}
+
 /* A GEMM step and its record: the operands fit their buffers, and the fallback steps
  * exist. Called after every step's own checks. */
 static pt2c_status check_gemm_step(const pt2c_plan *plan, uint32_t number,
@@ -238,19 +264,15 @@ static pt2c_status check_gemm_step(const pt2c_plan *plan, uint32_t number,
                    "without epilogue",
                    number, g->input_dtype);
   uint32_t expected_args = g->epilogue == PT2C_GEMM_EPILOGUE_NONE ? 3 : 4;
-  if (step->num_args != expected_args)
-    return CORRUPT("step %u: a GEMM with this epilogue takes %u buffers, not %u", number,
-                   expected_args, step->num_args);
-  if (g->num_fallback_steps > plan->header->num_steps - 1 - number)
-    return CORRUPT("step %u: %u fallback steps run past the plan's end", number,
-                   g->num_fallback_steps);
+  pt2c_status status =
+      check_library_args(plan, number, step, "GEMM", expected_args, g->num_fallback_steps);
+  if (status == PT2C_OK)
+    status = check_library_sizes_fixed(plan, number, step, "GEMM");
+  if (status != PT2C_OK)
+    return status;
   uint64_t size = pt2c_dtype_element_size((pt2c_dtype)g->dtype);
   uint64_t in_size = g->input_dtype ? pt2c_dtype_element_size((pt2c_dtype)g->input_dtype) : size;
   const uint32_t *args = plan->step_args + step->first_arg;
-  for (uint32_t i = 0; i < expected_args; ++i)
-    if (pt2c_plan_buffer_is_dynamic(plan, args[i]))
-      return CORRUPT("step %u: a GEMM's fixed sizes on buffer %u, whose size is dynamic", number,
-                     args[i]);
   int fits = operand_fits(plan, args[0], in_size, g->batch, g->stride_a,
                           g->transpose_a ? g->k : g->m, g->transpose_a ? g->m : g->k, g->ld_a) &&
              operand_fits(plan, args[1], in_size, g->batch, g->stride_b,
@@ -291,12 +313,10 @@ static pt2c_status check_conv_step(const pt2c_plan *plan, uint32_t number,
   uint32_t expected_args = c->epilogue == PT2C_CONV_EPILOGUE_NONE            ? 3
                            : c->epilogue == PT2C_CONV_EPILOGUE_BIAS_ADD_RELU ? 5
                                                                              : 4;
-  if (step->num_args != expected_args)
-    return CORRUPT("step %u: a convolution with this epilogue takes %u buffers, not %u", number,
-                   expected_args, step->num_args);
-  if (c->num_fallback_steps > plan->header->num_steps - 1 - number)
-    return CORRUPT("step %u: %u fallback steps run past the plan's end", number,
-                   c->num_fallback_steps);
+  pt2c_status status =
+      check_library_args(plan, number, step, "convolution", expected_args, c->num_fallback_steps);
+  if (status != PT2C_OK)
+    return status;
   int ok = c->spatial_rank >= 1 && c->spatial_rank <= PT2C_CONV_MAX_SPATIAL && c->groups >= 1 &&
            c->batch >= 1 && c->in_channels >= 1 && c->out_channels >= 1 && c->batch <= INT32_MAX &&
            c->in_channels <= INT32_MAX && c->out_channels <= INT32_MAX &&
@@ -317,12 +337,11 @@ static pt2c_status check_conv_step(const pt2c_plan *plan, uint32_t number,
   }
   if (!ok)
     return CORRUPT("step %u: convolution %u has sizes that do not agree", number, step->kernel);
+  status = check_library_sizes_fixed(plan, number, step, "convolution");
+  if (status != PT2C_OK)
+    return status;
   uint64_t size = pt2c_dtype_element_size((pt2c_dtype)c->dtype);
   const uint32_t *args = plan->step_args + step->first_arg;
-  for (uint32_t i = 0; i < expected_args; ++i)
-    if (pt2c_plan_buffer_is_dynamic(plan, args[i]))
-      return CORRUPT("step %u: a convolution's fixed sizes on buffer %u, whose size is dynamic",
-                     number, args[i]);
   /* Unused spatial entries are 1. */
   uint64_t x[] = {c->batch, c->in_channels, c->input[0], c->input[1], c->input[2]};
   uint64_t w[] = {c->out_channels, c->in_channels / c->groups, c->kernel[0], c->kernel[1],

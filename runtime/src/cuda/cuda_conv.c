@@ -4,9 +4,7 @@
  * since cuDNN's descriptors take 4 or 5 dims. */
 #include "cuda_conv.h"
 
-#include <dlfcn.h>
 #include <float.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +13,7 @@
 #include "../dtype.h"
 #include "../error.h"
 #include "cuda_conv_layout.h"
+#include "cuda_library.h"
 #include "cudnn_api.h"
 
 /* The most workspace one algorithm may take (cuDNN's fastest algorithms for a ResNet
@@ -22,10 +21,7 @@
 enum { kMaxWorkspaceBytes = 64 << 20, kAlignment = 16, kMaxDims = 2 + PT2C_CONV_MAX_SPATIAL };
 
 #define ENTRY(member, name) {offsetof(cudnn_api, member), name}
-static const struct {
-  size_t offset;
-  const char *name;
-} kSymbols[] = {
+static const pt2c_cuda_symbol kSymbols[] = {
     ENTRY(GetVersion, "cudnnGetVersion"),
     ENTRY(Create, "cudnnCreate"),
     ENTRY(Destroy, "cudnnDestroy"),
@@ -52,37 +48,19 @@ static const struct {
 };
 #undef ENTRY
 
-static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static cudnn_api g_api;
-static int g_state; /* 0 not tried, 1 loaded, -1 unavailable (not retried) */
+/* cuDNN 8 or newer: older ones' perf records and math types differ. */
+static int usable(const void *api) { return ((const cudnn_api *)api)->GetVersion() >= 8000; }
 
-/* The library's table, or NULL when there is none (or it is older than cuDNN 8, whose
- * perf records and math types differ); the handle stays open. */
-static const cudnn_api *load_api(void) {
-  pthread_mutex_lock(&g_lock);
-  if (g_state == 0) {
-    const char *name = getenv("PT2C_LIBCUDNN");
-    void *handle =
-        dlopen(name != NULL && name[0] != '\0' ? name : "libcudnn.so.9", RTLD_NOW | RTLD_LOCAL);
-    cudnn_api api;
-    g_state = handle != NULL ? 1 : -1;
-    for (size_t i = 0; g_state == 1 && i < sizeof(kSymbols) / sizeof(kSymbols[0]); ++i) {
-      void *symbol = dlsym(handle, kSymbols[i].name);
-      if (symbol == NULL)
-        g_state = -1;
-      else
-        memcpy((char *)&api + kSymbols[i].offset, &symbol, sizeof(symbol));
-    }
-    if (g_state == 1 && api.GetVersion() < 8000)
-      g_state = -1;
-    if (g_state == 1)
-      g_api = api;
-    else if (handle != NULL)
-      dlclose(handle);
-  }
-  pthread_mutex_unlock(&g_lock);
-  return g_state == 1 ? &g_api : NULL;
-}
+static cudnn_api g_api;
+static pt2c_cuda_library g_library = {
+    .env = "PT2C_LIBCUDNN",
+    .sonames = {"libcudnn.so.9"},
+    .symbols = kSymbols,
+    .num_symbols = sizeof(kSymbols) / sizeof(kSymbols[0]),
+    .usable = usable,
+    .api = &g_api,
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+};
 
 /* One convolution's descriptors; `served` is 0 when its fallback steps run instead.
  * A channels-last convolution (`nhwc`) computes on NHWC x, z and y and a KRSC filter
@@ -116,11 +94,6 @@ struct pt2c_cuda_convs {
   CUdeviceptr scratch;
   uint64_t scratch_x_bytes, scratch_y_bytes;
 };
-
-static int env_is(const char *name, const char *value) {
-  const char *setting = getenv(name);
-  return setting != NULL && strcmp(setting, value) == 0;
-}
 
 static int data_type(uint32_t dtype) {
   return dtype == PT2C_F16    ? CUDNN_DATA_HALF
@@ -353,7 +326,8 @@ static uint64_t tensor_bytes(const pt2c_plan_conv *c, uint64_t channels, const u
  * Returns 0 when a channels-last convolution found no algorithm (it has no fallback). */
 static int prepare_all(pt2c_cuda_convs *convs, const pt2c_plan *plan, const uint32_t *step_of,
                        const uint8_t *wanted, const uint8_t *nhwc) {
-  int tf32 = env_is("PT2C_CUDA_TF32", "1"), verbose = env_is("PT2C_CUDNN_VERBOSE", "1");
+  int tf32 = pt2c_cuda_env_is("PT2C_CUDA_TF32", "1"),
+      verbose = pt2c_cuda_env_is("PT2C_CUDNN_VERBOSE", "1");
   convs->served = 0;
   convs->workspace_size = 0;
   convs->scratch_x_bytes = convs->scratch_y_bytes = 0;
@@ -464,6 +438,19 @@ static pt2c_status choose_layouts_and_prepare(const pt2c_cuda_driver *cu, pt2c_c
   return status;
 }
 
+/* An empty table of `count` convolutions. */
+static pt2c_status allocate_table(uint32_t count, pt2c_cuda_convs **out) {
+  void *entries;
+  pt2c_cuda_convs *convs =
+      pt2c_cuda_table_alloc(sizeof(*convs), count, sizeof(conv_entry), &entries);
+  if (convs == NULL)
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the convolution table");
+  convs->entries = entries;
+  convs->count = count;
+  *out = convs;
+  return PT2C_OK;
+}
+
 pt2c_status pt2c_cuda_convs_create(const pt2c_cuda_driver *cu, const pt2c_plan *plan,
                                    const unsigned char *host_weights, pt2c_cuda_convs **out) {
   *out = NULL;
@@ -472,19 +459,14 @@ pt2c_status pt2c_cuda_convs_create(const pt2c_cuda_driver *cu, const pt2c_plan *
     if (plan->convs[i].epilogue == PT2C_CONV_EPILOGUE_BIAS_SILU)
       return pt2c_fail(PT2C_ERROR_UNSUPPORTED,
                        "convolution %u has a SiLU epilogue, which only CPU plans use", i);
-  pt2c_cuda_convs *convs = calloc(1, sizeof(*convs));
-  if (convs != NULL)
-    convs->entries = calloc(count > 0 ? count : 1, sizeof(conv_entry));
-  if (convs == NULL || convs->entries == NULL) {
-    free(convs);
-    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the convolution table");
-  }
-  *out = convs;
-  convs->count = count;
+  pt2c_status status = allocate_table(count, out);
+  if (status != PT2C_OK)
+    return status;
+  pt2c_cuda_convs *convs = *out;
   convs->records = plan->convs;
-  if (count == 0 || env_is("PT2C_CUDNN", "0"))
+  if (count == 0 || pt2c_cuda_env_is("PT2C_CUDNN", "0"))
     return PT2C_OK;
-  convs->api = load_api();
+  convs->api = pt2c_cuda_library_load(&g_library);
   const cudnn_api *api = convs->api;
   if (api != NULL && api->Create(&convs->handle) != CUDNN_STATUS_SUCCESS)
     convs->handle = NULL;
@@ -505,31 +487,22 @@ pt2c_status pt2c_cuda_convs_create(const pt2c_cuda_driver *cu, const pt2c_plan *
     convs->api = NULL;
     return PT2C_OK;
   }
-  pt2c_status status = choose_layouts_and_prepare(cu, convs, plan, host_weights);
-  if (status != PT2C_OK || convs->workspace_size == 0)
+  status = choose_layouts_and_prepare(cu, convs, plan, host_weights);
+  if (status != PT2C_OK)
     return status;
-  CUresult result = cu->MemAlloc(&convs->workspace, convs->workspace_size);
-  if (result == CUDA_SUCCESS)
-    return PT2C_OK;
-  convs->workspace = 0;
-  return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result),
-                        "could not allocate the cuDNN workspace on the GPU");
+  return pt2c_cuda_workspace_alloc(cu, convs->workspace_size, &convs->workspace,
+                                   "could not allocate the cuDNN workspace on the GPU");
 }
 
 pt2c_status pt2c_cuda_convs_share(const pt2c_cuda_driver *cu, const pt2c_cuda_convs *parent,
                                   pt2c_cuda_convs **out) {
   *out = NULL;
-  pt2c_cuda_convs *convs = calloc(1, sizeof(*convs));
   uint32_t count = parent->count;
-  if (convs != NULL)
-    convs->entries = calloc(count > 0 ? count : 1, sizeof(conv_entry));
-  if (convs == NULL || convs->entries == NULL) {
-    free(convs);
-    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the convolution table");
-  }
-  *out = convs;
+  pt2c_status status = allocate_table(count, out);
+  if (status != PT2C_OK)
+    return status;
+  pt2c_cuda_convs *convs = *out;
   convs->shared = 1;
-  convs->count = count;
   convs->records = parent->records;
   if (parent->api == NULL)
     return PT2C_OK;

@@ -3,8 +3,6 @@
  * row-major matrix read column-major is already its transpose. */
 #include "cuda_gemm.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +10,7 @@
 
 #include "../dtype.h"
 #include "../error.h"
+#include "cuda_library.h"
 
 typedef int cublasStatus_t;
 typedef struct cublasLtContext *cublasLtHandle_t;
@@ -82,10 +81,7 @@ typedef struct cublaslt_api {
 } cublaslt_api;
 
 #define ENTRY(member, name) {offsetof(cublaslt_api, member), name}
-static const struct {
-  size_t offset;
-  const char *name;
-} kSymbols[] = {
+static const pt2c_cuda_symbol kSymbols[] = {
     ENTRY(Create, "cublasLtCreate"),
     ENTRY(Destroy, "cublasLtDestroy"),
     ENTRY(MatmulDescCreate, "cublasLtMatmulDescCreate"),
@@ -102,40 +98,15 @@ static const struct {
 };
 #undef ENTRY
 
-static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static cublaslt_api g_api;
-static int g_state; /* 0 not tried, 1 loaded, -1 unavailable (not retried) */
-
-static void *open_library(void) {
-  const char *name = getenv("PT2C_LIBCUBLASLT");
-  if (name != NULL && name[0] != '\0')
-    return dlopen(name, RTLD_NOW | RTLD_LOCAL);
-  void *handle = dlopen("libcublasLt.so.13", RTLD_NOW | RTLD_LOCAL);
-  return handle != NULL ? handle : dlopen("libcublasLt.so.12", RTLD_NOW | RTLD_LOCAL);
-}
-
-/* The library's table, or NULL when there is none; the handle stays open. */
-static const cublaslt_api *load_api(void) {
-  pthread_mutex_lock(&g_lock);
-  if (g_state == 0) {
-    void *handle = open_library();
-    cublaslt_api api;
-    g_state = handle != NULL ? 1 : -1;
-    for (size_t i = 0; g_state == 1 && i < sizeof(kSymbols) / sizeof(kSymbols[0]); ++i) {
-      void *symbol = dlsym(handle, kSymbols[i].name);
-      if (symbol == NULL)
-        g_state = -1;
-      else
-        memcpy((char *)&api + kSymbols[i].offset, &symbol, sizeof(symbol));
-    }
-    if (g_state == 1)
-      g_api = api;
-    else if (handle != NULL)
-      dlclose(handle);
-  }
-  pthread_mutex_unlock(&g_lock);
-  return g_state == 1 ? &g_api : NULL;
-}
+static pt2c_cuda_library g_library = {
+    .env = "PT2C_LIBCUBLASLT",
+    .sonames = {"libcublasLt.so.13", "libcublasLt.so.12"},
+    .symbols = kSymbols,
+    .num_symbols = sizeof(kSymbols) / sizeof(kSymbols[0]),
+    .api = &g_api,
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+};
 
 /* One GEMM's descriptors; `served` is 0 when its fallback steps run instead. */
 typedef struct gemm_entry {
@@ -159,11 +130,6 @@ struct pt2c_cuda_gemms {
 
 static int data_type(uint32_t dtype) {
   return dtype == PT2C_F16 ? CUDA_R_16F : dtype == PT2C_BF16 ? CUDA_R_16BF : CUDA_R_32F;
-}
-
-static int env_is(const char *name, const char *value) {
-  const char *setting = getenv(name);
-  return setting != NULL && strcmp(setting, value) == 0;
 }
 
 /* A column-major layout of `rows` x `cols` with batch count and stride. */
@@ -264,40 +230,42 @@ static void prepare(pt2c_cuda_gemms *gemms, const pt2c_plan_gemm *g, const CUdev
 
 /* The workspace_size bytes every GEMM of the table may use (none: nothing to do). */
 static pt2c_status allocate_workspace(const pt2c_cuda_driver *cu, pt2c_cuda_gemms *gemms) {
-  if (gemms->workspace_size == 0)
-    return PT2C_OK;
-  CUresult result = cu->MemAlloc(&gemms->workspace, gemms->workspace_size);
-  if (result == CUDA_SUCCESS)
-    return PT2C_OK;
-  gemms->workspace = 0;
-  return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result),
-                        "could not allocate the cuBLASLt workspace on the GPU");
+  return pt2c_cuda_workspace_alloc(cu, gemms->workspace_size, &gemms->workspace,
+                                   "could not allocate the cuBLASLt workspace on the GPU");
+}
+
+/* An empty table of `count` GEMMs. */
+static pt2c_status allocate_table(uint32_t count, pt2c_cuda_gemms **out) {
+  void *entries;
+  pt2c_cuda_gemms *gemms =
+      pt2c_cuda_table_alloc(sizeof(*gemms), count, sizeof(gemm_entry), &entries);
+  if (gemms == NULL)
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the GEMM table");
+  gemms->entries = entries;
+  gemms->count = count;
+  *out = gemms;
+  return PT2C_OK;
 }
 
 pt2c_status pt2c_cuda_gemms_create(const pt2c_cuda_driver *cu, const pt2c_plan *plan,
                                    const CUdeviceptr *buffer_address, pt2c_cuda_gemms **out) {
   *out = NULL;
-  pt2c_cuda_gemms *gemms = calloc(1, sizeof(*gemms));
   uint32_t count = plan->header->num_gemms;
-  if (gemms != NULL)
-    gemms->entries = calloc(count > 0 ? count : 1, sizeof(gemm_entry));
-  if (gemms == NULL || gemms->entries == NULL) {
-    free(gemms);
-    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the GEMM table");
-  }
-  *out = gemms;
-  gemms->count = count;
+  pt2c_status status = allocate_table(count, out);
+  if (status != PT2C_OK)
+    return status;
+  pt2c_cuda_gemms *gemms = *out;
   gemms->records = plan->gemms;
-  if (count == 0 || env_is("PT2C_CUBLASLT", "0"))
+  if (count == 0 || pt2c_cuda_env_is("PT2C_CUBLASLT", "0"))
     return PT2C_OK;
-  gemms->api = load_api();
+  gemms->api = pt2c_cuda_library_load(&g_library);
   if (gemms->api != NULL && gemms->api->Create(&gemms->handle) != CUBLAS_STATUS_SUCCESS) {
     gemms->api = NULL; /* e.g. a cuBLASLt too new for the driver: our kernels still run */
     gemms->handle = NULL;
   }
   if (gemms->api == NULL)
     return PT2C_OK;
-  int tf32 = env_is("PT2C_CUDA_TF32", "1");
+  int tf32 = pt2c_cuda_env_is("PT2C_CUDA_TF32", "1");
   for (uint32_t s = 0; s < plan->header->num_steps; ++s) {
     const pt2c_plan_step *step = &plan->steps[s];
     if (step->kind != PT2C_STEP_GEMM)
@@ -318,17 +286,12 @@ pt2c_status pt2c_cuda_gemms_create(const pt2c_cuda_driver *cu, const pt2c_plan *
 pt2c_status pt2c_cuda_gemms_share(const pt2c_cuda_driver *cu, const pt2c_cuda_gemms *parent,
                                   pt2c_cuda_gemms **out) {
   *out = NULL;
-  pt2c_cuda_gemms *gemms = calloc(1, sizeof(*gemms));
   uint32_t count = parent->count;
-  if (gemms != NULL)
-    gemms->entries = calloc(count > 0 ? count : 1, sizeof(gemm_entry));
-  if (gemms == NULL || gemms->entries == NULL) {
-    free(gemms);
-    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the GEMM table");
-  }
-  *out = gemms;
+  pt2c_status status = allocate_table(count, out);
+  if (status != PT2C_OK)
+    return status;
+  pt2c_cuda_gemms *gemms = *out;
   gemms->shared = 1;
-  gemms->count = count;
   gemms->records = parent->records;
   if (parent->api == NULL)
     return PT2C_OK;
