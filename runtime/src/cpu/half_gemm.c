@@ -93,10 +93,14 @@ int pt2c_half_gemm_run(const pt2c_plan_gemm *g, const pt2c_sgemm_problem *half) 
       p.epilogue.bias = d + d_count;
     }
   }
-  if (g->batch == 1)
-    pt2c_sgemm(&p);
-  else
-    pt2c_sgemm_batched(&p, (int64_t)g->batch, (int64_t)g->stride_a, (int64_t)g->stride_b,
-                       (int64_t)g->stride_d);
+  pt2c_sgemm_record(g, &p);
   return 1;
+}
+
+void pt2c_sgemm_record(const pt2c_plan_gemm *g, const pt2c_sgemm_problem *p) {
+  if (g->batch == 1)
+    pt2c_sgemm(p);
+  else
+    pt2c_sgemm_batched(p, (int64_t)g->batch, (int64_t)g->stride_a, (int64_t)g->stride_b,
+                       (int64_t)g->stride_d);
 }

@@ -26,6 +26,9 @@ uint32_t pt2c_gemm_operand_dtype(const pt2c_plan_gemm *g);
  * PT2C_GEMM_F32 (widened). */
 pt2c_gemm_operands pt2c_half_gemm_operands(uint32_t dtype);
 
+/* Runs the f32 problem `p` as record `g` says: once, or g->batch times at its strides. */
+void pt2c_sgemm_record(const pt2c_plan_gemm *g, const pt2c_sgemm_problem *p);
+
 /* Runs `p` (operands from pt2c_half_gemm_operands, strides and packed operands set up as
  * for f32; a and b point at the half operands, c at D, epilogue.bias at a half bias) for
  * record `g`. Returns 0 when scratch

@@ -164,11 +164,7 @@ static int run_gemm(const gemm_state *state, const pt2c_plan_gemm *g, uint32_t n
   p.epilogue.relu = g->epilogue == PT2C_GEMM_EPILOGUE_BIAS_RELU;
   if (pt2c_gemm_operand_dtype(g) != PT2C_F32 || g->dtype != PT2C_F32)
     return pt2c_half_gemm_run(g, &p);
-  if (g->batch == 1)
-    pt2c_sgemm(&p);
-  else
-    pt2c_sgemm_batched(&p, (int64_t)g->batch, (int64_t)g->stride_a, (int64_t)g->stride_b,
-                       (int64_t)g->stride_d);
+  pt2c_sgemm_record(g, &p);
   return 1;
 }
 
