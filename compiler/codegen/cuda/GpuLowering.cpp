@@ -37,6 +37,9 @@ void buildCudaKernelsToNvvmPipeline(mlir::OpPassManager &pm) {
   pm.addNestedPass<mlir::func::FuncOp>(mlir::createParallelLoopToGpuPass());
   pm.addNestedPass<mlir::func::FuncOp>(createSinkIntoGpuLaunchesPass());
   pm.addNestedPass<mlir::func::FuncOp>(createLoadGpuSymbolsPass());
+  // A kernel function's small launches (a decode step's) as one: launch latency is
+  // their whole cost.
+  pm.addNestedPass<mlir::func::FuncOp>(createMergeSmallGpuLaunchesPass());
   pm.addPass(mlir::createGpuKernelOutliningPass());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());

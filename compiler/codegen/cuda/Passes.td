@@ -68,6 +68,32 @@ def SinkIntoGpuLaunchesPass : Pass<"pt2c-sink-into-gpu-launches", "::mlir::func:
   }];
 }
 
+def MergeSmallGpuLaunchesPass
+    : Pass<"pt2c-merge-small-gpu-launches", "::mlir::func::FuncOp"> {
+  let summary = "Merge consecutive small launches of a kernel function into one "
+                "single-block launch";
+  let description = [{
+    After pt2c-gpu-load-symbols, before outlining: consecutive gpu.launch ops of
+    static size with at most `max-threads` threads each (a one-token decode step's
+    norms, rotary embeddings and scalar bookkeeping) become one launch of one block
+    (the largest of their blocks). The parts run in order with a barrier between
+    them; a part with fewer threads is guarded, a part of several blocks runs them
+    one after another in every thread. Parts whose threads meet (barriers,
+    all-reduces, shuffles, shared memory, pt2c's fused kernels) join only with their
+    own single block unchanged. Allocations and pure ops between the launches move
+    above them. Every element is computed by the same ops: results are identical.
+  }];
+  let options = [
+    Option<"maxThreads", "max-threads", "int64_t", /*default=*/"4096",
+           "Largest launch (blocks x threads) that is merged">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 def LowerFusedOpsToGpuPass : Pass<"pt2c-lower-fused-ops-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Rewrite kernel functions made of one prim.attention or prim.layer_norm "
                 "into bufferized functions of one fused launch";
