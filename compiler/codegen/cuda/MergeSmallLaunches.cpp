@@ -86,8 +86,11 @@ bool threadsMeet(mlir::gpu::LaunchOp launch) {
   bool meet = false;
   launch.getBody().walk([&](mlir::Operation *op) {
     llvm::StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+    // Ids and sizes read by ops rather than the launch's arguments would see the merged
+    // launch's: such a part keeps its own block and grid.
     if (mlir::isa<mlir::gpu::BarrierOp, mlir::gpu::AllReduceOp, mlir::gpu::ShuffleOp,
-                  mlir::gpu::SubgroupReduceOp>(op) ||
+                  mlir::gpu::SubgroupReduceOp, mlir::gpu::BlockIdOp, mlir::gpu::BlockDimOp,
+                  mlir::gpu::GridDimOp, mlir::gpu::GlobalIdOp>(op) ||
         dialect == "llvm" || dialect == "nvvm")
       meet = true;
   });
