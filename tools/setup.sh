@@ -41,7 +41,20 @@ install_venv() {
   echo "$want" > "$stamp"
 }
 
+# .bazelrc's --disk_cache: every checkout's action results, reused by fresh clones. A cache
+# past 8 GiB is dropped whole (the next build refills what it needs) rather than grow forever.
+trim_build_cache() {
+  local cache="$HOME/.cache/pt2c/bazel-disk" kib
+  [ -d "$cache" ] || return 0
+  kib=$(du -sk "$cache" | cut -f1)
+  if [ "$kib" -gt $((8 * 1024 * 1024)) ]; then
+    log "build cache: $((kib / 1024)) MiB in $cache, over 8 GiB: dropping it"
+    rm -rf "$cache"
+  fi
+}
+
 build() {
+  trim_build_cache
   log "building (bazel build //...)"
   local logfile
   logfile=$(mktemp)
