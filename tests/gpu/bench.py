@@ -148,6 +148,12 @@ def main():
     parser.add_argument("--skip-own-kernels", action="store_true",
                         help="check but do not time PT2C_CUBLASLT=0 PT2C_CUDNN=0 (our naive "
                              "convolution kernels take seconds per CNN run)")
+    parser.add_argument("--quick", action="store_true",
+                        help="pt2c, torch eager and reduce-overhead only (no pt2c variants, "
+                             "no default torch.compile): one torch compile per model")
+    parser.add_argument("--kernels", type=int, metavar="TOP", default=0,
+                        help="then profile one pass of pt2c and of reduce-overhead: kernel "
+                             "launches and GPU time, and pt2c's TOP kernels by time")
     args = parser.parse_args()
     bundle, so, xs = open_bundle(args)
     refs = [np.load(p) for p in sorted((bundle / "data").glob("ref*.npy"),
@@ -172,21 +178,15 @@ def main():
     other = pt2c.rebound([x.clone() for x in xs])
     check("pt2c, the same model on new input and output tensors", other())
     check("pt2c, back on the first tensors", pt2c())
-    own = Pt2cRunner(so, xs, {"PT2C_CUBLASLT": "0", "PT2C_CUDNN": "0"})
-    own_error = check("pt2c, own kernels (PT2C_CUBLASLT=0 PT2C_CUDNN=0)", own())
-    if not args.skip_own_kernels:
-        variants["pt2c, own kernels"] = (own, own_error)
-    nograph = Pt2cRunner(so, xs, {"PT2C_CUDA_GRAPH": "0"})
-    variants["pt2c, no graph"] = (nograph,
-                                  check("pt2c, no graph (PT2C_CUDA_GRAPH=0)", nograph()))
-    tf32 = Pt2cRunner(so, xs, {"PT2C_CUDA_TF32": "1"})
-    variants["pt2c, TF32"] = (tf32, check("pt2c, TF32 (PT2C_CUDA_TF32=1)", tf32(), 1e-2))
+    if not args.quick:
+        add_pt2c_variants(so, xs, variants, check, args.skip_own_kernels)
     with torch.no_grad():
         eager = lambda: net(*xs)  # noqa: E731
         variants["torch eager"] = (eager, check("torch eager (GPU)", eager()))
-        compiled = torch.compile(net)
-        variants["torch.compile"] = (lambda: compiled(*xs),
-                                     check("torch.compile", compiled(*xs)))
+        if not args.quick:
+            compiled = torch.compile(net)
+            variants["torch.compile"] = (lambda: compiled(*xs),
+                                         check("torch.compile", compiled(*xs)))
         overhead = torch.compile(net, mode="reduce-overhead")
         for _ in range(3):  # cudagraph trees record on the third call
             overhead(*xs)
@@ -208,7 +208,38 @@ def main():
     speedup = times["reduce-overhead"] / times["pt2c"]
     print(f"\npt2c vs reduce-overhead: {speedup:.2f}x; vs eager: "
           f"{times['torch eager'] / times['pt2c']:.2f}x")
+    if args.kernels:
+        print_kernel_counts(variants["pt2c"][0], variants["reduce-overhead"][0], args.kernels)
     sys.exit(1 if failed else 0)
+
+
+def add_pt2c_variants(so, xs, variants, check, skip_own_kernels):
+    """The same .so without cuBLASLt and cuDNN, without the CUDA graph, with TF32."""
+    own = Pt2cRunner(so, xs, {"PT2C_CUBLASLT": "0", "PT2C_CUDNN": "0"})
+    own_error = check("pt2c, own kernels (PT2C_CUBLASLT=0 PT2C_CUDNN=0)", own())
+    if not skip_own_kernels:
+        variants["pt2c, own kernels"] = (own, own_error)
+    nograph = Pt2cRunner(so, xs, {"PT2C_CUDA_GRAPH": "0"})
+    variants["pt2c, no graph"] = (nograph,
+                                  check("pt2c, no graph (PT2C_CUDA_GRAPH=0)", nograph()))
+    tf32 = Pt2cRunner(so, xs, {"PT2C_CUDA_TF32": "1"})
+    variants["pt2c, TF32"] = (tf32, check("pt2c, TF32 (PT2C_CUDA_TF32=1)", tf32(), 1e-2))
+
+
+def print_kernel_counts(pt2c, overhead, top):
+    """One line per runner (`kernels per pass: ...`, which bench_zoo.py collects), then
+    pt2c's `top` kernels by GPU time (profile_kernels.py's table)."""
+    from profile_kernels import kernel_table, print_table, profile
+    runs = 10
+    tables = {}
+    with torch.no_grad():
+        for name, fn in (("pt2c", pt2c), ("reduce-overhead", overhead)):
+            tables[name] = kernel_table(profile(fn, runs), runs)
+    print("kernels per pass: " + "; ".join(
+        f"{name} {sum(c for c, _ in t.values()):.0f} ({sum(us for _, us in t.values()):.1f} us GPU)"
+        for name, t in tables.items()))
+    print_table("pt2c", tables["pt2c"], top)
+    print_table("reduce-overhead", tables["reduce-overhead"], top)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ eager, torch.compile and reduce-overhead (bench.py's variants, same GPU, one pro
 model).
 
     python3 bench_zoo.py BUNDLE [NAME...] [--runs 200] [--warmup 20] [--tolerance 1e-3]
-                         [--skip-own-kernels]
+                         [--skip-own-kernels] [--quick] [--kernels TOP]
                          [--timeout 400]
 
 Each model runs in its own process (BUNDLE/NAME/bench.py BUNDLE/NAME), so a crash or a
@@ -65,6 +65,12 @@ def main():
     parser.add_argument("--skip-own-kernels", action="store_true",
                         help="passed to bench.py: check but do not time our fallback kernels "
                              "(seconds per CNN run)")
+    parser.add_argument("--quick", action="store_true",
+                        help="passed to bench.py: time pt2c, torch eager and reduce-overhead only")
+    parser.add_argument("--kernels", type=int, metavar="TOP", default=0,
+                        help="passed to bench.py: kernel counts of pt2c and reduce-overhead "
+                             "and the TOP kernels of each by GPU time (kept in BUNDLE/NAME/"
+                             "bench.log)")
     args = parser.parse_args()
     bundle = args.bundle.resolve()
     header, rows, failed = None, [], []
@@ -73,6 +79,8 @@ def main():
         command = [sys.executable, str(folder / "bench.py"), str(folder), "--runs",
                    str(args.runs), "--warmup", str(args.warmup), "--tolerance",
                    str(args.tolerance)] + (["--skip-own-kernels"] if args.skip_own_kernels else [])
+        command += (["--quick"] if args.quick else []) + (
+            ["--kernels", str(args.kernels)] if args.kernels else [])
         print(f"== {name}", flush=True)
         start = time.monotonic()
         made, message = make_weights(folder, args.timeout)
@@ -90,9 +98,10 @@ def main():
             output = (e.stdout or b"").decode(errors="replace") if isinstance(
                 e.stdout, bytes) else (e.stdout or "")
             status = f"timeout after {args.timeout:.0f} s"
+        (folder / "bench.log").write_text(output)
         lines = output.splitlines()
         for line in lines:
-            if line.startswith(("PASS", "FAIL", "cuDNN", "pt2c vs")):
+            if line.startswith(("PASS", "FAIL", "cuDNN", "pt2c vs", "kernels per pass")):
                 print("   " + line)
         table = [line for line in lines if line.startswith("| ")]
         if len(table) >= 2:

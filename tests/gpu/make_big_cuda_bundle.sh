@@ -7,7 +7,9 @@
 # exporter (pt2c_exporter/), fresh inputs and CPU eager references in data/, bench.py,
 # run_mlp_cuda.py, cpp_host; bench_zoo.py at the top.
 #   tests/gpu/make_big_cuda_bundle.sh OUT_DIR [--target cuda:...] [NAME...]
-# NAME: bert_base_fp16, vit_b16_fp16 (examples/NAME/model.py; default both). Then copy
+# NAME: bert_base_fp16, vit_b16_fp16 (examples/NAME/model.py; default both), or a model of
+# the CUDA bench set, tests/gpu/bench_set/NAME.py (llama_gqa_fp16, deit_small_fp16,
+# segformer_b0, mobilevit_s, resnet50[_fp16], efficientnet_b0[_fp16]). Then copy
 # OUT_DIR to the GPU machine (python3 with torch + CUDA, transformers, torchvision) and run
 #   python3 OUT_DIR/bench_zoo.py OUT_DIR --tolerance 1e-2
 # which first makes each NAME_cuda.so.weights with `python -m pt2c_exporter weights`
@@ -36,9 +38,11 @@ mkdir -p "$out"
 install -m 755 tests/gpu/bench_zoo.py "$out/bench_zoo.py"
 # The models load it from one folder above their model.py.
 install -m 644 examples/seeded_weights.py "$out/seeded_weights.py"
+install -m 644 tests/gpu/bench_set/bench_models.py "$out/bench_models.py"
 for name in "${names[@]}"; do
   model=examples/$name/model.py
-  [ -f "$model" ] || { echo "no $model" >&2; exit 2; }
+  [ -f "$model" ] || model=tests/gpu/bench_set/$name.py
+  [ -f "$model" ] || { echo "no examples/$name/model.py or $model" >&2; exit 2; }
   start=$(date +%s)
   if ! tests/gpu/make_mlp_cuda_bundle.sh "$out/$name" --target "$target" --model "$model" \
        --external-weights > "$out/$name.log" 2>&1; then
