@@ -281,10 +281,69 @@ struct AbsorbTransposesIntoAttention : OpRewritePattern<AttentionOp> {
   }
 };
 
+/// Where an attention key or value operand [B, Hk * G, S, D] repeats each head of a
+/// [B, Hk, S, D] tensor G times in a row: reshape(broadcast_in_dim(x)) over a new dim
+/// after the heads, as repeat_kv in transformers and the unfused decomposition of
+/// enable_gqa write it. `source` is x, or x [B, Hk, 1, S, D] to reshape to `type`.
+struct RepeatedHeads {
+  Value source;
+  RankedTensorType type;
+
+  static std::optional<RepeatedHeads> match(Value operand) {
+    auto reshape = operand.getDefiningOp<ReshapeOp>();
+    auto broadcast =
+        reshape ? reshape.getOperand().getDefiningOp<BroadcastInDimOp>() : BroadcastInDimOp();
+    if (!broadcast)
+      return std::nullopt;
+    auto type = cast<RankedTensorType>(operand.getType());
+    auto expanded = cast<RankedTensorType>(broadcast.getType());
+    auto source = cast<RankedTensorType>(broadcast.getOperand().getType());
+    if (type.getRank() != 4 || expanded.getRank() != 5 || !expanded.hasStaticShape())
+      return std::nullopt;
+    ArrayRef<int64_t> e = expanded.getShape();
+    if (type.getShape() != ArrayRef<int64_t>{e[0], e[1] * e[2], e[3], e[4]})
+      return std::nullopt;
+    RankedTensorType kv = source.clone({e[0], e[1], e[3], e[4]});
+    ArrayRef<int64_t> dims = broadcast.getBroadcastDimensions();
+    bool placed = source == kv && llvm::equal(dims, ArrayRef<int64_t>{0, 1, 3, 4});
+    bool inPlace = source.getShape() == ArrayRef<int64_t>{e[0], e[1], 1, e[3], e[4]} &&
+                   llvm::equal(dims, llvm::seq<int64_t>(0, 5));
+    if (!placed && !inPlace)
+      return std::nullopt;
+    return RepeatedHeads{broadcast.getOperand(), kv};
+  }
+  Value build(PatternRewriter &rewriter, Location loc) const {
+    if (source.getType() == type)
+      return source;
+    return rewriter.create<ReshapeOp>(loc, type, source, ValueRange{});
+  }
+};
+
+/// attention(q, repeat(k), repeat(v)) with each key/value head repeated for a group of
+/// query heads reads k and v once per group instead (grouped-query attention): the
+/// repeated copies are never written.
+struct AbsorbRepeatedHeadsIntoAttention : OpRewritePattern<AttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AttentionOp op, PatternRewriter &rewriter) const override {
+    if (op.getHeadsInner()[1] || op.getHeadsInner()[2])
+      return failure();
+    auto key = RepeatedHeads::match(op.getKey());
+    auto value = RepeatedHeads::match(op.getValue());
+    if (!key || !value || key->type.getDimSize(1) != value->type.getDimSize(1))
+      return failure();
+    rewriter.replaceOpWithNewOp<AttentionOp>(
+        op, op.getType(), op.getQuery(), key->build(rewriter, op.getLoc()),
+        value->build(rewriter, op.getLoc()), op.getBias(), op.getScaleAttr(), op.getCausalAttr(),
+        op.getHeadsInnerAttr());
+    return success();
+  }
+};
+
 } // namespace
 
 void AttentionOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
-  patterns.add<AbsorbTransposesIntoAttention>(context);
+  patterns.add<AbsorbTransposesIntoAttention, AbsorbRepeatedHeadsIntoAttention>(context);
 }
 
 namespace {
@@ -337,11 +396,15 @@ struct AbsorbConvertsIntoLayerNorm : OpRewritePattern<LayerNormOp> {
         outConvert ? dyn_cast<FloatType>(getElementTypeOrSelf(outConvert.getType())) : FloatType();
     if (outConvert && (!target || target.getWidth() > op.getType().getElementTypeBitWidth()))
       outConvert = nullptr;
+    // An RMS norm rounds to its result type before the weight: another type moves that.
+    if (op.getRms() && operands[2])
+      outConvert = nullptr;
     if (!changed && !outConvert)
       return failure();
     Type resultType = outConvert ? outConvert.getType() : op.getType();
-    auto fused = rewriter.create<LayerNormOp>(op.getLoc(), resultType, operands[0], operands[1],
-                                              operands[2], operands[3], op.getEpsilonAttr());
+    auto fused =
+        rewriter.create<LayerNormOp>(op.getLoc(), resultType, operands[0], operands[1], operands[2],
+                                     operands[3], op.getEpsilonAttr(), op.getRmsAttr());
     if (outConvert) {
       rewriter.replaceOp(outConvert, fused.getResult());
       rewriter.eraseOp(op);

@@ -1,6 +1,8 @@
 // Type inference, verifiers and folders of the reduction, indexing and iota prim ops
 // (reduce, gather, slice, concatenate, iota). As in PrimOps.cpp, a dynamic size is
 // compatible with any size.
+#include "ir/contract/ModelContract.h"
+#include "ir/prim/ElementwiseOnGpu.h"
 #include "ir/prim/PrimDialect.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -205,6 +207,28 @@ OpFoldResult ConcatenateOp::fold(FoldAdaptor) {
   if (getInputs().size() == 1 && getInputs()[0].getType() == getType())
     return getInputs()[0];
   return {};
+}
+
+bool pt2c::prim::isElementwiseOnGpu(Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!module || !module->hasAttr(pt2c::kFusedOpsAttr))
+    return false;
+  if (auto concat = dyn_cast<ConcatenateOp>(op))
+    return concat.joinsEqualStaticParts();
+  if (!isa<SliceOp>(op) || op->use_empty())
+    return false;
+  return llvm::all_of(op->getUsers(), [](Operation *user) {
+    auto concat = dyn_cast<ConcatenateOp>(user);
+    return user->hasTrait<OpTrait::Elementwise>() || (concat && concat.joinsEqualStaticParts());
+  });
+}
+
+bool ConcatenateOp::joinsEqualStaticParts() {
+  if (getInputs().size() < 2)
+    return false;
+  Type first = getInputs()[0].getType();
+  return cast<RankedTensorType>(first).hasStaticShape() &&
+         llvm::all_of(getInputs().getTypes(), [&](Type t) { return t == first; });
 }
 
 LogicalResult IotaOp::verify() {

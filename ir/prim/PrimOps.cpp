@@ -133,9 +133,11 @@ LogicalResult AttentionOp::verify() {
       return emitOpError("needs query, key, value and result of one element type");
   }
   auto q = logicalShape(0), k = logicalShape(1), v = logicalShape(2), out = logicalShape(3);
-  for (int64_t d = 0; d < 2; ++d)
-    if (k[d] != q[d] || v[d] != q[d] || out[d] != q[d])
-      return emitOpError("batch and head dims of query, key, value and result differ");
+  if (k[0] != q[0] || v[0] != q[0] || out[0] != q[0] || out[1] != q[1])
+    return emitOpError("batch dims of query, key, value and result or heads of query and "
+                       "result differ");
+  if (k[1] != v[1] || q[1] % k[1] != 0)
+    return emitOpError("key and value need one head count that divides the query's");
   if (k[3] != q[3])
     return emitOpError("query and key head sizes differ");
   if (v[2] != k[2])

@@ -81,7 +81,10 @@ def Prim_SigmoidOp : Prim_UnaryOp<"sigmoid", Prim_FloatTensor> {
   let summary = "1 / (1 + e^-x)";
 }
 def Prim_SqrtOp : Prim_UnaryOp<"sqrt", Prim_FloatTensor> { let summary = "sqrt x"; }
-def Prim_RsqrtOp : Prim_UnaryOp<"rsqrt", Prim_FloatTensor> { let summary = "1 / sqrt x"; }
+def Prim_RsqrtOp : Prim_UnaryOp<"rsqrt", Prim_FloatTensor> {
+  let summary = "1 / sqrt x";
+  let hasCanonicalizer = 1; // RMS norm -> prim.layer_norm {rms} (RmsNormForm.cpp)
+}
 def Prim_CosOp : Prim_UnaryOp<"cos", Prim_FloatTensor> { let summary = "cos x"; }
 def Prim_SinOp : Prim_UnaryOp<"sin", Prim_FloatTensor> { let summary = "sin x"; }
 
@@ -242,8 +245,11 @@ def Prim_ReduceOp : Prim_Op<"reduce", [InferTypeOpAdaptor]> {
 def Prim_AttentionOp : Prim_Op<"attention"> {
   let summary = "softmax(q k^T * scale + bias) v in one op, for targets with a fused kernel";
   let description = [{
-    q [B, H, L, D], k [B, H, S, D], v [B, H, S, E] of one float type T; the result
-    [B, H, L, E] is of type T. Scores, softmax and the weighted sum are computed in f32.
+    q [B, H, L, D], k [B, Hk, S, D], v [B, Hk, S, E] of one float type T; the result
+    [B, H, L, E] is of type T. Hk divides H: with Hk < H (grouped-query attention) query
+    head h reads key/value head h / (H / Hk), as sdpa with enable_gqa does, without the
+    repeated heads ever being written (canonicalization absorbs a repeat of each k/v head
+    into the op). Scores, softmax and the weighted sum are computed in f32.
     `bias`, when present, is f32 or T and added to the scaled scores (in f32); each of its four dims
     is 1 (broadcast) or the scores' size ([B, H, L, S]); -inf masks a key out. `causal`
     masks out key j for query i where j > i. A row whose keys are all masked out gives
@@ -283,10 +289,16 @@ def Prim_LayerNormOp : Prim_Op<"layer_norm", [AttrSizedOperandSegments]> {
     the operands, a convert of the result and an add that only feeds the op. Only the
     CUDA pipeline emits it (the decomposition of native_layer_norm in a module marked
     `pt2c.fused_ops`).
+
+    With `rms` (RMS norm: Llama, Mistral, T5, torch's rms_norm), nothing is centred:
+    y = x / sqrt(mean(x^2) + epsilon), rounded to the result's type, then times weight
+    (in f32, rounded again) plus bias, as those models write it (`weight *
+    y.to(dtype)`); for an f32 result the roundings change nothing. Canonicalization of
+    prim.rsqrt forms it from that formula in a module marked `pt2c.fused_ops`.
   }];
   let arguments = (ins Prim_FloatTensor:$input, Optional<Prim_FloatTensor>:$residual,
                        Optional<Prim_FloatTensor>:$weight, Optional<Prim_FloatTensor>:$bias,
-                       F64Attr:$epsilon);
+                       F64Attr:$epsilon, UnitAttr:$rms);
   let results = (outs Prim_FloatTensor:$result);
   let assemblyFormat = [{
     $input (`residual` $residual^)? (`weight` $weight^)? (`bias` $bias^)? `,` `epsilon` `=`
@@ -349,6 +361,12 @@ def Prim_ConcatenateOp : Prim_Op<"concatenate", [InferTypeOpAdaptor]> {
     $inputs `dim` `=` $dimension attr-dict `:` functional-type($inputs, $result)
   }];
   let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// Static operands of one size along `dimension` (rotate_half's two halves): the
+    /// result is then their stack along a new dim, reshaped, which the GPU lowering
+    /// computes elementwise (fusible with the operands' producers and the consumers).
+    bool joinsEqualStaticParts();
+  }];
 }
 
 def Prim_IotaOp : Prim_Op<"iota"> {

@@ -26,12 +26,16 @@ struct Attention {
     keys = kShape[2];
     dim = qShape[3];
     vdim = vShape[3];
+    headsPerKv = heads / kShape[1];
     outType = memrefOf(op.getResult());
   }
 
-  // Indices into q, k, v or the result (0..3) for [b, h, row, column] in its layout.
+  // Indices into q, k, v or the result (0..3) for [b, h, row, column] in its layout; h is
+  // the query's head: key and value read head h / headsPerKv (grouped-query attention).
   llvm::SmallVector<mlir::Value, 4> at(unsigned which, mlir::Value bi, mlir::Value hi,
                                        mlir::Value row, mlir::Value col) {
+    if ((which == 1 || which == 2) && headsPerKv > 1)
+      hi = b.create<mlir::arith::DivUIOp>(loc, hi, kb.index(headsPerKv));
     if (op.getHeadsInner()[which])
       return {bi, row, hi, col};
     return {bi, hi, row, col};
@@ -85,7 +89,7 @@ struct Attention {
   KernelBuilder kb;
   mlir::Location loc;
   mlir::MLIRContext *ctx;
-  int64_t batch, heads, queries, keys, dim, vdim;
+  int64_t batch, heads, queries, keys, dim, vdim, headsPerKv;
   mlir::MemRefType outType;
   mlir::Value q, k, v, bias, out;
   mlir::Value bIdx, hIdx; // inside the launch

@@ -7,7 +7,8 @@
 //   var   = sum_c (xs[c] - mean)^2 / N                          (gpu.all_reduce each)
 //   out[row, c] = (xs[c] - mean) * rsqrt(var + eps) * weight[c] + bias[c]
 //
-// the formula of decompose/Normalization.cpp in f32 whatever the element types. Each
+// the formula of decompose/Normalization.cpp in f32 whatever the element types (an RMS
+// norm, prim.layer_norm's `rms`: mean 0, the weight after the rounding). Each
 // thread rereads only the columns it wrote, so the reductions are the only syncs.
 // Rows of up to kWarpRowMax elements take a warp each instead (4 rows a block): the row
 // stays in the lanes' registers and the sums are shuffles, without shared memory or
@@ -37,6 +38,7 @@ struct LayerNorm {
     weight = kernel.buffer(op.getWeight());
     bias = kernel.buffer(op.getBias());
     elementType = op.getType().getElementType();
+    rms = op.getRms();
     fzero = kb.f32(0.0);
     count = kb.f32((double)n);
   }
@@ -76,8 +78,11 @@ struct LayerNorm {
   // [row, c].
   void normalize(mlir::Value v, mlir::Value mean, mlir::Value rstd, mlir::Value row, mlir::Value c,
                  mlir::Value w, mlir::Value bc) {
-    mlir::Value y =
-        b.create<mlir::arith::MulFOp>(loc, b.create<mlir::arith::SubFOp>(loc, v, mean), rstd);
+    mlir::Value y = b.create<mlir::arith::MulFOp>(
+        loc, rms ? v : b.create<mlir::arith::SubFOp>(loc, v, mean).getResult(), rstd);
+    if (rms && !elementType.isF32()) // rounded before the weight (prim.layer_norm's rms)
+      y = b.create<mlir::arith::ExtFOp>(
+          loc, b.getF32Type(), b.create<mlir::arith::TruncFOp>(loc, elementType, y).getResult());
     if (w)
       y = b.create<mlir::arith::MulFOp>(loc, y, w);
     if (bc)
@@ -99,6 +104,7 @@ struct LayerNorm {
   int64_t n, rows;
   mlir::Value x, residual, out, weight, bias, fzero, count;
   mlir::Type inputType, elementType;
+  bool rms; // no centring: the mean stays 0 and is never summed
 };
 
 // A warp per row, kRowsPerBlock rows a block.
@@ -147,7 +153,10 @@ void emitWarpPerRow(LayerNorm &ln) {
     values.push_back(v);
     sum = b.create<mlir::arith::AddFOp>(loc, sum, v);
   }
-  mlir::Value mean = b.create<mlir::arith::DivFOp>(loc, warpReduce(b, loc, sum, false), count);
+  mlir::Value mean =
+      ln.rms
+          ? fzero
+          : b.create<mlir::arith::DivFOp>(loc, warpReduce(b, loc, sum, false), count).getResult();
   mlir::Value squares = fzero;
   for (int64_t i = 0; i < perLane; ++i) {
     mlir::Value d = b.create<mlir::arith::SubFOp>(loc, values[i], mean);
@@ -197,7 +206,9 @@ void emitBlockPerRow(LayerNorm &ln) {
     b.create<mlir::memref::StoreOp>(loc, v, xs, c);
     return b.create<mlir::arith::AddFOp>(loc, acc, v);
   });
-  mlir::Value mean = b.create<mlir::arith::DivFOp>(loc, allReduceSum(sum), count);
+  // An RMS norm's loop above still fills the row (its sum unused, folded away).
+  mlir::Value mean =
+      ln.rms ? fzero : b.create<mlir::arith::DivFOp>(loc, allReduceSum(sum), count).getResult();
   mlir::Value squares = kb.loop(t, n, step, fzero, [&](mlir::Value c, mlir::Value acc) {
     mlir::Value d =
         b.create<mlir::arith::SubFOp>(loc, b.create<mlir::memref::LoadOp>(loc, xs, c), mean);

@@ -131,8 +131,9 @@ std::pair<Value, Value> attention(PrimBuilder &b, const AttentionArgs &args, Typ
 /// The one-op form of attention, for a module the CUDA pipeline marked with
 /// kFusedOpsAttr (its fused kernels: codegen/cuda/Attention*Kernel.cpp); null where
 /// that form does not apply (then the formula above serves). It takes q, k and v as
-/// they are (f16, bf16 or f32, [B, H, len, dim], one shape for key and value batch
-/// dims) and an additive bias (f32, or q's type) in place of the mask.
+/// they are (f16, bf16 or f32, [B, H, len, dim]; with enable_gqa, key and value may
+/// have fewer heads, Hk dividing H) and an additive bias (f32, or q's type) in place of
+/// the mask.
 Value fusedAttention(Operation *op, PrimBuilder &b, const AttentionArgs &args) {
   auto module = op->getParentOfType<ModuleOp>();
   if (!module || !module->hasAttr(kFusedOpsAttr))
@@ -142,9 +143,12 @@ Value fusedAttention(Operation *op, PrimBuilder &b, const AttentionArgs &args) {
   bool supportedType = t.isF16() || t.isBF16() || t.isF32();
   if (!supportedType || k.getElementType() != t || v.getElementType() != t || !q.hasStaticShape() ||
       !k.hasStaticShape() || !v.hasStaticShape() || q.getRank() != 4 || k.getRank() != 4 ||
-      v.getRank() != 4 || q.getShape().take_front(2) != k.getShape().take_front(2) ||
-      q.getShape().take_front(2) != v.getShape().take_front(2) ||
+      v.getRank() != 4 || q.getDimSize(0) != k.getDimSize(0) ||
+      q.getDimSize(0) != v.getDimSize(0) || k.getDimSize(1) != v.getDimSize(1) ||
       k.getDimSize(2) > prim::kFusedAttentionMaxKeys)
+    return {};
+  bool sameHeads = q.getDimSize(1) == k.getDimSize(1);
+  if (!sameHeads && !(args.enableGqa && q.getDimSize(1) % k.getDimSize(1) == 0))
     return {};
   int64_t scores[4] = {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2), k.getDimSize(2)};
   Value bias;

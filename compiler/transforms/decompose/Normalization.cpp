@@ -127,7 +127,8 @@ Value fusedLayerNorm(aten::NativeLayerNormOp op, PrimBuilder &b) {
     return {};
   return b.create<prim::LayerNormOp>(
       b.resultType(0), op.getInput(), /*residual=*/Value(), op.getWeight(), op.getBias(),
-      FloatAttr::get(Float64Type::get(op.getContext()), op.getEps().convertToDouble()));
+      FloatAttr::get(Float64Type::get(op.getContext()), op.getEps().convertToDouble()),
+      /*rms=*/UnitAttr());
 }
 
 /// native_layer_norm over the trailing dims named by normalized_shape:

@@ -1,6 +1,7 @@
 #include "compiler/transforms/kernels/FormKernels.h"
 
 #include "ir/contract/ModelContract.h"
+#include "ir/prim/ElementwiseOnGpu.h"
 #include "ir/prim/PrimDialect.h"
 #include "ir/symbolic/SymbolicIR.h"
 
@@ -36,10 +37,11 @@ mlir::Attribute kernelDims(mlir::Builder &b, mlir::Value v) {
 }
 
 // Producers cheap enough to recompute inside their single consumer's kernel: fusing them
-// saves a buffer round trip and a step.
+// saves a buffer round trip and a step. On the GPU also the slices and concatenations
+// its lowering computes elementwise (prim::isElementwiseOnGpu).
 bool isFusibleProducer(mlir::Operation *op) {
   return op->hasTrait<mlir::OpTrait::Elementwise>() ||
-         op->getName().getStringRef() == "prim.broadcast_in_dim";
+         op->getName().getStringRef() == "prim.broadcast_in_dim" || prim::isElementwiseOnGpu(op);
 }
 
 // The ops of one kernel in program order; `root` is the last, and only its results

@@ -1,7 +1,8 @@
 // Lowering of the prim ops that select, join or generate elements: gather (a
 // linalg.generic over the result that reads the operand with tensor.extract at the
 // gathered position), slice (a copy loop reading a strided view), concatenate (one copy per operand
-// into its part of a single destination) and iota (a linalg.generic of linalg.index).
+// into its part of a single destination; on the GPU, equal parts as one elementwise
+// stack) and iota (a linalg.generic of linalg.index).
 //
 // Copies are explicit loops rather than tensor.extract_slice / insert_slice of whole
 // operands: those bufferize to memref.copy between strided views, which the CPU
@@ -9,6 +10,7 @@
 // does not have.
 #include "compiler/transforms/lower/LoweringPatterns.h"
 #include "compiler/transforms/lower/ScalarOps.h"
+#include "ir/prim/ElementwiseOnGpu.h"
 #include "ir/prim/PrimDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -100,10 +102,61 @@ struct SliceLowering : OpConversionPattern<prim::SliceOp> {
     }
     Value view = rewriter.create<tensor::ExtractSliceOp>(loc, out, adaptor.getOperand(), offsets,
                                                          sizes, strides);
+    // On the GPU, read in place by the fused loop; elsewhere the copy stays (a returned
+    // view would bufferize to a memref.copy).
+    if (prim::isElementwiseOnGpu(op)) {
+      rewriter.replaceOp(op, view);
+      return success();
+    }
     rewriter.replaceOp(op, copyLoop(rewriter, loc, view, emptyTensor(rewriter, loc, out, {})));
     return success();
   }
 };
+
+/// For the GPU (a module marked kFusedOpsAttr), n operands of one static type joined
+/// along dim d: their stack [..., n, size, ...] as one elementwise linalg.generic (each
+/// element selects operand k at its index k of the new dim), collapsed to the result.
+/// Elementwise fusion then merges the operands' producers and the consumers into the
+/// same loop nest: rotate_half in rotary embeddings becomes part of one kernel instead of
+/// a copy per operand. Null where that does not apply.
+Value stackedConcatenate(prim::ConcatenateOp op, ValueRange inputs, OpBuilder &b) {
+  if (!prim::isElementwiseOnGpu(op))
+    return {};
+  Location loc = op.getLoc();
+  auto part = cast<RankedTensorType>(inputs[0].getType());
+  int64_t dim = op.getDimension(), n = inputs.size(), rank = part.getRank();
+  SmallVector<int64_t> shape(part.getShape());
+  shape.insert(shape.begin() + dim, n);
+  auto stackedType = part.clone(shape);
+  SmallVector<AffineExpr> partDims; // the stack's dims without the new one
+  for (int64_t i = 0; i <= rank; ++i)
+    if (i != dim)
+      partDims.push_back(b.getAffineDimExpr(i));
+  SmallVector<AffineMap> maps(n, AffineMap::get(rank + 1, 0, partDims, b.getContext()));
+  maps.push_back(b.getMultiDimIdentityMap(rank + 1));
+  SmallVector<utils::IteratorType> iterators(rank + 1, utils::IteratorType::parallel);
+  Value init = emptyTensor(b, loc, stackedType, {});
+  auto stack = b.create<linalg::GenericOp>(
+      loc, stackedType, inputs, init, maps, iterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        Value k = nested.create<linalg::IndexOp>(nestedLoc, dim);
+        Value picked = args[n - 1];
+        for (int64_t i = n - 2; i >= 0; --i) {
+          Value isI =
+              nested.create<arith::CmpIOp>(nestedLoc, arith::CmpIPredicate::eq, k,
+                                           nested.create<arith::ConstantIndexOp>(nestedLoc, i));
+          picked = nested.create<arith::SelectOp>(nestedLoc, isI, args[i], picked);
+        }
+        nested.create<linalg::YieldOp>(nestedLoc, picked);
+      });
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t i = 0; i <= rank; ++i) {
+    if (i == dim + 1)
+      continue;
+    groups.push_back(i == dim ? ReassociationIndices{i, i + 1} : ReassociationIndices{i});
+  }
+  return b.create<tensor::CollapseShapeOp>(loc, op.getType(), stack.getResult(0), groups);
+}
 
 /// Each operand is copied into its part of one destination (at the running offset
 /// along the concatenated dim): extract_slice of the destination, a copy loop into it,
@@ -113,6 +166,10 @@ struct ConcatenateLowering : OpConversionPattern<prim::ConcatenateOp> {
 
   LogicalResult matchAndRewrite(prim::ConcatenateOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    if (Value stacked = stackedConcatenate(op, adaptor.getInputs(), rewriter)) {
+      rewriter.replaceOp(op, stacked);
+      return success();
+    }
     Location loc = op.getLoc();
     RankedTensorType out = op.getType();
     int64_t dim = op.getDimension();

@@ -121,3 +121,20 @@ func.func private @ln_constant_weight(%x: tensor<6x40xf16>) -> tensor<6x40xf16> 
   %0 = prim.layer_norm %x weight %w, epsilon = 1.0e-5 : tensor<6x40xf16>, tensor<40xf16> -> tensor<6x40xf16>
   return %0 : tensor<6x40xf16>
 }
+
+// RMS norm ({rms}): one warp-level sum (of squares, nothing centred), the scaled value
+// rounded to f16 and widened back before the weight multiplies it.
+// CHECK-LABEL: func.func private @rms_norm(
+// CHECK: gpu.launch
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK-NOT: gpu.shuffle
+// CHECK: math.rsqrt
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK-NEXT: arith.extf %{{.*}} : f16 to f32
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: arith.truncf %{{.*}} : f32 to f16
+func.func private @rms_norm(%x: tensor<6x32xf16>, %w: tensor<32xf16>) -> tensor<6x32xf16> attributes {pt2c.kernel} {
+  %0 = prim.layer_norm %x weight %w, epsilon = 1.0e-6 {rms} : tensor<6x32xf16>, tensor<32xf16> -> tensor<6x32xf16>
+  return %0 : tensor<6x32xf16>
+}
+// NVVM: llvm.func @rms_norm_kernel(

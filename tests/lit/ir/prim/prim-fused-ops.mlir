@@ -69,9 +69,51 @@ func.func @sequence_first_batch_2(%q: tensor<2x2x5x8xf16>) -> tensor<5x2x2x8xf16
 // -----
 
 func.func @mismatched_heads(%q: tensor<1x2x3x4xf32>, %k: tensor<1x3x3x4xf32>) -> tensor<1x2x3x4xf32> {
-  // expected-error @+1 {{batch and head dims of query, key, value and result differ}}
+  // expected-error @+1 {{key and value need one head count that divides the query's}}
   %0 = prim.attention %q, %k, %k, scale = 1.0, causal = false, heads_inner = [false, false, false, false] : tensor<1x2x3x4xf32>, tensor<1x3x3x4xf32>, tensor<1x3x3x4xf32> -> tensor<1x2x3x4xf32>
   return %0 : tensor<1x2x3x4xf32>
+}
+
+// -----
+
+func.func @mismatched_batch(%q: tensor<1x2x3x4xf32>, %k: tensor<2x2x3x4xf32>) -> tensor<1x2x3x4xf32> {
+  // expected-error @+1 {{batch dims of query, key, value and result or heads of query and result differ}}
+  %0 = prim.attention %q, %k, %k, scale = 1.0, causal = false, heads_inner = [false, false, false, false] : tensor<1x2x3x4xf32>, tensor<2x2x3x4xf32>, tensor<2x2x3x4xf32> -> tensor<1x2x3x4xf32>
+  return %0 : tensor<1x2x3x4xf32>
+}
+
+// -----
+
+// Grouped-query attention as transformers' repeat_kv writes it: each of the 2 key/value
+// heads unsqueezed, expanded to 3 copies and merged with the heads (6 query heads); and
+// as the unfused enable_gqa decomposition writes it (a broadcast over a new dim).
+// Canonicalization drops the repeats: the op reads the 2 heads (head h: h / 3).
+// CHECK-LABEL: func.func @absorb_repeated_heads
+// CHECK-SAME: (%[[Q:[a-z0-9]+]]: tensor<1x6x5x8xf16>, %[[K:[a-z0-9]+]]: tensor<1x2x5x8xf16>, %[[V:[a-z0-9]+]]: tensor<1x2x5x8xf16>)
+// CHECK-NOT: prim.broadcast_in_dim
+// CHECK: prim.attention %[[Q]], %[[K]], %[[V]], {{.*}} : tensor<1x6x5x8xf16>, tensor<1x2x5x8xf16>, tensor<1x2x5x8xf16> -> tensor<1x6x5x8xf16>
+func.func @absorb_repeated_heads(%q: tensor<1x6x5x8xf16>, %k: tensor<1x2x5x8xf16>, %v: tensor<1x2x5x8xf16>) -> tensor<1x6x5x8xf16> {
+  %k1 = prim.reshape %k : tensor<1x2x5x8xf16> -> tensor<1x2x1x5x8xf16>
+  %k3 = prim.broadcast_in_dim %k1, dims = [0, 1, 2, 3, 4] : tensor<1x2x1x5x8xf16> -> tensor<1x2x3x5x8xf16>
+  %kr = prim.reshape %k3 : tensor<1x2x3x5x8xf16> -> tensor<1x6x5x8xf16>
+  %v3 = prim.broadcast_in_dim %v, dims = [0, 1, 3, 4] : tensor<1x2x5x8xf16> -> tensor<1x2x3x5x8xf16>
+  %vr = prim.reshape %v3 : tensor<1x2x3x5x8xf16> -> tensor<1x6x5x8xf16>
+  %0 = prim.attention %q, %kr, %vr, scale = 1.0, causal = true, heads_inner = [false, false, false, false] : tensor<1x6x5x8xf16>, tensor<1x6x5x8xf16>, tensor<1x6x5x8xf16> -> tensor<1x6x5x8xf16>
+  return %0 : tensor<1x6x5x8xf16>
+}
+
+// -----
+
+// A broadcast that repeats the whole block of heads (head h: h mod 2) is not grouped-query
+// attention's order and stays.
+// CHECK-LABEL: func.func @keep_tiled_heads
+// CHECK: prim.broadcast_in_dim
+// CHECK: prim.attention
+func.func @keep_tiled_heads(%q: tensor<1x6x5x8xf16>, %k: tensor<1x2x5x8xf16>) -> tensor<1x6x5x8xf16> {
+  %k3 = prim.broadcast_in_dim %k, dims = [0, 2, 3, 4] : tensor<1x2x5x8xf16> -> tensor<1x3x2x5x8xf16>
+  %kr = prim.reshape %k3 : tensor<1x3x2x5x8xf16> -> tensor<1x6x5x8xf16>
+  %0 = prim.attention %q, %kr, %kr, scale = 1.0, causal = false, heads_inner = [false, false, false, false] : tensor<1x6x5x8xf16>, tensor<1x6x5x8xf16>, tensor<1x6x5x8xf16> -> tensor<1x6x5x8xf16>
+  return %0 : tensor<1x6x5x8xf16>
 }
 
 // -----
@@ -120,4 +162,70 @@ func.func @layer_norm_bad_weight(%x: tensor<4x8xf32>, %w: tensor<4xf32>) -> tens
   // expected-error @+1 {{weight and bias must be [8], one per element of the last dim}}
   %0 = prim.layer_norm %x weight %w, epsilon = 1.0e-5 : tensor<4x8xf32>, tensor<4xf32> -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// RMS norm as transformers' Llama writes it (f16 x widened, sum of squares / N, keepdim,
+// + eps, rsqrt, the scaling, rounded to f16, times the f16 weight), in a module the CUDA
+// pipeline marked: one prim.layer_norm {rms} reading x and the weight as they are.
+// CHECK-LABEL: func.func @rms_norm
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<2x8xf16>, %[[W:[a-z0-9]+]]: tensor<8xf16>)
+// CHECK-NEXT: %[[N:.*]] = prim.layer_norm %[[X]] weight %[[W]], epsilon = {{.*}} {rms} : tensor<2x8xf16>, tensor<8xf16> -> tensor<2x8xf16>
+// CHECK-NEXT: return %[[N]]
+module attributes {pt2c.fused_ops} {
+func.func @rms_norm(%x: tensor<2x8xf16>, %w: tensor<8xf16>) -> tensor<2x8xf16> {
+  %zero = prim.constant dense<0.0> : tensor<f32>
+  %n = prim.constant dense<8.0> : tensor<2xf32>
+  %eps = prim.constant dense<1.0e-6> : tensor<2x1xf32>
+  %c = prim.convert %x : tensor<2x8xf16> -> tensor<2x8xf32>
+  %sq = prim.mul %c, %c : tensor<2x8xf32>
+  %s = prim.reduce SUM, %sq, %zero, dims = [1] : tensor<2x8xf32>, tensor<f32> -> tensor<2xf32>
+  %m = prim.div %s, %n : tensor<2xf32>
+  %mk = prim.reshape %m : tensor<2xf32> -> tensor<2x1xf32>
+  %a = prim.add %mk, %eps : tensor<2x1xf32>
+  %r = prim.rsqrt %a : tensor<2x1xf32>
+  %rb = prim.broadcast_in_dim %r, dims = [0, 1] : tensor<2x1xf32> -> tensor<2x8xf32>
+  %y = prim.mul %c, %rb : tensor<2x8xf32>
+  %yh = prim.convert %y : tensor<2x8xf32> -> tensor<2x8xf16>
+  %wb = prim.broadcast_in_dim %w, dims = [1] : tensor<8xf16> -> tensor<2x8xf16>
+  %out = prim.mul %wb, %yh : tensor<2x8xf16>
+  return %out : tensor<2x8xf16>
+}
+}
+
+// -----
+
+// The same formula on the CPU (no mark), and a mean over another count, stay as they are.
+// CHECK-LABEL: func.func @rms_norm_unmarked
+// CHECK: prim.rsqrt
+// CHECK-LABEL: func.func @not_a_mean
+// CHECK: prim.rsqrt
+func.func @rms_norm_unmarked(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %zero = prim.constant dense<0.0> : tensor<f32>
+  %n = prim.constant dense<8.0> : tensor<2xf32>
+  %eps = prim.constant dense<1.0e-6> : tensor<2xf32>
+  %sq = prim.mul %x, %x : tensor<2x8xf32>
+  %s = prim.reduce SUM, %sq, %zero, dims = [1] : tensor<2x8xf32>, tensor<f32> -> tensor<2xf32>
+  %m = prim.div %s, %n : tensor<2xf32>
+  %a = prim.add %m, %eps : tensor<2xf32>
+  %r = prim.rsqrt %a : tensor<2xf32>
+  %rb = prim.broadcast_in_dim %r, dims = [0] : tensor<2xf32> -> tensor<2x8xf32>
+  %y = prim.mul %x, %rb : tensor<2x8xf32>
+  return %y : tensor<2x8xf32>
+}
+module attributes {pt2c.fused_ops} {
+func.func @not_a_mean(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %zero = prim.constant dense<0.0> : tensor<f32>
+  %n = prim.constant dense<7.0> : tensor<2xf32>
+  %eps = prim.constant dense<1.0e-6> : tensor<2xf32>
+  %sq = prim.mul %x, %x : tensor<2x8xf32>
+  %s = prim.reduce SUM, %sq, %zero, dims = [1] : tensor<2x8xf32>, tensor<f32> -> tensor<2xf32>
+  %m = prim.div %s, %n : tensor<2xf32>
+  %a = prim.add %m, %eps : tensor<2xf32>
+  %r = prim.rsqrt %a : tensor<2xf32>
+  %rb = prim.broadcast_in_dim %r, dims = [0] : tensor<2xf32> -> tensor<2x8xf32>
+  %y = prim.mul %x, %rb : tensor<2x8xf32>
+  return %y : tensor<2x8xf32>
+}
 }

@@ -40,14 +40,16 @@ func.func @sdpa_causal(%q: tensor<1x2x3x4xbf16>) -> tensor<1x2x3x4xbf16> {
 
 // -----
 
-// Where the fused kernel does not apply, the formula is spelled out as everywhere else:
-// rank 3, grouped-query heads, a used logsumexp; and in a module without the mark.
+// Grouped-query heads (enable_gqa, 2 key/value heads for 4 query heads) stay one op that
+// reads k and v as they are. Where the fused kernel does not apply, the formula is
+// spelled out as everywhere else: rank 3, a used logsumexp; and in a module without the
+// mark.
 // CHECK-LABEL: func.func @rank3
 // CHECK-NOT: prim.attention
 // CHECK: prim.dot_general
 // CHECK-LABEL: func.func @gqa
-// CHECK-NOT: prim.attention
-// CHECK: prim.dot_general
+// CHECK-SAME: (%[[Q:[a-z0-9]+]]: tensor<1x4x3x8xf32>, %[[K:[a-z0-9]+]]: tensor<1x2x3x8xf32>, %[[V:[a-z0-9]+]]: tensor<1x2x3x8xf32>)
+// CHECK-NEXT: prim.attention %[[Q]], %[[K]], %[[V]], {{.*}} : tensor<1x4x3x8xf32>, tensor<1x2x3x8xf32>, tensor<1x2x3x8xf32> -> tensor<1x4x3x8xf32>
 // CHECK-LABEL: func.func @logsumexp_used
 // CHECK-NOT: prim.attention
 // CHECK: prim.log

@@ -48,3 +48,31 @@ func.func @forward(%x: tensor<2x3xf32> {pt2c.input = "x"}) -> (tensor<2x3xf32>, 
   %r = prim.reshape %x : tensor<2x3xf32> -> tensor<6xf32>
   return %x, %r : tensor<2x3xf32>, tensor<6xf32>
 }
+
+// -----
+
+// Rotary embeddings: q * cos + rotate_half(q) * sin, rotate_half(q) = concatenate(-q[...,
+// 32:], q[..., :32]). On the GPU (pt2c.fused_ops) a concatenation of equal parts is
+// elementwise (prim::ConcatenateOp::joinsEqualStaticParts), so it joins its consumer's
+// kernel with its producers: one kernel (tests/lit/codegen/cuda/gpu-rotary-one-launch.mlir
+// lowers it to one launch).
+// CHECK-LABEL: func.func private @forward_kernel_0(
+// CHECK: prim.neg
+// CHECK: prim.concatenate
+// CHECK: prim.add
+// CHECK-NOT: func.func private @forward_kernel_1
+module attributes {pt2c.fused_ops} {
+func.func @forward(%q: tensor<2x4x8x64xf32> {pt2c.input = "q"}, %cos: tensor<8x64xf32> {pt2c.input = "cos"}, %sin: tensor<8x64xf32> {pt2c.input = "sin"}) -> tensor<2x4x8x64xf32> {
+  %c = prim.broadcast_in_dim %cos, dims = [2, 3] : tensor<8x64xf32> -> tensor<2x4x8x64xf32>
+  %s = prim.broadcast_in_dim %sin, dims = [2, 3] : tensor<8x64xf32> -> tensor<2x4x8x64xf32>
+  %x1 = prim.slice %q, start = [0, 0, 0, 0], limit = [2, 4, 8, 32], strides = [1, 1, 1, 1] : tensor<2x4x8x64xf32> -> tensor<2x4x8x32xf32>
+  %x2 = prim.slice %q, start = [0, 0, 0, 32], limit = [2, 4, 8, 64], strides = [1, 1, 1, 1] : tensor<2x4x8x64xf32> -> tensor<2x4x8x32xf32>
+  %n = prim.neg %x2 : tensor<2x4x8x32xf32>
+  %r = prim.concatenate %n, %x1 dim = 3 : (tensor<2x4x8x32xf32>, tensor<2x4x8x32xf32>) -> tensor<2x4x8x64xf32>
+  %a = prim.mul %q, %c : tensor<2x4x8x64xf32>
+  %b = prim.mul %r, %s : tensor<2x4x8x64xf32>
+  %o = prim.add %a, %b : tensor<2x4x8x64xf32>
+  return %o : tensor<2x4x8x64xf32>
+}
+}
+
