@@ -122,8 +122,7 @@ struct FormRmsNorm : OpRewritePattern<RsqrtOp> {
     bool isDiv = mean.getDefiningOp<DivOp>() != nullptr;
     if (!divisor || (isDiv ? *divisor != (double)n : *divisor * n != 1.0))
       return failure();
-    if (!type.getElementType().isF32() || !type.hasStaticShape() ||
-        n > kFusedRowMaxElements)
+    if (!type.getElementType().isF32() || !type.hasStaticShape() || n > kFusedRowMaxElements)
       return failure();
     // y = c * broadcast(r) (the broadcast of r, possibly reshaped to keepdim).
     Operation *user = soleUser(rsqrt);
