@@ -121,6 +121,31 @@ Value buildScalarOp(OpBuilder &b, Location loc, Operation *op, ValueRange args, 
       .Case([&](prim::RsqrtOp) { return b.create<math::RsqrtOp>(loc, x); })
       .Case([&](prim::CosOp) { return b.create<math::CosOp>(loc, x); })
       .Case([&](prim::SinOp) { return b.create<math::SinOp>(loc, x); })
+      .Case([&](prim::TanOp) { return b.create<math::TanOp>(loc, x); })
+      .Case([&](prim::AsinOp) -> Value {
+        // asin x = atan2(x, sqrt((1 - x)(1 + x))): MLIR's polynomial for math.asin (which
+        // pt2c-approximate-math would pick on the CPU) is off by up to 3e-2.
+        Value one = b.create<arith::ConstantOp>(loc, b.getFloatAttr(x.getType(), 1.0));
+        Value below = b.create<arith::SubFOp>(loc, one, x);
+        Value above = b.create<arith::AddFOp>(loc, one, x);
+        Value cosine = b.create<math::SqrtOp>(loc, b.create<arith::MulFOp>(loc, below, above));
+        return b.create<math::Atan2Op>(loc, x, cosine);
+      })
+      .Case([&](prim::AcosOp) { return b.create<math::AcosOp>(loc, x); })
+      .Case([&](prim::AtanOp) { return b.create<math::AtanOp>(loc, x); })
+      .Case([&](prim::SinhOp) { return b.create<math::SinhOp>(loc, x); })
+      .Case([&](prim::CoshOp) { return b.create<math::CoshOp>(loc, x); })
+      .Case([&](prim::AsinhOp) { return b.create<math::AsinhOp>(loc, x); })
+      .Case([&](prim::AcoshOp) { return b.create<math::AcoshOp>(loc, x); })
+      .Case([&](prim::AtanhOp) { return b.create<math::AtanhOp>(loc, x); })
+      .Case([&](prim::Expm1Op) { return b.create<math::ExpM1Op>(loc, x); })
+      .Case([&](prim::Log1pOp) { return b.create<math::Log1pOp>(loc, x); })
+      .Case([&](prim::Log2Op) { return b.create<math::Log2Op>(loc, x); })
+      .Case([&](prim::Log10Op) { return b.create<math::Log10Op>(loc, x); })
+      .Case([&](prim::FloorOp) { return b.create<math::FloorOp>(loc, x); })
+      .Case([&](prim::CeilOp) { return b.create<math::CeilOp>(loc, x); })
+      .Case([&](prim::TruncOp) { return b.create<math::TruncOp>(loc, x); })
+      .Case([&](prim::RoundOp) { return b.create<math::RoundEvenOp>(loc, x); })
       .Case([&](prim::SigmoidOp) -> Value { // 1 / (1 + e^-x)
         Value one = b.create<arith::ConstantOp>(loc, b.getFloatAttr(x.getType(), 1.0));
         Value e = b.create<math::ExpOp>(loc, b.create<arith::NegFOp>(loc, x));
@@ -136,6 +161,8 @@ Value buildScalarOp(OpBuilder &b, Location loc, Operation *op, ValueRange args, 
       .Case(
           [&](prim::MinOp) { return floatOrInt<arith::MinimumFOp, arith::MinSIOp>(b, loc, args); })
       .Case([&](prim::PowOp) { return b.create<math::PowFOp>(loc, args); })
+      .Case([&](prim::Atan2Op) { return b.create<math::Atan2Op>(loc, args); })
+      .Case([&](prim::RemOp) { return floatOrInt<arith::RemFOp, arith::RemSIOp>(b, loc, args); })
       // Others.
       .Case([&](prim::CompareOp cmp) {
         return compare(b, loc, cmp.getDirection(), args[0], args[1]);
