@@ -48,11 +48,14 @@ REASONS = {
         "arbitrary strides over a storage: pt2c's value semantics have no strides (the "
         "exporter drops as_strided_ calls that keep every element in place)"),
     "aten._embedding_bag": (
-        "eager calls _embedding_bag_forward_only under torch.no_grad() (how the exporter "
-        "traces), which is not a Core op; neither is " + NOT_YET),
+        "eager calls _embedding_bag_forward_only (not a Core op) under torch.no_grad(), "
+        "which is how the exporter traces; both are " + NOT_YET),
     "aten.col2im": NOT_YET,
     "aten.scatter_reduce.two": NOT_YET,
     "aten._native_batch_norm_legit": (
-        "training-mode batch norm that updates running statistics in place: " + NOT_YET),
-    "aten._native_batch_norm_legit.no_stats": NOT_YET,
+        "torch.export's form of batch norm with batch statistics; eager, which the "
+        "exporter traces, calls native_batch_norm (in the dialect) instead"),
+    "aten._native_batch_norm_legit.no_stats": (
+        "torch.export's form of batch norm with batch statistics; eager, which the "
+        "exporter traces, calls native_batch_norm (in the dialect) instead"),
 }
