@@ -19,6 +19,7 @@ void decompose::populateAtenToPrimDecompositions(mlir::RewritePatternSet &patter
   populateDivisionDecompositions(set);
   populateDistanceDecompositions(set);
   populateGridSampleDecompositions(set);
+  populateCol2ImDecompositions(set);
   populateLinearAlgebraDecompositions(set);
   populateShapeDecompositions(set);
   populateConvolutionDecompositions(set);

@@ -544,7 +544,7 @@ const llvm::StringMap<RuleEntry> &rules() {
          "aten.round", "aten.trunc"},
         selfNotBool);
     add({"aten.elu", "aten.leaky_relu", "aten.var.correction", "aten.var.dim",
-         "aten._pdist_forward"},
+         "aten._pdist_forward", "aten.col2im"},
         floatOnly);
     add({"aten._cdist_forward", "aten.grid_sampler_2d"}, sameDtypeOperands);
     add({"aten.sign", "aten.flip", "aten.copy", "aten.slice_scatter", "aten.select_scatter",

@@ -624,6 +624,18 @@ LogicalResult gridSampler2d(ShapeQuery &q, Shape &out) {
   return success();
 }
 
+/// col2im(self [N, C * kh * kw, L] or unbatched): [N, C, H, W] for output_size [H, W].
+LogicalResult col2im(ShapeQuery &q, Shape &out) {
+  ArrayRef<int64_t> size = *q.arrayAttr("output_size"), kernel = *q.arrayAttr("kernel_size");
+  if ((q.rank(0) != 2 && q.rank(0) != 3) || size.size() != 2 || kernel.size() != 2)
+    return q.fail("expects a 2-D or 3-D input, two output sizes and two kernel sizes");
+  int64_t rows = q.shape(0)[q.rank(0) - 2];
+  out.assign(q.shape(0).begin(), q.shape(0).end() - 2);
+  out.push_back(rows == kDyn ? kDyn : rows / (kernel[0] * kernel[1]));
+  out.append(size.begin(), size.end());
+  return success();
+}
+
 //===--- ops added with the index/reduce, resize and split families ---===//
 
 /// Operand 0's shape with dim `d` (normalized) set to `size`, or removed if size < 0.
@@ -833,6 +845,7 @@ const llvm::StringMap<Rule> &rules() {
     t["aten._cdist_forward"] = cdist;
     t["aten._pdist_forward"] = pdist;
     t["aten.grid_sampler_2d"] = gridSampler2d;
+    t["aten.col2im"] = col2im;
     t["aten.max_pool3d_with_indices"] = pool<3>;
     t["aten.avg_pool3d"] = pool<3>;
     t["aten._adaptive_avg_pool3d"] = adaptivePool<3>;

@@ -187,6 +187,25 @@ def test_distances(pt2c, cpp_host, python, tmp_path):
     check_against_eager(pt2c, cpp_host, python, model, tmp_path)
 
 
+def test_fold(pt2c, cpp_host, python, tmp_path):
+    model = write_model(tmp_path, """
+        import torch
+        import torch.nn.functional as F
+
+        class M(torch.nn.Module):
+            # F.unfold's blocks: 3x3 with padding 1 and stride 2 (overlapping), and
+            # dilated 2x3 ones (F.unfold itself, im2col, is not a Core op).
+            def forward(self, blocks, wide):
+                return (F.fold(blocks, (7, 9), 3, padding=1, stride=2),
+                        F.fold(wide, (7, 9), (2, 3), dilation=(2, 1)),
+                        F.fold(blocks[0], (7, 9), 3, padding=1, stride=2))
+
+        model = M()
+        example_inputs = (torch.randn(2, 27, 20), torch.randn(2, 18, 35))
+    """)
+    check_against_eager(pt2c, cpp_host, python, model, tmp_path)
+
+
 def test_grid_sample(pt2c, cpp_host, python, tmp_path):
     model = write_model(tmp_path, """
         import torch

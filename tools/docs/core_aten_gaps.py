@@ -50,7 +50,6 @@ REASONS = {
     "aten._embedding_bag": (
         "eager calls _embedding_bag_forward_only (not a Core op) under torch.no_grad(), "
         "which is how the exporter traces; both are " + NOT_YET),
-    "aten.col2im": NOT_YET,
     "aten.scatter_reduce.two": NOT_YET,
     "aten._native_batch_norm_legit": (
         "torch.export's form of batch norm with batch statistics; eager, which the "

@@ -105,6 +105,8 @@ void populateDivisionDecompositions(DecompositionSet &set);
 void populateDistanceDecompositions(DecompositionSet &set);
 /// grid_sampler_2d (GridSample.cpp).
 void populateGridSampleDecompositions(DecompositionSet &set);
+/// col2im (Col2Im.cpp).
+void populateCol2ImDecompositions(DecompositionSet &set);
 void populateLinearAlgebraDecompositions(DecompositionSet &set);
 void populateShapeDecompositions(DecompositionSet &set);
 void populateConvolutionDecompositions(DecompositionSet &set);

@@ -1,7 +1,7 @@
 // Core ATen opset ops whose decomposition is more than one prim op: floor division
 // and Python's remainder as corrections of C's fmod (prim.rem), reflection and
-// replication pads and flip as gathers at constant positions, var in two passes, and
-// slice_scatter as a view write-back.
+// replication pads and flip as gathers at constant positions, var in two passes,
+// slice_scatter as a view write-back and col2im as a product with a 0/1 matrix.
 // RUN: pt2c-opt %s --split-input-file --pt2c-decompose-aten-to-prim --canonicalize | FileCheck %s
 
 // Integer floor division: the truncating quotient, one less where the remainder is
@@ -108,4 +108,19 @@ func.func @variance(%x: tensor<2x6xf32>) -> tensor<2xf32> {
 func.func @slice_scatter(%x: tensor<5x3xf32>, %src: tensor<2x3xf32>) -> tensor<5x3xf32> {
   %0 = "aten.slice_scatter"(%x, %src) {dim = 0 : i64, start = 1 : i64, end = 3 : i64} : (tensor<5x3xf32>, tensor<2x3xf32>) -> tensor<5x3xf32>
   return %0 : tensor<5x3xf32>
+}
+
+// -----
+
+// col2im: a 2x2 kernel over two blocks side by side folds into a 2x3 image through a
+// 0/1 matrix whose row (kernel offset, block) marks the pixel it covers: the blocks
+// overlap in the middle column (rows 1 and 2, 5 and 6 hit pixels 1 and 4).
+// CHECK-LABEL: func.func @col2im
+// CHECK: %[[M:.*]] = prim.constant dense<{{\[}}[1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00]]> : tensor<8x6xf32>
+// CHECK: %[[X:.*]] = prim.reshape %arg0 : tensor<1x4x2xf32> -> tensor<1x1x8xf32>
+// CHECK: %[[I:.*]] = prim.dot_general %[[X]], %[[M]], batch = [] x [], contract = [2] x [0]
+// CHECK: prim.reshape %[[I]] : tensor<1x1x6xf32> -> tensor<1x1x2x3xf32>
+func.func @col2im(%x: tensor<1x4x2xf32>) -> tensor<1x1x2x3xf32> {
+  %0 = "aten.col2im"(%x) {output_size = array<i64: 2, 3>, kernel_size = array<i64: 2, 2>, dilation = array<i64: 1, 1>, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x2xf32>) -> tensor<1x1x2x3xf32>
+  return %0 : tensor<1x1x2x3xf32>
 }
