@@ -85,8 +85,8 @@ def Prim_RsqrtOp : Prim_UnaryOp<"rsqrt", Prim_FloatTensor> { let summary = "1 / 
 def Prim_CosOp : Prim_UnaryOp<"cos", Prim_FloatTensor> { let summary = "cos x"; }
 def Prim_SinOp : Prim_UnaryOp<"sin", Prim_FloatTensor> { let summary = "sin x"; }
 // The rest of ATen's elementwise math (the Core ATen opset's): each is one math-dialect
-// op when lowered, so libm's (or libdevice's) accuracy, not a formula's, decides the
-// result.
+// op when lowered, except asin, acos and the hyperbolic functions, which
+// compiler/transforms/lower/ScalarOps.cpp writes as accurate formulas (it says why).
 def Prim_TanOp : Prim_UnaryOp<"tan", Prim_FloatTensor> { let summary = "tan x"; }
 def Prim_AsinOp : Prim_UnaryOp<"asin", Prim_FloatTensor> { let summary = "asin x"; }
 def Prim_AcosOp : Prim_UnaryOp<"acos", Prim_FloatTensor> { let summary = "acos x"; }
