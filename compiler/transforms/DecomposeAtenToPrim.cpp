@@ -16,6 +16,10 @@ void decompose::populateAtenToPrimDecompositions(mlir::RewritePatternSet &patter
   populateLowPrecisionDecompositions(patterns);
   DecompositionSet set(patterns);
   populatePointwiseDecompositions(set);
+  populateDivisionDecompositions(set);
+  populateDistanceDecompositions(set);
+  populateGridSampleDecompositions(set);
+  populateCol2ImDecompositions(set);
   populateLinearAlgebraDecompositions(set);
   populateShapeDecompositions(set);
   populateConvolutionDecompositions(set);

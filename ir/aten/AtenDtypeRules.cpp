@@ -169,7 +169,8 @@ LogicalResult selfNotBool(DtypeQuery &q, Types &out) {
   return sameAsSelf(q, out);
 }
 
-/// gelu, silu, hardswish, hardsigmoid: kernels only for floating dtypes.
+/// gelu, silu, hardswish, hardsigmoid, elu, leaky_relu, var: kernels only for floating
+/// dtypes.
 LogicalResult floatOnly(DtypeQuery &q, Types &out) {
   if (!isFloating(q.elem(0)))
     return q.fail("expects a floating-point input, got " + str(q.elem(0)));
@@ -332,6 +333,21 @@ LogicalResult bitwise(DtypeQuery &q, Types &out) {
   return success();
 }
 
+/// div with a rounding_mode: true division without one; "trunc" and "floor" keep the
+/// promoted dtype (integers divide to integers).
+LogicalResult divideRounding(DtypeQuery &q, Types &out) {
+  if (!q.attr("rounding_mode"))
+    return trueDivide(q, out);
+  setAll(q, out, q.promoted());
+  return success();
+}
+
+/// clamp: self promoted with its bounds (Scalars or tensors).
+LogicalResult clamp(DtypeQuery &q, Types &out) {
+  setAll(q, out, q.promoted({"min", "max"}));
+  return success();
+}
+
 /// Comparisons and logical ops: bool, whatever the operands.
 LogicalResult boolResult(DtypeQuery &q, Types &out) {
   setAll(q, out, q.i1());
@@ -365,7 +381,7 @@ LogicalResult concatenate(DtypeQuery &q, Types &out) {
 
 //===--- reductions ---===//
 
-/// sum, sum.dim_IntList, cumsum: `dtype` if given, else int64 for bool and integer
+/// sum, sum.dim_IntList, cumsum, prod: `dtype` if given, else int64 for bool and integer
 /// inputs (they accumulate without overflow), else the input's dtype.
 LogicalResult sumLike(DtypeQuery &q, Types &out) {
   std::optional<Type> dtype = q.dtypeAttr();
@@ -517,18 +533,43 @@ const llvm::StringMap<RuleEntry> &rules() {
          "aten.unsafe_split.Tensor", "aten.unsafe_chunk", "aten.tril", "aten.triu", "aten.roll",
          "aten.repeat", "aten.constant_pad_nd", "aten.fill.Scalar", "aten.zero", "aten.amax",
          "aten.amin", "aten.max", "aten.min", "aten.avg_pool2d", "aten._adaptive_avg_pool2d",
-         "aten.upsample_nearest2d", "aten.upsample_nearest2d.vec", "aten.upsample_bilinear2d",
-         "aten.upsample_bilinear2d.vec", "aten.diagonal", "aten.max_unpool2d",
+         "aten.avg_pool3d", "aten._adaptive_avg_pool3d", "aten.upsample_nearest2d",
+         "aten.upsample_nearest2d.vec", "aten.upsample_bilinear2d", "aten.upsample_bilinear2d.vec",
+         "aten.diagonal", "aten.max_unpool2d",
          // in-place forms that only write self's own dtype
          "aten.copy_", "aten.fill_.Scalar", "aten.zero_", "aten.transpose_", "aten.t_",
          "aten.unsqueeze_", "aten.squeeze_", "aten.squeeze_.dim", "aten.squeeze_.dims"},
         sameAsSelf);
-    add({"aten.relu", "aten.abs", "aten.neg", "aten.hardtanh"}, selfNotBool);
+    add({"aten.relu", "aten.abs", "aten.neg", "aten.hardtanh", "aten.ceil", "aten.floor",
+         "aten.round", "aten.trunc"},
+        selfNotBool);
+    add({"aten.elu", "aten.leaky_relu", "aten.var.correction", "aten.var.dim",
+         "aten._pdist_forward", "aten.col2im"},
+        floatOnly);
+    add({"aten._cdist_forward", "aten.grid_sampler_2d"}, sameDtypeOperands);
+    add({"aten.sign", "aten.flip", "aten.copy", "aten.slice_scatter", "aten.select_scatter",
+         "aten.reflection_pad1d", "aten.reflection_pad2d", "aten.reflection_pad3d",
+         "aten.replication_pad2d", "aten.replication_pad3d"},
+        sameAsSelf);
+    add({"aten.clamp", "aten.clamp.Tensor"}, clamp);
+    add({"aten.fmod.Tensor", "aten.fmod.Scalar", "aten.remainder.Tensor", "aten.remainder.Scalar"},
+        promoteOperands);
+    add({"aten.div.Tensor_mode", "aten.div.Scalar_mode"}, divideRounding);
+    add({"aten.atan2"}, trueDivide);
+    add({"aten.bitwise_and.Scalar", "aten.bitwise_or.Scalar", "aten.bitwise_xor.Scalar",
+         "aten.bitwise_xor.Tensor"},
+        bitwise);
+    add({"aten.isinf", "aten.isnan", "aten.logical_xor"}, boolResult);
+    add({"aten.any.dim", "aten.any.dims"}, allAny);
+    add({"aten.prod", "aten.prod.dim_int"}, sumLike);
+    add({"aten.mean"}, mean);
     add({"aten.relu_", "aten.hardtanh_"}, selfNotBool, /*inPlace=*/true);
     add({"aten.gelu", "aten.silu", "aten.hardswish", "aten.hardsigmoid"}, floatOnly);
     add({"aten.silu_", "aten.hardswish_", "aten.hardsigmoid_"}, floatOnly, true);
-    add({"aten.exp", "aten.log", "aten.erf", "aten.sqrt", "aten.rsqrt", "aten.sigmoid", "aten.tanh",
-         "aten.cos", "aten.sin"},
+    add({"aten.exp",   "aten.log",   "aten.erf",  "aten.sqrt",  "aten.rsqrt",     "aten.sigmoid",
+         "aten.tanh",  "aten.cos",   "aten.sin",  "aten.tan",   "aten.asin",      "aten.acos",
+         "aten.atan",  "aten.sinh",  "aten.cosh", "aten.asinh", "aten.acosh",     "aten.atanh",
+         "aten.expm1", "aten.log1p", "aten.log2", "aten.log10", "aten.reciprocal"},
         floatingUnary);
     add({"aten.sigmoid_", "aten.tanh_"}, floatingUnary, true);
     add({"aten.bitwise_not"}, bitwiseNot);
@@ -576,7 +617,8 @@ const llvm::StringMap<RuleEntry> &rules() {
     add({"aten.all", "aten.any"}, allAny);
     add({"aten.argmax", "aten.argmin"}, argReduce);
     add({"aten.max.dim", "aten.min.dim", "aten.sort", "aten.sort.stable",
-         "aten.max_pool2d_with_indices", "aten.adaptive_max_pool2d"},
+         "aten.max_pool2d_with_indices", "aten.adaptive_max_pool2d",
+         "aten.max_pool3d_with_indices"},
         valuesAndIndices);
     add({"aten.topk"}, topk);
     add({"aten._softmax", "aten._log_softmax"}, softmaxHalfToFloat);
@@ -588,7 +630,8 @@ const llvm::StringMap<RuleEntry> &rules() {
     add({"aten._to_copy", "aten.new_zeros", "aten.new_ones", "aten.new_full", "aten.zeros_like",
          "aten.ones_like", "aten.full_like", "aten.empty_like"},
         dtypeOrSelf);
-    add({"aten.zeros", "aten.ones", "aten.empty.memory_format", "aten.scalar_tensor"},
+    add({"aten.zeros", "aten.ones", "aten.empty.memory_format", "aten.empty_strided",
+         "aten.scalar_tensor"},
         dtypeOrDefault);
     add({"aten.full"}, full);
     add({"aten.arange", "aten.arange.start", "aten.arange.start_step"}, arange);

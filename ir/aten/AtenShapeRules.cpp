@@ -485,26 +485,26 @@ LogicalResult convolution(ShapeQuery &q, Shape &out) {
   return success();
 }
 
-/// max_pool2d_with_indices and avg_pool2d over the last two dims, as ATen's
-/// pooling_output_shape: out = floor or ceil((in + 2 pad - dil (k - 1) - 1) / stride)
-/// + 1, and under ceil_mode the last window must start inside the input or its left
-/// padding. stride=[] means the kernel size.
-LogicalResult pool2d(ShapeQuery &q, Shape &out) {
+/// max_pool{2,3}d_with_indices and avg_pool{2,3}d over the last `spatial` dims, as
+/// ATen's pooling_output_shape: out = floor or ceil((in + 2 pad - dil (k - 1) - 1) /
+/// stride) + 1, and under ceil_mode the last window must start inside the input or its
+/// left padding. stride=[] means the kernel size.
+template <int spatial> LogicalResult pool(ShapeQuery &q, Shape &out) {
   ArrayRef<int64_t> in = q.shape(0);
-  if (in.size() != 3 && in.size() != 4)
-    return q.fail("expects a 3-D or 4-D input");
-  FailureOr<Shape> kernel = listArg(q, "kernel_size", 2, {});
+  if (in.size() != spatial + 1 && in.size() != spatial + 2)
+    return q.fail("expects a " + Twine(spatial + 1) + "-D or " + Twine(spatial + 2) + "-D input");
+  FailureOr<Shape> kernel = listArg(q, "kernel_size", spatial, {});
   if (failed(kernel))
     return failure();
-  FailureOr<Shape> stride = listArg(q, "stride", 2, *kernel),
-                   padding = listArg(q, "padding", 2, {0}),
-                   dilation = listArg(q, "dilation", 2, {1});
+  FailureOr<Shape> stride = listArg(q, "stride", spatial, *kernel),
+                   padding = listArg(q, "padding", spatial, {0}),
+                   dilation = listArg(q, "dilation", spatial, {1});
   if (failed(stride) || failed(padding) || failed(dilation))
     return failure();
   bool ceil = q.boolAttr("ceil_mode").value_or(false);
-  out.assign(in.begin(), in.end() - 2);
-  for (int i = 0; i < 2; ++i) {
-    int64_t x = in[in.size() - 2 + i], k = (*kernel)[i], s = (*stride)[i], p = (*padding)[i],
+  out.assign(in.begin(), in.end() - spatial);
+  for (int i = 0; i < spatial; ++i) {
+    int64_t x = in[in.size() - spatial + i], k = (*kernel)[i], s = (*stride)[i], p = (*padding)[i],
             d = (*dilation)[i];
     if (k < 1 || s < 1 || d < 1 || p < 0 || 2 * p > k)
       return q.fail("expects positive kernel, stride and dilation, and padding of at "
@@ -524,12 +524,13 @@ LogicalResult pool2d(ShapeQuery &q, Shape &out) {
   return success();
 }
 
-/// _adaptive_avg_pool2d: the leading dims, then output_size.
-LogicalResult adaptivePool2d(ShapeQuery &q, Shape &out) {
+/// _adaptive_avg_pool{2,3}d: the leading dims, then output_size.
+template <int spatial> LogicalResult adaptivePool(ShapeQuery &q, Shape &out) {
   ArrayRef<int64_t> in = q.shape(0), size = *q.arrayAttr("output_size");
-  if ((in.size() != 3 && in.size() != 4) || size.size() != 2)
-    return q.fail("expects a 3-D or 4-D input and two output sizes");
-  out.assign(in.begin(), in.end() - 2);
+  if ((in.size() != spatial + 1 && in.size() != spatial + 2) || size.size() != spatial)
+    return q.fail("expects a " + Twine(spatial + 1) + "-D or " + Twine(spatial + 2) +
+                  "-D input and " + Twine(spatial) + " output sizes");
+  out.assign(in.begin(), in.end() - spatial);
   out.append(size.begin(), size.end());
   return success();
 }
@@ -576,6 +577,62 @@ LogicalResult constantPadNd(ShapeQuery &q, Shape &out) {
     if (s < 0)
       return q.fail("padding crops more than the whole dimension");
   }
+  return success();
+}
+
+/// reflection_pad{1,2,3}d, replication_pad{2,3}d: `padding` holds (before, after)
+/// pairs from the last dim backwards, one pair per padded dim.
+LogicalResult gatherPad(ShapeQuery &q, Shape &out) {
+  ArrayRef<int64_t> pad = *q.arrayAttr("padding");
+  if (pad.size() % 2 != 0 || (int64_t)pad.size() / 2 > q.rank(0))
+    return q.fail("expects (before, after) pairs for at most every dimension");
+  out.assign(q.shape(0).begin(), q.shape(0).end());
+  for (size_t i = 0; i < pad.size() / 2; ++i) {
+    int64_t &s = out[out.size() - 1 - i];
+    if (s != kDyn)
+      s += pad[2 * i] + pad[2 * i + 1];
+  }
+  return success();
+}
+
+/// _cdist_forward(x1 [..., P, M], x2 [..., R, M]): the broadcast batch dims, P, R.
+LogicalResult cdist(ShapeQuery &q, Shape &out) {
+  if (q.rank(0) < 2 || q.rank(1) < 2)
+    return q.fail("expects two operands of rank >= 2");
+  out.assign(q.shape(0).begin(), q.shape(0).end() - 2);
+  if (failed(broadcastInto(q, q.shape(1).drop_back(2), out)))
+    return failure();
+  out.push_back(q.shape(0)[q.rank(0) - 2]);
+  out.push_back(q.shape(1)[q.rank(1) - 2]);
+  return success();
+}
+
+/// _pdist_forward(x [N, M]): one distance per pair of rows, N (N - 1) / 2.
+LogicalResult pdist(ShapeQuery &q, Shape &out) {
+  if (q.rank(0) != 2)
+    return q.fail("expects a 2-D input");
+  int64_t n = q.shape(0)[0];
+  out.assign({n == kDyn ? kDyn : n * (n - 1) / 2});
+  return success();
+}
+
+/// grid_sampler_2d(input [N, C, H, W], grid [N, Ho, Wo, 2]): [N, C, Ho, Wo].
+LogicalResult gridSampler2d(ShapeQuery &q, Shape &out) {
+  if (q.rank(0) != 4 || q.rank(1) != 4)
+    return q.fail("expects a 4-D input and a 4-D grid");
+  out.assign({q.shape(0)[0], q.shape(0)[1], q.shape(1)[1], q.shape(1)[2]});
+  return success();
+}
+
+/// col2im(self [N, C * kh * kw, L] or unbatched): [N, C, H, W] for output_size [H, W].
+LogicalResult col2im(ShapeQuery &q, Shape &out) {
+  ArrayRef<int64_t> size = *q.arrayAttr("output_size"), kernel = *q.arrayAttr("kernel_size");
+  if ((q.rank(0) != 2 && q.rank(0) != 3) || size.size() != 2 || kernel.size() != 2)
+    return q.fail("expects a 2-D or 3-D input, two output sizes and two kernel sizes");
+  int64_t rows = q.shape(0)[q.rank(0) - 2];
+  out.assign(q.shape(0).begin(), q.shape(0).end() - 2);
+  out.push_back(rows == kDyn ? kDyn : rows / (kernel[0] * kernel[1]));
+  out.append(size.begin(), size.end());
   return success();
 }
 
@@ -753,8 +810,9 @@ const llvm::StringMap<Rule> &rules() {
                            "aten.ne.Tensor", "aten.lt.Tensor", "aten.le.Tensor", "aten.gt.Tensor",
                            "aten.ge.Tensor", "aten.pow.Tensor_Tensor"})
       t[name] = broadcastOperands;
-    for (StringRef name : {"aten.full", "aten.zeros", "aten.ones", "aten.new_zeros",
-                           "aten.new_ones", "aten.new_full", "aten.empty.memory_format"})
+    for (StringRef name :
+         {"aten.full", "aten.zeros", "aten.ones", "aten.new_zeros", "aten.new_ones",
+          "aten.new_full", "aten.empty.memory_format", "aten.empty_strided"})
       t[name] = sizeAttr;
     for (StringRef name : {"aten.arange", "aten.arange.start", "aten.arange.start_step"})
       t[name] = arange;
@@ -781,9 +839,16 @@ const llvm::StringMap<Rule> &rules() {
     for (StringRef name : {"aten.mean.dim", "aten.sum.dim_IntList", "aten.amax", "aten.amin"})
       t[name] = reduceDims;
     t["aten.convolution"] = convolution;
-    t["aten.max_pool2d_with_indices"] = pool2d;
-    t["aten.avg_pool2d"] = pool2d;
-    t["aten._adaptive_avg_pool2d"] = adaptivePool2d;
+    t["aten.max_pool2d_with_indices"] = pool<2>;
+    t["aten.avg_pool2d"] = pool<2>;
+    t["aten._adaptive_avg_pool2d"] = adaptivePool<2>;
+    t["aten._cdist_forward"] = cdist;
+    t["aten._pdist_forward"] = pdist;
+    t["aten.grid_sampler_2d"] = gridSampler2d;
+    t["aten.col2im"] = col2im;
+    t["aten.max_pool3d_with_indices"] = pool<3>;
+    t["aten.avg_pool3d"] = pool<3>;
+    t["aten._adaptive_avg_pool3d"] = adaptivePool<3>;
     t["aten.constant_pad_nd"] = constantPadNd;
     // In-place forms and ops whose (first) result has the input's shape.
     for (StringRef name : {"aten.add_.Tensor",
@@ -817,11 +882,61 @@ const llvm::StringMap<Rule> &rules() {
     t["aten._reshape_alias"] = view;
     for (StringRef name : {"aten.sum", "aten.max", "aten.min"})
       t[name] = scalarShape;
-    t["aten.adaptive_max_pool2d"] = adaptivePool2d;
+    t["aten.adaptive_max_pool2d"] = adaptivePool<2>;
     t["aten.cat"] = cat;
     for (StringRef name : {"aten.argmax", "aten.argmin", "aten.max.dim", "aten.min.dim"})
       t[name] = reduceOneDim;
     t["aten.topk"] = topk;
+    // The Core ATen opset's elementwise ops, reductions, flip, copy and gather pads.
+    for (StringRef name : {"aten.acos",
+                           "aten.acosh",
+                           "aten.asin",
+                           "aten.asinh",
+                           "aten.atan",
+                           "aten.atanh",
+                           "aten.cosh",
+                           "aten.sinh",
+                           "aten.tan",
+                           "aten.expm1",
+                           "aten.log1p",
+                           "aten.log2",
+                           "aten.log10",
+                           "aten.ceil",
+                           "aten.floor",
+                           "aten.round",
+                           "aten.trunc",
+                           "aten.sign",
+                           "aten.reciprocal",
+                           "aten.isinf",
+                           "aten.isnan",
+                           "aten.clamp",
+                           "aten.elu",
+                           "aten.leaky_relu",
+                           "aten.fmod.Scalar",
+                           "aten.remainder.Scalar",
+                           "aten.div.Scalar_mode",
+                           "aten.bitwise_and.Scalar",
+                           "aten.bitwise_or.Scalar",
+                           "aten.bitwise_xor.Scalar",
+                           "aten.flip",
+                           "aten.copy",
+                           "aten.slice_scatter",
+                           "aten.select_scatter"})
+      t[name] = sameAsSelf;
+    for (StringRef name :
+         {"aten.atan2", "aten.logical_xor", "aten.clamp.Tensor", "aten.fmod.Tensor",
+          "aten.remainder.Tensor", "aten.div.Tensor_mode", "aten.bitwise_xor.Tensor"})
+      t[name] = broadcastOperands;
+    for (StringRef name : {"aten.any.dims", "aten.var.correction", "aten.var.dim"})
+      t[name] = reduceDims;
+    for (StringRef name : {"aten.any.dim", "aten.prod.dim_int"})
+      t[name] = reduceOneDim;
+    for (StringRef name : {"aten.prod", "aten.mean"})
+      t[name] = scalarShape;
+    for (StringRef name :
+         {"aten.reflection_pad1d", "aten.reflection_pad2d", "aten.reflection_pad3d",
+          "aten.replication_pad2d", "aten.replication_pad3d"})
+      t[name] = gatherPad;
     t["aten.repeat"] = repeat;
     for (StringRef name : {"aten.split.Tensor", "aten.split_with_sizes", "aten.unbind.int",
                            "aten.unsafe_split.Tensor", "aten.unsafe_chunk"})

@@ -87,6 +87,34 @@ def Prim_RsqrtOp : Prim_UnaryOp<"rsqrt", Prim_FloatTensor> {
 }
 def Prim_CosOp : Prim_UnaryOp<"cos", Prim_FloatTensor> { let summary = "cos x"; }
 def Prim_SinOp : Prim_UnaryOp<"sin", Prim_FloatTensor> { let summary = "sin x"; }
+// The rest of ATen's elementwise math (the Core ATen opset's): each is one math-dialect
+// op when lowered, except asin, acos and the hyperbolic functions, which
+// compiler/transforms/lower/ScalarOps.cpp writes as accurate formulas (it says why).
+def Prim_TanOp : Prim_UnaryOp<"tan", Prim_FloatTensor> { let summary = "tan x"; }
+def Prim_AsinOp : Prim_UnaryOp<"asin", Prim_FloatTensor> { let summary = "asin x"; }
+def Prim_AcosOp : Prim_UnaryOp<"acos", Prim_FloatTensor> { let summary = "acos x"; }
+def Prim_AtanOp : Prim_UnaryOp<"atan", Prim_FloatTensor> { let summary = "atan x"; }
+def Prim_SinhOp : Prim_UnaryOp<"sinh", Prim_FloatTensor> { let summary = "sinh x"; }
+def Prim_CoshOp : Prim_UnaryOp<"cosh", Prim_FloatTensor> { let summary = "cosh x"; }
+def Prim_AsinhOp : Prim_UnaryOp<"asinh", Prim_FloatTensor> { let summary = "asinh x"; }
+def Prim_AcoshOp : Prim_UnaryOp<"acosh", Prim_FloatTensor> { let summary = "acosh x"; }
+def Prim_AtanhOp : Prim_UnaryOp<"atanh", Prim_FloatTensor> { let summary = "atanh x"; }
+def Prim_Expm1Op : Prim_UnaryOp<"expm1", Prim_FloatTensor> {
+  let summary = "e^x - 1, exact near 0";
+}
+def Prim_Log1pOp : Prim_UnaryOp<"log1p", Prim_FloatTensor> {
+  let summary = "ln(1 + x), exact near 0";
+}
+def Prim_Log2Op : Prim_UnaryOp<"log2", Prim_FloatTensor> { let summary = "log2 x"; }
+def Prim_Log10Op : Prim_UnaryOp<"log10", Prim_FloatTensor> { let summary = "log10 x"; }
+def Prim_FloorOp : Prim_UnaryOp<"floor", Prim_FloatTensor> { let summary = "floor x"; }
+def Prim_CeilOp : Prim_UnaryOp<"ceil", Prim_FloatTensor> { let summary = "ceil x"; }
+def Prim_TruncOp : Prim_UnaryOp<"trunc", Prim_FloatTensor> {
+  let summary = "x rounded toward 0";
+}
+def Prim_RoundOp : Prim_UnaryOp<"round", Prim_FloatTensor> {
+  let summary = "x rounded to the nearest integer, halves to even (torch.round)";
+}
 
 class Prim_BinaryOp<string mnemonic, Type type = Prim_Tensor>
     : Prim_Op<mnemonic, [Elementwise, SameOperandsAndResultType, InferTypeOpInterface]> {
@@ -107,6 +135,12 @@ def Prim_DivOp : Prim_BinaryOp<"div"> {
 def Prim_MaxOp : Prim_BinaryOp<"max"> { let summary = "max(x, y), NaN-propagating"; }
 def Prim_MinOp : Prim_BinaryOp<"min"> { let summary = "min(x, y), NaN-propagating"; }
 def Prim_PowOp : Prim_BinaryOp<"pow", Prim_FloatTensor> { let summary = "x ^ y"; }
+def Prim_Atan2Op : Prim_BinaryOp<"atan2", Prim_FloatTensor> {
+  let summary = "the angle of the point (y = lhs, x = rhs), in [-pi, pi]";
+}
+def Prim_RemOp : Prim_BinaryOp<"rem"> {
+  let summary = "x - trunc(x / y) * y, with x's sign: C's fmod and integer %";
+}
 
 def Prim_CompareDirection : I64EnumAttr<"CompareDirection", "comparison", [
     I64EnumAttrCase<"EQ", 0>, I64EnumAttrCase<"NE", 1>, I64EnumAttrCase<"LT", 2>,

@@ -20,7 +20,12 @@ Sources, none of them parsed out of C++:
   ops (`--emit aten`) of every graph a test compiled to a .so. Lowered = some e2e test
   compiled a graph holding the op, so every prim op of its decomposition went through
   pt2c-lower-prim-to-linalg and codegen;
-- lit tests: tests/lit/**/*.mlir files that name the op.
+- lit tests: tests/lit/**/*.mlir files that name the op;
+- the Core ATen opset section: tools/docs/core_aten_ops.txt (written from torch's
+  `torch.Tag.core` overloads by tools/docs/list_core_aten.py) against the above, and
+  core_aten_gaps.py for why a Core overload has no op in the dialect.
+--check also fails when a Core overload outside the dialect has no stated reason, or a
+reason is kept for an overload the dialect now has;
 --check also fails when the usage record names an op the dialect no longer has or a
 test that no longer exists (rerun --record then).
 """
@@ -41,6 +46,10 @@ USAGE = REPO / "tools" / "docs" / "e2e_op_usage.json"
 LIT = REPO / "tests" / "lit"
 E2E = REPO / "tests" / "e2e"
 DOC = REPO / "docs" / "OP_COVERAGE.md"
+CORE_OPS = REPO / "tools" / "docs" / "core_aten_ops.txt"
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import core_aten_gaps  # noqa: E402
 
 
 def dialect_ops():
@@ -115,7 +124,61 @@ def cell(tests, limit=3):
     return shown + (f" (+{len(tests) - limit})" if len(tests) > limit else "")
 
 
-def render(ops, decomposed, dtype_rules, usage, lit):
+def core_ops():
+    """[(mlir name, schema)] of tools/docs/core_aten_ops.txt, and its header line."""
+    lines = CORE_OPS.read_text().splitlines()
+    entries = []
+    for line in lines[1:]:
+        name = line.split("(", 1)[0].strip()
+        entries.append(("aten." + name[len("aten::"):], line))
+    return entries, lines[0].lstrip("# ")
+
+
+def core_problems(core, names):
+    """Core overloads outside the dialect without a reason, and stale reasons."""
+    core_names = {name for name, _ in core}
+    problems = [f"Core op {name} is not in the dialect and core_aten_gaps.py gives no reason"
+                for name in sorted(core_names - names - set(core_aten_gaps.REASONS))]
+    problems += [f"core_aten_gaps.py gives a reason for {name}, which the dialect has"
+                 for name in sorted(set(core_aten_gaps.REASONS) & names)]
+    problems += [f"core_aten_gaps.py names {name}, which is not a Core overload"
+                 for name in sorted(set(core_aten_gaps.REASONS) - core_names)]
+    return problems
+
+
+def render_core(core, header, names, decomposed, by_op):
+    """The "Core ATen opset" section: each Core overload's status in pt2c."""
+    rows, counts = [], collections.Counter()
+    for name, _ in core:
+        if name not in names:
+            status, detail = "not supported", core_aten_gaps.REASONS.get(name, "")
+        elif name not in decomposed:
+            status, detail = "in the dialect, not decomposed", ""
+        elif by_op.get(name):
+            status, detail = "compiled in e2e tests", cell(by_op[name])
+        else:
+            status, detail = "decomposed (no e2e graph holds it)", ""
+        counts[status] += 1
+        rows.append(f"| `{name}` | {status} | {detail} |")
+    summary = "; ".join(f"{counts[s]} {s}" for s in (
+        "compiled in e2e tests", "decomposed (no e2e graph holds it)",
+        "in the dialect, not decomposed", "not supported") if counts[s])
+    return f"""## Core ATen opset
+
+PyTorch's Core ATen opset: the op overloads tagged `torch.Tag.core`
+(`tools/docs/core_aten_ops.txt`, written by `tools/docs/list_core_aten.py` from {header[len("Core ATen opset of "):header.index(" (")]}),
+with pt2c's status; the reasons for unsupported overloads are in
+`tools/docs/core_aten_gaps.py`.
+
+{len(core)} Core overloads: {summary}.
+
+| Core overload | pt2c | e2e tests / why not |
+|---------------|------|---------------------|
+{chr(10).join(rows)}
+"""
+
+
+def render(ops, decomposed, dtype_rules, usage, lit, core, core_header):
     by_op = collections.defaultdict(set)
     for test, names in usage["tests"].items():
         for name in names:
@@ -181,7 +244,8 @@ tools/docs/gen_op_coverage.py`; after adding e2e tests, rerun the record
 
 {summary}
 {chr(10).join(rows)}
-"""
+
+{render_core(core, core_header, names, decomposed, by_op)}"""
 
 
 def record(pytest_args):
@@ -219,8 +283,11 @@ def main():
         usage = record(args.record)
         USAGE.write_text(json.dumps(usage, indent=1) + "\n")
     usage = load_usage()
-    problems = validate(usage, {name for _, name, _ in ops})
-    text = render(ops, decomposed_ops(), dtype_rule_ops(), usage, lit_usage())
+    names = {name for _, name, _ in ops}
+    core, core_header = core_ops()
+    problems = validate(usage, names) + core_problems(core, names)
+    text = render(ops, decomposed_ops(), dtype_rule_ops(), usage, lit_usage(), core,
+                  core_header)
     if args.check:
         if DOC.read_text() != text:
             problems.append(f"{DOC.relative_to(REPO)} is stale: run "

@@ -99,6 +99,14 @@ private:
 
 // One per file of this folder.
 void populatePointwiseDecompositions(DecompositionSet &set);
+/// fmod, remainder, div's rounding modes (Division.cpp).
+void populateDivisionDecompositions(DecompositionSet &set);
+/// cdist and pdist (Distances.cpp).
+void populateDistanceDecompositions(DecompositionSet &set);
+/// grid_sampler_2d (GridSample.cpp).
+void populateGridSampleDecompositions(DecompositionSet &set);
+/// col2im (Col2Im.cpp).
+void populateCol2ImDecompositions(DecompositionSet &set);
 void populateLinearAlgebraDecompositions(DecompositionSet &set);
 void populateShapeDecompositions(DecompositionSet &set);
 void populateConvolutionDecompositions(DecompositionSet &set);

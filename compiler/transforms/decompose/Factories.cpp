@@ -25,6 +25,12 @@ template <typename OpT> Value zeros(OpT, PrimBuilder &b) { return filled(b, 0.0)
 
 template <typename OpT> Value ones(OpT, PrimBuilder &b) { return filled(b, 1.0); }
 
+/// empty_strided: empty with a layout, which value semantics does not keep.
+Value emptyStrided(aten::EmptyStridedOp, PrimBuilder &b) {
+  b.sizesFollowResultType("stride");
+  return filled(b, 0.0);
+}
+
 template <typename OpT> Value full(OpT op, PrimBuilder &b) {
   return filledWith(b, op.getFillValueAttr());
 }
@@ -67,6 +73,7 @@ void populateFactoryDecompositions(DecompositionSet &set) {
       // empty's contents are unspecified; zeros are as good as any and deterministic.
       .add<aten::EmptyMemoryFormatOp>(zeros<aten::EmptyMemoryFormatOp>)
       .add<aten::EmptyLikeOp>(zeros<aten::EmptyLikeOp>)
+      .add<aten::EmptyStridedOp>(emptyStrided)
       .add<aten::OnesOp>(ones<aten::OnesOp>)
       .add<aten::NewOnesOp>(ones<aten::NewOnesOp>)
       .add<aten::OnesLikeOp>(ones<aten::OnesLikeOp>)

@@ -1,7 +1,11 @@
 // Decompositions of comparisons, boolean logic and the ops that choose between values
 // by a mask: eq/ne/lt/le/gt/ge become prim.compare in the operands' promoted dtype;
 // logical and bitwise ops on bools become compares and selects (prim has no boolean
-// arithmetic); where, masked_fill, tril and triu become prim.select.
+// arithmetic; xor is a NE compare); where, masked_fill, tril and triu become prim.select;
+// isnan is x != x and isinf |x| == inf.
+#include <limits>
+#include <type_traits>
+
 #include "compiler/transforms/decompose/DecompositionSet.h"
 
 using namespace mlir;
@@ -107,6 +111,79 @@ template <typename OpT, bool IsAnd> Value bitwiseAndOr(OpT op, PrimBuilder &b) {
   return andOr<IsAnd>(b, op.getSelf(), op.getOther());
 }
 
+/// a XOR b = (a != 0) != (b != 0), for logical_xor (any dtypes) and bitwise_xor of
+/// bools.
+Value exclusiveOr(PrimBuilder &b, Value lhs, Value rhs) {
+  RankedTensorType type = b.resultType();
+  RankedTensorType boolType = type.clone(IntegerType::get(type.getContext(), 1));
+  Value x = asBool(b, lhs, boolType);
+  Value y = asBool(b, rhs, boolType);
+  return b.convert(b.create<prim::CompareOp>(Direction::NE, x, y), type.getElementType());
+}
+
+Value logicalXor(aten::LogicalXorOp op, PrimBuilder &b) {
+  return exclusiveOr(b, op.getSelf(), op.getOther());
+}
+
+Value bitwiseXorTensor(aten::BitwiseXorTensorOp op, PrimBuilder &b) {
+  if (!b.resultElementType().isInteger(1))
+    return b.fail("bitwise xor of integers (prim has boolean selects only)");
+  return exclusiveOr(b, op.getSelf(), op.getOther());
+}
+
+/// bitwise_and/or/xor with a bool Scalar, on bools.
+template <typename OpT> Value bitwiseScalar(OpT op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  if (!type.getElementType().isInteger(1))
+    return b.fail("bitwise ops on integers (prim has boolean selects only)");
+  Value other = b.splat(b.scalarAttr(op.getOtherAttr(), type.getElementType()), type, op.getSelf());
+  if constexpr (std::is_same_v<OpT, aten::BitwiseXorScalarOp>)
+    return exclusiveOr(b, op.getSelf(), other);
+  else
+    return andOr<std::is_same_v<OpT, aten::BitwiseAndScalarOp>>(b, op.getSelf(), other);
+}
+
+/// isnan: x != x (only NaN differs from itself); isinf: |x| == inf. Integers are
+/// neither.
+template <typename OpT, bool IsNan> Value floatClass(OpT op, PrimBuilder &b) {
+  Value x = op.getSelf();
+  RankedTensorType type = tensorType(x);
+  if (!isa<FloatType>(type.getElementType()))
+    return b.splat(0.0, b.resultType(), x);
+  if (IsNan)
+    return b.create<prim::CompareOp>(Direction::NE, x, x);
+  Value magnitude = b.create<prim::AbsOp>(x);
+  Value inf = b.splat(std::numeric_limits<double>::infinity(), type, x);
+  return b.create<prim::CompareOp>(Direction::EQ, magnitude, inf);
+}
+
+/// any.dim / any.dims: OR over the listed dims (none: all) read as bools, then
+/// keepdim's reshape.
+Value anyOver(PrimBuilder &b, Value self, SmallVector<int64_t> dims) {
+  int64_t rank = tensorType(self).getRank();
+  if (dims.empty())
+    dims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  for (int64_t &d : dims)
+    d = normalizeDim(d, rank);
+  if (rank == 0)
+    dims.clear();
+  llvm::sort(dims);
+  Value x = b.convert(self, IntegerType::get(self.getContext(), 1));
+  Value reduced = b.reduce(prim::ReduceKind::OR, x, dims);
+  return b.reshape(b.convert(reduced, b.resultElementType()), b.resultType());
+}
+
+Value anyDim(aten::AnyDimOp op, PrimBuilder &b) {
+  return anyOver(b, op.getSelf(), {(int64_t)op.getDimAttr().getInt()});
+}
+
+Value anyDims(aten::AnyDimsOp op, PrimBuilder &b) {
+  SmallVector<int64_t> dims;
+  if (std::optional<ArrayRef<int64_t>> listed = op.getDim())
+    dims.assign(listed->begin(), listed->end());
+  return anyOver(b, op.getSelf(), dims);
+}
+
 /// all/any: AND/OR over every element of the tensor read as bools (x != 0).
 template <typename OpT, prim::ReduceKind Kind> Value allAny(OpT op, PrimBuilder &b) {
   RankedTensorType type = tensorType(op.getSelf());
@@ -185,7 +262,16 @@ void populateMaskingDecompositions(DecompositionSet &set) {
       .add<aten::BitwiseAndTensorOp>(bitwiseAndOr<aten::BitwiseAndTensorOp, true>)
       .add<aten::BitwiseOrTensorOp>(bitwiseAndOr<aten::BitwiseOrTensorOp, false>);
   set.add<aten::AllOp>(allAny<aten::AllOp, prim::ReduceKind::AND>)
-      .add<aten::AnyOp>(allAny<aten::AnyOp, prim::ReduceKind::OR>);
+      .add<aten::AnyOp>(allAny<aten::AnyOp, prim::ReduceKind::OR>)
+      .add<aten::AnyDimOp>(anyDim)
+      .add<aten::AnyDimsOp>(anyDims);
+  set.add<aten::LogicalXorOp>(logicalXor)
+      .add<aten::BitwiseXorTensorOp>(bitwiseXorTensor)
+      .add<aten::BitwiseAndScalarOp>(bitwiseScalar<aten::BitwiseAndScalarOp>)
+      .add<aten::BitwiseOrScalarOp>(bitwiseScalar<aten::BitwiseOrScalarOp>)
+      .add<aten::BitwiseXorScalarOp>(bitwiseScalar<aten::BitwiseXorScalarOp>)
+      .add<aten::IsnanOp>(floatClass<aten::IsnanOp, true>)
+      .add<aten::IsinfOp>(floatClass<aten::IsinfOp, false>);
   set.add<aten::WhereSelfOp>(whereSelf)
       .add<aten::MaskedFillScalarOp>(maskedFillScalar)
       .add<aten::MaskedFillTensorOp>(maskedFillTensor)

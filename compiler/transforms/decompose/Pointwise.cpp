@@ -21,6 +21,33 @@ template <typename AtenOp, typename PrimOp> Value unary(AtenOp op, PrimBuilder &
   return b.create<PrimOp>(b.convert(op.getSelf(), b.resultElementType()));
 }
 
+/// floor/ceil/round/trunc: integers are already whole (ATen returns a copy).
+template <typename AtenOp, typename PrimOp> Value rounding(AtenOp op, PrimBuilder &b) {
+  Value x = b.convert(op.getSelf(), b.resultElementType());
+  if (!isa<FloatType>(b.resultElementType()))
+    return x;
+  return b.create<PrimOp>(x);
+}
+
+/// 1 / x, in the result dtype (floats: reciprocal of an int tensor gives float32).
+Value reciprocal(aten::ReciprocalOp op, PrimBuilder &b) {
+  Value x = b.convert(op.getSelf(), b.resultElementType());
+  return b.create<prim::DivOp>(b.splat(1.0, b.resultType(), x), x);
+}
+
+/// sign(x) = (x > 0) - (x < 0): 0 for 0, -0 and NaN, as ATen's kernel gives.
+Value sign(aten::SignOp op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  if (type.getElementType().isInteger(1))
+    return op.getSelf(); // a bool is its own sign
+  Value x = op.getSelf();
+  Value zero = b.splat(0.0, type, x);
+  Value positive = b.create<prim::CompareOp>(prim::CompareDirection::GT, x, zero);
+  Value negative = b.create<prim::CompareOp>(prim::CompareDirection::LT, x, zero);
+  Value minusOneOrZero = b.create<prim::SelectOp>(negative, b.splat(-1.0, type, x), zero);
+  return b.create<prim::SelectOp>(positive, b.splat(1.0, type, x), minusOneOrZero);
+}
+
 /// self <op> alpha * other for two tensors.
 template <typename AtenOp, typename PrimOp> Value tensorTensor(AtenOp op, PrimBuilder &b) {
   RankedTensorType type = b.resultType();
@@ -128,14 +155,34 @@ void populatePointwiseDecompositions(DecompositionSet &set) {
       .add<aten::SqrtOp>(unary<aten::SqrtOp, prim::SqrtOp>)
       .add<aten::RsqrtOp>(unary<aten::RsqrtOp, prim::RsqrtOp>)
       .add<aten::CosOp>(unary<aten::CosOp, prim::CosOp>)
-      .add<aten::SinOp>(unary<aten::SinOp, prim::SinOp>);
+      .add<aten::SinOp>(unary<aten::SinOp, prim::SinOp>)
+      .add<aten::TanOp>(unary<aten::TanOp, prim::TanOp>)
+      .add<aten::AsinOp>(unary<aten::AsinOp, prim::AsinOp>)
+      .add<aten::AcosOp>(unary<aten::AcosOp, prim::AcosOp>)
+      .add<aten::AtanOp>(unary<aten::AtanOp, prim::AtanOp>)
+      .add<aten::SinhOp>(unary<aten::SinhOp, prim::SinhOp>)
+      .add<aten::CoshOp>(unary<aten::CoshOp, prim::CoshOp>)
+      .add<aten::AsinhOp>(unary<aten::AsinhOp, prim::AsinhOp>)
+      .add<aten::AcoshOp>(unary<aten::AcoshOp, prim::AcoshOp>)
+      .add<aten::AtanhOp>(unary<aten::AtanhOp, prim::AtanhOp>)
+      .add<aten::Expm1Op>(unary<aten::Expm1Op, prim::Expm1Op>)
+      .add<aten::Log1pOp>(unary<aten::Log1pOp, prim::Log1pOp>)
+      .add<aten::Log2Op>(unary<aten::Log2Op, prim::Log2Op>)
+      .add<aten::Log10Op>(unary<aten::Log10Op, prim::Log10Op>);
+  set.add<aten::FloorOp>(rounding<aten::FloorOp, prim::FloorOp>)
+      .add<aten::CeilOp>(rounding<aten::CeilOp, prim::CeilOp>)
+      .add<aten::RoundOp>(rounding<aten::RoundOp, prim::RoundOp>)
+      .add<aten::TruncOp>(rounding<aten::TruncOp, prim::TruncOp>)
+      .add<aten::ReciprocalOp>(reciprocal)
+      .add<aten::SignOp>(sign);
 
   set.add<aten::AddTensorOp>(tensorTensor<aten::AddTensorOp, prim::AddOp>)
       .add<aten::SubTensorOp>(tensorTensor<aten::SubTensorOp, prim::SubOp>)
       .add<aten::MulTensorOp>(tensorTensor<aten::MulTensorOp, prim::MulOp>)
       .add<aten::DivTensorOp>(tensorTensor<aten::DivTensorOp, prim::DivOp>)
       .add<aten::MaximumOp>(tensorTensor<aten::MaximumOp, prim::MaxOp>)
-      .add<aten::MinimumOp>(tensorTensor<aten::MinimumOp, prim::MinOp>);
+      .add<aten::MinimumOp>(tensorTensor<aten::MinimumOp, prim::MinOp>)
+      .add<aten::Atan2Op>(tensorTensor<aten::Atan2Op, prim::Atan2Op>);
 
   set.add<aten::AddScalarOp>(tensorScalar<aten::AddScalarOp, prim::AddOp>)
       .add<aten::SubScalarOp>(tensorScalar<aten::SubScalarOp, prim::SubOp>)

@@ -1,11 +1,12 @@
-// Pooling -> prim.reduce_window: max pooling reduces with MAX from -inf (padding never
-// wins), average pooling sums from 0 and divides by ATen's divisor, which depends on
-// the position (count_include_pad, ceil_mode windows that hang over the edge) and is
-// computed here, at compile time, as a constant. Adaptive average pooling is a
-// regular pooling when the sizes divide, else a product with two constant averaging
-// matrices (one per spatial dim), so any output size works; adaptive max pooling
-// reduces one slice per output position, rows then columns. Max pooling's indices,
-// when used, follow ATen's loop over the window offsets (maxPoolIndices).
+// Pooling (2-d and 3-d) -> prim.reduce_window: max pooling reduces with MAX from -inf (padding
+// never wins), average pooling sums from 0 and divides by ATen's divisor, which depends on the
+// position (count_include_pad, ceil_mode windows that hang over the edge) and is computed here, at
+// compile time, as a constant. Adaptive average pooling is a regular pooling when the sizes divide,
+// else a product with two constant averaging matrices (one per spatial dim), so any output size
+// works; adaptive max pooling reduces one slice per output position, rows then columns. Max
+// pooling's indices, when used, follow ATen's loop over the window offsets (maxPoolIndices).
+#include <algorithm>
+
 #include "compiler/transforms/decompose/DecompositionSet.h"
 #include "compiler/transforms/decompose/WindowArgs.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -28,34 +29,36 @@ Value extremeScalar(PrimBuilder &b, Type elementType, bool lowest) {
   return b.splat(value, RankedTensorType::get({}, elementType));
 }
 
-/// A 2-D window over the last two dims of a rank-3 or rank-4 input, as reduce_window
+/// A window over the last `spatial` dims (2 or 3) of the input, as reduce_window
 /// attributes (one entry per dim).
-struct Window2d {
+struct Window {
   SmallVector<int64_t> window, strides, dilations, low, high;
+
+  /// No window yet: 1s and 0s over every dim of a rank-`rank` input.
+  explicit Window(int64_t rank)
+      : window(rank, 1), strides(rank, 1), dilations(rank, 1), low(rank, 0), high(rank, 0) {}
 };
 
 /// The window that turns `input` into `result` (both static in the pooled dims);
 /// stride defaults to the kernel. Returns std::nullopt (with `b` failed) on bad
 /// arguments.
-std::optional<Window2d> window2d(PrimBuilder &b, RankedTensorType input, RankedTensorType result,
-                                 ArrayRef<int64_t> kernelSize,
+std::optional<Window> poolWindow(PrimBuilder &b, int spatial, RankedTensorType input,
+                                 RankedTensorType result, ArrayRef<int64_t> kernelSize,
                                  std::optional<ArrayRef<int64_t>> strideArg,
                                  std::optional<ArrayRef<int64_t>> paddingArg,
                                  std::optional<ArrayRef<int64_t>> dilationArg) {
   int64_t rank = input.getRank();
-  SmallVector<int64_t> kernel = windowArg(kernelSize, 2, {});
-  SmallVector<int64_t> stride = windowArg(strideArg, 2, kernel);
-  SmallVector<int64_t> padding = windowArg(paddingArg, 2, {0});
-  SmallVector<int64_t> dilation = windowArg(dilationArg, 2, {1});
-  if (kernel.empty() || stride.empty() || padding.empty() || dilation.empty()) {
-    b.fail("pooling arguments need one or two entries each");
+  SmallVector<int64_t> kernel = windowArg(kernelSize, spatial, {});
+  SmallVector<int64_t> stride = windowArg(strideArg, spatial, kernel);
+  SmallVector<int64_t> padding = windowArg(paddingArg, spatial, {0});
+  SmallVector<int64_t> dilation = windowArg(dilationArg, spatial, {1});
+  if (kernel.empty() || stride.empty() || padding.empty() || dilation.empty() || rank < spatial) {
+    b.fail("pooling arguments need one entry or one per pooled dim each");
     return std::nullopt;
   }
-  Window2d w{SmallVector<int64_t>(rank, 1), SmallVector<int64_t>(rank, 1),
-             SmallVector<int64_t>(rank, 1), SmallVector<int64_t>(rank, 0),
-             SmallVector<int64_t>(rank, 0)};
-  for (int i = 0; i < 2; ++i) {
-    int64_t d = rank - 2 + i;
+  Window w(rank);
+  for (int i = 0; i < spatial; ++i) {
+    int64_t d = rank - spatial + i;
     if (input.isDynamicDim(d) || result.isDynamicDim(d)) {
       b.fail("pooling over a dynamic spatial size");
       return std::nullopt;
@@ -71,7 +74,7 @@ std::optional<Window2d> window2d(PrimBuilder &b, RankedTensorType input, RankedT
 }
 
 Value reduceWindow(PrimBuilder &b, prim::ReduceKind kind, Value input, Value init,
-                   const Window2d &w) {
+                   const Window &w) {
   return b.create<prim::ReduceWindowOp>(kind, input, init, w.window, w.strides, w.dilations, w.low,
                                         w.high);
 }
@@ -91,7 +94,7 @@ bool isDead(Value value) {
 /// offsets are unrolled: offset (ky, kx) is one strided slice of the input padded with
 /// -inf (which never moves the choice), and its flat position in H * W per output
 /// element is a compile-time constant.
-Value maxPoolIndices(PrimBuilder &b, Value input, RankedTensorType indicesType, const Window2d &w) {
+Value maxPoolIndices(PrimBuilder &b, Value input, RankedTensorType indicesType, const Window &w) {
   RankedTensorType inputType = tensorType(input);
   int64_t rank = inputType.getRank(), hDim = rank - 2, wDim = rank - 1;
   if (!inputType.hasStaticShape())
@@ -154,24 +157,28 @@ Value maxPoolIndices(PrimBuilder &b, Value input, RankedTensorType indicesType, 
   return b.convert(bestAt, indicesType.getElementType());
 }
 
-/// max_pool2d_with_indices: the pooled values, and the indices (each maximum's flat
-/// position in its input plane, for max_unpool or a gather) when something uses them.
-SmallVector<Value> maxPool2dWithIndices(aten::MaxPool2dWithIndicesOp op, PrimBuilder &b) {
+/// max_pool{2,3}d_with_indices: the pooled values, and the indices (each maximum's flat
+/// position in its input plane, for max_unpool or a gather) when something uses them
+/// (2-d pooling only).
+template <typename OpT, int Spatial> SmallVector<Value> maxPoolWithIndices(OpT op, PrimBuilder &b) {
   RankedTensorType type = b.resultType(0);
   Value input = op.getSelf();
-  std::optional<Window2d> w = window2d(b, tensorType(input), type, op.getKernelSize(),
+  std::optional<Window> w = poolWindow(b, Spatial, tensorType(input), type, op.getKernelSize(),
                                        op.getStride(), op.getPadding(), op.getDilation());
   if (!w)
     return {Value()};
   Value init = extremeScalar(b, type.getElementType(), /*lowest=*/true);
   Value values = reduceWindow(b, prim::ReduceKind::MAX, input, init, *w);
   // Unused indices (the usual case) are zeros that canonicalization removes.
-  Value indices = isDead(op->getResult(1)) ? b.splat(0.0, b.resultType(1))
-                                           : maxPoolIndices(b, input, b.resultType(1), *w);
-  return {values, indices};
+  if (isDead(op->getResult(1)))
+    return {values, b.splat(0.0, b.resultType(1))};
+  if (Spatial != 2)
+    return {b.fail("the indices of 3-d max pooling are used; pt2c computes them for 2-d "
+                   "pooling only")};
+  return {values, maxPoolIndices(b, input, b.resultType(1), *w)};
 }
 
-/// ATen's avg_pool2d divisor for output position `o` along one dim: the window
+/// ATen's avg_pool2d/3d divisor for output position `o` along one dim: the window
 /// clipped to the padded input (count_include_pad) or to the input itself.
 int64_t divisorAlong(int64_t o, int64_t size, int64_t kernel, int64_t stride, int64_t padding,
                      bool countPad) {
@@ -182,7 +189,9 @@ int64_t divisorAlong(int64_t o, int64_t size, int64_t kernel, int64_t stride, in
   return std::min(end, size) - std::max<int64_t>(start, 0);
 }
 
-Value avgPool2d(aten::AvgPool2dOp op, PrimBuilder &b) {
+/// avg_pool2d/3d: the window sums over ATen's divisors, one per output position of the
+/// pooled dims (a constant of those dims' sizes, or one splat when all are equal).
+template <typename OpT, int Spatial> Value avgPool(OpT op, PrimBuilder &b) {
   RankedTensorType type = b.resultType();
   Type et = type.getElementType();
   if (!isa<FloatType>(et))
@@ -190,36 +199,43 @@ Value avgPool2d(aten::AvgPool2dOp op, PrimBuilder &b) {
   Value input = b.convert(op.getSelf(), et);
   if (b.failed())
     return {};
-  std::optional<Window2d> w = window2d(b, tensorType(input), type, op.getKernelSize(),
+  std::optional<Window> w = poolWindow(b, Spatial, tensorType(input), type, op.getKernelSize(),
                                        op.getStride(), op.getPadding(), std::nullopt);
   if (!w)
     return {};
   Value zero = b.splat(0.0, RankedTensorType::get({}, et));
   Value sum = reduceWindow(b, prim::ReduceKind::SUM, input, zero, *w);
 
-  int64_t rank = type.getRank(), rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
   if (auto divisor = op.getDivisorOverrideAttr())
     return b.create<prim::DivOp>(sum, b.splat((double)divisor.getInt(), type, sum));
   bool countPad = op.getCountIncludePad().value_or(true);
+  int64_t rank = type.getRank(), first = rank - Spatial;
+  SmallVector<int64_t> pooledDims = llvm::to_vector(llvm::seq<int64_t>(first, rank));
+  ArrayRef<int64_t> outSizes = type.getShape().take_back(Spatial);
   SmallVector<APFloat> divisors;
   auto semantics = &cast<FloatType>(et).getFloatSemantics();
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c) {
-      int64_t n = divisorAlong(r, tensorType(input).getDimSize(rank - 2), w->window[rank - 2],
-                               w->strides[rank - 2], w->low[rank - 2], countPad) *
-                  divisorAlong(c, tensorType(input).getDimSize(rank - 1), w->window[rank - 1],
-                               w->strides[rank - 1], w->low[rank - 1], countPad);
-      APFloat value((double)n);
-      bool lossy;
-      value.convert(*semantics, APFloat::rmNearestTiesToEven, &lossy);
-      divisors.push_back(value);
+  // Row-major over the pooled output positions: `at` counts like an odometer.
+  SmallVector<int64_t> at(Spatial, 0);
+  for (int64_t flat = 0, total = ShapedType::getNumElements(outSizes); flat < total; ++flat) {
+    int64_t n = 1;
+    for (int i = 0; i < Spatial; ++i) {
+      int64_t d = first + i;
+      n *= divisorAlong(at[i], tensorType(input).getDimSize(d), w->window[d], w->strides[d],
+                        w->low[d], countPad);
     }
+    APFloat value((double)n);
+    bool lossy;
+    value.convert(*semantics, APFloat::rmNearestTiesToEven, &lossy);
+    divisors.push_back(value);
+    for (int i = Spatial - 1; i >= 0 && ++at[i] == outSizes[i]; --i)
+      at[i] = 0;
+  }
   // Usually every window has the same size: one splat.
   if (llvm::all_of(divisors, [&](const APFloat &d) { return d == divisors.front(); }))
     return b.create<prim::DivOp>(sum, b.splat(FloatAttr::get(et, divisors.front()), type, sum));
-  auto planeType = RankedTensorType::get({rows, cols}, et);
+  auto planeType = RankedTensorType::get(outSizes, et);
   Value plane = b.create<prim::ConstantOp>(DenseElementsAttr::get(planeType, divisors));
-  return b.create<prim::DivOp>(sum, b.broadcastInDim(plane, type, {rank - 2, rank - 1}, sum));
+  return b.create<prim::DivOp>(sum, b.broadcastInDim(plane, type, pooledDims, sum));
 }
 
 /// The [out, in] matrix that averages ATen's adaptive windows along one dim: row i
@@ -239,7 +255,8 @@ Value averagingMatrix(PrimBuilder &b, int64_t in, int64_t out, FloatType et) {
   return b.create<prim::ConstantOp>(DenseElementsAttr::get(type, entries));
 }
 
-Value adaptiveAvgPool2d(aten::InternalAdaptiveAvgPool2dOp op, PrimBuilder &b) {
+/// _adaptive_avg_pool2d/3d over the last `Spatial` dims.
+template <typename OpT, int Spatial> Value adaptiveAvgPool(OpT op, PrimBuilder &b) {
   RankedTensorType type = b.resultType();
   auto et = dyn_cast<FloatType>(type.getElementType());
   if (!et)
@@ -249,33 +266,41 @@ Value adaptiveAvgPool2d(aten::InternalAdaptiveAvgPool2dOp op, PrimBuilder &b) {
     return {};
   RankedTensorType inType = tensorType(input);
   int64_t rank = type.getRank();
-  int64_t inRows = inType.getDimSize(rank - 2), inCols = inType.getDimSize(rank - 1),
-          rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
-  if (ShapedType::isDynamic(inRows) || ShapedType::isDynamic(inCols) ||
-      ShapedType::isDynamic(rows) || ShapedType::isDynamic(cols))
-    return b.fail("adaptive pooling over a dynamic spatial size");
-  if (rows == inRows && cols == inCols)
+  if (rank < Spatial)
+    return b.fail("adaptive pooling of a tensor with fewer dims than it pools");
+  bool same = true, divides = true;
+  for (int64_t d = rank - Spatial; d < rank; ++d) {
+    if (inType.isDynamicDim(d) || type.isDynamicDim(d) || !type.getDimSize(d))
+      return b.fail("adaptive pooling over a dynamic or empty spatial size");
+    same &= inType.getDimSize(d) == type.getDimSize(d);
+    divides &= inType.getDimSize(d) % type.getDimSize(d) == 0;
+  }
+  if (same)
     return input;
-  if (inRows % rows == 0 && inCols % cols == 0) {
+  if (divides) {
     // Equal windows: kernel = stride = in / out.
-    Window2d w{SmallVector<int64_t>(rank, 1), SmallVector<int64_t>(rank, 1),
-               SmallVector<int64_t>(rank, 1), SmallVector<int64_t>(rank, 0),
-               SmallVector<int64_t>(rank, 0)};
-    w.window[rank - 2] = w.strides[rank - 2] = inRows / rows;
-    w.window[rank - 1] = w.strides[rank - 1] = inCols / cols;
+    Window w(rank);
+    double count = 1;
+    for (int64_t d = rank - Spatial; d < rank; ++d) {
+      w.window[d] = w.strides[d] = inType.getDimSize(d) / type.getDimSize(d);
+      count *= (double)w.window[d];
+    }
     Value zero = b.splat(0.0, RankedTensorType::get({}, et));
     Value sum = reduceWindow(b, prim::ReduceKind::SUM, input, zero, w);
-    double count = (double)(inRows / rows * (inCols / cols));
     return b.create<prim::DivOp>(sum, b.splat(count, type, sum));
   }
-  // [..., H, W] x [OW, W] -> [..., H, OW]; x [OH, H] -> [..., OW, OH]; transpose.
-  Value colMatrix = averagingMatrix(b, inCols, cols, et);
-  Value byCols = b.dotGeneral(input, colMatrix, {}, {}, {rank - 1}, {1});
-  Value rowMatrix = averagingMatrix(b, inRows, rows, et);
-  Value both = b.dotGeneral(byCols, rowMatrix, {}, {}, {rank - 2}, {1});
-  SmallVector<int64_t> swapLast = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-  std::swap(swapLast[rank - 2], swapLast[rank - 1]);
-  return b.transpose(both, swapLast);
+  // Averaging is separable: from the last pooled dim to the first, a product with that
+  // dim's averaging matrix, whose output dim comes last ([..., H, W] x [OW, W] ->
+  // [..., H, OW]; x [OH, H] -> [..., OW, OH]); then the pooled dims' order reversed.
+  Value result = input;
+  for (int64_t k = 0; k < Spatial; ++k) {
+    int64_t d = rank - 1 - k;
+    Value matrix = averagingMatrix(b, inType.getDimSize(d), type.getDimSize(d), et);
+    result = b.dotGeneral(result, matrix, {}, {}, {d}, {1});
+  }
+  SmallVector<int64_t> reverseLast = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::reverse(reverseLast.end() - Spatial, reverseLast.end());
+  return b.transpose(result, reverseLast);
 }
 
 /// The max over ATen's adaptive windows along `dim`: output i takes the max of
@@ -323,9 +348,12 @@ SmallVector<Value> adaptiveMaxPool2d(aten::AdaptiveMaxPool2dOp op, PrimBuilder &
 } // namespace
 
 void populatePoolingDecompositions(DecompositionSet &set) {
-  set.add<aten::MaxPool2dWithIndicesOp>(maxPool2dWithIndices)
-      .add<aten::AvgPool2dOp>(avgPool2d)
-      .add<aten::InternalAdaptiveAvgPool2dOp>(adaptiveAvgPool2d)
+  set.add<aten::MaxPool2dWithIndicesOp>(maxPoolWithIndices<aten::MaxPool2dWithIndicesOp, 2>)
+      .add<aten::MaxPool3dWithIndicesOp>(maxPoolWithIndices<aten::MaxPool3dWithIndicesOp, 3>)
+      .add<aten::AvgPool2dOp>(avgPool<aten::AvgPool2dOp, 2>)
+      .add<aten::AvgPool3dOp>(avgPool<aten::AvgPool3dOp, 3>)
+      .add<aten::InternalAdaptiveAvgPool2dOp>(adaptiveAvgPool<aten::InternalAdaptiveAvgPool2dOp, 2>)
+      .add<aten::InternalAdaptiveAvgPool3dOp>(adaptiveAvgPool<aten::InternalAdaptiveAvgPool3dOp, 3>)
       .add<aten::AdaptiveMaxPool2dOp>(adaptiveMaxPool2d);
 }
 

@@ -191,6 +191,15 @@ Value PrimBuilder::transpose(Value value, ArrayRef<int64_t> permutation) {
   return create<prim::TransposeOp>(value, permutation);
 }
 
+Value PrimBuilder::gatherAt(Value value, int64_t dim, ArrayRef<int64_t> indices) {
+  if (failed())
+    return {};
+  auto indexType =
+      RankedTensorType::get({(int64_t)indices.size()}, IntegerType::get(value.getContext(), 64));
+  Value positions = create<prim::ConstantOp>(DenseElementsAttr::get(indexType, indices));
+  return create<prim::GatherOp>(value, positions, dim, 0);
+}
+
 Value PrimBuilder::reshape(Value value, RankedTensorType type) {
   if (failed())
     return {};

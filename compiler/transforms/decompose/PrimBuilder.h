@@ -94,6 +94,9 @@ public:
   /// prim.reshape to `type`; dynamic result sizes must correspond one to one to the
   /// dynamic sizes of `value`.
   mlir::Value reshape(mlir::Value value, mlir::RankedTensorType type);
+  /// `value` gathered along `dim` at the constant positions `indices` (resizing,
+  /// flipping and the reflection and replication pads pick rows this way).
+  mlir::Value gatherAt(mlir::Value value, int64_t dim, llvm::ArrayRef<int64_t> indices);
   mlir::Value dotGeneral(mlir::Value lhs, mlir::Value rhs, llvm::ArrayRef<int64_t> lhsBatch,
                          llvm::ArrayRef<int64_t> rhsBatch, llvm::ArrayRef<int64_t> lhsContract,
                          llvm::ArrayRef<int64_t> rhsContract);

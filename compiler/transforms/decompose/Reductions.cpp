@@ -1,5 +1,6 @@
-// mean.dim, sum.dim_IntList, sum, amax and amin -> prim.reduce over the listed dims (none
-// or [] means all), then a reshape for keepdim; cumsum -> prim.reduce_window. Sums of
+// mean(.dim), sum(.dim_IntList), prod(.dim_int), var, amax and amin -> prim.reduce over
+// the listed dims (none or [] means all), then a reshape for keepdim; cumsum ->
+// prim.reduce_window. Sums of
 // half-precision floats accumulate in f32, and sums of integers or bools in the result
 // dtype (int64), as ATen's CPU kernels do.
 #include "compiler/transforms/decompose/DecompositionSet.h"
@@ -55,6 +56,63 @@ Value sum(aten::SumOp op, PrimBuilder &b) {
   return sumOrMean(op.getSelf(), std::nullopt, b, false);
 }
 
+Value mean(aten::MeanOp op, PrimBuilder &b) {
+  return sumOrMean(op.getSelf(), std::nullopt, b, true);
+}
+
+/// prod over `dims` (all if absent) in the result dtype (int64 for integers and bools,
+/// f32 accumulation for half floats), then keepdim's reshape.
+Value product(Value self, std::optional<ArrayRef<int64_t>> dims, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  Value x = b.convert(self, accumulationType(type.getElementType()));
+  if (b.failed())
+    return {};
+  Value result = b.reduce(prim::ReduceKind::PROD, x, reducedDims(dims, tensorType(x).getRank()));
+  return b.reshape(b.convert(result, type.getElementType()), type);
+}
+
+Value prod(aten::ProdOp op, PrimBuilder &b) { return product(op.getSelf(), std::nullopt, b); }
+
+Value prodDim(aten::ProdDimIntOp op, PrimBuilder &b) {
+  int64_t dim = op.getDimAttr().getInt();
+  return product(op.getSelf(), ArrayRef<int64_t>(dim), b);
+}
+
+/// var: the mean of the squared distances from the mean (two passes, as ATen's Welford
+/// kernel is exact to rounding), over N - correction: sum((x - mean)^2) / max(N - c, 0).
+Value variance(Value self, std::optional<ArrayRef<int64_t>> reduced, double correction,
+               PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  Value x = b.convert(self, accumulationType(type.getElementType()));
+  if (b.failed())
+    return {};
+  RankedTensorType in = tensorType(x);
+  SmallVector<int64_t> dims = reducedDims(reduced, in.getRank());
+  int64_t count = 1;
+  for (int64_t d : dims) {
+    if (in.isDynamicDim(d))
+      return b.fail("var over a dynamic dim");
+    count *= in.getDimSize(d);
+  }
+  Value sum = b.reduce(prim::ReduceKind::SUM, x, dims);
+  Value mean = b.create<prim::DivOp>(sum, b.splat((double)count, tensorType(sum), sum));
+  Value centred = b.create<prim::SubOp>(x, b.broadcastReduced(mean, in, dims, x));
+  Value squares = b.create<prim::MulOp>(centred, centred);
+  Value total = b.reduce(prim::ReduceKind::SUM, squares, dims);
+  double divisor = std::max(0.0, (double)count - correction);
+  Value result = b.create<prim::DivOp>(total, b.splat(divisor, tensorType(total), total));
+  return b.reshape(b.convert(result, type.getElementType()), type);
+}
+
+Value varCorrection(aten::VarCorrectionOp op, PrimBuilder &b) {
+  return variance(op.getSelf(), op.getDim(), scalarValue(op.getCorrectionAttr(), 1.0), b);
+}
+
+Value varDim(aten::VarDimOp op, PrimBuilder &b) {
+  bool unbiased = op.getUnbiasedAttr() ? op.getUnbiasedAttr().getValue() : true;
+  return variance(op.getSelf(), op.getDim(), unbiased ? 1.0 : 0.0, b);
+}
+
 /// amax/amin: NaN-propagating max/min in the input dtype.
 template <typename OpT, prim::ReduceKind Kind> Value extreme(OpT op, PrimBuilder &b) {
   Value x = op.getSelf();
@@ -97,7 +155,12 @@ void populateReductionDecompositions(DecompositionSet &set) {
       .add<aten::SumOp>(sum)
       .add<aten::AmaxOp>(extreme<aten::AmaxOp, prim::ReduceKind::MAX>)
       .add<aten::AminOp>(extreme<aten::AminOp, prim::ReduceKind::MIN>)
-      .add<aten::CumsumOp>(cumsum);
+      .add<aten::CumsumOp>(cumsum)
+      .add<aten::MeanOp>(mean)
+      .add<aten::ProdOp>(prod)
+      .add<aten::ProdDimIntOp>(prodDim)
+      .add<aten::VarCorrectionOp>(varCorrection)
+      .add<aten::VarDimOp>(varDim);
 }
 
 } // namespace pt2c::decompose

@@ -68,14 +68,6 @@ bool isIdentity(ArrayRef<int64_t> indices, int64_t in) {
          });
 }
 
-/// `value` gathered along `dim` at the constant positions `indices`.
-Value gatherAt(PrimBuilder &b, Value value, int64_t dim, ArrayRef<int64_t> indices) {
-  auto indexType =
-      RankedTensorType::get({(int64_t)indices.size()}, IntegerType::get(value.getContext(), 64));
-  Value positions = b.create<prim::ConstantOp>(DenseElementsAttr::get(indexType, indices));
-  return b.create<prim::GatherOp>(value, positions, dim, 0);
-}
-
 /// `value` times the constant per-position `weights` along `dim`.
 Value weighAlong(PrimBuilder &b, Value value, int64_t dim, ArrayRef<double> weights) {
   RankedTensorType type = tensorType(value);
@@ -114,7 +106,7 @@ Value nearest2d(PrimBuilder &b, Value input, std::optional<double> scaleH,
   for (int i = 0; i < 2; ++i) {
     SmallVector<int64_t> indices = nearestIndices(in[i], out[i], scales[i]);
     if (!isIdentity(indices, in[i]))
-      result = gatherAt(b, result, 2 + i, indices);
+      result = b.gatherAt(result, 2 + i, indices);
   }
   return result;
 }
@@ -137,8 +129,8 @@ Value bilinear2d(PrimBuilder &b, Value input, bool alignCorners, std::optional<d
         llvm::all_of(taps.weight1, [](double w) { return w == 0; }))
       continue;
     int64_t dim = 2 + i;
-    Value near = weighAlong(b, gatherAt(b, result, dim, taps.index0), dim, taps.weight0);
-    Value far = weighAlong(b, gatherAt(b, result, dim, taps.index1), dim, taps.weight1);
+    Value near = weighAlong(b, b.gatherAt(result, dim, taps.index0), dim, taps.weight0);
+    Value far = weighAlong(b, b.gatherAt(result, dim, taps.index1), dim, taps.weight1);
     result = b.create<prim::AddOp>(near, far);
   }
   return b.convert(result, b.resultElementType());

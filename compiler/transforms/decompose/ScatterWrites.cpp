@@ -1,10 +1,12 @@
 // Decompositions of the ops that write at computed positions (index_put: x[idx] = v
 // and x[idx] += v in the functional form pt2c-functionalize makes of index_put_;
 // index_fill; index_add; scatter and scatter_add; max_unpool2d) and of diagonal, a view read as
-// a strided slice of the flattened matrix. The writes go through scatterAlong
-// (Scatter.h), except an unpooling of tiling windows, which needs no one-hot table.
+// a strided slice of the flattened matrix; slice_scatter and select_scatter as the
+// write-back through a view that pt2c-functionalize builds (ViewScatter.h). The writes go through
+// scatterAlong (Scatter.h), except an unpooling of tiling windows, which needs no one-hot table.
 #include "compiler/transforms/decompose/DecompositionSet.h"
 #include "compiler/transforms/decompose/Scatter.h"
+#include "compiler/transforms/functionalize/ViewScatter.h"
 #include "ir/contract/ModelContract.h"
 
 using namespace mlir;
@@ -337,6 +339,14 @@ Value diagonal(aten::DiagonalOp op, PrimBuilder &b) {
   return b.create<prim::SliceOp>(flat, starts, limits, strides);
 }
 
+/// slice_scatter(self, src, dim, start, end, step) and select_scatter(self, src, dim,
+/// index): self with the slice (select) replaced by src, which is what
+/// pt2c-functionalize writes back through a mutated view of the same arguments.
+template <typename OpT> Value viewScatter(OpT op, PrimBuilder &b) {
+  Value src = b.convert(op.getSrc(), b.resultElementType());
+  return functionalize::scatterIntoParent(b, op, 0, op.getSelf(), src);
+}
+
 } // namespace
 
 void populateScatterWriteDecompositions(DecompositionSet &set) {
@@ -347,7 +357,9 @@ void populateScatterWriteDecompositions(DecompositionSet &set) {
       .add<aten::ScatterValueOp>(scatterValue)
       .add<aten::ScatterAddOp>(scatterAdd)
       .add<aten::IndexAddOp>(indexAdd)
-      .add<aten::DiagonalOp>(diagonal);
+      .add<aten::DiagonalOp>(diagonal)
+      .add<aten::SliceScatterOp>(viewScatter<aten::SliceScatterOp>)
+      .add<aten::SelectScatterOp>(viewScatter<aten::SelectScatterOp>);
 }
 
 } // namespace pt2c::decompose

@@ -1,6 +1,9 @@
 // Decompositions of view, layout and copy ops. Under value semantics a view is just
 // its value: views and copies become reshapes, transposes and broadcasts, and ops that
-// only concern memory (contiguous, clone, alias, detach) disappear.
+// only concern memory (contiguous, clone, alias, detach) disappear; flip gathers each
+// flipped dim backwards.
+#include <algorithm>
+
 #include "compiler/transforms/decompose/DecompositionSet.h"
 
 using namespace mlir;
@@ -23,6 +26,34 @@ template <typename OpT> Value reshapeToResult(OpT op, PrimBuilder &b) {
 
 int64_t normalizeDim(IntegerAttr dim, int64_t rank) {
   return dim.getInt() < 0 ? dim.getInt() + rank : dim.getInt();
+}
+
+/// flip: each listed dim gathered at n - 1, ..., 0.
+Value flip(aten::FlipOp op, PrimBuilder &b) {
+  Value x = op.getSelf();
+  RankedTensorType type = tensorType(x);
+  SmallVector<int64_t> dims;
+  for (int64_t d : op.getDims())
+    dims.push_back(decompose::normalizeDim(d, type.getRank()));
+  llvm::sort(dims);
+  dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+  for (int64_t d : dims) {
+    if (type.getRank() == 0)
+      break;
+    if (type.isDynamicDim(d))
+      return b.fail("flip of a dynamic dim");
+    SmallVector<int64_t> reversed;
+    for (int64_t i = type.getDimSize(d) - 1; i >= 0; --i)
+      reversed.push_back(i);
+    x = b.gatherAt(x, d, reversed);
+  }
+  return x;
+}
+
+/// copy(self, src): src's values in self's dtype and shape (the functional form of
+/// copy_, as pt2c-functionalize rewrites copy_).
+Value copy(aten::CopyOp op, PrimBuilder &b) {
+  return b.elementwiseOperand(op.getSrc(), b.resultType());
 }
 
 Value t(aten::TOp op, PrimBuilder &b) {
@@ -89,7 +120,9 @@ void populateShapeDecompositions(DecompositionSet &set) {
       .add<aten::PermuteOp>(permute)
       .add<aten::ExpandOp>(expand)
       .add<aten::InternalToCopyOp>(toCopy)
-      .add<aten::RepeatOp>(repeat);
+      .add<aten::RepeatOp>(repeat)
+      .add<aten::FlipOp>(flip)
+      .add<aten::CopyOp>(copy);
   set.add<aten::ViewOp>(reshapeToResult<aten::ViewOp>)
       .add<aten::ReshapeOp>(reshapeToResult<aten::ReshapeOp>)
       .add<aten::InternalUnsafeViewOp>(reshapeToResult<aten::InternalUnsafeViewOp>)

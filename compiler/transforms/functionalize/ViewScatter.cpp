@@ -151,7 +151,9 @@ Value scatterIntoParent(PrimBuilder &b, Operation *view, unsigned result, Value 
   if (rank == 0 || dim >= rank)
     return b.fail("a view along a dim the tensor does not have");
   int64_t size = parentType.getDimSize(dim);
-  if (name == "aten.slice.Tensor") {
+  // slice_scatter and select_scatter (decompose/ScatterWrites.cpp) are these writes as
+  // ops, with the view's arguments.
+  if (name == "aten.slice.Tensor" || name == "aten.slice_scatter") {
     int64_t start = intAttr(view, "start", 0);
     if (start < 0)
       start += size;
@@ -161,7 +163,7 @@ Value scatterIntoParent(PrimBuilder &b, Operation *view, unsigned result, Value 
       return decompose::replaceStrided(b, parent, dim, start, step, updated);
     return replaceRange(b, parent, dim, start, updated);
   }
-  if (name == "aten.select.int") {
+  if (name == "aten.select.int" || name == "aten.select_scatter") {
     int64_t index = intAttr(view, "index", 0);
     return replaceRange(b, parent, dim, index < 0 ? index + size : index,
                         withUnitDim(b, updated, dim));

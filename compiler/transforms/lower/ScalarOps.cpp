@@ -47,6 +47,22 @@ Value compare(OpBuilder &b, Location loc, prim::CompareDirection direction, Valu
   return b.create<arith::CmpIOp>(loc, p, lhs, rhs);
 }
 
+Value constantLike(OpBuilder &b, Location loc, Value x, double value) {
+  return b.create<arith::ConstantOp>(loc, b.getFloatAttr(x.getType(), value));
+}
+
+Value half(OpBuilder &b, Location loc, Value x) {
+  return b.create<arith::MulFOp>(loc, x, constantLike(b, loc, x, 0.5));
+}
+
+/// sqrt(1 - x^2) as sqrt((1 - x)(1 + x)), exact near |x| = 1.
+Value cosineOf(OpBuilder &b, Location loc, Value x) {
+  Value one = constantLike(b, loc, x, 1.0);
+  Value below = b.create<arith::SubFOp>(loc, one, x);
+  Value above = b.create<arith::AddFOp>(loc, one, x);
+  return b.create<math::SqrtOp>(loc, b.create<arith::MulFOp>(loc, below, above));
+}
+
 } // namespace
 
 Value convertScalar(OpBuilder &b, Location loc, Value value, Type type) {
@@ -121,6 +137,59 @@ Value buildScalarOp(OpBuilder &b, Location loc, Operation *op, ValueRange args, 
       .Case([&](prim::RsqrtOp) { return b.create<math::RsqrtOp>(loc, x); })
       .Case([&](prim::CosOp) { return b.create<math::CosOp>(loc, x); })
       .Case([&](prim::SinOp) { return b.create<math::SinOp>(loc, x); })
+      .Case([&](prim::TanOp) { return b.create<math::TanOp>(loc, x); })
+      // asin, acos and the hyperbolic functions as formulas over atan2, sqrt, exp,
+      // expm1 and log1p, exact to a few ulps: MLIR's polynomial for math.asin (which
+      // pt2c-approximate-math would pick on the CPU) is off by up to 3e-2, and
+      // convert-gpu-to-nvvm has no libdevice call for acos, sinh, cosh, asinh, acosh
+      // or atanh. On the CPU they also vectorize, where libm calls would not.
+      .Case([&](prim::AsinOp) -> Value { // atan2(x, sqrt((1 - x)(1 + x)))
+        return b.create<math::Atan2Op>(loc, x, cosineOf(b, loc, x));
+      })
+      .Case([&](prim::AcosOp) -> Value { // atan2(sqrt((1 - x)(1 + x)), x)
+        return b.create<math::Atan2Op>(loc, cosineOf(b, loc, x), x);
+      })
+      .Case([&](prim::SinhOp) -> Value { // (expm1(x) - expm1(-x)) / 2
+        Value up = b.create<math::ExpM1Op>(loc, x);
+        Value down = b.create<math::ExpM1Op>(loc, b.create<arith::NegFOp>(loc, x));
+        return half(b, loc, b.create<arith::SubFOp>(loc, up, down));
+      })
+      .Case([&](prim::CoshOp) -> Value { // (e^x + e^-x) / 2
+        Value up = b.create<math::ExpOp>(loc, x);
+        Value down = b.create<math::ExpOp>(loc, b.create<arith::NegFOp>(loc, x));
+        return half(b, loc, b.create<arith::AddFOp>(loc, up, down));
+      })
+      .Case([&](prim::AsinhOp) -> Value { // sign(x) log1p(|x| + x^2 / (1 + sqrt(1 + x^2)))
+        Value one = constantLike(b, loc, x, 1.0);
+        Value magnitude = b.create<math::AbsFOp>(loc, x);
+        Value square = b.create<arith::MulFOp>(loc, x, x);
+        Value root = b.create<math::SqrtOp>(loc, b.create<arith::AddFOp>(loc, one, square));
+        Value ratio = b.create<arith::DivFOp>(loc, square, b.create<arith::AddFOp>(loc, one, root));
+        Value log = b.create<math::Log1pOp>(loc, b.create<arith::AddFOp>(loc, magnitude, ratio));
+        return b.create<math::CopySignOp>(loc, log, x);
+      })
+      .Case([&](prim::AcoshOp) -> Value { // log1p((x - 1) + sqrt((x - 1)(x + 1)))
+        Value one = constantLike(b, loc, x, 1.0);
+        Value below = b.create<arith::SubFOp>(loc, x, one);
+        Value above = b.create<arith::AddFOp>(loc, x, one);
+        Value root = b.create<math::SqrtOp>(loc, b.create<arith::MulFOp>(loc, below, above));
+        return b.create<math::Log1pOp>(loc, b.create<arith::AddFOp>(loc, below, root));
+      })
+      .Case([&](prim::AtanhOp) -> Value { // log1p(2x / (1 - x)) / 2
+        Value one = constantLike(b, loc, x, 1.0);
+        Value twice = b.create<arith::AddFOp>(loc, x, x);
+        Value ratio = b.create<arith::DivFOp>(loc, twice, b.create<arith::SubFOp>(loc, one, x));
+        return half(b, loc, b.create<math::Log1pOp>(loc, ratio));
+      })
+      .Case([&](prim::AtanOp) { return b.create<math::AtanOp>(loc, x); })
+      .Case([&](prim::Expm1Op) { return b.create<math::ExpM1Op>(loc, x); })
+      .Case([&](prim::Log1pOp) { return b.create<math::Log1pOp>(loc, x); })
+      .Case([&](prim::Log2Op) { return b.create<math::Log2Op>(loc, x); })
+      .Case([&](prim::Log10Op) { return b.create<math::Log10Op>(loc, x); })
+      .Case([&](prim::FloorOp) { return b.create<math::FloorOp>(loc, x); })
+      .Case([&](prim::CeilOp) { return b.create<math::CeilOp>(loc, x); })
+      .Case([&](prim::TruncOp) { return b.create<math::TruncOp>(loc, x); })
+      .Case([&](prim::RoundOp) { return b.create<math::RoundEvenOp>(loc, x); })
       .Case([&](prim::SigmoidOp) -> Value { // 1 / (1 + e^-x)
         Value one = b.create<arith::ConstantOp>(loc, b.getFloatAttr(x.getType(), 1.0));
         Value e = b.create<math::ExpOp>(loc, b.create<arith::NegFOp>(loc, x));
@@ -136,6 +205,8 @@ Value buildScalarOp(OpBuilder &b, Location loc, Operation *op, ValueRange args, 
       .Case(
           [&](prim::MinOp) { return floatOrInt<arith::MinimumFOp, arith::MinSIOp>(b, loc, args); })
       .Case([&](prim::PowOp) { return b.create<math::PowFOp>(loc, args); })
+      .Case([&](prim::Atan2Op) { return b.create<math::Atan2Op>(loc, args); })
+      .Case([&](prim::RemOp) { return floatOrInt<arith::RemFOp, arith::RemSIOp>(b, loc, args); })
       // Others.
       .Case([&](prim::CompareOp cmp) {
         return compare(b, loc, cmp.getDirection(), args[0], args[1]);
