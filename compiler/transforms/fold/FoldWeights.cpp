@@ -1,5 +1,6 @@
 #include "compiler/transforms/fold/FoldWeights.h"
 
+#include "compiler/transforms/fold/CausalMask.h"
 #include "compiler/transforms/fold/FoldLowPrecision.h"
 #include "compiler/transforms/fold/FoldScales.h"
 #include "compiler/transforms/fold/HostEvaluator.h"
@@ -27,6 +28,9 @@ using fold::HostTensor;
 // Weight-only chains are short (a batch norm's is 5 ops); the bound keeps the check of
 // a long activation chain cheap.
 constexpr int kMaxDepth = 32;
+// Values computed from constants at a cost (FunctionFolder::worthStoring) are stored up
+// to this size: a 1024-position decoder's boolean attention mask.
+constexpr int64_t kComputedBytes = int64_t(1) << 20;
 // Evaluated values up to this size are kept for other derived weights that share them.
 constexpr int64_t kCachedElements = int64_t(1) << 20;
 
@@ -161,9 +165,12 @@ private:
     return roots.takeVector();
   }
 
-  // Stored only if it is no bigger than the data it is computed from (a broadcast to an
-  // activation's shape is not: the kernel reading it broadcasts for free) and not a
-  // mere reshape of one weight (free at run time: the plan aliases it).
+  // Stored only if it is no bigger than the data it is computed from, or, up to
+  // kComputedBytes, if computing it reads its inputs more than once per element (a
+  // reduction, a windowed one, a gather, a product: the running sum under a decoder's
+  // attention mask, a rotary table). Not stored: a broadcast to an activation's shape
+  // (the kernel reading it broadcasts for free) and a mere reshape of one weight (free
+  // at run time: the plan aliases it).
   bool worthStoring(Value v) {
     if (auto b = v.getDefiningOp<prim::BroadcastInDimOp>();
         b && b.getType().getNumElements() > b.getOperand().getType().getNumElements())
@@ -173,37 +180,40 @@ private:
       base = r.getOperand();
     if (base != v && (isa<BlockArgument>(base) || base.getDefiningOp<prim::ConstantOp>()))
       return false;
-    auto type = cast<RankedTensorType>(v.getType());
-    int64_t bytes = storageBytes(type);
-    return bytes <= sourceBytes(v);
+    int64_t bytes = storageBytes(cast<RankedTensorType>(v.getType()));
+    Sources sources = sourcesOf(v);
+    return bytes <= sources.bytes || (sources.costly && bytes <= kComputedBytes);
   }
 
-  // The bytes of the distinct weights and non-splat constants that `v` is computed from.
-  int64_t sourceBytes(Value v) {
+  struct Sources {
+    int64_t bytes = 0;   // of the distinct weights and non-splat constants read
+    bool costly = false; // an op on the way does more than one pass over its elements
+  };
+
+  Sources sourcesOf(Value v) {
     DenseSet<Value> seen;
     SmallVector<Value> stack{v};
-    int64_t total = 0;
-    auto bytesOf = [](Type t) {
-      auto r = cast<RankedTensorType>(t);
-      return storageBytes(r);
-    };
+    Sources sources;
+    auto bytesOf = [](Type t) { return storageBytes(cast<RankedTensorType>(t)); };
     while (!stack.empty()) {
       Value x = stack.pop_back_val();
       if (!seen.insert(x).second)
         continue;
       Operation *def = x.getDefiningOp();
       if (!def) {
-        total += bytesOf(x.getType());
+        sources.bytes += bytesOf(x.getType());
       } else if (auto c = dyn_cast<prim::ConstantOp>(def)) {
         auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
         if (!dense || !dense.isSplat())
-          total += bytesOf(x.getType());
+          sources.bytes += bytesOf(x.getType());
       } else {
+        sources.costly |=
+            isa<prim::ReduceOp, prim::ReduceWindowOp, prim::GatherOp, prim::DotGeneralOp>(def);
         for (Value o : def->getOperands())
           stack.push_back(o);
       }
     }
-    return total;
+    return sources;
   }
 
   std::optional<HostTensor> evaluateRoot(Value root) {
@@ -288,9 +298,12 @@ struct FoldWeightsPass : impl::FoldWeightsPassBase<FoldWeightsPass> {
     fold::populateLowPrecisionFoldingPatterns(patterns);
     // Not converging within the driver's bound only leaves some scales unfolded.
     (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns));
-    for (auto func : getOperation().getOps<func::FuncOp>())
-      if (!func.isExternal())
-        FunctionFolder(func, maxElements, weightBytes).run();
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      fold::foldCausalMasks(func);
+      FunctionFolder(func, maxElements, weightBytes).run();
+    }
   }
 
   WeightBytes weightBytes;

@@ -10,8 +10,14 @@
 //    the model function, a "derived weight" that carries its bytes as `pt2c.value`.
 //    Values that would be bigger than the weights they come from (broadcasts of a
 //    bias to an activation's shape) are not materialized: their small inputs are, and
-//    the broadcast stays in the kernel that reads it. Weight arguments nobody reads
-//    any more are removed, so they are left out of the weights blob.
+//    the broadcast stays in the kernel that reads it. Values computed from no model
+//    input at all are constants too: a decoder's attention mask built from positions
+//    (iotas, a running sum, comparisons) or a rotary table is evaluated once here
+//    instead of by a kernel on every call (up to 1 MiB when it is bigger than its
+//    sources). Weight arguments nobody reads any more are removed, so they are left
+//    out of the weights blob.
+// 3. Causal masks (CausalMask.h, run before 2): a prim.attention bias that evaluates
+//    to the causal mask becomes the op's `causal` flag.
 #ifndef PT2C_COMPILER_TRANSFORMS_FOLD_FOLDWEIGHTS_H_
 #define PT2C_COMPILER_TRANSFORMS_FOLD_FOLDWEIGHTS_H_
 

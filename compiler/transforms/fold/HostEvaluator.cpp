@@ -4,6 +4,8 @@
 #include <cstring>
 #include <limits>
 
+#include "compiler/transforms/fold/HostElements.h"
+#include "compiler/transforms/fold/HostStructuredOps.h"
 #include "ir/contract/StorageBytes.h"
 #include "ir/prim/PrimDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -30,104 +32,8 @@ llvm::APFloat toHalf(double x, Type t) {
   return v;
 }
 
-// Rounds a double to the float type it stands for.
-double roundFloat(double x, Type t) {
-  if (t.isF32())
-    return (double)(float)x;
-  if (!t.isF16() && !t.isBF16())
-    return x;
-  return toHalf(x, t).convertToDouble();
-}
-
-// Wraps an integer to the width and signedness of `t` (two's complement, as the
-// generated code does).
-int64_t wrapInt(int64_t x, Type t) {
-  auto it = llvm::cast<mlir::IntegerType>(t);
-  unsigned w = it.getWidth();
-  if (w == 1)
-    return x & 1;
-  if (w >= 64)
-    return x;
-  uint64_t mask = (uint64_t(1) << w) - 1, u = uint64_t(x) & mask;
-  if (it.isUnsigned())
-    return int64_t(u);
-  uint64_t sign = uint64_t(1) << (w - 1);
-  return int64_t((u ^ sign) - sign);
-}
-
-HostTensor empty(RankedTensorType type) {
-  HostTensor t;
-  t.type = type;
-  if (t.isFloat())
-    t.floats.resize(type.getNumElements());
-  else
-    t.ints.resize(type.getNumElements());
-  return t;
-}
-
-// Row-major strides of `shape` (in elements).
-llvm::SmallVector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape) {
-  llvm::SmallVector<int64_t> s(shape.size(), 1);
-  for (int i = (int)shape.size() - 2; i >= 0; --i)
-    s[i] = s[i + 1] * shape[i + 1];
-  return s;
-}
-
-// result[i] = operand[sourceIndex(i)] for every element: the data movement of broadcast
-// and transpose. `sourceStride[d]` is how far the operand index moves per step of
-// result dim d (0 for a broadcast dim).
-HostTensor gatherElements(const HostTensor &in, RankedTensorType type,
-                          llvm::ArrayRef<int64_t> sourceStride) {
-  HostTensor out = empty(type);
-  llvm::ArrayRef<int64_t> shape = type.getShape();
-  size_t rank = shape.size();
-  llvm::SmallVector<int64_t> index(rank, 0);
-  int64_t source = 0;
-  for (int64_t i = 0, n = type.getNumElements(); i < n; ++i) {
-    if (out.isFloat())
-      out.floats[i] = in.floats[source];
-    else
-      out.ints[i] = in.ints[source];
-    // Odometer step over the result index, keeping `source` in sync.
-    for (int d = (int)rank - 1; d >= 0; --d) {
-      if (++index[d] < shape[d]) {
-        source += sourceStride[d];
-        break;
-      }
-      source -= sourceStride[d] * (shape[d] - 1);
-      index[d] = 0;
-    }
-  }
-  return out;
-}
-
-std::optional<HostTensor> broadcast(pt2c::prim::BroadcastInDimOp op, const HostTensor &in) {
-  auto type = op.getType();
-  llvm::SmallVector<int64_t> stride(type.getRank(), 0);
-  auto inStrides = stridesOf(in.type.getShape());
-  for (auto [i, d] : llvm::enumerate(op.getBroadcastDimensions()))
-    if (in.type.getDimSize(i) != 1)
-      stride[d] = inStrides[i];
-  return gatherElements(in, type, stride);
-}
-
-std::optional<HostTensor> transpose(pt2c::prim::TransposeOp op, const HostTensor &in) {
-  auto type = op.getType();
-  auto inStrides = stridesOf(in.type.getShape());
-  llvm::SmallVector<int64_t> stride;
-  for (int64_t p : op.getPermutation())
-    stride.push_back(inStrides[p]);
-  return gatherElements(in, type, stride);
-}
-
-std::optional<HostTensor> reshape(RankedTensorType type, const HostTensor &in) {
-  HostTensor out = in;
-  out.type = type;
-  return out;
-}
-
 std::optional<HostTensor> convert(RankedTensorType type, const HostTensor &in) {
-  HostTensor out = empty(type);
+  HostTensor out = emptyTensor(type);
   Type to = type.getElementType();
   for (int64_t i = 0, n = in.numElements(); i < n; ++i) {
     if (out.isFloat()) {
@@ -154,7 +60,7 @@ template <typename F>
 std::optional<HostTensor> unaryFloat(RankedTensorType type, const HostTensor &in, F f) {
   if (!in.isFloat())
     return std::nullopt;
-  HostTensor out = empty(type);
+  HostTensor out = emptyTensor(type);
   for (int64_t i = 0, n = in.numElements(); i < n; ++i)
     out.floats[i] = roundFloat(f(in.floats[i]), type.getElementType());
   return out;
@@ -164,7 +70,7 @@ template <typename FF, typename FI>
 std::optional<HostTensor> unary(RankedTensorType type, const HostTensor &in, FF ff, FI fi) {
   if (in.isFloat())
     return unaryFloat(type, in, ff);
-  HostTensor out = empty(type);
+  HostTensor out = emptyTensor(type);
   for (int64_t i = 0, n = in.numElements(); i < n; ++i)
     out.ints[i] = wrapInt(fi(in.ints[i]), type.getElementType());
   return out;
@@ -174,7 +80,7 @@ std::optional<HostTensor> unary(RankedTensorType type, const HostTensor &in, FF 
 template <typename FF, typename FI>
 std::optional<HostTensor> binary(RankedTensorType type, const HostTensor &a, const HostTensor &b,
                                  FF ff, FI fi) {
-  HostTensor out = empty(type);
+  HostTensor out = emptyTensor(type);
   Type e = type.getElementType();
   for (int64_t i = 0, n = a.numElements(); i < n; ++i) {
     if (out.isFloat()) {
@@ -191,10 +97,86 @@ std::optional<HostTensor> binary(RankedTensorType type, const HostTensor &a, con
 
 std::optional<int64_t> some(int64_t v) { return v; }
 
+// Floats: NE is unordered (true with a NaN), the rest ordered, as PrimOps.td says; C's
+// operators on doubles are exactly that. Integers hold their values (i1 as 0/1, ui8 as
+// 0..255), so a signed comparison is the right one for every type.
+std::optional<HostTensor> compare(pt2c::prim::CompareDirection direction, RankedTensorType type,
+                                  const HostTensor &a, const HostTensor &b) {
+  using D = pt2c::prim::CompareDirection;
+  HostTensor out = emptyTensor(type);
+  auto test = [&](auto x, auto y) {
+    switch (direction) {
+    case D::EQ:
+      return x == y;
+    case D::NE:
+      return !(x == y);
+    case D::LT:
+      return x < y;
+    case D::LE:
+      return x <= y;
+    case D::GT:
+      return x > y;
+    case D::GE:
+      return x >= y;
+    }
+    return false;
+  };
+  for (int64_t i = 0, n = a.numElements(); i < n; ++i)
+    out.ints[i] = a.isFloat() ? test(a.floats[i], b.floats[i]) : test(a.ints[i], b.ints[i]);
+  return out;
+}
+
+std::optional<HostTensor> select(RankedTensorType type, const HostTensor &pred,
+                                 const HostTensor &onTrue, const HostTensor &onFalse) {
+  HostTensor out = emptyTensor(type);
+  for (int64_t i = 0, n = out.numElements(); i < n; ++i)
+    copyElement(out, i, pred.ints[i] ? onTrue : onFalse, i);
+  return out;
+}
+
 double nanMax(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }
 double nanMin(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }
 
 } // namespace
+
+double roundFloat(double x, Type t) {
+  if (t.isF32())
+    return (double)(float)x;
+  if (!t.isF16() && !t.isBF16())
+    return x;
+  return toHalf(x, t).convertToDouble();
+}
+
+int64_t wrapInt(int64_t x, Type t) {
+  auto it = llvm::cast<mlir::IntegerType>(t);
+  unsigned w = it.getWidth();
+  if (w == 1)
+    return x & 1;
+  if (w >= 64)
+    return x;
+  uint64_t mask = (uint64_t(1) << w) - 1, u = uint64_t(x) & mask;
+  if (it.isUnsigned())
+    return int64_t(u);
+  uint64_t sign = uint64_t(1) << (w - 1);
+  return int64_t((u ^ sign) - sign);
+}
+
+HostTensor emptyTensor(RankedTensorType type) {
+  HostTensor t;
+  t.type = type;
+  if (t.isFloat())
+    t.floats.resize(type.getNumElements());
+  else
+    t.ints.resize(type.getNumElements());
+  return t;
+}
+
+llvm::SmallVector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape) {
+  llvm::SmallVector<int64_t> s(shape.size(), 1);
+  for (int i = (int)shape.size() - 2; i >= 0; --i)
+    s[i] = s[i + 1] * shape[i + 1];
+  return s;
+}
 
 bool isEvaluableType(Type type) {
   auto t = llvm::dyn_cast<RankedTensorType>(type);
@@ -215,7 +197,7 @@ std::optional<HostTensor> tensorFromBytes(RankedTensorType type, llvm::ArrayRef<
   int64_t width = elementBytes(e), n = type.getNumElements();
   if ((int64_t)bytes.size() != n * width)
     return std::nullopt;
-  HostTensor t = empty(type);
+  HostTensor t = emptyTensor(type);
   const char *p = bytes.data();
   for (int64_t i = 0; i < n; ++i, p += width) {
     if (e.isF32()) {
@@ -250,7 +232,7 @@ std::optional<HostTensor> tensorFromAttr(mlir::ElementsAttr attr) {
   auto dense = llvm::dyn_cast<mlir::DenseElementsAttr>(attr);
   if (!dense)
     return std::nullopt;
-  HostTensor t = empty(type);
+  HostTensor t = emptyTensor(type);
   int64_t n = type.getNumElements();
   if (t.isFloat()) {
     if (dense.isSplat())
@@ -303,8 +285,9 @@ std::string tensorToBytes(const HostTensor &t) {
 bool canEvaluate(mlir::Operation *op) {
   using namespace pt2c::prim;
   return llvm::isa<ConstantOp, NegOp, AbsOp, ExpOp, LogOp, TanhOp, ErfOp, SigmoidOp, SqrtOp,
-                   RsqrtOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, ConvertOp,
-                   BroadcastInDimOp, ReshapeOp, TransposeOp>(op);
+                   RsqrtOp, SinOp, CosOp, FloorOp, CeilOp, TruncOp, RoundOp, AddOp, SubOp, MulOp,
+                   DivOp, RemOp, MaxOp, MinOp, PowOp, CompareOp, SelectOp, ConvertOp>(op) ||
+         isStructuredOp(op);
 }
 
 std::optional<HostTensor> evaluate(mlir::Operation *op, llvm::ArrayRef<const HostTensor *> in) {
@@ -330,6 +313,17 @@ std::optional<HostTensor> evaluate(mlir::Operation *op, llvm::ArrayRef<const Hos
       .Case([&](ErfOp) { return unaryFloat(type, *in[0], [](double x) { return std::erf(x); }); })
       .Case([&](SigmoidOp) {
         return unaryFloat(type, *in[0], [](double x) { return 1.0 / (1.0 + std::exp(-x)); });
+      })
+      .Case([&](SinOp) { return unaryFloat(type, *in[0], [](double x) { return std::sin(x); }); })
+      .Case([&](CosOp) { return unaryFloat(type, *in[0], [](double x) { return std::cos(x); }); })
+      .Case(
+          [&](FloorOp) { return unaryFloat(type, *in[0], [](double x) { return std::floor(x); }); })
+      .Case([&](CeilOp) { return unaryFloat(type, *in[0], [](double x) { return std::ceil(x); }); })
+      .Case(
+          [&](TruncOp) { return unaryFloat(type, *in[0], [](double x) { return std::trunc(x); }); })
+      // Half to even, as torch.round (the default rounding mode).
+      .Case([&](RoundOp) {
+        return unaryFloat(type, *in[0], [](double x) { return std::nearbyint(x); });
       })
       .Case([&](SqrtOp) { return unaryFloat(type, *in[0], [](double x) { return std::sqrt(x); }); })
       .Case([&](RsqrtOp) {
@@ -372,11 +366,19 @@ std::optional<HostTensor> evaluate(mlir::Operation *op, llvm::ArrayRef<const Hos
             type, *in[0], *in[1], [](double a, double b) { return std::pow(a, b); },
             [](int64_t, int64_t) { return std::optional<int64_t>(); });
       })
+      .Case([&](RemOp) {
+        return binary(
+            type, *in[0], *in[1], [](double a, double b) { return std::fmod(a, b); },
+            [&](int64_t a, int64_t b) -> std::optional<int64_t> {
+              if (b == 0 || (a == kMin && b == -1))
+                return std::nullopt;
+              return a % b;
+            });
+      })
+      .Case([&](CompareOp c) { return compare(c.getDirection(), type, *in[0], *in[1]); })
+      .Case([&](SelectOp) { return select(type, *in[0], *in[1], *in[2]); })
       .Case([&](ConvertOp) { return convert(type, *in[0]); })
-      .Case([&](BroadcastInDimOp b) { return broadcast(b, *in[0]); })
-      .Case([&](ReshapeOp) { return reshape(type, *in[0]); })
-      .Case([&](TransposeOp t) { return transpose(t, *in[0]); })
-      .Default([](mlir::Operation *) { return std::nullopt; });
+      .Default([&](mlir::Operation *) { return evaluateStructured(op, in, type); });
 }
 
 } // namespace pt2c::fold

@@ -1,6 +1,7 @@
-// A small interpreter for the prim ops that compute on weights alone (elementwise math,
-// conversions, broadcasts, reshapes, transposes), so that pt2c-fold-weights can run them
-// once at compile time on the host instead of on every call of the model.
+// A small interpreter for the prim ops that compute on weights and constants alone
+// (elementwise math, comparisons and selects, conversions; with HostStructuredOps.h data
+// movement, iotas, reductions and small products), so that pt2c-fold-weights can run
+// them once at compile time on the host instead of on every call of the model.
 //
 // Values are held in double (floating point) or int64 (integers, i1 as 0/1) and
 // rounded to their element type after every op, so an f32 (f16, bf16) chain rounds as
