@@ -73,7 +73,7 @@ def test_target_list_chooses_the_cubins(pt2c, mlp_artifact, tmp_path):
     ("cuda:sm_100", "sm_100 is not supported by LLVM 19"),
     ("cuda:80", "'80' is not an architecture like sm_90"),
     ("cuda:", "'' is not an architecture"),
-    ("rocm", "target 'rocm' is not supported"),
+    ("metal", "target 'metal' is not supported"),
 ])
 def test_bad_targets_are_refused(pt2c, mlp_artifact, tmp_path, target, message):
     so = tmp_path / "m.so"

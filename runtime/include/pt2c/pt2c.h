@@ -81,6 +81,7 @@ typedef enum pt2c_dtype {
 typedef enum pt2c_device {
   PT2C_DEVICE_CPU = 0,
   PT2C_DEVICE_CUDA = 1, /* an NVIDIA GPU, reached through the driver (libcuda.so.1) */
+  PT2C_DEVICE_ROCM = 2, /* an AMD GPU, reached through HIP (libamdhip64.so) */
 } pt2c_device;
 
 /* Describes an input or output of the model. Strings and arrays are owned by the model
