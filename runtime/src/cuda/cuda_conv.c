@@ -464,7 +464,8 @@ pt2c_status pt2c_cuda_convs_create(const pt2c_cuda_driver *cu, const pt2c_plan *
     return status;
   pt2c_cuda_convs *convs = *out;
   convs->records = plan->convs;
-  if (count == 0 || pt2c_cuda_env_is("PT2C_CUDNN", "0"))
+  /* ROCm plans run their fallback launches (MIOpen is not wired in yet). */
+  if (count == 0 || cu->device != PT2C_DEVICE_CUDA || pt2c_cuda_env_is("PT2C_CUDNN", "0"))
     return PT2C_OK;
   convs->api = pt2c_cuda_library_load(&g_library);
   const cudnn_api *api = convs->api;

@@ -256,7 +256,8 @@ pt2c_status pt2c_cuda_gemms_create(const pt2c_cuda_driver *cu, const pt2c_plan *
     return status;
   pt2c_cuda_gemms *gemms = *out;
   gemms->records = plan->gemms;
-  if (count == 0 || pt2c_cuda_env_is("PT2C_CUBLASLT", "0"))
+  /* ROCm plans run their fallback launches (hipBLASLt is not wired in yet). */
+  if (count == 0 || cu->device != PT2C_DEVICE_CUDA || pt2c_cuda_env_is("PT2C_CUBLASLT", "0"))
     return PT2C_OK;
   gemms->api = pt2c_cuda_library_load(&g_library);
   if (gemms->api != NULL && gemms->api->Create(&gemms->handle) != CUBLAS_STATUS_SUCCESS) {
