@@ -5,7 +5,7 @@
 #include "compiler/codegen/LLVMOptimizer.h"
 #include "compiler/codegen/cuda/GpuLLVMModule.h"
 #include "compiler/codegen/cuda/ToolProcess.h"
-#include "compiler/codegen/rocm/OcmlIntrinsics.h"
+#include "compiler/codegen/rocm/DeviceFunctions.h"
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/LLVMContext.h"
@@ -124,7 +124,7 @@ llvm::Expected<std::vector<CodeObject>> compileToCodeObjects(mlir::gpu::GPUModul
   m.setTargetTriple(kTriple);
   m.setDataLayout(reference->createDataLayout());
   m.addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version", kCodeObjectVersion);
-  std::vector<std::string> unknown = defineOcmlAsIntrinsics(m);
+  std::vector<std::string> unknown = defineDeviceFunctions(m);
   if (!unknown.empty())
     return fail("internal error: the GPU kernels call " + llvm::Twine(unknown.front()) +
                 ", which pt2c does not define (no ROCm device library is linked)");

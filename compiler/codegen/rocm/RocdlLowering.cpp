@@ -20,7 +20,7 @@ void buildRocmKernelsToRocdlPipeline(mlir::OpPassManager &pm) {
   // log, and exp, log, tanh, erf, sin, cos, ... become MLIR's polynomial approximations
   // (within a few ulp of libm over the f32 range). convert-gpu-to-rocdl turns what is
   // left (sqrt, rsqrt, floor, fabs, ...) into __ocml_* calls, which AmdgpuCompiler
-  // defines as the LLVM intrinsics the AMDGPU backend selects (OcmlIntrinsics.h); it
+  // defines as the LLVM intrinsics the AMDGPU backend selects (DeviceFunctions.h); it
   // refuses LLVM's math intrinsics in its input, so convert-math-to-llvm runs after it,
   // for the integer math it leaves (math.absi).
   pm.nest<mlir::gpu::GPUModuleOp>().addPass(mlir::math::createMathLegalizeToF32());

@@ -1,9 +1,10 @@
-#include "compiler/codegen/rocm/OcmlIntrinsics.h"
+#include "compiler/codegen/rocm/DeviceFunctions.h"
 
 #include <map>
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
 
 namespace pt2c {
 namespace {
@@ -35,13 +36,50 @@ std::optional<std::string> ocmlBaseName(const llvm::Function &f) {
   return std::nullopt;
 }
 
+// __ockl_get_local_size(dim) (the block size) and __ockl_get_num_groups(dim) (the grid
+// size in blocks) from the kernel's HSA dispatch packet: workgroup_size_x/y/z are 16-bit
+// at bytes 4, 6, 8 and grid_size_x/y/z (in work-items) 32-bit at bytes 12, 16, 20. HIP
+// launches whole blocks (the grid is a multiple of the block), so the local size is the
+// block's everywhere and the group count the grid's size divided by it.
+bool defineWorkItemQuery(llvm::Function &f) {
+  bool local = f.getName() == "__ockl_get_local_size";
+  if (!(local || f.getName() == "__ockl_get_num_groups") || f.arg_size() != 1 ||
+      !f.getArg(0)->getType()->isIntegerTy(32) || !f.getReturnType()->isIntegerTy(64))
+    return false;
+  llvm::LLVMContext &context = f.getContext();
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", &f));
+  llvm::Value *packet = b.CreateIntrinsic(llvm::Intrinsic::amdgcn_dispatch_ptr, {}, {});
+  auto field = [&](unsigned base, unsigned bytes) -> llvm::Value * {
+    llvm::Value *offset =
+        b.CreateAdd(b.getInt32(base), b.CreateMul(f.getArg(0), b.getInt32(bytes)));
+    llvm::Value *at = b.CreateGEP(b.getInt8Ty(), packet, offset);
+    llvm::Type *type = b.getIntNTy(8 * bytes);
+    return b.CreateZExt(b.CreateAlignedLoad(type, at, llvm::Align(bytes)), b.getInt64Ty());
+  };
+  llvm::Value *blockSize = field(4, 2);
+  if (local) {
+    b.CreateRet(blockSize);
+  } else {
+    llvm::Value *gridSize = field(12, 4);
+    llvm::Value *rounded = b.CreateAdd(gridSize, b.CreateSub(blockSize, b.getInt64(1)));
+    b.CreateRet(b.CreateUDiv(rounded, blockSize));
+  }
+  f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  return true;
+}
+
 } // namespace
 
-std::vector<std::string> defineOcmlAsIntrinsics(llvm::Module &m) {
+std::vector<std::string> defineDeviceFunctions(llvm::Module &m) {
   std::vector<std::string> undefined;
   for (llvm::Function &f : m.functions()) {
     if (!f.isDeclaration())
       continue;
+    if (f.getName().starts_with("__ockl_")) {
+      if (!defineWorkItemQuery(f))
+        undefined.push_back(f.getName().str());
+      continue;
+    }
     std::optional<std::string> base = ocmlBaseName(f);
     if (!base)
       continue;
