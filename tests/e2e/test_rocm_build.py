@@ -182,3 +182,40 @@ def test_transformer_runs_its_plan_through_fake_hip(pt2c, cpp_host, tmp_path):
         out = tmp_path / arch
         out.mkdir()
         run_on_fake_hip(cpp_host, so, [tmp_path / "x.npy", tmp_path / "mask.npy"], out, arch=arch)
+
+
+MATH = """
+import torch
+from torch import nn
+
+
+class Math(nn.Module):
+    def forward(self, x, y):
+        a = torch.pow(x.abs() + 1.0, y) + torch.rsqrt(x * x + 1.0)
+        b = torch.erf(x) * torch.tanh(y)
+        c = torch.sin(x) + torch.cos(y) + torch.exp(-x * x) + torch.log(y.abs() + 1.0)
+        return a, b, c, torch.softmax(x.half(), dim=-1), torch.sqrt(y.abs().bfloat16())
+
+
+def model():
+    return Math()
+
+
+example_inputs = (torch.randn(4, 96), torch.randn(4, 96))
+"""
+
+
+def test_math_functions_link_without_a_device_library(pt2c, cpp_host, tmp_path):
+    """pow (its expansion calls fmod), rsqrt, erf, tanh, sin, cos, exp, log, sqrt in f32, f16 and
+    bf16: polynomials, LLVM intrinsics and the few ocml functions pt2c defines
+    (DeviceFunctions.h); ld.lld --no-undefined would refuse any call left over."""
+    model_py = tmp_path / "math.py"
+    model_py.write_text(MATH)
+    so = tmp_path / "math_rocm.so"
+    result = run([pt2c, model_py, "--target", "rocm", "-o", so])
+    assert result.returncode == 0, result.stderr
+    check_plan_against_code_objects(so, tmp_path)
+    rng = np.random.default_rng(2)
+    for name in ("x", "y"):
+        np.save(tmp_path / f"{name}.npy", rng.standard_normal((4, 96)).astype(np.float32))
+    run_on_fake_hip(cpp_host, so, [tmp_path / "x.npy", tmp_path / "y.npy"], tmp_path)

@@ -25,6 +25,20 @@ const std::map<std::string, llvm::Intrinsic::ID> &unaryIntrinsics() {
   return table;
 }
 
+// ocml's two-operand functions that are LLVM instructions or intrinsics (fmod, which
+// arith.remf becomes, is LLVM's frem, which the AMDGPU backend expands exactly).
+llvm::Value *binary(llvm::IRBuilder<> &b, const std::string &name, llvm::Value *x, llvm::Value *y) {
+  if (name == "fmod")
+    return b.CreateFRem(x, y);
+  if (name == "copysign")
+    return b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, x, y);
+  if (name == "fmin")
+    return b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, x, y);
+  if (name == "fmax")
+    return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, y);
+  return nullptr;
+}
+
 // "__ocml_sqrt_f32" -> "sqrt", if the suffix is a float type the function has.
 std::optional<std::string> ocmlBaseName(const llvm::Function &f) {
   llvm::StringRef name = f.getName();
@@ -85,15 +99,22 @@ std::vector<std::string> defineDeviceFunctions(llvm::Module &m) {
       continue;
     auto it = unaryIntrinsics().find(*base);
     llvm::Type *type = f.getReturnType();
-    if (it == unaryIntrinsics().end() || f.arg_size() != 1 || !type->isFloatingPointTy() ||
-        f.getArg(0)->getType() != type) {
+    bool floats = type->isFloatingPointTy() &&
+                  llvm::all_of(f.args(), [&](llvm::Argument &a) { return a.getType() == type; });
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(m.getContext(), "entry", &f));
+    llvm::Value *result = nullptr;
+    if (floats && f.arg_size() == 1 && it != unaryIntrinsics().end()) {
+      result = b.CreateUnaryIntrinsic(it->second, f.getArg(0));
+      if (*base == "rsqrt")
+        result = b.CreateFDiv(llvm::ConstantFP::get(type, 1.0), result);
+    } else if (floats && f.arg_size() == 2) {
+      result = binary(b, *base, f.getArg(0), f.getArg(1));
+    }
+    if (result == nullptr) {
+      f.getEntryBlock().eraseFromParent(); // stays a declaration
       undefined.push_back(f.getName().str());
       continue;
     }
-    llvm::IRBuilder<> b(llvm::BasicBlock::Create(m.getContext(), "entry", &f));
-    llvm::Value *result = b.CreateUnaryIntrinsic(it->second, f.getArg(0));
-    if (*base == "rsqrt")
-      result = b.CreateFDiv(llvm::ConstantFP::get(type, 1.0), result);
     b.CreateRet(result);
     f.setLinkage(llvm::GlobalValue::InternalLinkage);
   }
