@@ -7,7 +7,6 @@
 #include "compiler/codegen/cuda/ToolProcess.h"
 #include "compiler/codegen/rocm/DeviceFunctions.h"
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
-#include "llvm/IR/Constants.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Verifier.h"
@@ -68,26 +67,6 @@ llvm::Expected<std::string> emitObject(llvm::Module &m, llvm::TargetMachine &tm)
   return std::string(object.str());
 }
 
-// A launch never has more threads than its block, which the lowering records per kernel
-// (gpu.known_block_size -> rocdl.reqd_work_group_size); the backend's default is any
-// size up to 1024. Telling it the block's size lets it give each thread more registers.
-void setWorkGroupSizes(llvm::Module &m) {
-  for (llvm::Function &f : m.functions()) {
-    if (f.isDeclaration() || f.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL ||
-        f.hasFnAttribute("amdgpu-flat-work-group-size"))
-      continue;
-    llvm::MDNode *reqd = f.getMetadata("reqd_work_group_size");
-    if (!reqd || reqd->getNumOperands() != 3)
-      continue;
-    uint64_t threads = 1;
-    for (const llvm::MDOperand &op : reqd->operands())
-      if (auto *c = llvm::mdconst::dyn_extract<llvm::ConstantInt>(op))
-        threads *= c->getZExtValue();
-    f.addFnAttr("amdgpu-flat-work-group-size",
-                std::to_string(threads) + "," + std::to_string(threads));
-  }
-}
-
 } // namespace
 
 llvm::Expected<std::string> findLld() {
@@ -128,7 +107,6 @@ llvm::Expected<std::vector<CodeObject>> compileToCodeObjects(mlir::gpu::GPUModul
   if (!unknown.empty())
     return fail("internal error: the GPU kernels call " + llvm::Twine(unknown.front()) +
                 ", which pt2c does not define (no ROCm device library is linked)");
-  setWorkGroupSizes(m);
   if (llvm::verifyModule(m, &llvm::errs()))
     return fail("internal error: the GPU kernels' LLVM IR does not verify");
   if (options.onLLVMIR) {
