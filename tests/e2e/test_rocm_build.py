@@ -156,6 +156,20 @@ def test_fake_gpu_without_a_code_object_for_it_fails_clearly(cpp_host, mlp_rocm,
     assert "--target rocm:" in message and "hipErrorNoBinaryForGpu" in message
 
 
+def test_a_damaged_code_object_table_is_a_corrupt_model(cpp_host, mlp_rocm, x_npy, tmp_path):
+    data = bytearray(mlp_rocm.read_bytes())
+    # The table's header (magic, version 1); the runtime's copy of the magic is a string.
+    at = data.index(b"PT2CHSA1\x01\x00\x00\x00")
+    data[at + 8] ^= 0xFF  # the version
+    damaged = tmp_path / "damaged.so"
+    damaged.write_bytes(bytes(data))
+    result = run([cpp_host, damaged, "--input", x_npy, "--output-dir", tmp_path],
+                 env=fake_hip_env(tmp_path))
+    assert result.returncode == 1
+    message = result.stdout + result.stderr
+    assert "corrupt model: its AMD GPU code object table is missing, damaged" in message, message
+
+
 def test_hip_errors_are_reported(cpp_host, mlp_rocm, x_npy, tmp_path):
     result = run([cpp_host, mlp_rocm, "--input", x_npy, "--output-dir", tmp_path],
                  env=fake_hip_env(tmp_path, FAKE_HIP_LAUNCH_ERROR="719"))
