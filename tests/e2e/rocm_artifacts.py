@@ -98,17 +98,24 @@ def explicit_args(kernel):
     return [a for a in kernel.get(".args", []) if not a[".value_kind"].startswith("hidden_")]
 
 
-def check_plan_against_code_objects(so, tmp_path):
-    """Every code object is well formed (check_code_object) and has every kernel of the
-    plan, taking one 8-byte global pointer per step argument and launched with at most
-    its maximum workgroup size. Returns (plan, {arch: kernels})."""
-    plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
-    assert plan["device"] == ROCM
+def check_code_objects(so, tmp_path):
+    """Checks every code object of `so` (check_code_object); {arch: kernels}."""
     found = {}
     for arch, wave, elf in code_objects_of(so):
         path = tmp_path / f"{arch}.hsaco"
         path.write_bytes(elf)
-        kernels = check_code_object(path, arch, wave)
+        found[arch] = check_code_object(path, arch, wave)
+    return found
+
+
+def check_plan_against_code_objects(so, tmp_path):
+    """Every code object is well formed (check_code_object) and has every kernel of the
+    plan (a single graph's), taking one 8-byte global pointer per step argument and
+    launched with at most its maximum workgroup size. Returns (plan, {arch: kernels})."""
+    plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
+    assert plan["device"] == ROCM
+    found = check_code_objects(so, tmp_path)
+    for arch, kernels in found.items():
         for step in plan["steps"]:
             if step["kind"] != 0:  # GEMM and convolution steps: their fallback launches follow
                 continue
@@ -120,7 +127,6 @@ def check_plan_against_code_objects(so, tmp_path):
             threads = config["block"][0] * config["block"][1] * config["block"][2]
             assert threads <= kernel[".max_flat_workgroup_size"], (arch, config["name"])
             assert config["shared"] + kernel[".group_segment_fixed_size"] <= LDS_BYTES
-        found[arch] = kernels
     return plan, found
 
 
