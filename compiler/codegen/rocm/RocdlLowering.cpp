@@ -5,6 +5,7 @@
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -29,6 +30,13 @@ void buildRocmKernelsToRocdlPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createApproximateMathPass(approximate));
   mlir::OpPassManager &kernels = pm.nest<mlir::gpu::GPUModuleOp>();
   addGpuKernelPreparation(kernels);
+  // ROCDL keeps bf16 values as i16 and converts only extf/truncf: arithmetic on bf16
+  // computes in f32 (as the fused kernels and PyTorch do), each result rounded to bf16.
+  static const std::string kBf16[] = {"bf16"};
+  mlir::arith::ArithEmulateUnsupportedFloatsOptions bf16ToF32;
+  bf16ToF32.sourceTypeStrs = kBf16;
+  bf16ToF32.targetTypeStr = "f32";
+  kernels.addPass(mlir::arith::createArithEmulateUnsupportedFloats(bf16ToF32));
   // Memref parameters become bare pointers, one kernel argument each, as on CUDA. The
   // chipset is only read for AMDGPU-dialect ops, which pt2c does not make: the module
   // is translated once and compiled per architecture (AmdgpuCompiler).

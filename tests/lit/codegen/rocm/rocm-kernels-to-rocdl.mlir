@@ -38,3 +38,14 @@ func.func private @math(%x: tensor<64xf32>, %y: tensor<64xf32>) -> tensor<64xf32
   %3 = prim.rsqrt %2 : tensor<64xf32>
   return %3 : tensor<64xf32>
 }
+
+// bf16 arithmetic computes in f32 (ROCDL keeps bf16 values as i16 and would otherwise
+// emit an i16 fadd), rounded back to bf16 by integer ops (arith's bf16 expansion).
+// CHECK: llvm.func @bf16_add_kernel(
+// CHECK: llvm.fadd %{{.*}}, %{{.*}} : f32
+// CHECK-NOT: llvm.fadd %{{.*}} : i16
+// CHECK: llvm.return
+func.func private @bf16_add(%x: tensor<64xbf16>, %y: tensor<64xbf16>) -> tensor<64xbf16> attributes {pt2c.kernel} {
+  %0 = prim.add %x, %y : tensor<64xbf16>
+  return %0 : tensor<64xbf16>
+}
