@@ -19,7 +19,7 @@ ROCM = 2  # pt2c_device PT2C_DEVICE_ROCM
 # backend never goes past them (the test checks that it did not), and a launch of more
 # threads than a kernel's .max_flat_workgroup_size fails on the GPU.
 LDS_BYTES = 65536
-MAX_SGPRS = 112  # 106 addressable on GFX9, plus VCC etc.; GFX10+ has 106 as well
+MAX_SGPRS = 108  # .sgpr_count counts VCC, FLAT_SCRATCH and XNACK_MASK: 102 + 6 on GFX9
 MAX_VGPRS = {"gfx908": 512, "gfx90a": 512, "gfx940": 512, "gfx941": 512, "gfx942": 512}
 MAX_VGPRS_RDNA = 256  # per lane at wave32 on GFX10/11 (wave64 halves it)
 MACH = {"gfx908": 0x30, "gfx90a": 0x3F, "gfx940": 0x40, "gfx941": 0x4B, "gfx942": 0x4C,
