@@ -10,9 +10,11 @@
 #include "../dtype.h"
 #include "../error.h"
 #include "../rocm/hip_driver.h"
+#include "../rocm/miopen_conv.h"
 #include "../rocm/rocm_module.h"
 #include "../shape.h"
 #include "../symbolic.h"
+#include "cuda_conv.h"
 #include "cuda_fatbin.h"
 
 enum { kStateAlignment = 256, kJitLogCapacity = 2048 };
@@ -398,10 +400,12 @@ pt2c_status pt2c_cuda_model_create(pt2c_model *model, const pt2c_model_source *s
   if (status == PT2C_OK)
     status = allocate_run_memory(cuda, &model->plan, source->weights, source->siblings,
                                  source->num_siblings);
+  cuda->conv_library =
+      cuda->cu->device == PT2C_DEVICE_ROCM ? &pt2c_miopen_convs : &pt2c_cudnn_convs;
   if (status == PT2C_OK)
     status = pt2c_cuda_gemms_create(cuda->cu, &model->plan, cuda->buffer_address, &cuda->gemms);
   if (status == PT2C_OK)
-    status = pt2c_cuda_convs_create(cuda->cu, &model->plan, source->weights, &cuda->convs);
+    status = cuda->conv_library->create(cuda->cu, &model->plan, source->weights, &cuda->convs);
   if (status == PT2C_OK)
     status = create_capture_stream(cuda);
   CUcontext popped;
@@ -430,10 +434,11 @@ pt2c_status pt2c_cuda_model_share(pt2c_model *instance, const struct pt2c_cuda_m
   status = allocate_tables(cuda, &instance->plan);
   if (status == PT2C_OK)
     status = allocate_run_memory(cuda, &instance->plan, instance->weights, siblings, num_siblings);
+  cuda->conv_library = parent->conv_library;
   if (status == PT2C_OK)
     status = pt2c_cuda_gemms_share(cuda->cu, parent->gemms, &cuda->gemms);
   if (status == PT2C_OK)
-    status = pt2c_cuda_convs_share(cuda->cu, parent->convs, &cuda->convs);
+    status = cuda->conv_library->share(cuda->cu, parent->convs, &cuda->convs);
   if (status == PT2C_OK)
     status = create_capture_stream(cuda);
   CUcontext popped;
@@ -462,7 +467,8 @@ void pt2c_cuda_model_destroy(struct pt2c_cuda_model *cuda) {
     if (cuda->graph)
       cu->GraphExecDestroy(cuda->graph);
     pt2c_cuda_gemms_destroy(cu, cuda->gemms);
-    pt2c_cuda_convs_destroy(cu, cuda->convs);
+    if (cuda->conv_library != NULL)
+      cuda->conv_library->destroy(cu, cuda->convs);
     if (cuda->capture_stream)
       cu->StreamDestroy(cuda->capture_stream);
     if (cuda->module && !cuda->shared)
