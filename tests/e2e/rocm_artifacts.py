@@ -13,6 +13,9 @@ from conftest import BIN, run
 from cuda_artifacts import embedded_symbol, read_plan
 
 FAKE_HIP = BIN / "tests" / "unit" / "libfake_hip.so"
+FAKE_HIPBLASLT = BIN / "tests" / "unit" / "libfake_hipblaslt.so"
+FAKE_MIOPEN = BIN / "tests" / "unit" / "libfake_miopen.so"
+STEP_KERNEL, STEP_GEMM, STEP_CONV = 0, 1, 2
 ROCM = 2  # pt2c_device PT2C_DEVICE_ROCM
 
 # What each architecture gives one workgroup, and the register files: LLVM's AMDGPU
@@ -136,25 +139,71 @@ def fake_hip_env(tmp_path, **extra):
     return env
 
 
-def run_on_fake_hip(cpp_host, so, inputs, tmp_path, arch="gfx90a"):
-    """Runs `so` through the fake HIP library and checks what it launched against the
-    plan: every kernel step is one launch of its kernel, configured as the plan says.
-    Returns (plan, log lines)."""
+def fake_libraries_env(tmp_path, **extra):
+    """fake_hip_env with the fake hipBLASLt and MIOpen (tests/unit/testdata) to load."""
+    for library in (FAKE_HIPBLASLT, FAKE_MIOPEN):
+        assert library.exists(), f"run `bazel build //tests/unit:{library.name}`"
+    libraries = {"PT2C_LIBHIPBLASLT": str(FAKE_HIPBLASLT), "PT2C_LIBMIOPEN": str(FAKE_MIOPEN)}
+    return fake_hip_env(tmp_path, **{**libraries, **extra})
+
+
+def expected_launches(plan, gemms_served=False, convs_served=False):
+    """The kernels a run launches, in order: every kernel step but the fallback steps of
+    the GEMM (convolution) steps the library serves."""
+    launches, skip = [], 0
+    for step in plan["steps"]:
+        if skip:
+            skip -= 1
+        elif step["kind"] == STEP_GEMM and gemms_served:
+            skip = plan["gemms"][step["kernel"]]["num_fallback_steps"]
+        elif step["kind"] == STEP_CONV and convs_served:
+            skip = plan["convs"][step["kernel"]]["num_fallback_steps"]
+        elif step["kind"] == STEP_KERNEL:
+            launches.append(plan["gpu_kernels"][step["kernel"]])
+    return launches
+
+
+def matmul_line(gemm):
+    """The fake hipBLASLt's log line for plan GEMM `gemm`: the library computes D^T, so its
+    m and n are the plan's n and m, its A the plan's B (transa = transpose_b)."""
+    return (f"hipblaslt matmul m={gemm['n']} n={gemm['m']} k={gemm['k']} "
+            f"batch={gemm['batch']} transa={gemm['transpose_b']} transb={gemm['transpose_a']} "
+            f"epilogue={ {0: 1, 1: 4, 2: 6}[gemm['epilogue']] } type=0 compute=2")
+
+
+def conv_line(conv, verb):
+    """The fake MIOpen's log line (`verb` "solution" or "forward solution=24301") for plan
+    convolution `conv` (2-d)."""
+    join = lambda values: ",".join(str(v) for v in values)  # noqa: E731
+    rank = conv["spatial_rank"]
+    x = (conv["batch"], conv["in_channels"]) + conv["input"][:rank]
+    w = (conv["out_channels"], conv["in_channels"] // conv["groups"]) + conv["kernel"][:rank]
+    y = (conv["batch"], conv["out_channels"]) + conv["output"][:rank]
+    return (f"miopen {verb} x={join(x)} w={join(w)} y={join(y)} "
+            f"pad={join(conv['padding'][:rank])} stride={join(conv['stride'][:rank])} "
+            f"dilation={join(conv['dilation'][:rank])} groups={conv['groups']}")
+
+
+def run_on_fake_hip(cpp_host, so, inputs, tmp_path, arch="gfx90a", libraries=False, **extra):
+    """Runs `so` through the fake HIP library (`libraries`: and the fake hipBLASLt and
+    MIOpen, which must then serve every GEMM and convolution) and checks what it launched
+    against the plan: every kernel step that runs is one launch of its kernel, configured
+    as the plan says. Returns (plan, log lines)."""
     assert FAKE_HIP.exists(), "run `bazel build //tests/unit:libfake_hip.so`"
     command = [cpp_host, so, "--output-dir", tmp_path]
     for path in inputs:
         command += ["--input", path]
-    result = run(command, env=fake_hip_env(tmp_path, FAKE_HIP_ARCH=arch))
+    make_env = fake_libraries_env if libraries else fake_hip_env
+    result = run(command, env=make_env(tmp_path, FAKE_HIP_ARCH=arch, **extra))
     log = (tmp_path / "log").read_text().splitlines()
     plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
     guard_failed = plan["num_guards"] > 0 and "guard failed: " in result.stdout + result.stderr
     assert result.returncode == 0 or guard_failed, result.stdout + result.stderr
     assert plan["device"] == ROCM
     launches = [line.split() for line in log if line.startswith("launch ")]
-    kernel_steps = [step for step in plan["steps"] if step["kind"] == 0]
-    assert len(launches) == len(kernel_steps) > 0
-    for launch, step in zip(launches, kernel_steps):
-        kernel = plan["gpu_kernels"][step["kernel"]]
+    kernels = expected_launches(plan, gemms_served=libraries, convs_served=libraries)
+    assert len(launches) == len(kernels) and (libraries or kernels)
+    for launch, kernel in zip(launches, kernels):
         assert launch[1] == kernel["name"]
         assert tuple(map(int, launch[2:5])) == kernel["grid"]
         assert tuple(map(int, launch[5:8])) == kernel["block"]

@@ -4,8 +4,11 @@ by default) in its table, each a well-formed amdgcn-amd-amdhsa ELF whose kernels
 their descriptors, fit their architecture's registers and LDS and take the arguments the
 plan passes (llvm-readobj-19, rocm_artifacts.py); the library needs no ROCm library at
 load time, fails clearly without HIP or without code for the GPU, and, through a fake HIP
-(tests/unit/testdata/fake_hip.c), launches exactly the kernels of its plan. Numbers on an
-AMD GPU wait for one (compiler/codegen/rocm/README.md)."""
+(tests/unit/testdata/fake_hip.c), launches exactly the kernels of its plan; through a fake
+hipBLASLt and a fake MIOpen (fake_hipblaslt.c, fake_miopen.c, which compute on the host) its
+GEMM and convolution steps become library calls of the plan's shapes, and models made only
+of them match eager; without the libraries, or when they refuse, the fallback kernels are
+launched instead. Numbers on an AMD GPU wait for one (compiler/codegen/rocm/README.md)."""
 import os
 
 import numpy as np
@@ -13,8 +16,10 @@ import pytest
 
 from conftest import REPO, run
 from cuda_artifacts import embedded_symbol, read_plan
+from gpu_models import BIAS, BIAS_ADD_RELU, BIAS_RELU, CNN, EXPECTED_CONVS, NONE, RELU_MLP
 from rocm_artifacts import (FAKE_HIP, check_plan_against_code_objects, code_objects_of,
-                            fake_hip_env, find_llvm_tool, run_on_fake_hip)
+                            conv_line, expected_launches, fake_hip_env, fake_libraries_env,
+                            find_llvm_tool, matmul_line, run_on_fake_hip)
 
 MLP = REPO / "examples" / "mlp" / "model.py"
 TRANSFORMER = REPO / "examples" / "transformer" / "model.py"
@@ -179,9 +184,11 @@ def test_hip_errors_are_reported(cpp_host, mlp_rocm, x_npy, tmp_path):
 
 def test_transformer_runs_its_plan_through_fake_hip(pt2c, cpp_host, tmp_path):
     """The encoder's fused attention (the f32-compute tile kernel: ROCm has no tensor-core
-    kernel), layer norms, masks and Linear layers (GEMM steps, run as their fallback
-    launches): every launch as the plan says, on a wave64 and a wave32 architecture, and
-    every kernel in every code object with the plan's arguments."""
+    kernel), layer norms, masks and Linear layers (GEMM steps): every launch as the plan
+    says, on a wave64 and a wave32 architecture, and every kernel in every code object with
+    the plan's arguments. Without hipBLASLt (gfx90a) the GEMMs run as their fallback
+    launches; with the fake hipBLASLt (gfx1100) each is one hipblasLtMatmul of its plan
+    shape, transposes and fused epilogue, and none of its fallback kernels is launched."""
     so = tmp_path / "transformer_rocm.so"
     result = run([pt2c, TRANSFORMER, "--target", "rocm", "-o", so])
     assert result.returncode == 0, result.stderr
@@ -192,10 +199,17 @@ def test_transformer_runs_its_plan_through_fake_hip(pt2c, cpp_host, tmp_path):
     mask = np.zeros((2, 10), dtype=bool)
     mask[1, 7:] = True
     np.save(tmp_path / "mask.npy", mask)
-    for arch in ("gfx90a", "gfx1100"):
+    inputs = [tmp_path / "x.npy", tmp_path / "mask.npy"]
+    for arch, libraries in (("gfx90a", False), ("gfx1100", True)):
         out = tmp_path / arch
         out.mkdir()
-        run_on_fake_hip(cpp_host, so, [tmp_path / "x.npy", tmp_path / "mask.npy"], out, arch=arch)
+        env = {} if libraries else {"PT2C_LIBHIPBLASLT": "/nonexistent/libhipblaslt.so"}
+        _, log = run_on_fake_hip(cpp_host, so, inputs, out, arch=arch, libraries=libraries,
+                                 **env)
+        matmuls = [line for line in log if line.startswith("hipblaslt ")]
+        gemm_steps = [s for s in plan["steps"] if s["kind"] == 1]
+        expected = [matmul_line(plan["gemms"][s["kernel"]]) for s in gemm_steps]
+        assert matmuls == (expected if libraries else []), (matmuls, expected)
 
 
 MATH = """
@@ -233,3 +247,161 @@ def test_math_functions_link_without_a_device_library(pt2c, cpp_host, tmp_path):
     for name in ("x", "y"):
         np.save(tmp_path / f"{name}.npy", rng.standard_normal((4, 96)).astype(np.float32))
     run_on_fake_hip(cpp_host, so, [tmp_path / "x.npy", tmp_path / "y.npy"], tmp_path)
+
+
+def compile_for_rocm(pt2c, tmp_path, name, source):
+    """Compiles model source `source` for rocm; (model.so, its plan)."""
+    model_py = tmp_path / f"{name}.py"
+    model_py.write_text(source)
+    so = tmp_path / f"{name}_rocm.so"
+    result = run([pt2c, model_py, "--target", "rocm", "-o", so])
+    assert result.returncode == 0, result.stderr
+    return so, read_plan(embedded_symbol(so, "__pt2c_plan")[0])
+
+
+def eager(source, *inputs):
+    import torch
+    namespace = {}
+    exec(source, namespace)
+    with torch.no_grad():
+        return namespace["model"]()(*(torch.from_numpy(x) for x in inputs)).numpy()
+
+
+def run_host(cpp_host, so, inputs, out, env):
+    command = [cpp_host, so, "--output-dir", out]
+    for path in inputs:
+        command += ["--input", path]
+    return run(command, env=env)
+
+
+@pytest.fixture(scope="module")
+def relu_mlp(pt2c, tmp_path_factory):
+    """(model.so, plan, input path, eager output) of the all-GEMM ReLU MLP."""
+    work = tmp_path_factory.mktemp("relu_mlp")
+    so, plan = compile_for_rocm(pt2c, work, "relu_mlp", RELU_MLP)
+    x = np.random.default_rng(5).standard_normal((4, 16)).astype(np.float32)
+    np.save(work / "x.npy", x)
+    return so, plan, work / "x.npy", eager(RELU_MLP, x)
+
+
+def test_hipblaslt_serves_every_gemm_and_matches_eager(relu_mlp, cpp_host, tmp_path):
+    """Three Linears with ReLUs between: three GEMM steps (bias + ReLU, bias + ReLU, bias)
+    that the fake hipBLASLt runs as three matmuls with hipBLASLt's numbers (the fake
+    refuses cuBLASLt's) and the plan's shapes; it computes on the host, so the output
+    checks the row-major-to-column-major mapping against eager. No kernel is launched."""
+    so, plan, x, reference = relu_mlp
+    assert [g["epilogue"] for g in plan["gemms"]] == [2, 2, 1]
+    out = tmp_path / "out"
+    out.mkdir()
+    _, log = run_on_fake_hip(cpp_host, so, [x], out, libraries=True)
+    assert [line for line in log if line.startswith("hipblaslt ")] == [
+        matmul_line(g) for g in plan["gemms"]]
+    assert not [line for line in log if line.startswith("launch ")]
+    y = np.load(out / "0.npy")
+    assert np.abs(y - reference).max() / np.abs(reference).max() <= 1e-5
+
+
+@pytest.mark.parametrize("env", [
+    {"PT2C_LIBHIPBLASLT": "/nonexistent/libhipblaslt.so"},  # no hipBLASLt on the machine
+    {"PT2C_HIPBLASLT": "0"},                                # turned off
+    {"FAKE_HIPBLASLT_NO_ALGO": "1"},                        # no algorithm for the GEMMs
+])
+def test_gemms_fall_back_to_their_kernels_without_hipblaslt(relu_mlp, cpp_host, tmp_path, env):
+    """Without a usable hipBLASLt every GEMM step runs its fallback launches, each as the
+    plan configures it, and the run succeeds (the fake HIP runs no kernel, so the numbers
+    of pt2c's own GEMM kernels wait for an AMD GPU)."""
+    so, plan, x, _ = relu_mlp
+    result = run_host(cpp_host, so, [x], tmp_path / "out", fake_libraries_env(tmp_path, **env))
+    assert result.returncode == 0, result.stdout + result.stderr
+    log = (tmp_path / "log").read_text().splitlines()
+    assert not [line for line in log if line.startswith("hipblaslt ")]
+    launched = [line.split()[1:8] for line in log if line.startswith("launch ")]
+    kernels = expected_launches(plan)
+    assert len(kernels) >= 3 and launched == [
+        [k["name"], *map(str, k["grid"]), *map(str, k["block"])] for k in kernels]
+
+
+def test_hipblaslt_errors_are_reported(relu_mlp, cpp_host, tmp_path):
+    """A matmul hipBLASLt fails at run time is an error of the run (the call may have queued
+    work), with the library's status in the message, not a signal or a wrong answer."""
+    so, _, x, _ = relu_mlp
+    env = fake_libraries_env(tmp_path, FAKE_HIPBLASLT_MATMUL_ERROR="13")
+    result = run_host(cpp_host, so, [x], tmp_path / "out", env)
+    assert result.returncode == 1, (result.returncode, result.stderr)
+    assert "hipblasLtMatmul failed for GEMM 0 (status 13)" in result.stdout + result.stderr
+    assert not (tmp_path / "out" / "0.npy").exists()
+
+
+def test_mlp_gemms_go_to_hipblaslt_and_gelu_to_its_kernel(pt2c, cpp_host, mlp_rocm, x_npy,
+                                                          tmp_path):
+    """The example MLP: its two Linear layers are hipblasLtMatmul calls of the plan's shapes
+    (fc1 with its bias fused), the GELU between them is pt2c's kernel, launched as the plan
+    says; GEMM fallbacks are not launched."""
+    plan, log = run_on_fake_hip(cpp_host, mlp_rocm, [x_npy], tmp_path, libraries=True)
+    matmuls = [line for line in log if line.startswith("hipblaslt ")]
+    assert matmuls == [matmul_line(g) for g in plan["gemms"]] and len(matmuls) == 2
+    assert {(g["m"], g["n"], g["k"]) for g in plan["gemms"]} == {(8, 256, 64), (8, 10, 256)}
+    assert [line for line in log if line.startswith("launch ")]
+
+
+@pytest.fixture(scope="module")
+def cnn(pt2c, tmp_path_factory):
+    """(model.so, plan, input path, eager output) of the all-convolution CNN."""
+    work = tmp_path_factory.mktemp("cnn")
+    so, plan = compile_for_rocm(pt2c, work, "cnn", CNN)
+    x = np.random.default_rng(4).standard_normal((2, 3, 16, 16)).astype(np.float32)
+    np.save(work / "x.npy", x)
+    return so, plan, work / "x.npy", eager(CNN, x)
+
+
+def test_miopen_serves_every_convolution_and_matches_eager(cnn, cpp_host, tmp_path):
+    """The CNN's five convolution steps (stem and block convs with batch norm folded, a
+    residual, a depthwise conv with stride and dilation, a grouped 1x1 conv) are MIOpen
+    immediate-mode calls: one solution listed and compiled per convolution at create (the
+    weights descriptor first, as MIOpen's signature has it), then per run the forward call,
+    the bias (and residual) by miopenOpTensor and the ReLU by miopenActivationForward, in
+    place. The fake MIOpen computes on the host: the output matches eager, and no kernel is
+    launched."""
+    so, plan, x, reference = cnn
+    records = [(c["epilogue"], c["groups"], c["in_channels"], c["out_channels"],
+                c["input"][:2], c["kernel"][:2], c["output"][:2], c["stride"][:2],
+                c["padding"][:2], c["dilation"][:2]) for c in plan["convs"]]
+    assert records == EXPECTED_CONVS
+    out = tmp_path / "out"
+    out.mkdir()
+    _, log = run_on_fake_hip(cpp_host, so, [x], out, libraries=True)
+    miopen = [line for line in log if line.startswith("miopen ")]
+    expected = [conv_line(c, "solution") for c in plan["convs"]]
+    for conv in plan["convs"]:
+        expected.append(conv_line(conv, "forward solution=24301"))
+        if conv["epilogue"] != NONE:
+            residual = conv["epilogue"] == BIAS_ADD_RELU
+            expected.append(f"miopen op_tensor add {'a=other beta=1' if residual else 'a=c beta=0'}")
+        if conv["epilogue"] in (BIAS_RELU, BIAS_ADD_RELU):
+            expected.append("miopen activation relu")
+    assert miopen == expected
+    assert not [line for line in log if line.startswith("launch ")]
+    y = np.load(out / "0.npy")
+    assert np.abs(y - reference).max() / np.abs(reference).max() <= 1e-5
+
+
+@pytest.mark.parametrize("env", [
+    {"PT2C_LIBMIOPEN": "/nonexistent/libMIOpen.so"},  # no MIOpen on the machine
+    {"PT2C_MIOPEN": "0"},                             # turned off
+    {"FAKE_MIOPEN_NO_SOLUTION": "1"},                 # no solution for the convolutions
+    {"FAKE_MIOPEN_FORWARD_ERROR": "3"},               # refuses every call at run time
+])
+def test_convolutions_fall_back_to_their_kernels_without_miopen(cnn, cpp_host, tmp_path, env):
+    """Without a usable MIOpen every convolution step runs its fallback launches (the
+    convolution and its epilogue as pt2c's own kernels), each as the plan configures it, and
+    the run succeeds. A call MIOpen refuses at run time (outside a graph capture) queued
+    nothing, so its convolution falls back from then on, as with cuDNN."""
+    so, plan, x, _ = cnn
+    result = run_host(cpp_host, so, [x], tmp_path / "out", fake_libraries_env(tmp_path, **env))
+    assert result.returncode == 0, result.stdout + result.stderr
+    log = (tmp_path / "log").read_text().splitlines()
+    assert not [line for line in log if line.startswith("miopen forward")]
+    launched = [line.split()[1:8] for line in log if line.startswith("launch ")]
+    kernels = expected_launches(plan)
+    assert len(kernels) >= 5 and launched == [
+        [k["name"], *map(str, k["grid"]), *map(str, k["block"])] for k in kernels]

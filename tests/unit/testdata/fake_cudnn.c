@@ -26,6 +26,8 @@
 enum { kSuccess = 0, kBadParam = 2000, kNotSupported = 3000, kExecutionFailed = 5000 };
 enum { kMaxDims = 5, kWorkspaceBytes = 1024 };
 
+#include "fake_conv_math.inc"
+
 typedef struct tensor {
   int type, rank, dims[kMaxDims], strides[kMaxDims];
 } tensor;
@@ -171,20 +173,6 @@ static int packed(const tensor *t) {
   return nchw || (nhwc && t->strides[0] == stride);
 }
 
-/* Element offset of index `i` in a packed tensor of `dims`, KCRS (NCHW) or, `last`, KRSC. */
-static size_t offset_of(const int *dims, int rank, int last, const int *i) {
-  size_t offset = 0;
-  if (!last) {
-    for (int d = 0; d < rank; ++d)
-      offset = offset * (size_t)dims[d] + (size_t)i[d];
-    return offset;
-  }
-  offset = (size_t)i[0];
-  for (int d = 2; d < rank; ++d)
-    offset = offset * (size_t)dims[d] + (size_t)i[d];
-  return offset * (size_t)dims[1] + (size_t)i[1];
-}
-
 /* What a real cuDNN checks: f32 here (the fake computes f32 only), packed NCHW or NHWC
  * tensors and filter, and the output shape of the convolution. */
 static int shapes_ok(const tensor *x, const filter *w, const convolution *c, const tensor *y) {
@@ -192,15 +180,8 @@ static int shapes_ok(const tensor *x, const filter *w, const convolution *c, con
       c->mode != 1 || c->compute != 0 || x->rank != w->rank || y->rank != x->rank ||
       c->spatial != x->rank - 2 || !packed(x) || !packed(y))
     return 0;
-  if (x->dims[1] != w->dims[1] * c->groups || w->dims[0] % c->groups != 0 ||
-      y->dims[0] != x->dims[0] || y->dims[1] != w->dims[0])
-    return 0;
-  for (int d = 0; d < c->spatial; ++d) {
-    int span = c->dilation[d] * (w->dims[2 + d] - 1) + 1;
-    if ((x->dims[2 + d] + 2 * c->padding[d] - span) / c->stride[d] + 1 != y->dims[2 + d])
-      return 0;
-  }
-  return 1;
+  return fake_conv_shapes_agree(x->dims, w->dims, y->dims, x->rank, c->padding, c->stride,
+                                c->dilation, c->groups);
 }
 
 static void log_dims(char *out, size_t size, const int *dims, int rank) {
@@ -271,39 +252,10 @@ API int cudnnFindConvolutionForwardAlgorithm(handle *h, const tensor *x, const f
   return kSuccess;
 }
 
-static float at(const float *p, const int *strides, int rank, const int *index) {
-  size_t offset = 0;
-  for (int d = 0; d < rank; ++d)
-    offset += (size_t)index[d] * (size_t)strides[d];
-  return p[offset];
-}
-
-/* y[n, k, o] = sum_{c, r} x[n, g * C/G + c, o * stride + r * dilation - pad] * w[k, c, r]. */
 static float convolve(const job *j, const int *yi) {
-  const tensor *x = &j->x;
-  const filter *w = &j->w;
-  int spatial = x->rank - 2, per_group = w->dims[1];
-  int group = yi[1] / (w->dims[0] / j->conv.groups);
-  int taps = 1;
-  for (int d = 0; d < spatial; ++d)
-    taps *= w->dims[2 + d];
-  float sum = 0;
-  for (int c = 0; c < per_group; ++c)
-    for (int t = 0; t < taps; ++t) {
-      int xi[kMaxDims] = {yi[0], group * per_group + c}, wi[kMaxDims] = {yi[1], c}, rest = t;
-      int inside = 1;
-      for (int d = spatial - 1; d >= 0; --d) {
-        wi[2 + d] = rest % w->dims[2 + d];
-        rest /= w->dims[2 + d];
-        xi[2 + d] =
-            yi[2 + d] * j->conv.stride[d] + wi[2 + d] * j->conv.dilation[d] - j->conv.padding[d];
-        inside &= xi[2 + d] >= 0 && xi[2 + d] < x->dims[2 + d];
-      }
-      if (inside)
-        sum += at(j->px, x->strides, x->rank, xi) *
-               j->pw[offset_of(w->dims, w->rank, w->format == 1, wi)];
-    }
-  return sum;
+  return fake_conv_value(j->px, j->x.dims, j->x.strides, j->x.rank, j->pw, j->w.dims,
+                         j->w.format == 1, j->conv.padding, j->conv.stride, j->conv.dilation,
+                         j->conv.groups, yi);
 }
 
 /* y = x elementwise between two layouts of the same dims. */
