@@ -75,9 +75,9 @@ const char *convEpilogue(uint32_t e) {
 std::vector<std::string> stepLabels(const PlanRecords &plan) {
   bool cuda = plan.device == PT2C_DEVICE_CUDA;
   bool gpu = pt2c_plan_device_is_gpu(plan.device);
-  // ROCm models run their GEMM and convolution steps' fallback launches (no library yet).
-  const char *gemmLibrary = cuda ? "cuBLASLt" : gpu ? "launches" : "microkernels";
-  const char *convLibrary = cuda ? "cuDNN" : gpu ? "launches" : "microkernels";
+  // ROCm models: hipBLASLt and MIOpen (runtime/src/rocm).
+  const char *gemmLibrary = cuda ? "cuBLASLt" : gpu ? "hipBLASLt" : "microkernels";
+  const char *convLibrary = cuda ? "cuDNN" : gpu ? "MIOpen" : "microkernels";
   std::vector<std::string> labels;
   std::vector<int64_t> owners = fallbackOwners(plan);
   for (size_t s = 0; s < plan.steps.size(); ++s) {
@@ -152,7 +152,7 @@ void printPlan(const PlanRecords &plan, const std::vector<std::string> &labels) 
   std::printf("; %s)\n", plan.device == PT2C_DEVICE_CUDA
                              ? "GEMMs on cuBLASLt, convolutions on cuDNN"
                          : plan.device == PT2C_DEVICE_ROCM
-                             ? "GEMMs and convolutions as their fallback launches"
+                             ? "GEMMs on hipBLASLt, convolutions on MIOpen"
                              : "GEMMs and convolutions on the runtime's microkernels");
   for (const auto &label : labels)
     std::printf("    %s\n", label.c_str());
