@@ -134,7 +134,12 @@ def check_plan_against_code_objects(so, tmp_path):
 
 
 def fake_hip_env(tmp_path, **extra):
-    env = dict(os.environ, PT2C_LIBAMDHIP64=str(FAKE_HIP), FAKE_HIP_LOG=str(tmp_path / "log"))
+    """The environment of a run on the fake HIP, logging to tmp_path / "log". No hipBLASLt
+    or MIOpen unless `extra` names one: a real one (on a machine with ROCm) must not be
+    handed the fake HIP's host memory."""
+    env = dict(os.environ, PT2C_LIBAMDHIP64=str(FAKE_HIP), FAKE_HIP_LOG=str(tmp_path / "log"),
+               PT2C_LIBHIPBLASLT="/nonexistent/libhipblaslt.so",
+               PT2C_LIBMIOPEN="/nonexistent/libMIOpen.so")
     env.update(extra)
     return env
 
