@@ -272,6 +272,20 @@ def run_host(cpp_host, so, inputs, out, env):
     return run(command, env=env)
 
 
+def run_without_library(cpp_host, so, plan, x, tmp_path, env):
+    """Runs `so` on input `x` with the fake libraries and `env`, which takes one of them
+    away; checks that the run succeeds and launches every kernel step of the plan (the
+    fallbacks included), as the plan configures it. Returns the log lines."""
+    result = run_host(cpp_host, so, [x], tmp_path / "out", fake_libraries_env(tmp_path, **env))
+    assert result.returncode == 0, result.stdout + result.stderr
+    log = (tmp_path / "log").read_text().splitlines()
+    launched = [line.split()[1:8] for line in log if line.startswith("launch ")]
+    kernels = expected_launches(plan)
+    assert len(kernels) >= len(plan["gemms"]) + len(plan["convs"]) > 0 and launched == [
+        [k["name"], *map(str, k["grid"]), *map(str, k["block"])] for k in kernels]
+    return log
+
+
 @pytest.fixture(scope="module")
 def relu_mlp(pt2c, tmp_path_factory):
     """(model.so, plan, input path, eager output) of the all-GEMM ReLU MLP."""
@@ -309,14 +323,8 @@ def test_gemms_fall_back_to_their_kernels_without_hipblaslt(relu_mlp, cpp_host, 
     plan configures it, and the run succeeds (the fake HIP runs no kernel, so the numbers
     of pt2c's own GEMM kernels wait for an AMD GPU)."""
     so, plan, x, _ = relu_mlp
-    result = run_host(cpp_host, so, [x], tmp_path / "out", fake_libraries_env(tmp_path, **env))
-    assert result.returncode == 0, result.stdout + result.stderr
-    log = (tmp_path / "log").read_text().splitlines()
+    log = run_without_library(cpp_host, so, plan, x, tmp_path, env)
     assert not [line for line in log if line.startswith("hipblaslt ")]
-    launched = [line.split()[1:8] for line in log if line.startswith("launch ")]
-    kernels = expected_launches(plan)
-    assert len(kernels) >= 3 and launched == [
-        [k["name"], *map(str, k["grid"]), *map(str, k["block"])] for k in kernels]
 
 
 def test_hipblaslt_errors_are_reported(relu_mlp, cpp_host, tmp_path):
@@ -395,11 +403,5 @@ def test_convolutions_fall_back_to_their_kernels_without_miopen(cnn, cpp_host, t
     the run succeeds. A call MIOpen refuses at run time (outside a graph capture) queued
     nothing, so its convolution falls back from then on, as with cuDNN."""
     so, plan, x, _ = cnn
-    result = run_host(cpp_host, so, [x], tmp_path / "out", fake_libraries_env(tmp_path, **env))
-    assert result.returncode == 0, result.stdout + result.stderr
-    log = (tmp_path / "log").read_text().splitlines()
+    log = run_without_library(cpp_host, so, plan, x, tmp_path, env)
     assert not [line for line in log if line.startswith("miopen forward")]
-    launched = [line.split()[1:8] for line in log if line.startswith("launch ")]
-    kernels = expected_launches(plan)
-    assert len(kernels) >= 5 and launched == [
-        [k["name"], *map(str, k["grid"]), *map(str, k["block"])] for k in kernels]
