@@ -26,7 +26,8 @@
 enum { kSuccess = 0, kBadParam = 2000, kNotSupported = 3000, kExecutionFailed = 5000 };
 enum { kMaxDims = 5, kWorkspaceBytes = 1024 };
 
-#include "fake_conv_math.inc"
+#define FAKE_CONV_LOG_ENV "FAKE_CUDA_LOG"
+#include "fake_conv_common.inc"
 
 typedef struct tensor {
   int type, rank, dims[kMaxDims], strides[kMaxDims];
@@ -58,21 +59,6 @@ typedef struct job {
   float *py;
 } job;
 
-static void log_line(const char *format, ...) __attribute__((format(printf, 1, 2)));
-static void log_line(const char *format, ...) {
-  const char *path = getenv("FAKE_CUDA_LOG");
-  if (path == NULL || path[0] == '\0')
-    return;
-  FILE *file = fopen(path, "a");
-  if (file == NULL)
-    return;
-  va_list args;
-  va_start(args, format);
-  vfprintf(file, format, args);
-  va_end(args);
-  fclose(file);
-}
-
 API size_t cudnnGetVersion(void) { return 91900; }
 API int cudnnCreate(handle **out) {
   *out = calloc(1, sizeof(handle));
@@ -92,20 +78,12 @@ API int cudnnSetStream(handle *h, void *stream) {
   return kSuccess;
 }
 
-#define CREATE_DESTROY(type, create, destroy)                                                      \
-  API int create(type **out) {                                                                     \
-    *out = calloc(1, sizeof(type));                                                                \
-    return kSuccess;                                                                               \
-  }                                                                                                \
-  API int destroy(type *d) {                                                                       \
-    free(d);                                                                                       \
-    return kSuccess;                                                                               \
-  }
-CREATE_DESTROY(tensor, cudnnCreateTensorDescriptor, cudnnDestroyTensorDescriptor)
-CREATE_DESTROY(filter, cudnnCreateFilterDescriptor, cudnnDestroyFilterDescriptor)
-CREATE_DESTROY(convolution, cudnnCreateConvolutionDescriptor, cudnnDestroyConvolutionDescriptor)
-CREATE_DESTROY(activation, cudnnCreateActivationDescriptor, cudnnDestroyActivationDescriptor)
-#undef CREATE_DESTROY
+FAKE_CREATE_DESTROY(tensor, cudnnCreateTensorDescriptor, cudnnDestroyTensorDescriptor)
+FAKE_CREATE_DESTROY(filter, cudnnCreateFilterDescriptor, cudnnDestroyFilterDescriptor)
+FAKE_CREATE_DESTROY(convolution, cudnnCreateConvolutionDescriptor,
+                    cudnnDestroyConvolutionDescriptor)
+FAKE_CREATE_DESTROY(activation, cudnnCreateActivationDescriptor, cudnnDestroyActivationDescriptor)
+#undef FAKE_CREATE_DESTROY
 
 API int cudnnSetTensorNdDescriptor(tensor *t, int type, int rank, const int dims[],
                                    const int strides[]) {
@@ -182,12 +160,6 @@ static int shapes_ok(const tensor *x, const filter *w, const convolution *c, con
     return 0;
   return fake_conv_shapes_agree(x->dims, w->dims, y->dims, x->rank, c->padding, c->stride,
                                 c->dilation, c->groups);
-}
-
-static void log_dims(char *out, size_t size, const int *dims, int rank) {
-  size_t at = 0;
-  for (int d = 0; d < rank && at < size; ++d)
-    at += (size_t)snprintf(out + at, size - at, d ? ",%d" : "%d", dims[d]);
 }
 
 /* "x=1,3,16,16 w=8,3,3,3 pad=1,1 stride=1,1 dilation=1,1 groups=1 math=3" */

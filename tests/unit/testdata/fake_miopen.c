@@ -11,6 +11,7 @@
  * (miopenConvolutionForwardImmediate returns N), FAKE_HIP_LOG (the fake HIP's log, which
  * gets "miopen solution ...", "miopen forward ...", "miopen op_tensor ..." and "miopen
  * activation ..." lines). */
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,7 +25,8 @@ enum { kFloat = 1, kConvolution = 0, kOpAdd = 0, kRelu = 3 };
 enum { kMaxDims = 5, kWorkspaceBytes = 1024 };
 static const uint64_t kSolutionId = 24301;
 
-#include "fake_conv_math.inc"
+#define FAKE_CONV_LOG_ENV "FAKE_HIP_LOG"
+#include "fake_conv_common.inc"
 
 typedef struct tensor {
   int type, rank, dims[kMaxDims], strides[kMaxDims];
@@ -49,20 +51,6 @@ typedef struct {
 static int g_forwards;
 API int fake_miopen_forwards(void) { return g_forwards; }
 
-static void log_line(const char *format, ...) __attribute__((format(printf, 1, 2)));
-#include <stdarg.h>
-static void log_line(const char *format, ...) {
-  const char *path = getenv("FAKE_HIP_LOG");
-  FILE *file = path != NULL && path[0] != '\0' ? fopen(path, "a") : NULL;
-  if (file == NULL)
-    return;
-  va_list args;
-  va_start(args, format);
-  vfprintf(file, format, args);
-  va_end(args);
-  fclose(file);
-}
-
 API int miopenCreate(handle **out) {
   *out = calloc(1, sizeof(handle));
   return kSuccess;
@@ -76,19 +64,11 @@ API int miopenSetStream(handle *h, void *stream) {
   return kSuccess;
 }
 
-#define CREATE_DESTROY(type, create, destroy)                                                      \
-  API int create(type **out) {                                                                     \
-    *out = calloc(1, sizeof(type));                                                                \
-    return kSuccess;                                                                               \
-  }                                                                                                \
-  API int destroy(type *d) {                                                                       \
-    free(d);                                                                                       \
-    return kSuccess;                                                                               \
-  }
-CREATE_DESTROY(tensor, miopenCreateTensorDescriptor, miopenDestroyTensorDescriptor)
-CREATE_DESTROY(convolution, miopenCreateConvolutionDescriptor, miopenDestroyConvolutionDescriptor)
-CREATE_DESTROY(activation, miopenCreateActivationDescriptor, miopenDestroyActivationDescriptor)
-#undef CREATE_DESTROY
+FAKE_CREATE_DESTROY(tensor, miopenCreateTensorDescriptor, miopenDestroyTensorDescriptor)
+FAKE_CREATE_DESTROY(convolution, miopenCreateConvolutionDescriptor,
+                    miopenDestroyConvolutionDescriptor)
+FAKE_CREATE_DESTROY(activation, miopenCreateActivationDescriptor, miopenDestroyActivationDescriptor)
+#undef FAKE_CREATE_DESTROY
 
 API int miopenSetTensorDescriptor(tensor *t, int type, int rank, const int *dims,
                                   const int *strides) {
@@ -146,12 +126,6 @@ static int shapes_ok(const tensor *w, const tensor *x, const convolution *c, con
     return 0;
   return fake_conv_shapes_agree(x->dims, w->dims, y->dims, x->rank, c->padding, c->stride,
                                 c->dilation, c->groups);
-}
-
-static void log_dims(char *out, size_t size, const int *dims, int rank) {
-  size_t at = 0;
-  for (int d = 0; d < rank && at < size; ++d)
-    at += (size_t)snprintf(out + at, size - at, d ? ",%d" : "%d", dims[d]);
 }
 
 /* "x=1,3,16,16 w=8,3,3,3 y=1,8,16,16 pad=1,1 stride=1,1 dilation=1,1 groups=1" */
