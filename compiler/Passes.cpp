@@ -9,6 +9,7 @@
 #include "compiler/codegen/SplitKernelLoops.h"
 #include "compiler/codegen/cuda/GpuLowering.h"
 #include "compiler/codegen/cuda/GpuPasses.h"
+#include "compiler/codegen/rocm/RocdlLowering.h"
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/Pipelines.h"
 #include "compiler/transforms/fold/FoldWeights.h"
@@ -34,6 +35,7 @@ void registerAllPasses() {
   registerBufferizeKernelsPipeline();
   registerCpuKernelsToLLVMPipeline();
   registerCudaKernelsToNvvmPipeline();
+  registerRocmKernelsToRocdlPipeline();
 }
 
 } // namespace pt2c

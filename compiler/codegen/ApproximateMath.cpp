@@ -16,8 +16,13 @@ namespace pt2c {
 namespace {
 
 struct ApproximateMathPass : impl::ApproximateMathPassBase<ApproximateMathPass> {
+  using ApproximateMathPassBase::ApproximateMathPassBase;
+
   void runOnOperation() override {
     mlir::RewritePatternSet patterns(&getContext());
+    // powf first becomes exp and log, which the approximations then replace.
+    if (expandPow)
+      mlir::populateExpandPowFPattern(patterns);
     mlir::populateMathPolynomialApproximationPatterns(patterns);
     if (mlir::failed(mlir::applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

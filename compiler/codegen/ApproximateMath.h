@@ -10,6 +10,7 @@
 
 namespace pt2c {
 
+// The ROCm kernels use it too (with expand-pow): they link no device library.
 #define GEN_PASS_DECL_APPROXIMATEMATHPASS
 #include "compiler/codegen/Passes.h.inc"
 

@@ -77,8 +77,15 @@ def SplitKernelLoopsPass : Pass<"pt2c-split-kernel-loops", "::mlir::ModuleOp"> {
 def ApproximateMathPass : Pass<"pt2c-approximate-math", "::mlir::ModuleOp"> {
   let summary = "Replace f32 transcendental math ops by polynomial approximations";
   let description = [{
-    CPU (ApproximateMath.h): polynomials vectorize where libm calls do not.
+    CPU (ApproximateMath.h): polynomials vectorize where libm calls do not. ROCm
+    (compiler/codegen/rocm) with `expand-pow`: the GPU kernels link no device library,
+    so every function LLVM's AMDGPU backend cannot select becomes arithmetic.
   }];
+  let options = [
+    Option<"expandPow", "expand-pow", "bool", /*default=*/"false",
+           "Also expand math.powf to exp(b * log(a)) with its sign and special cases "
+           "(for targets without a pow function)">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::math::MathDialect",

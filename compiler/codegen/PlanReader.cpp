@@ -57,7 +57,7 @@ llvm::Expected<PlanRecords> readPlanRecords(const std::string &bytes, uint64_t *
   bool ok = c.read(r.inputs, h.num_inputs) && c.read(r.outputs, h.num_outputs) &&
             c.read(r.buffers, h.num_buffers) && c.read(r.steps, h.num_steps) &&
             c.read(r.guards, h.num_guards) &&
-            (h.device != PT2C_DEVICE_CUDA || c.read(r.gpuKernels, h.num_kernels)) &&
+            (!pt2c_plan_device_is_gpu(h.device) || c.read(r.gpuKernels, h.num_kernels)) &&
             c.read(r.gemms, h.num_gemms) && c.read(r.convs, h.num_convs) &&
             c.read(r.syms, h.num_syms) && c.read(r.states, h.num_states) &&
             c.read(r.stepArgs, h.num_step_args) && c.read(r.dims, h.num_dims) &&

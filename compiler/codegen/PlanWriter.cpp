@@ -49,7 +49,7 @@ std::string serializePlan(const PlanRecords &r) {
   append(out, r.buffers);
   append(out, r.steps);
   append(out, r.guards);
-  if (r.device == PT2C_DEVICE_CUDA)
+  if (pt2c_plan_device_is_gpu(r.device))
     append(out, r.gpuKernels);
   append(out, r.gemms);
   append(out, r.convs);

@@ -7,6 +7,8 @@
 #include "compiler/codegen/SharedLibraryLinker.h"
 #include "compiler/codegen/cuda/CudaCodegen.h"
 #include "compiler/codegen/cuda/CudaTarget.h"
+#include "compiler/codegen/rocm/RocmCodegen.h"
+#include "compiler/codegen/rocm/RocmTarget.h"
 #include "compiler/driver/ArtifactToPrim.h"
 #include "compiler/driver/AtomicOutput.h"
 #include "compiler/driver/Diagnostics.h"
@@ -88,15 +90,22 @@ llvm::Error placeWeights(const WeightsBlob &blob, const std::string &artifactPat
 
 llvm::Error compileArtifact(const Resources &resources, const PipelineOptions &options,
                             const std::string &artifactPath, const std::string &libraryPath) {
-  std::vector<unsigned> cudaSms; // non-empty for --target cuda[:...]
+  std::vector<unsigned> cudaSms;     // non-empty for --target cuda[:...]
+  std::vector<AmdGpuArch> rocmArchs; // non-empty for --target rocm[:...]
   if (isCudaTarget(options.target)) {
     auto sms = parseCudaTarget(options.target);
     if (!sms)
       return sms.takeError();
     cudaSms = *sms;
+  } else if (isRocmTarget(options.target)) {
+    auto archs = parseRocmTarget(options.target);
+    if (!archs)
+      return archs.takeError();
+    rocmArchs = *archs;
   } else if (options.target != "cpu") {
     return fail("target '" + options.target +
-                "' is not supported (available: cpu, cuda, cuda:sm_80,sm_90,...)");
+                "' is not supported (available: cpu, cuda, cuda:sm_80,sm_90,..., rocm, "
+                "rocm:gfx90a,gfx942,...)");
   }
   StageTimer timer(options.quiet);
 
@@ -125,7 +134,7 @@ llvm::Error compileArtifact(const Resources &resources, const PipelineOptions &o
   // The GPU has fused kernels for attention and layer norm: their aten ops decompose to
   // one prim op each (prim.attention, prim.layer_norm).
   PrimLoweringOptions lowering;
-  lowering.fusedOps = !cudaSms.empty();
+  lowering.fusedOps = !cudaSms.empty() || !rocmArchs.empty();
   lowering.foldWeights = options.foldWeights;
   if (auto err = lowerAtenToPrim(context, *module, *artifact, lowering))
     return err;
@@ -181,6 +190,18 @@ llvm::Error compileArtifact(const Resources &resources, const PipelineOptions &o
     if (options.emit == "llvm")
       return llvm::Error::success();
     timer.done("codegen", describe(*summary, cudaSms));
+  } else if (!rocmArchs.empty()) {
+    RocmCodegenOptions rocm;
+    rocm.archs = rocmArchs;
+    rocm.host = cg;
+    if (options.emit == "llvm")
+      rocm.onKernelLLVMIR = printIR; // the GPU kernels' IR
+    auto summary = emitRocmObject(*kernels, *modelPlan, rocm, std::string(object.path));
+    if (!summary)
+      return summary.takeError();
+    if (options.emit == "llvm")
+      return llvm::Error::success();
+    timer.done("codegen", describe(*summary, rocmArchs));
   } else {
     // GEMMs and convolutions run on the runtime's microkernels.
     DenseOptions dense;

@@ -12,8 +12,9 @@
 namespace pt2c {
 
 struct PipelineOptions {
-  std::string python;         // --python; empty: search (PythonFinder.h)
-  std::string target = "cpu"; // or "cuda", "cuda:sm_80,sm_90" (CudaTarget.h)
+  std::string python; // --python; empty: search (PythonFinder.h)
+  std::string target =
+      "cpu"; // or "cuda[:sm_80,...]" (CudaTarget.h), "rocm[:gfx90a,...]" (RocmTarget.h)
   std::string cpu = "x86-64-v2";
   std::string emit; // "", "aten", "prim" or "llvm": print that stage and stop
   bool quiet = false;

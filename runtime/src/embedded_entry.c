@@ -29,9 +29,12 @@ extern const pt2c_kernel_fn __pt2c_kernels[] PT2C_EMBEDDED;
  * plan's num_kernels entries (each is still checked to be non-null). */
 extern const uint32_t __pt2c_num_kernels __attribute__((weak)) PT2C_EMBEDDED;
 
-/* Only CUDA models carry a fatbin. */
+/* Only CUDA models carry a fatbin, only ROCm models a code object table; each is read
+ * only for a plan of its device. */
 extern const unsigned char __pt2c_cuda_fatbin[] __attribute__((weak)) PT2C_EMBEDDED;
 extern const uint64_t __pt2c_cuda_fatbin_size __attribute__((weak)) PT2C_EMBEDDED;
+extern const unsigned char __pt2c_rocm_code_objects[] __attribute__((weak)) PT2C_EMBEDDED;
+extern const uint64_t __pt2c_rocm_code_objects_size __attribute__((weak)) PT2C_EMBEDDED;
 /* The x86 features the CPU kernels were compiled for (comma-separated LLVM names) and
  * the LLVM CPU that implied them. Weak empty defaults, which the compiler's definitions
  * override, for objects without them (tests' hand-written ones): a weak *undefined*
@@ -134,6 +137,9 @@ PT2C_API pt2c_status pt2c_model_create_with_weights(const char *weights_path,
       .kernel_arg_bytes = __pt2c_kernel_args ? __pt2c_kernel_args->bytes : NULL,
       .cuda_fatbin = __pt2c_cuda_fatbin,
       .cuda_fatbin_size = &__pt2c_cuda_fatbin_size != NULL ? __pt2c_cuda_fatbin_size : 0,
+      .rocm_code_objects = __pt2c_rocm_code_objects,
+      .rocm_code_objects_size =
+          &__pt2c_rocm_code_objects_size != NULL ? __pt2c_rocm_code_objects_size : 0,
   };
   pt2c_weights_file file = {0};
   if (external) {
@@ -148,8 +154,8 @@ PT2C_API pt2c_status pt2c_model_create_with_weights(const char *weights_path,
     pt2c_weights_file_close(&file);
     return status;
   }
-  /* A CUDA model has copied its weights to the device: the host copy is no longer read. */
-  if (pt2c_model_device(*out_model) == PT2C_DEVICE_CUDA)
+  /* A GPU model has copied its weights to the device: the host copy is no longer read. */
+  if (pt2c_model_device(*out_model) != PT2C_DEVICE_CPU)
     pt2c_weights_file_close(&file);
   else
     (*out_model)->weights_file = file;

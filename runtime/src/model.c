@@ -242,7 +242,8 @@ pt2c_status pt2c_model_create_from(const pt2c_model_source *source, pt2c_model *
   pt2c_status status = load_plan(source, model);
   if (status == PT2C_OK)
     status = check_weights(source, &model->plan);
-  if (status == PT2C_OK && model->plan.header->device == PT2C_DEVICE_CUDA) {
+  /* CUDA and ROCm plans: cuda/cuda_model.c, with the CUDA driver or HIP. */
+  if (status == PT2C_OK && pt2c_plan_device_is_gpu(model->plan.header->device)) {
     status = pt2c_cuda_model_create(model, source);
   } else if (status == PT2C_OK) {
     status = check_kernel_table(source, &model->plan);

@@ -36,6 +36,10 @@ typedef struct pt2c_model_source {
   const uint64_t *kernel_arg_bytes;
   const void *cuda_fatbin; /* CUDA plans: the kernels; read during create only */
   uint64_t cuda_fatbin_size;
+  /* ROCm plans: the code object table (include/pt2c/rocm_code_objects.h); read during
+   * create only */
+  const void *rocm_code_objects;
+  uint64_t rocm_code_objects_size;
   /* Plan sets (dispatch.c): the graphs created before this one. A STATE buffer one of
    * them has too (the same weights bytes) is that graph's, not a copy: one model state
    * for the whole model. A CUDA graph also uses the first one's module and device

@@ -51,7 +51,7 @@ static pt2c_status locate_sections(const unsigned char *base, uint64_t size, pt2
   plan->guards = (const pt2c_plan_guard *)(base + offset);
   offset += (uint64_t)header->num_guards * sizeof(pt2c_plan_guard);
   plan->gpu_kernels = (const pt2c_plan_gpu_kernel *)(base + offset);
-  if (header->device == PT2C_DEVICE_CUDA)
+  if (pt2c_plan_device_is_gpu(header->device))
     offset += (uint64_t)header->num_kernels * sizeof(pt2c_plan_gpu_kernel);
   plan->gemms = (const pt2c_plan_gemm *)(base + offset);
   offset += (uint64_t)header->num_gemms * sizeof(pt2c_plan_gemm);
@@ -172,9 +172,9 @@ static pt2c_status check_buffer(const pt2c_plan_header *header, uint32_t id,
                      id, buffer->offset, buffer->nbytes, header->arena_size);
     return PT2C_OK;
   case PT2C_BUFFER_SYMBOLS:
-    if (header->device != PT2C_DEVICE_CUDA || header->num_syms == 0 || buffer->offset != 0 ||
+    if (!pt2c_plan_device_is_gpu(header->device) || header->num_syms == 0 || buffer->offset != 0 ||
         buffer->nbytes != (uint64_t)header->num_syms * sizeof(int64_t))
-      return CORRUPT("buffer %u: a symbol-values buffer must hold the %u symbols of a CUDA "
+      return CORRUPT("buffer %u: a symbol-values buffer must hold the %u symbols of a GPU "
                      "plan",
                      id, header->num_syms);
     return PT2C_OK;
@@ -372,7 +372,8 @@ static pt2c_status check_guard(const pt2c_plan *plan, uint32_t number,
   return PT2C_OK;
 }
 
-/* Launch limits every CUDA GPU shares (compute capability 3.0 and newer). */
+/* Launch limits every CUDA GPU shares (compute capability 3.0 and newer); AMD GPUs
+ * (HIP) have the same ones. */
 enum { kMaxThreadsPerBlock = 1024, kMaxGridYZ = 65535, kMaxGridX = 0x7fffffff };
 
 static pt2c_status check_gpu_kernel(const pt2c_plan *plan, uint32_t number,
@@ -439,7 +440,7 @@ static pt2c_status check_records(pt2c_plan *plan) {
       status = check_conv_step(plan, i, &plan->steps[i]);
   for (uint32_t i = 0; i < header->num_guards && status == PT2C_OK; ++i)
     status = check_guard(plan, i, &plan->guards[i]);
-  if (header->device == PT2C_DEVICE_CUDA)
+  if (pt2c_plan_device_is_gpu(header->device))
     for (uint32_t i = 0; i < header->num_kernels && status == PT2C_OK; ++i)
       status = check_gpu_kernel(plan, i, &plan->gpu_kernels[i]);
   return status;
@@ -460,7 +461,7 @@ pt2c_status pt2c_plan_parse(const void *blob, uint64_t size, pt2c_plan *out_plan
   if (plan.header->version != PT2C_PLAN_VERSION)
     return CORRUPT("plan version %u, this runtime reads version %u", plan.header->version,
                    PT2C_PLAN_VERSION);
-  if (plan.header->device != PT2C_DEVICE_CPU && plan.header->device != PT2C_DEVICE_CUDA)
+  if (plan.header->device != PT2C_DEVICE_CPU && !pt2c_plan_device_is_gpu(plan.header->device))
     return CORRUPT("unknown device %u", plan.header->device);
   /* The ABI counts inputs and outputs in int32_t. */
   if (plan.header->num_inputs > INT32_MAX || plan.header->num_outputs > INT32_MAX)

@@ -73,7 +73,7 @@ static pt2c_status run_device_claimed(pt2c_model *model, const pt2c_tensor *inpu
                                      &model, &inputs, &num_inputs);
   if (status != PT2C_OK)
     return status;
-  if (model->plan.header->device != PT2C_DEVICE_CUDA)
+  if (!pt2c_plan_device_is_gpu(model->plan.header->device))
     return pt2c_fail(PT2C_ERROR_UNSUPPORTED,
                      "pt2c_model_run_device: this model runs on the CPU; use pt2c_model_run "
                      "(compile with --target cuda for a GPU model)");
@@ -105,7 +105,7 @@ static pt2c_status run_graph(pt2c_model *model, const pt2c_tensor *inputs, int32
   pt2c_status status = check_run(model, inputs, num_inputs, outputs, num_outputs, sym_values);
   if (status != PT2C_OK)
     return status;
-  if (plan->header->device == PT2C_DEVICE_CUDA)
+  if (pt2c_plan_device_is_gpu(plan->header->device))
     return pt2c_cuda_run(model, inputs, outputs, sym_values, /*host_memory=*/1, NULL);
 
   bind_caller_buffers(model, inputs, outputs);

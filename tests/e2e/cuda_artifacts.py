@@ -147,7 +147,7 @@ def read_plan(blob):
     steps = [struct.unpack_from("<IIII", blob, offset + 16 * i) for i in range(num_steps)]
     offset += 16 * num_steps + 24 * num_guards
     gpu_kernels = []
-    if device == 1:
+    if device in (1, 2):  # CUDA, ROCm: the GPU kernel table
         gpu_kernels = [struct.unpack_from("<8I", blob, offset + 32 * i) for i in range(num_kernels)]
         offset += 32 * num_kernels
     gemm_fields = ("dtype", "epilogue", "transpose_a", "transpose_b", "m", "n", "k", "batch",

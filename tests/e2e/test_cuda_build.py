@@ -14,6 +14,7 @@ from conftest import BIN, REPO, run
 from cuda_artifacts import (PTX, CUBIN, embedded_symbol, fake_driver_env, fatbin_images,
                             fatbin_of, find_cuda_toolkit, find_cuobjdump, read_plan,
                             run_on_fake_driver)
+from gpu_models import RELU_MLP
 
 MLP = REPO / "examples" / "mlp" / "model.py"
 
@@ -73,7 +74,7 @@ def test_target_list_chooses_the_cubins(pt2c, mlp_artifact, tmp_path):
     ("cuda:sm_100", "sm_100 is not supported by LLVM 19"),
     ("cuda:80", "'80' is not an architecture like sm_90"),
     ("cuda:", "'' is not an architecture"),
-    ("rocm", "target 'rocm' is not supported"),
+    ("metal", "target 'metal' is not supported"),
 ])
 def test_bad_targets_are_refused(pt2c, mlp_artifact, tmp_path, target, message):
     so = tmp_path / "m.so"
@@ -197,19 +198,6 @@ def test_reductions_views_and_scalars_compile_for_cuda(pt2c, cpp_host, tmp_path)
     assert ((1, 1, 1), (1, 1, 1)) not in configs
     assert ((1, 1, 1), (256, 1, 1)) in configs
     assert any(grid[0] * block[0] >= 64 for grid, block in configs)
-
-
-RELU_MLP = """
-import torch
-from torch import nn
-
-def model():
-    torch.manual_seed(0)
-    return nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 24), nn.ReLU(),
-                         nn.Linear(24, 8))
-
-example_inputs = (torch.randn(4, 16),)
-"""
 
 
 def test_linear_layers_become_gemm_steps_with_fused_epilogues(pt2c, cpp_host, tmp_path):

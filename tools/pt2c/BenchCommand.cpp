@@ -94,7 +94,9 @@ int benchModel(const BenchOptions &options) {
     }
     std::printf("%s: %d runs (%d warmup), %s, %d threads: median %.3f ms, min %.3f, max %.3f\n",
                 options.library.c_str(), options.runs, options.warmup,
-                model.device() == PT2C_DEVICE_CUDA ? "cuda (host memory)" : "cpu",
+                model.device() == PT2C_DEVICE_CUDA   ? "cuda (host memory)"
+                : model.device() == PT2C_DEVICE_ROCM ? "rocm (host memory)"
+                                                     : "cpu",
                 lib.num_threads(), median(ms), *std::min_element(ms.begin(), ms.end()),
                 *std::max_element(ms.begin(), ms.end()));
     return 0;

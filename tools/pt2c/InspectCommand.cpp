@@ -74,6 +74,10 @@ const char *convEpilogue(uint32_t e) {
 // One line per step, as the listing and the SVG show it.
 std::vector<std::string> stepLabels(const PlanRecords &plan) {
   bool cuda = plan.device == PT2C_DEVICE_CUDA;
+  bool gpu = pt2c_plan_device_is_gpu(plan.device);
+  // ROCm models: hipBLASLt and MIOpen (runtime/src/rocm).
+  const char *gemmLibrary = cuda ? "cuBLASLt" : gpu ? "hipBLASLt" : "microkernels";
+  const char *convLibrary = cuda ? "cuDNN" : gpu ? "MIOpen" : "microkernels";
   std::vector<std::string> labels;
   std::vector<int64_t> owners = fallbackOwners(plan);
   for (size_t s = 0; s < plan.steps.size(); ++s) {
@@ -91,7 +95,7 @@ std::vector<std::string> stepLabels(const PlanRecords &plan) {
                     g.epilogue == PT2C_GEMM_EPILOGUE_BIAS        ? " + bias"
                     : g.epilogue == PT2C_GEMM_EPILOGUE_BIAS_RELU ? " + bias, relu"
                                                                  : "",
-                    cuda ? "cuBLASLt" : "microkernels", g.num_fallback_steps);
+                    gemmLibrary, g.num_fallback_steps);
     } else if (step.kind == PT2C_STEP_CONV && step.kernel < plan.convs.size()) {
       const pt2c_plan_conv &c = plan.convs[step.kernel];
       uint32_t r = c.spatial_rank <= PT2C_CONV_MAX_SPATIAL ? c.spatial_rank : 0;
@@ -101,9 +105,8 @@ std::vector<std::string> stepLabels(const PlanRecords &plan) {
                     dtypeName(c.dtype), c.in_channels, c.out_channels,
                     spatial(c.kernel, r, "x").c_str(), spatial(c.stride, r, "x").c_str(),
                     spatial(c.padding, r, "x").c_str(), c.groups, spatial(c.input, r, "x").c_str(),
-                    convEpilogue(c.epilogue), cuda ? "cuDNN" : "microkernels",
-                    c.num_fallback_steps);
-    } else if (cuda && step.kernel < plan.gpuKernels.size()) {
+                    convEpilogue(c.epilogue), convLibrary, c.num_fallback_steps);
+    } else if (gpu && step.kernel < plan.gpuKernels.size()) {
       const pt2c_plan_gpu_kernel &k = plan.gpuKernels[step.kernel];
       std::snprintf(text, sizeof text, "kernel %s grid %ux%ux%u block %ux%ux%u (%u buffers)",
                     str(plan, k.name).c_str(), k.grid[0], k.grid[1], k.grid[2], k.block[0],
@@ -148,6 +151,8 @@ void printPlan(const PlanRecords &plan, const std::vector<std::string> &labels) 
     std::printf("%s%d %s", sep, n, kind.c_str()), sep = ", ";
   std::printf("; %s)\n", plan.device == PT2C_DEVICE_CUDA
                              ? "GEMMs on cuBLASLt, convolutions on cuDNN"
+                         : plan.device == PT2C_DEVICE_ROCM
+                             ? "GEMMs on hipBLASLt, convolutions on MIOpen"
                              : "GEMMs and convolutions on the runtime's microkernels");
   for (const auto &label : labels)
     std::printf("    %s\n", label.c_str());
@@ -253,7 +258,10 @@ int inspectLibrary(const std::string &path, const std::string &bytes, const std:
     return fail("'" + path + "' is a shared library but holds no pt2c plan");
   const PlanRecords &first = found->graphs.front().second;
   std::printf("%s: pt2c model library, C ABI version %s, %s, %zu graph%s\n", path.c_str(),
-              abiVersion(path).c_str(), first.device == PT2C_DEVICE_CUDA ? "CUDA" : "CPU",
+              abiVersion(path).c_str(),
+              first.device == PT2C_DEVICE_CUDA   ? "CUDA"
+              : first.device == PT2C_DEVICE_ROCM ? "ROCm"
+                                                 : "CPU",
               found->graphs.size(), found->graphs.size() == 1 ? "" : "s");
   if (first.device == PT2C_DEVICE_CUDA) {
     std::string code = gpuCode(bytes);

@@ -45,8 +45,9 @@ void addCommonOptions(CLI::App *app, pt2c::PipelineOptions &o) {
 
 void addCompileOptions(CLI::App *app, pt2c::PipelineOptions &o) {
   app->add_option("--target", o.target,
-                  "Code generation target: cpu, or cuda[:sm_80,sm_90,...] (NVIDIA GPUs; "
-                  "cuda means cuda:sm_80,sm_90)")
+                  "Code generation target: cpu, cuda[:sm_80,sm_90,...] (NVIDIA GPUs; "
+                  "cuda means cuda:sm_80,sm_90) or rocm[:gfx90a,gfx942,gfx1100,...] (AMD "
+                  "GPUs; rocm means those three)")
       ->capture_default_str();
   app->add_option("--cpu", o.cpu,
                   "CPU the kernels are tuned for (an LLVM CPU name such as x86-64-v3, "

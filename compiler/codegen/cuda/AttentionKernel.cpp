@@ -310,14 +310,15 @@ void emitRowKernel(Attention &a) {
 
 } // namespace
 
-void emitAttention(prim::AttentionOp op, const BufferizedKernel &kernel, mlir::OpBuilder &b) {
+void emitAttention(prim::AttentionOp op, const BufferizedKernel &kernel, mlir::OpBuilder &b,
+                   bool tensorCores) {
   Attention a(op, b);
   a.q = kernel.buffer(op.getQuery());
   a.k = kernel.buffer(op.getKey());
   a.v = kernel.buffer(op.getValue());
   a.bias = kernel.buffer(op.getBias());
   a.out = kernel.out;
-  if (emitMmaAttentionKernel(a))
+  if (tensorCores && emitMmaAttentionKernel(a))
     return;
   int64_t elementBytes = a.outType.getElementType().getIntOrFloatBitWidth() / 8;
   for (int64_t rows : {4, 2, 1})

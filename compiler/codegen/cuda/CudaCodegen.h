@@ -1,9 +1,9 @@
 // CUDA code generation for one model (`--target cuda`): the entry point the driver calls
-// after building the (kernel-function) execution plan. It lowers the kernel functions to
-// GPU kernels (GpuLowering), reads which launches each one makes (LaunchTable), rewrites
-// the plan into a CUDA plan (CudaPlan), compiles the kernels to PTX (PtxCompiler), packs
-// cubins and PTX into a fatbin (CudaToolkit) and writes the model's x86-64 object: plan,
-// weights and fatbin as data, no host kernels (CpuCodegen's object writer).
+// after building the (kernel-function) execution plan. GpuObject.h's steps (lower the
+// kernel functions to GPU kernels, read their launches, rewrite the plan, write the
+// model's x86-64 object: plan, weights and fatbin as data, no host kernels) with CUDA's
+// parts: the NVVM lowering (GpuLowering), PTX (PtxCompiler), cubins and the fatbin
+// (CudaToolkit).
 #ifndef PT2C_COMPILER_CODEGEN_CUDA_CUDACODEGEN_H_
 #define PT2C_COMPILER_CODEGEN_CUDA_CUDACODEGEN_H_
 
@@ -14,6 +14,7 @@
 #include "compiler/codegen/CpuCodegen.h"
 #include "compiler/codegen/ExecutionPlan.h"
 #include "compiler/codegen/MultiGraphPlan.h"
+#include "compiler/codegen/cuda/GpuObject.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 
@@ -26,10 +27,8 @@ struct CudaCodegenOptions {
   std::function<void(const std::string &)> onKernelLLVMIR;
 };
 
-struct CudaCodegenSummary {
-  size_t gpuKernels = 0, launches = 0, gemms = 0, convs = 0;
-  uint64_t fatbinBytes = 0, arenaBytes = 0;
-};
+// binaryBytes: the fatbin's size.
+using CudaCodegenSummary = GpuCodegenSummary;
 
 // "CUDA sm_80, sm_90: 7 launches of 7 GPU kernels, fatbin 24.1 KiB" for progress lines.
 std::string describe(const CudaCodegenSummary &summary, const std::vector<unsigned> &sms);

@@ -12,12 +12,13 @@ namespace {
 // A kernel function's step becomes its GPU launches.
 class CudaStepPlanner : public LibraryStepPlanner {
 public:
-  CudaStepPlanner(PlanRecords &r, const LaunchTable &launches, const DenseKernels &dense)
-      : LibraryStepPlanner(r, dense), launches(launches) {}
+  CudaStepPlanner(PlanRecords &r, const LaunchTable &launches, const DenseKernels &dense,
+                  pt2c_device device)
+      : LibraryStepPlanner(r, dense), launches(launches), device(device) {}
 
   llvm::Error finish() {
     r.arenaSize = std::max(r.arenaSize, temporaryBase + temporaryEnd);
-    r.device = PT2C_DEVICE_CUDA;
+    r.device = device;
     r.numKernels = r.gpuKernels.size();
     return llvm::Error::success();
   }
@@ -96,6 +97,7 @@ private:
   }
 
   const LaunchTable &launches;
+  pt2c_device device;
   uint64_t temporaryBase = 0, temporaryEnd = 0;
   std::optional<uint32_t> symbols;
   llvm::StringMap<uint32_t> index;
@@ -104,15 +106,15 @@ private:
 
 } // namespace
 
-llvm::Expected<ExecutionPlan> expandPlanForCuda(const ExecutionPlan &plan,
-                                                const LaunchTable &launches,
-                                                const DenseKernels &dense) {
+llvm::Expected<ExecutionPlan> expandPlanForGpu(const ExecutionPlan &plan,
+                                               const LaunchTable &launches,
+                                               const DenseKernels &dense, pt2c_device device) {
   auto records = readPlanRecords(plan.bytes);
   if (!records)
     return records.takeError();
   if (records->device != PT2C_DEVICE_CPU)
     return internalError("the plan is not a kernel-function plan");
-  CudaStepPlanner planner(*records, launches, dense);
+  CudaStepPlanner planner(*records, launches, dense, device);
   if (auto err = planner.run(plan.kernels))
     return std::move(err);
   if (auto err = planner.finish())

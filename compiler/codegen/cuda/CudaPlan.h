@@ -16,10 +16,12 @@ namespace pt2c {
 // placed, shared by all steps (each step's temporaries are dead when the step ends).
 // GEMM and convolution kernels become library steps (cuBLASLt, cuDNN) with their launches
 // as the fallback (dense/LibrarySteps.h).
-// The result's `kernels` lists the GPU kernel names in kernel-table order.
-llvm::Expected<ExecutionPlan> expandPlanForCuda(const ExecutionPlan &plan,
-                                                const LaunchTable &launches,
-                                                const DenseKernels &dense);
+// The result's `kernels` lists the GPU kernel names in kernel-table order. `device` is
+// PT2C_DEVICE_CUDA or PT2C_DEVICE_ROCM: the plan is the same on both (the runtime serves
+// library steps with cuBLASLt/cuDNN or hipBLASLt/MIOpen, or runs their fallbacks).
+llvm::Expected<ExecutionPlan> expandPlanForGpu(const ExecutionPlan &plan,
+                                               const LaunchTable &launches,
+                                               const DenseKernels &dense, pt2c_device device);
 
 } // namespace pt2c
 

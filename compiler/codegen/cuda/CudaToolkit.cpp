@@ -1,5 +1,7 @@
 #include "compiler/codegen/cuda/CudaToolkit.h"
 
+#include "compiler/codegen/cuda/ToolProcess.h"
+
 #include <cstdlib>
 
 #include "llvm/ADT/SmallString.h"
@@ -25,59 +27,6 @@ std::string join(llvm::StringRef a, llvm::StringRef b) {
 bool isToolkit(const std::string &root) {
   return llvm::sys::fs::can_execute(join(root, "bin/ptxas")) &&
          llvm::sys::fs::can_execute(join(root, "bin/fatbinary"));
-}
-
-// Files made for one build, removed when it is done.
-class ScratchDir {
-public:
-  ~ScratchDir() {
-    for (const std::string &f : files)
-      llvm::sys::fs::remove(f);
-    if (!dir.empty())
-      llvm::sys::fs::remove(dir);
-  }
-  llvm::Error create() {
-    if (auto ec = llvm::sys::fs::createUniqueDirectory("pt2c-cuda", dir))
-      return fail("cannot create a temporary directory: " + ec.message());
-    return llvm::Error::success();
-  }
-  std::string path(const std::string &name) {
-    files.push_back(join(dir, name));
-    return files.back();
-  }
-
-private:
-  llvm::SmallString<128> dir;
-  std::vector<std::string> files;
-};
-
-llvm::Error writeFile(const std::string &path, llvm::StringRef contents) {
-  std::error_code ec;
-  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return fail("cannot write " + path + ": " + ec.message());
-  out << contents;
-  return llvm::Error::success();
-}
-
-// Runs a tool; its output becomes part of the error when it fails.
-llvm::Error runTool(const std::vector<std::string> &args, ScratchDir &scratch) {
-  std::string log = scratch.path("log.txt");
-  std::vector<llvm::StringRef> argv(args.begin(), args.end());
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log),
-                                                llvm::StringRef(log)};
-  std::string execError;
-  int rc = llvm::sys::ExecuteAndWait(args[0], argv, std::nullopt, redirects, 0, 0, &execError);
-  if (rc == 0)
-    return llvm::Error::success();
-  std::string output;
-  if (auto buffer = llvm::MemoryBuffer::getFile(log))
-    output = (*buffer)->getBuffer().str();
-  std::string command;
-  for (const std::string &a : args)
-    command += (command.empty() ? "" : " ") + a;
-  return fail(llvm::sys::path::filename(args[0]) + " failed" +
-              (execError.empty() ? "" : " (" + execError + ")") + ": " + command + "\n" + output);
 }
 
 } // namespace
@@ -111,7 +60,7 @@ llvm::Expected<std::string> buildFatbin(const CudaToolkit &toolkit,
   if (ptx.empty())
     return fail("internal error: no PTX to pack");
   ScratchDir scratch;
-  if (auto err = scratch.create())
+  if (auto err = scratch.create("pt2c-cuda"))
     return std::move(err);
   std::string fatbin = scratch.path("kernels.fatbin");
   std::vector<std::string> pack = {toolkit.fatbinary, "--64", "--create=" + fatbin};
@@ -129,10 +78,7 @@ llvm::Expected<std::string> buildFatbin(const CudaToolkit &toolkit,
   pack.push_back(newestPtx); // std::map: the last SM is the newest
   if (auto err = runTool(pack, scratch))
     return std::move(err);
-  auto buffer = llvm::MemoryBuffer::getFile(fatbin);
-  if (!buffer)
-    return fail("cannot read " + fatbin + ": " + buffer.getError().message());
-  return (*buffer)->getBuffer().str();
+  return readFile(fatbin);
 }
 
 } // namespace pt2c

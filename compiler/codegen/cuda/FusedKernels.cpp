@@ -106,6 +106,8 @@ mlir::Operation *soleFusedOp(mlir::func::FuncOp func) {
 }
 
 struct LowerFusedOpsToGpuPass : pt2c::impl::LowerFusedOpsToGpuPassBase<LowerFusedOpsToGpuPass> {
+  using LowerFusedOpsToGpuPassBase::LowerFusedOpsToGpuPassBase;
+
   void runOnOperation() override {
     mlir::ModuleOp module = getOperation();
     mlir::SymbolTable symbols(module);
@@ -131,7 +133,7 @@ struct LowerFusedOpsToGpuPass : pt2c::impl::LowerFusedOpsToGpuPassBase<LowerFuse
     for (auto [func, op] : found) {
       BufferizedKernel kernel = startBufferizedKernel(func, op, b, symbols);
       if (auto attention = llvm::dyn_cast<prim::AttentionOp>(op))
-        emitAttention(attention, kernel, b);
+        emitAttention(attention, kernel, b, tensorCores);
       else
         emitLayerNorm(llvm::cast<prim::LayerNormOp>(op), kernel, b);
       symbols.erase(func);

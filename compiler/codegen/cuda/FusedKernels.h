@@ -127,8 +127,10 @@ mlir::Value shuffleReduce(mlir::OpBuilder &b, mlir::Location loc, mlir::Value va
 // The 32 lanes of a warp combined so (offsets 16, 8, 4, 2, 1).
 mlir::Value warpReduce(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value, bool max);
 
-// The launches (AttentionKernel.cpp, LayerNormKernel.cpp).
-void emitAttention(prim::AttentionOp op, const BufferizedKernel &kernel, mlir::OpBuilder &b);
+// The launches (AttentionKernel.cpp, LayerNormKernel.cpp). `tensorCores`: whether the
+// NVIDIA tensor-core kernel (inline PTX) may serve the attention.
+void emitAttention(prim::AttentionOp op, const BufferizedKernel &kernel, mlir::OpBuilder &b,
+                   bool tensorCores);
 void emitLayerNorm(prim::LayerNormOp op, const BufferizedKernel &kernel, mlir::OpBuilder &b);
 
 } // namespace pt2c::fused

@@ -19,8 +19,10 @@
 
 namespace pt2c {
 
-void buildCudaKernelsToNvvmPipeline(mlir::OpPassManager &pm) {
-  pm.addPass(createLowerFusedOpsToGpuPass());
+void buildKernelsToGpuPipeline(mlir::OpPassManager &pm, const GpuLoweringOptions &options) {
+  LowerFusedOpsToGpuPassOptions fused;
+  fused.tensorCores = options.tensorCores;
+  pm.addPass(createLowerFusedOpsToGpuPass(fused));
   // No deallocations after bufferization: the host code is never run; its allocations
   // become arena buffers of the plan.
   buildBufferizeKernelsPipeline(pm);
@@ -44,16 +46,24 @@ void buildCudaKernelsToNvvmPipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
   pm.addPass(createMergeGpuModulesPass());
+}
+
+void addGpuKernelPreparation(mlir::OpPassManager &kernels) {
+  kernels.addPass(mlir::memref::createExpandStridedMetadataPass());
+  kernels.addPass(mlir::createLowerAffinePass());
+  kernels.addPass(mlir::arith::createArithExpandOpsPass());
+  kernels.addPass(mlir::createConvertSCFToCFPass());
+}
+
+void buildCudaKernelsToNvvmPipeline(mlir::OpPassManager &pm) {
+  buildKernelsToGpuPipeline(pm, GpuLoweringOptions{});
   // The kernels to the LLVM dialect with NVVM intrinsics. Memref parameters become bare
   // pointers (shapes are static), so that a launch's parameters are device addresses;
   // math ops on floats become libdevice calls (__nv_erff, ...), linked in by
   // PtxCompiler; the math ops convert-gpu-to-nvvm leaves (math.absi of T5's position
   // buckets) become LLVM intrinsics, which the NVPTX backend selects.
   mlir::OpPassManager &kernels = pm.nest<mlir::gpu::GPUModuleOp>();
-  kernels.addPass(mlir::memref::createExpandStridedMetadataPass());
-  kernels.addPass(mlir::createLowerAffinePass());
-  kernels.addPass(mlir::arith::createArithExpandOpsPass());
-  kernels.addPass(mlir::createConvertSCFToCFPass());
+  addGpuKernelPreparation(kernels);
   mlir::ConvertGpuOpsToNVVMOpsOptions toNvvm;
   toNvvm.indexBitwidth = 64;
   toNvvm.useBarePtrCallConv = true;
@@ -72,10 +82,15 @@ void registerCudaKernelsToNvvmPipeline() {
       buildCudaKernelsToNvvmPipeline);
 }
 
-mlir::LogicalResult lowerKernelsToGpu(mlir::ModuleOp kernels) {
+mlir::LogicalResult runKernelPipeline(mlir::ModuleOp kernels,
+                                      llvm::function_ref<void(mlir::OpPassManager &)> build) {
   mlir::PassManager pm(kernels->getName());
-  buildCudaKernelsToNvvmPipeline(pm);
+  build(pm);
   return pm.run(kernels);
+}
+
+mlir::LogicalResult lowerKernelsToGpu(mlir::ModuleOp kernels) {
+  return runKernelPipeline(kernels, buildCudaKernelsToNvvmPipeline);
 }
 
 } // namespace pt2c

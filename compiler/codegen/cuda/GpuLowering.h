@@ -12,9 +12,23 @@
 
 namespace pt2c {
 
-// Adds the pipeline's passes to `pm` (anchored on builtin.module): pt2c-lower-fused-ops-
-// to-gpu, pt2c-bufferize-kernels (BufferizeKernels.h), the loop nests to launches of
-// outlined kernels, pt2c-merge-gpu-modules, then the kernels to NVVM.
+// What differs between the GPU targets before their dialect conversion.
+struct GpuLoweringOptions {
+  // The NVIDIA tensor-core attention kernel (inline PTX); off for ROCm.
+  bool tensorCores = true;
+};
+
+// The part every GPU target shares (CUDA here, ROCm in compiler/codegen/rocm), anchored on
+// builtin.module: pt2c-lower-fused-ops-to-gpu, pt2c-bufferize-kernels
+// (BufferizeKernels.h), the loop nests to launches of outlined kernels,
+// pt2c-merge-gpu-modules. The kernels of @pt2c_kernels are still gpu/scf/arith/memref.
+void buildKernelsToGpuPipeline(mlir::OpPassManager &pm, const GpuLoweringOptions &options);
+
+// The passes on @pt2c_kernels every target's conversion to LLVM starts with (strided
+// metadata, affine, arith expansion, scf to cf).
+void addGpuKernelPreparation(mlir::OpPassManager &kernels);
+
+// buildKernelsToGpuPipeline, then the kernels to NVVM.
 void buildCudaKernelsToNvvmPipeline(mlir::OpPassManager &pm);
 
 void registerCudaKernelsToNvvmPipeline();
@@ -26,6 +40,10 @@ void registerCudaKernelsToNvvmPipeline();
 // return. @pt2c_kernels holds llvm.func kernels whose parameters are bare pointers, one
 // per memref.
 mlir::LogicalResult lowerKernelsToGpu(mlir::ModuleOp kernels);
+
+// Runs the pipeline `build` adds on `kernels` (lowerKernelsToGpu with CUDA's).
+mlir::LogicalResult runKernelPipeline(mlir::ModuleOp kernels,
+                                      llvm::function_ref<void(mlir::OpPassManager &)> build);
 
 } // namespace pt2c
 

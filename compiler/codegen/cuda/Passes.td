@@ -103,6 +103,12 @@ def LowerFusedOpsToGpuPass : Pass<"pt2c-lower-fused-ops-to-gpu", "::mlir::Module
     of pt2c's fused kernel for it (FusedKernels.h: AttentionKernel.cpp,
     LayerNormKernel.cpp).
   }];
+  let options = [
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
+           "Use the NVIDIA tensor-core attention kernel (inline PTX mma.sync) where it "
+           "applies; off for targets without PTX (ROCm), which take the f32 tile and row "
+           "kernels">,
+  ];
   // LLVM: the tensor-core attention kernel's pointer accesses and mma.sync
   // (AttentionMmaKernel.cpp).
   let dependentDialects = [

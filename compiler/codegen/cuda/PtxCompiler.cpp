@@ -1,12 +1,8 @@
 #include "compiler/codegen/cuda/PtxCompiler.h"
 
 #include "compiler/codegen/LLVMOptimizer.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "compiler/codegen/cuda/GpuLLVMModule.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -81,17 +77,6 @@ llvm::Error linkLibdevice(llvm::Module &m, const std::string &path) {
   return llvm::Error::success();
 }
 
-// Everything but the kernels becomes internal, so that the optimizer inlines libdevice
-// and drops what is unused, and the PTX exports only entry points.
-void internalizeAllButKernels(llvm::Module &m, const std::vector<std::string> &kernels) {
-  for (llvm::Function &f : m.functions())
-    if (!f.isDeclaration() && !llvm::is_contained(kernels, f.getName().str()))
-      f.setLinkage(llvm::GlobalValue::InternalLinkage);
-  for (llvm::GlobalVariable &g : m.globals())
-    if (!g.isDeclaration())
-      g.setLinkage(llvm::GlobalValue::InternalLinkage);
-}
-
 // Shared memory arrays get an explicit 16-byte alignment. Without one, the load/store
 // vectorizer assumed the arrays' preferred alignment and emitted 16-byte ld.shared.v4,
 // while the PTX declared them `.align 4`: a misaligned access at run time (the fused
@@ -120,21 +105,12 @@ bool isSupportedSm(unsigned sm) { return ptxVersions().count(sm) > 0; }
 
 llvm::Expected<std::map<unsigned, std::string>> compileToPtx(mlir::gpu::GPUModuleOp kernels,
                                                              const PtxOptions &options) {
-  std::vector<std::string> kernelNames;
-  kernels.walk([&](mlir::LLVM::LLVMFuncOp f) {
-    if (f->hasAttr("nvvm.kernel"))
-      kernelNames.push_back(f.getName().str());
-  });
-  mlir::MLIRContext *ctx = kernels.getContext();
-  mlir::registerBuiltinDialectTranslation(*ctx);
-  mlir::registerLLVMDialectTranslation(*ctx);
-  mlir::registerGPUDialectTranslation(*ctx);
-  mlir::registerNVVMDialectTranslation(*ctx);
+  mlir::registerNVVMDialectTranslation(*kernels.getContext());
   llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> m =
-      mlir::translateModuleToLLVMIR(kernels.getOperation(), llvmContext, "pt2c_kernels");
-  if (!m)
-    return fail("translating the GPU kernels to LLVM IR failed");
+  auto translated = translateGpuModule(kernels, "nvvm.kernel", llvmContext);
+  if (!translated)
+    return translated.takeError();
+  std::unique_ptr<llvm::Module> m = std::move(translated->module);
 
   std::string error;
   auto reference = createTargetMachine(options.sms.front(), error);
@@ -146,7 +122,7 @@ llvm::Expected<std::map<unsigned, std::string>> compileToPtx(mlir::gpu::GPUModul
     return std::move(err);
   // IEEE denormals, as PyTorch's CUDA kernels (no flush to zero).
   m->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t{0});
-  internalizeAllButKernels(*m, kernelNames);
+  internalizeAllButKernels(*m, translated->kernels); // libdevice's functions too
   alignSharedArrays(*m);
   if (llvm::verifyModule(*m, &llvm::errs()))
     return fail("internal error: the GPU kernels' LLVM IR does not verify");

@@ -43,6 +43,9 @@
  *                     per-model device copies; INPUT and OUTPUT are the caller's
  *                     device memory (pt2c_model_run_device) or staging copies of the
  *                     caller's host memory (pt2c_model_run).
+ *   PT2C_DEVICE_ROCM  the same records as CUDA: entry points of the embedded AMD GPU
+ *                     code objects (__pt2c_rocm_code_objects, one per gfx
+ *                     architecture, rocm_code_objects.h), launched the same way.
  */
 #ifndef PT2C_PLAN_FORMAT_H_
 #define PT2C_PLAN_FORMAT_H_
@@ -60,6 +63,11 @@
 /* 7: named model state: header.num_states and the state table. */
 /* 8: the SYMBOLS buffer kind (CUDA plans with dynamic dimensions). */
 #define PT2C_PLAN_VERSION 8u
+
+/* Whether a plan's steps are GPU launches from its pt2c_plan_gpu_kernel table. */
+static inline int pt2c_plan_device_is_gpu(uint32_t device) {
+  return device == PT2C_DEVICE_CUDA || device == PT2C_DEVICE_ROCM;
+}
 
 typedef struct pt2c_plan_header {
   char magic[8];

@@ -81,6 +81,7 @@ typedef enum pt2c_dtype {
 typedef enum pt2c_device {
   PT2C_DEVICE_CPU = 0,
   PT2C_DEVICE_CUDA = 1, /* an NVIDIA GPU, reached through the driver (libcuda.so.1) */
+  PT2C_DEVICE_ROCM = 2, /* an AMD GPU, reached through HIP (libamdhip64.so) */
 } pt2c_device;
 
 /* Describes an input or output of the model. Strings and arrays are owned by the model
@@ -118,7 +119,9 @@ PT2C_API size_t pt2c_dtype_size(pt2c_dtype dtype);
  * It loads its kernels, copies its weights to the device and allocates its scratch
  * memory here, once. Without a driver or a GPU, or on a GPU its kernels were not built
  * for (and whose driver cannot compile the PTX it carries), it fails with
- * PT2C_ERROR_UNSUPPORTED and a message that says which. */
+ * PT2C_ERROR_UNSUPPORTED and a message that says which. A ROCm model does the same
+ * through HIP (libamdhip64.so, through dlopen; $PT2C_LIBAMDHIP64 names another file),
+ * loading the code object built for the GPU's architecture. */
 PT2C_API pt2c_status pt2c_model_create(pt2c_model **out_model);
 
 /* pt2c_model_create for a model compiled with `pt2c --external-weights`, whose weights
@@ -251,7 +254,8 @@ PT2C_API pt2c_status pt2c_model_run(pt2c_model *model, const pt2c_tensor *inputs
  * tensors through the model's own device buffers (on `stream`) and replays one graph,
  * rather than capturing anew. The model's scratch memory is reused by every run, so queue the
  * runs of one model on one stream (or order them yourself).
- * PT2C_ERROR_UNSUPPORTED for a CPU model. */
+ * PT2C_ERROR_UNSUPPORTED for a CPU model. A ROCm model takes HIP device pointers and a
+ * hipStream_t the same way. */
 PT2C_API pt2c_status pt2c_model_run_device(pt2c_model *model, const pt2c_tensor *inputs,
                                            int32_t num_inputs, pt2c_tensor *outputs,
                                            int32_t num_outputs, void *stream);

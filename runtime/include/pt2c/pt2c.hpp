@@ -465,7 +465,7 @@ public:
     api_->check(api_->model_write_state(model_, index, &value));
   }
 
-  // Where the kernels run (PT2C_DEVICE_CPU or PT2C_DEVICE_CUDA).
+  // Where the kernels run (PT2C_DEVICE_CPU, PT2C_DEVICE_CUDA or PT2C_DEVICE_ROCM).
   pt2c_device device() const { return api_->model_device(model_); }
 
   // CUDA models: tensors in device memory, kernels queued on `stream` (a CUstream of the

@@ -12,13 +12,14 @@
 
 #include "../dtype.h"
 #include "../error.h"
+#include "conv_problem.h"
 #include "cuda_conv_layout.h"
 #include "cuda_library.h"
 #include "cudnn_api.h"
 
 /* The most workspace one algorithm may take (cuDNN's fastest algorithms for a ResNet
  * layer need a few MiB; FFT ones that want more are rarely faster). */
-enum { kMaxWorkspaceBytes = 64 << 20, kAlignment = 16, kMaxDims = 2 + PT2C_CONV_MAX_SPATIAL };
+enum { kMaxWorkspaceBytes = 64 << 20, kAlignment = 16 };
 
 #define ENTRY(member, name) {offsetof(cudnn_api, member), name}
 static const pt2c_cuda_symbol kSymbols[] = {
@@ -79,7 +80,7 @@ typedef struct conv_entry {
   CUdeviceptr filter;
 } conv_entry;
 
-struct pt2c_cuda_convs {
+typedef struct pt2c_cuda_convs {
   int shared;           /* a context's: descriptors, filters and relu are the parent's */
   const cudnn_api *api; /* NULL: no convolution is served */
   cudnnHandle_t handle;
@@ -93,7 +94,7 @@ struct pt2c_cuda_convs {
    * z or y at `scratch + scratch_x_bytes` (a multiple of kAlignment). */
   CUdeviceptr scratch;
   uint64_t scratch_x_bytes, scratch_y_bytes;
-};
+} pt2c_cuda_convs;
 
 static int data_type(uint32_t dtype) {
   return dtype == PT2C_F16    ? CUDNN_DATA_HALF
@@ -101,87 +102,37 @@ static int data_type(uint32_t dtype) {
                               : CUDNN_DATA_FLOAT;
 }
 
-/* cuDNN's spatial dims for `c`: at least 2 (a 1-d convolution gets a leading height 1). */
-static int spatial_dims(const pt2c_plan_conv *c) {
-  return c->spatial_rank < 2 ? 2 : (int)c->spatial_rank;
-}
-
-/* Entry d of a spatial array as cuDNN sees it (`fill` for the added height). */
-static int spatial(const pt2c_plan_conv *c, const uint64_t *values, int d, int fill) {
-  int added = spatial_dims(c) - (int)c->spatial_rank;
-  return d < added ? fill : (int)values[d - added];
-}
-
-/* A packed tensor descriptor of dims [n, channels, sizes...] (sizes NULL: all 1), NCHW
- * or (`nhwc`) channels-last: the channel stride 1, the others in [n, sizes..., channels]
- * order. */
+/* A packed tensor descriptor of `dims` (the problem's rank), NCHW or (`nhwc`)
+ * channels-last. */
 static int make_tensor(const cudnn_api *api, cudnnTensorDescriptor_t *out, const pt2c_plan_conv *c,
-                       int n, int channels, const uint64_t *sizes, int nhwc) {
-  int dims[kMaxDims], strides[kMaxDims], rank = 2 + spatial_dims(c);
-  dims[0] = n;
-  dims[1] = channels;
-  for (int d = 0; d < spatial_dims(c); ++d)
-    dims[2 + d] = sizes ? spatial(c, sizes, d, 1) : 1;
-  strides[rank - 1] = 1;
-  for (int d = rank - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * dims[d + 1];
-  if (nhwc) {
-    strides[1] = 1;
-    int stride = channels;
-    for (int d = rank - 1; d >= 2; --d) {
-      strides[d] = stride;
-      stride *= dims[d];
-    }
-    strides[0] = stride;
-  }
+                       const pt2c_conv_problem *p, const int *dims, int nhwc) {
+  int strides[PT2C_CONV_MAX_RANK];
+  pt2c_conv_packed_strides(dims, p->rank, nhwc, strides);
   if (api->CreateTensorDescriptor(out) != CUDNN_STATUS_SUCCESS) {
     *out = NULL;
     return 0;
   }
-  return api->SetTensorNdDescriptor(*out, data_type(c->dtype), rank, dims, strides) ==
+  return api->SetTensorNdDescriptor(*out, data_type(c->dtype), p->rank, dims, strides) ==
          CUDNN_STATUS_SUCCESS;
-}
-
-/* Whether every tensor's element count fits cuDNN's int strides (the plan's checks
- * bound each size, not their products). */
-static int fits_int(const pt2c_plan_conv *c) {
-  uint64_t x = c->batch * c->in_channels, w = c->out_channels * (c->in_channels / c->groups),
-           y = c->batch * c->out_channels;
-  for (int d = 0; d < PT2C_CONV_MAX_SPATIAL; ++d) {
-    if (__builtin_mul_overflow(x, c->input[d], &x) || __builtin_mul_overflow(w, c->kernel[d], &w) ||
-        __builtin_mul_overflow(y, c->output[d], &y))
-      return 0;
-  }
-  return x <= INT32_MAX && w <= INT32_MAX && y <= INT32_MAX;
 }
 
 static int make_descriptors(const cudnn_api *api, const pt2c_plan_conv *c, int math,
                             conv_entry *e) {
-  if (!fits_int(c))
+  pt2c_conv_problem p;
+  if (!pt2c_conv_problem_make(c, &p))
     return 0;
-  int n = (int)c->batch, channels = (int)c->in_channels, k = (int)c->out_channels;
-  int sp = spatial_dims(c), filter[kMaxDims], padding[PT2C_CONV_MAX_SPATIAL],
-      stride[PT2C_CONV_MAX_SPATIAL], dilation[PT2C_CONV_MAX_SPATIAL];
-  filter[0] = k;
-  filter[1] = channels / (int)c->groups;
-  for (int d = 0; d < sp; ++d) {
-    filter[2 + d] = spatial(c, c->kernel, d, 1);
-    padding[d] = spatial(c, c->padding, d, 0);
-    stride[d] = spatial(c, c->stride, d, 1);
-    dilation[d] = spatial(c, c->dilation, d, 1);
-  }
-  if (!make_tensor(api, &e->x, c, n, channels, c->input, e->nhwc) ||
-      !make_tensor(api, &e->y, c, n, k, c->output, e->nhwc) ||
-      (c->epilogue != PT2C_CONV_EPILOGUE_NONE && !make_tensor(api, &e->bias, c, 1, k, NULL, 0)) ||
-      (e->x_nchw && !make_tensor(api, &e->x_nchw_desc, c, n, channels, c->input, 0)) ||
-      ((e->y_nchw || e->z_nchw) && !make_tensor(api, &e->y_nchw_desc, c, n, k, c->output, 0)))
+  if (!make_tensor(api, &e->x, c, &p, p.x, e->nhwc) ||
+      !make_tensor(api, &e->y, c, &p, p.y, e->nhwc) ||
+      (c->epilogue != PT2C_CONV_EPILOGUE_NONE && !make_tensor(api, &e->bias, c, &p, p.bias, 0)) ||
+      (e->x_nchw && !make_tensor(api, &e->x_nchw_desc, c, &p, p.x, 0)) ||
+      ((e->y_nchw || e->z_nchw) && !make_tensor(api, &e->y_nchw_desc, c, &p, p.y, 0)))
     return 0;
   if (api->CreateFilterDescriptor(&e->w) != CUDNN_STATUS_SUCCESS) {
     e->w = NULL;
     return 0;
   }
   int format = e->nhwc ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
-  if (api->SetFilterNdDescriptor(e->w, data_type(c->dtype), format, 2 + sp, filter) !=
+  if (api->SetFilterNdDescriptor(e->w, data_type(c->dtype), format, p.rank, p.w) !=
       CUDNN_STATUS_SUCCESS)
     return 0;
   if (api->CreateConvolutionDescriptor(&e->conv) != CUDNN_STATUS_SUCCESS) {
@@ -189,10 +140,10 @@ static int make_descriptors(const cudnn_api *api, const pt2c_plan_conv *c, int m
     return 0;
   }
   /* f16 and bf16 accumulate in f32, as torch's convolutions do. */
-  return api->SetConvolutionNdDescriptor(e->conv, sp, padding, stride, dilation,
+  return api->SetConvolutionNdDescriptor(e->conv, p.spatial, p.padding, p.stride, p.dilation,
                                          CUDNN_CROSS_CORRELATION,
                                          CUDNN_DATA_FLOAT) == CUDNN_STATUS_SUCCESS &&
-         api->SetConvolutionGroupCount(e->conv, (int)c->groups) == CUDNN_STATUS_SUCCESS &&
+         api->SetConvolutionGroupCount(e->conv, p.groups) == CUDNN_STATUS_SUCCESS &&
          api->SetConvolutionMathType(e->conv, math) == CUDNN_STATUS_SUCCESS;
 }
 
@@ -451,8 +402,8 @@ static pt2c_status allocate_table(uint32_t count, pt2c_cuda_convs **out) {
   return PT2C_OK;
 }
 
-pt2c_status pt2c_cuda_convs_create(const pt2c_cuda_driver *cu, const pt2c_plan *plan,
-                                   const unsigned char *host_weights, pt2c_cuda_convs **out) {
+static pt2c_status create_table(const pt2c_cuda_driver *cu, const pt2c_plan *plan,
+                                const unsigned char *host_weights, pt2c_cuda_convs **out) {
   *out = NULL;
   uint32_t count = plan->header->num_convs;
   for (uint32_t i = 0; i < count; ++i)
@@ -494,8 +445,8 @@ pt2c_status pt2c_cuda_convs_create(const pt2c_cuda_driver *cu, const pt2c_plan *
                                    "could not allocate the cuDNN workspace on the GPU");
 }
 
-pt2c_status pt2c_cuda_convs_share(const pt2c_cuda_driver *cu, const pt2c_cuda_convs *parent,
-                                  pt2c_cuda_convs **out) {
+static pt2c_status share_table(const pt2c_cuda_driver *cu, const pt2c_cuda_convs *parent,
+                               pt2c_cuda_convs **out) {
   *out = NULL;
   uint32_t count = parent->count;
   pt2c_status status = allocate_table(count, out);
@@ -528,7 +479,23 @@ pt2c_status pt2c_cuda_convs_share(const pt2c_cuda_driver *cu, const pt2c_cuda_co
                         "could not allocate a context's cuDNN workspace or scratch on the GPU");
 }
 
-void pt2c_cuda_convs_destroy(const pt2c_cuda_driver *cu, pt2c_cuda_convs *convs) {
+static pt2c_status convs_create(const pt2c_cuda_driver *cu, const pt2c_plan *plan,
+                                const unsigned char *host_weights, void **out) {
+  pt2c_cuda_convs *convs = NULL;
+  pt2c_status status = create_table(cu, plan, host_weights, &convs);
+  *out = convs;
+  return status;
+}
+
+static pt2c_status convs_share(const pt2c_cuda_driver *cu, const void *parent, void **out) {
+  pt2c_cuda_convs *convs = NULL;
+  pt2c_status status = share_table(cu, parent, &convs);
+  *out = convs;
+  return status;
+}
+
+static void convs_destroy(const pt2c_cuda_driver *cu, void *table) {
+  pt2c_cuda_convs *convs = table;
   if (convs == NULL)
     return;
   const cudnn_api *api = convs->api;
@@ -550,25 +517,23 @@ void pt2c_cuda_convs_destroy(const pt2c_cuda_driver *cu, pt2c_cuda_convs *convs)
   free(convs);
 }
 
-uint32_t pt2c_cuda_convs_served(const pt2c_cuda_convs *convs) {
+static uint32_t convs_served(const void *table) {
+  const pt2c_cuda_convs *convs = table;
   return convs != NULL && convs->api != NULL ? convs->served : 0;
 }
 
-int pt2c_cuda_conv_usable(const pt2c_cuda_convs *convs, uint32_t index, const CUdeviceptr *buffers,
-                          uint32_t num_buffers) {
+static int conv_usable(const void *table, uint32_t index, const CUdeviceptr *buffers,
+                       uint32_t num_buffers) {
+  const pt2c_cuda_convs *convs = table;
   if (convs == NULL || convs->api == NULL || !convs->entries[index].served)
     return 0;
   /* Channels-last convolutions must run (no fallback); cudnnTransformTensor takes any
    * address, and what the convolution reads directly is arena or scratch memory. */
-  if (convs->entries[index].nhwc)
-    return 1;
-  for (uint32_t i = 0; i < num_buffers; ++i)
-    if (buffers[i] % kAlignment != 0)
-      return 0;
-  return 1;
+  return convs->entries[index].nhwc || pt2c_cuda_all_aligned(buffers, num_buffers, kAlignment);
 }
 
-int pt2c_cuda_conv_refuse(pt2c_cuda_convs *convs, uint32_t index) {
+static int conv_refuse(void *table, uint32_t index) {
+  pt2c_cuda_convs *convs = table;
   if (convs == NULL || !convs->entries[index].served)
     return 1;
   if (convs->entries[index].nhwc)
@@ -610,8 +575,9 @@ static cudnnStatus_t convolve(const pt2c_cuda_convs *convs, const pt2c_plan_conv
   return CUDNN_STATUS_SUCCESS;
 }
 
-pt2c_status pt2c_cuda_conv_run(const pt2c_cuda_convs *convs, uint32_t index,
-                               const CUdeviceptr *buffers, CUstream stream) {
+static pt2c_status conv_run(const void *table, uint32_t index, const CUdeviceptr *buffers,
+                            CUstream stream) {
+  const pt2c_cuda_convs *convs = table;
   const pt2c_plan_conv *c = &convs->records[index];
   const conv_entry *e = &convs->entries[index];
   const cudnn_api *api = convs->api;
@@ -650,3 +616,13 @@ pt2c_status pt2c_cuda_conv_run(const pt2c_cuda_convs *convs, uint32_t index,
                      status);
   return PT2C_OK;
 }
+
+const pt2c_conv_library pt2c_cudnn_convs = {
+    .create = convs_create,
+    .share = convs_share,
+    .destroy = convs_destroy,
+    .served = convs_served,
+    .usable = conv_usable,
+    .refuse = conv_refuse,
+    .run = conv_run,
+};

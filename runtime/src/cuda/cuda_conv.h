@@ -22,46 +22,14 @@
 #ifndef PT2C_RUNTIME_CUDA_CONV_H_
 #define PT2C_RUNTIME_CUDA_CONV_H_
 
-#include "../plan.h"
-#include "cuda_driver.h"
+#include "conv_library.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef struct pt2c_cuda_convs pt2c_cuda_convs;
-
-/* Prepares every convolution of `plan` (the model's context is current); `host_weights`
- * is the weights blob in host memory (filters of channels-last convolutions are copied
- * from it). Never fails for lack of cuDNN (*out then serves none); fails only for
- * out-of-memory or a failed copy. */
-pt2c_status pt2c_cuda_convs_create(const pt2c_cuda_driver *cu, const pt2c_plan *plan,
-                                   const unsigned char *host_weights, pt2c_cuda_convs **out);
-
-/* A context's convolutions (cuda_model.h's pt2c_cuda_model_share): the parent's
- * descriptors, algorithms and channels-last filters, a handle, workspace and scratch of
- * its own (and its own copy of which convolutions are served, which a run may lower). */
-pt2c_status pt2c_cuda_convs_share(const pt2c_cuda_driver *cu, const pt2c_cuda_convs *parent,
-                                  pt2c_cuda_convs **out);
-
-void pt2c_cuda_convs_destroy(const pt2c_cuda_driver *cu, pt2c_cuda_convs *convs);
-
-/* How many convolutions cuDNN serves. */
-uint32_t pt2c_cuda_convs_served(const pt2c_cuda_convs *convs);
-
-/* Whether convolution `index` runs through cuDNN with these buffers (x, w, [bias,] [z,] y):
- * it is served and every address has the alignment cuDNN's kernels assume. */
-int pt2c_cuda_conv_usable(const pt2c_cuda_convs *convs, uint32_t index, const CUdeviceptr *buffers,
-                          uint32_t num_buffers);
-
-/* Convolution `index` is not served from now on (cuDNN refused to run it), so its
- * fallback steps run instead. Returns 0 when it cannot fall back: it works on
- * channels-last tensors, which our kernels do not read. */
-int pt2c_cuda_conv_refuse(pt2c_cuda_convs *convs, uint32_t index);
-
-/* Queues convolution `index` on `stream` with the buffers' device addresses. */
-pt2c_status pt2c_cuda_conv_run(const pt2c_cuda_convs *convs, uint32_t index,
-                               const CUdeviceptr *buffers, CUstream stream);
+/* cuDNN's convolution steps (conv_library.h). */
+extern const pt2c_conv_library pt2c_cudnn_convs;
 
 #ifdef __cplusplus
 }

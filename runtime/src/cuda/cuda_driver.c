@@ -14,16 +14,11 @@ static int g_loaded;
 
 /* The driver's symbol for each member, in member order; the first name found wins (the
  * _v2 entry points replaced the originals in CUDA 3.2 and 11; both are kept by drivers). */
-typedef struct symbol_entry {
-  size_t offset;
-  const char *names[2];
-} symbol_entry;
-
 #define ENTRY(member, ...)                                                                         \
   {                                                                                                \
     offsetof(pt2c_cuda_driver, member), { __VA_ARGS__ }                                            \
   }
-static const symbol_entry kSymbols[] = {
+static const pt2c_driver_symbol kSymbols[] = {
     ENTRY(Init, "cuInit"),
     ENTRY(DriverGetVersion, "cuDriverGetVersion"),
     ENTRY(DeviceGet, "cuDeviceGet"),
@@ -65,16 +60,16 @@ static const char *library_name(void) {
   return name != NULL && name[0] != '\0' ? name : "libcuda.so.1";
 }
 
-/* Fills `driver` from `handle`; the name of the first missing symbol, or NULL. */
-static const char *resolve_symbols(void *handle, pt2c_cuda_driver *driver) {
-  for (size_t i = 0; i < sizeof(kSymbols) / sizeof(kSymbols[0]); ++i) {
+const char *pt2c_driver_resolve(void *handle, const pt2c_driver_symbol *symbols, size_t count,
+                                pt2c_cuda_driver *driver) {
+  for (size_t i = 0; i < count; ++i) {
     void *symbol = NULL;
-    for (int n = 0; n < 2 && symbol == NULL && kSymbols[i].names[n] != NULL; ++n)
-      symbol = dlsym(handle, kSymbols[i].names[n]);
+    for (int n = 0; n < 2 && symbol == NULL && symbols[i].names[n] != NULL; ++n)
+      symbol = dlsym(handle, symbols[i].names[n]);
     if (symbol == NULL)
-      return kSymbols[i].names[0];
+      return symbols[i].names[0];
     /* POSIX guarantees that data and function pointers have the same representation. */
-    memcpy((char *)driver + kSymbols[i].offset, &symbol, sizeof(symbol));
+    memcpy((char *)driver + symbols[i].offset, &symbol, sizeof(symbol));
   }
   return NULL;
 }
@@ -89,8 +84,9 @@ static pt2c_status load_locked(void) {
                      "is the NVIDIA driver installed?",
                      name, reason != NULL ? reason : "unknown dlopen error");
   }
-  pt2c_cuda_driver driver;
-  const char *missing = resolve_symbols(handle, &driver);
+  pt2c_cuda_driver driver = {.device = PT2C_DEVICE_CUDA, .api = "CUDA", .vendor = "NVIDIA"};
+  const char *missing =
+      pt2c_driver_resolve(handle, kSymbols, sizeof(kSymbols) / sizeof(kSymbols[0]), &driver);
   if (missing != NULL) {
     dlclose(handle);
     return pt2c_fail(PT2C_ERROR_UNSUPPORTED,

@@ -45,8 +45,14 @@ enum {
   CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1,
 };
 
-/* Function pointers, all non-null once pt2c_cuda_driver_load succeeded. */
+/* Function pointers, all non-null once pt2c_cuda_driver_load (or, for ROCm plans,
+ * pt2c_hip_driver_load in ../rocm/hip_driver.h) succeeded. The table is the GPU runtime's
+ * view of a driver: HIP's module API has the same functions with the same C ABI, so
+ * cuda_model.c and cuda_run.c run both kinds of plan through it. */
 typedef struct pt2c_cuda_driver {
+  pt2c_device device; /* PT2C_DEVICE_CUDA or PT2C_DEVICE_ROCM */
+  const char *api;    /* "CUDA" or "HIP", for messages */
+  const char *vendor; /* "NVIDIA" or "AMD", for messages */
   CUresult (*Init)(unsigned int flags);
   CUresult (*DriverGetVersion)(int *version);
   CUresult (*DeviceGet)(CUdevice *device, int ordinal);
@@ -87,6 +93,17 @@ typedef struct pt2c_cuda_driver {
   CUresult (*GetErrorName)(CUresult error, const char **name);
   CUresult (*GetErrorString)(CUresult error, const char **text);
 } pt2c_cuda_driver;
+
+/* A member of pt2c_cuda_driver and the library's names for it (the first found wins). */
+typedef struct pt2c_driver_symbol {
+  size_t offset; /* offsetof(pt2c_cuda_driver, member) */
+  const char *names[2];
+} pt2c_driver_symbol;
+
+/* Fills the members `symbols` name from the dlopen'ed `handle`; the first missing
+ * symbol's name, or NULL when every one was found. */
+const char *pt2c_driver_resolve(void *handle, const pt2c_driver_symbol *symbols, size_t count,
+                                pt2c_cuda_driver *driver);
 
 /* Loads the driver ($PT2C_LIBCUDA, else libcuda.so.1) and calls cuInit once per process.
  * On failure returns PT2C_ERROR_UNSUPPORTED with a message that says this model needs an

@@ -51,6 +51,13 @@ void *pt2c_cuda_table_alloc(size_t size, uint32_t count, size_t entry_size, void
   return table;
 }
 
+int pt2c_cuda_all_aligned(const CUdeviceptr *addresses, uint32_t count, uint64_t alignment) {
+  for (uint32_t i = 0; i < count; ++i)
+    if (addresses[i] % alignment != 0)
+      return 0;
+  return 1;
+}
+
 pt2c_status pt2c_cuda_workspace_alloc(const pt2c_cuda_driver *cu, size_t bytes,
                                       CUdeviceptr *workspace, const char *what) {
   if (bytes == 0)

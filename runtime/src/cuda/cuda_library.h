@@ -40,6 +40,10 @@ int pt2c_cuda_env_is(const char *name, const char *value);
  * runs out. */
 void *pt2c_cuda_table_alloc(size_t size, uint32_t count, size_t entry_size, void **entries);
 
+/* Whether every one of the `count` addresses is a multiple of `alignment` (what a library
+ * call's operands must be for the algorithm picked at create). */
+int pt2c_cuda_all_aligned(const CUdeviceptr *addresses, uint32_t count, uint64_t alignment);
+
 /* `bytes` of device memory at *workspace (nothing to do for 0); on failure *workspace is 0
  * and the error says "<what>: <the driver's error>". */
 pt2c_status pt2c_cuda_workspace_alloc(const pt2c_cuda_driver *cu, size_t bytes,

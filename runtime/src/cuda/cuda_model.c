@@ -9,8 +9,12 @@
 
 #include "../dtype.h"
 #include "../error.h"
+#include "../rocm/hip_driver.h"
+#include "../rocm/miopen_conv.h"
+#include "../rocm/rocm_module.h"
 #include "../shape.h"
 #include "../symbolic.h"
+#include "cuda_conv.h"
 #include "cuda_fatbin.h"
 
 enum { kStateAlignment = 256, kJitLogCapacity = 2048 };
@@ -61,14 +65,17 @@ static pt2c_status pick_device(struct pt2c_cuda_model *cuda) {
     result = cu->CtxGetDevice(&cuda->device);
   else
     result = cu->DeviceGet(&cuda->device, 0);
-  if (result != CUDA_SUCCESS)
-    return pt2c_cuda_fail(cu, result, PT2C_ERROR_UNSUPPORTED,
-                          "this model needs an NVIDIA GPU: no CUDA device is usable");
+  char what[128];
+  if (result != CUDA_SUCCESS) {
+    snprintf(what, sizeof(what), "this model needs an %s GPU: no %s device is usable", cu->vendor,
+             cu->api);
+    return pt2c_cuda_fail(cu, result, PT2C_ERROR_UNSUPPORTED, what);
+  }
   result = cu->DevicePrimaryCtxRetain(&cuda->context, cuda->device);
   if (result != CUDA_SUCCESS) {
     cuda->context = NULL;
-    return pt2c_cuda_fail(cu, result, PT2C_ERROR_UNSUPPORTED,
-                          "cannot use the primary context of the CUDA device");
+    snprintf(what, sizeof(what), "cannot use the primary context of the %s device", cu->api);
+    return pt2c_cuda_fail(cu, result, PT2C_ERROR_UNSUPPORTED, what);
   }
   return PT2C_OK;
 }
@@ -134,18 +141,49 @@ static pt2c_status find_functions(struct pt2c_cuda_model *cuda, const pt2c_plan 
     CUresult result = cu->ModuleGetFunction(&cuda->functions[i], cuda->module, name);
     if (result == CUDA_ERROR_NOT_FOUND)
       return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL,
-                       "corrupt model: kernel %u ('%s') is not in the model's fatbin", i, name);
+                       "corrupt model: kernel %u ('%s') is not in the model's %s", i, name,
+                       cu->device == PT2C_DEVICE_ROCM ? "code object" : "fatbin");
     if (result != CUDA_SUCCESS)
       return pt2c_cuda_fail(cu, result, pt2c_cuda_status(result), "looking up a kernel failed");
   }
   return PT2C_OK;
 }
 
-/* Loads the fatbin (the driver picks the cubin for this GPU, or JIT-compiles the PTX) and
- * looks up every kernel of the plan. */
+/* The model's GPU code, checked before anything is loaded: a CUDA plan's fatbin, or a ROCm
+ * plan's code object table. */
+typedef struct gpu_code {
+  pt2c_fatbin_contents fatbin;
+  pt2c_rocm_code_objects code_objects;
+} gpu_code;
+
+static pt2c_status read_gpu_code(const pt2c_plan *plan, const pt2c_model_source *source,
+                                 gpu_code *code) {
+  if (plan->header->device == PT2C_DEVICE_ROCM) {
+    if (!pt2c_rocm_code_objects_read(source->rocm_code_objects, source->rocm_code_objects_size,
+                                     &code->code_objects))
+      return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL, "corrupt model: its AMD GPU code object table "
+                                                 "is missing, damaged or not 8-byte aligned");
+    return PT2C_OK;
+  }
+  if (!pt2c_fatbin_read(source->cuda_fatbin, source->cuda_fatbin_size, &code->fatbin) ||
+      ((uintptr_t)source->cuda_fatbin & 7) != 0)
+    return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL,
+                     "corrupt model: its CUDA fatbin is missing, damaged or not 8-byte aligned");
+  return PT2C_OK;
+}
+
+/* Loads the fatbin (the driver picks the cubin for this GPU, or JIT-compiles the PTX), or
+ * the code object for this AMD GPU, and looks up every kernel of the plan. */
 static pt2c_status load_module(struct pt2c_cuda_model *cuda, const pt2c_plan *plan,
-                               const void *fatbin, const pt2c_fatbin_contents *contents) {
+                               const pt2c_model_source *source, const gpu_code *code) {
   const pt2c_cuda_driver *cu = cuda->cu;
+  if (cu->device == PT2C_DEVICE_ROCM) {
+    pt2c_status status =
+        pt2c_rocm_load_module(cu, cuda->device, &code->code_objects, &cuda->module);
+    return status == PT2C_OK ? find_functions(cuda, plan) : status;
+  }
+  const void *fatbin = source->cuda_fatbin;
+  const pt2c_fatbin_contents *contents = &code->fatbin;
   char log[kJitLogCapacity] = "";
   int options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void *values[] = {log, (void *)(uintptr_t)sizeof(log)};
@@ -297,7 +335,7 @@ static pt2c_status allocate_tables(struct pt2c_cuda_model *cuda, const pt2c_plan
   cuda->graph_buffers = allocate_array(header->num_buffers, sizeof(CUdeviceptr));
   if (!cuda->staging || !cuda->buffer_address || !cuda->arg_values || !cuda->params ||
       !cuda->graph_buffers)
-    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the CUDA launch tables");
+    return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the GPU launch tables");
   for (uint32_t i = 0; i < plan->max_step_args; ++i)
     cuda->params[i] = &cuda->arg_values[i];
   return PT2C_OK;
@@ -319,11 +357,10 @@ static pt2c_status create_capture_stream(struct pt2c_cuda_model *cuda) {
 }
 
 pt2c_status pt2c_cuda_model_create(pt2c_model *model, const pt2c_model_source *source) {
-  pt2c_fatbin_contents contents;
-  if (!pt2c_fatbin_read(source->cuda_fatbin, source->cuda_fatbin_size, &contents) ||
-      ((uintptr_t)source->cuda_fatbin & 7) != 0)
-    return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL,
-                     "corrupt model: its CUDA fatbin is missing, damaged or not 8-byte aligned");
+  gpu_code code;
+  pt2c_status code_status = read_gpu_code(&model->plan, source, &code);
+  if (code_status != PT2C_OK)
+    return code_status;
   struct pt2c_cuda_model *cuda = calloc(1, sizeof(*cuda));
   if (cuda == NULL)
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate a model");
@@ -336,7 +373,8 @@ pt2c_status pt2c_cuda_model_create(pt2c_model *model, const pt2c_model_source *s
     cuda->device = first->device;
     status = retain_context(cuda);
   } else {
-    status = pt2c_cuda_driver_load(&cuda->cu);
+    status = model->plan.header->device == PT2C_DEVICE_ROCM ? pt2c_hip_driver_load(&cuda->cu)
+                                                            : pt2c_cuda_driver_load(&cuda->cu);
     if (status == PT2C_OK)
       status = pick_device(cuda);
   }
@@ -355,17 +393,19 @@ pt2c_status pt2c_cuda_model_create(pt2c_model *model, const pt2c_model_source *s
       status = find_functions(cuda, &model->plan);
   } else {
     if (status == PT2C_OK)
-      status = load_module(cuda, &model->plan, source->cuda_fatbin, &contents);
+      status = load_module(cuda, &model->plan, source, &code);
     if (status == PT2C_OK)
       status = upload_weights(cuda, &model->plan, source->weights);
   }
   if (status == PT2C_OK)
     status = allocate_run_memory(cuda, &model->plan, source->weights, source->siblings,
                                  source->num_siblings);
+  cuda->conv_library =
+      cuda->cu->device == PT2C_DEVICE_ROCM ? &pt2c_miopen_convs : &pt2c_cudnn_convs;
   if (status == PT2C_OK)
     status = pt2c_cuda_gemms_create(cuda->cu, &model->plan, cuda->buffer_address, &cuda->gemms);
   if (status == PT2C_OK)
-    status = pt2c_cuda_convs_create(cuda->cu, &model->plan, source->weights, &cuda->convs);
+    status = cuda->conv_library->create(cuda->cu, &model->plan, source->weights, &cuda->convs);
   if (status == PT2C_OK)
     status = create_capture_stream(cuda);
   CUcontext popped;
@@ -394,10 +434,11 @@ pt2c_status pt2c_cuda_model_share(pt2c_model *instance, const struct pt2c_cuda_m
   status = allocate_tables(cuda, &instance->plan);
   if (status == PT2C_OK)
     status = allocate_run_memory(cuda, &instance->plan, instance->weights, siblings, num_siblings);
+  cuda->conv_library = parent->conv_library;
   if (status == PT2C_OK)
     status = pt2c_cuda_gemms_share(cuda->cu, parent->gemms, &cuda->gemms);
   if (status == PT2C_OK)
-    status = pt2c_cuda_convs_share(cuda->cu, parent->convs, &cuda->convs);
+    status = cuda->conv_library->share(cuda->cu, parent->convs, &cuda->convs);
   if (status == PT2C_OK)
     status = create_capture_stream(cuda);
   CUcontext popped;
@@ -426,7 +467,8 @@ void pt2c_cuda_model_destroy(struct pt2c_cuda_model *cuda) {
     if (cuda->graph)
       cu->GraphExecDestroy(cuda->graph);
     pt2c_cuda_gemms_destroy(cu, cuda->gemms);
-    pt2c_cuda_convs_destroy(cu, cuda->convs);
+    if (cuda->conv_library != NULL)
+      cuda->conv_library->destroy(cu, cuda->convs);
     if (cuda->capture_stream)
       cu->StreamDestroy(cuda->capture_stream);
     if (cuda->module && !cuda->shared)

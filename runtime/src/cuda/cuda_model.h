@@ -6,7 +6,7 @@
 #define PT2C_RUNTIME_CUDA_MODEL_H_
 
 #include "../model.h"
-#include "cuda_conv.h"
+#include "conv_library.h"
 #include "cuda_driver.h"
 #include "cuda_gemm.h"
 
@@ -39,9 +39,10 @@ struct pt2c_cuda_model {
    * PT2C_CUDA_GRAPH=0 at create): launching the steps one by one costs a few microseconds
    * of CPU time each, more than many of the kernels take. The graph bakes in every
    * buffer address, so it is captured again when the caller's pointers change. */
-  pt2c_cuda_gemms *gemms; /* the plan's GEMM steps through cuBLASLt */
-  pt2c_cuda_convs *convs; /* the plan's convolution steps through cuDNN */
-  /* With cuDNN serving convolutions, the first run launches its steps directly and only
+  pt2c_cuda_gemms *gemms;                /* the plan's GEMM steps through cuBLASLt or hipBLASLt */
+  const pt2c_conv_library *conv_library; /* cuDNN or MIOpen (conv_library.h) */
+  void *convs;                           /* its table of the plan's convolutions */
+  /* With cuDNN or MIOpen serving convolutions, the first run launches its steps directly and only
    * later runs are captured: a library call may load kernels or allocate the first time
    * it runs, which a stream capture forbids (torch's CUDA graphs warm up for the same
    * reason). A capture that fails anyway turns graphs off for the model. */

@@ -144,17 +144,18 @@ static pt2c_status launch_steps(pt2c_model *model, CUstream stream, int capturin
       continue;
     }
     if (step->kind == PT2C_STEP_CONV) {
-      /* cuDNN, and then not the fallback steps; or the fallback steps. */
-      if (pt2c_cuda_conv_usable(cuda->convs, step->kernel, cuda->arg_values, step->num_args)) {
-        pt2c_status status =
-            pt2c_cuda_conv_run(cuda->convs, step->kernel, cuda->arg_values, stream);
+      /* cuDNN or MIOpen, and then not the fallback steps; or the fallback steps. */
+      const pt2c_conv_library *library = cuda->conv_library;
+      if (library->usable(cuda->convs, step->kernel, cuda->arg_values, step->num_args)) {
+        pt2c_status status = library->run(cuda->convs, step->kernel, cuda->arg_values, stream);
         if (status == PT2C_OK) {
           s += plan->convs[step->kernel].num_fallback_steps;
           continue;
         }
-        /* Failing inside a capture fails the capture (see warmed_up). Outside one, cuDNN
-         * refused the call and queued nothing: the fallback steps run, now and later. */
-        if (capturing || !pt2c_cuda_conv_refuse(cuda->convs, step->kernel))
+        /* Failing inside a capture fails the capture (see warmed_up). Outside one, the
+         * library refused the call and queued nothing: the fallback steps run, now and
+         * later. */
+        if (capturing || !library->refuse(cuda->convs, step->kernel))
           return status;
       }
       continue;
@@ -213,7 +214,7 @@ static pt2c_status capture_graph(pt2c_model *model) {
  * whenever a buffer address differs from the capture's. */
 static pt2c_status run_steps(pt2c_model *model, CUstream stream) {
   struct pt2c_cuda_model *cuda = model->cuda;
-  int with_cudnn = pt2c_cuda_convs_served(cuda->convs) > 0;
+  int with_cudnn = cuda->conv_library->served(cuda->convs) > 0;
   if (!cuda->use_graph || (with_cudnn && !cuda->warmed_up)) {
     cuda->warmed_up = 1;
     return launch_steps(model, stream, 0);

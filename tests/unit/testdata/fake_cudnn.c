@@ -26,6 +26,9 @@
 enum { kSuccess = 0, kBadParam = 2000, kNotSupported = 3000, kExecutionFailed = 5000 };
 enum { kMaxDims = 5, kWorkspaceBytes = 1024 };
 
+#define FAKE_CONV_LOG_ENV "FAKE_CUDA_LOG"
+#include "fake_conv_common.inc"
+
 typedef struct tensor {
   int type, rank, dims[kMaxDims], strides[kMaxDims];
 } tensor;
@@ -56,21 +59,6 @@ typedef struct job {
   float *py;
 } job;
 
-static void log_line(const char *format, ...) __attribute__((format(printf, 1, 2)));
-static void log_line(const char *format, ...) {
-  const char *path = getenv("FAKE_CUDA_LOG");
-  if (path == NULL || path[0] == '\0')
-    return;
-  FILE *file = fopen(path, "a");
-  if (file == NULL)
-    return;
-  va_list args;
-  va_start(args, format);
-  vfprintf(file, format, args);
-  va_end(args);
-  fclose(file);
-}
-
 API size_t cudnnGetVersion(void) { return 91900; }
 API int cudnnCreate(handle **out) {
   *out = calloc(1, sizeof(handle));
@@ -90,20 +78,12 @@ API int cudnnSetStream(handle *h, void *stream) {
   return kSuccess;
 }
 
-#define CREATE_DESTROY(type, create, destroy)                                                      \
-  API int create(type **out) {                                                                     \
-    *out = calloc(1, sizeof(type));                                                                \
-    return kSuccess;                                                                               \
-  }                                                                                                \
-  API int destroy(type *d) {                                                                       \
-    free(d);                                                                                       \
-    return kSuccess;                                                                               \
-  }
-CREATE_DESTROY(tensor, cudnnCreateTensorDescriptor, cudnnDestroyTensorDescriptor)
-CREATE_DESTROY(filter, cudnnCreateFilterDescriptor, cudnnDestroyFilterDescriptor)
-CREATE_DESTROY(convolution, cudnnCreateConvolutionDescriptor, cudnnDestroyConvolutionDescriptor)
-CREATE_DESTROY(activation, cudnnCreateActivationDescriptor, cudnnDestroyActivationDescriptor)
-#undef CREATE_DESTROY
+FAKE_CREATE_DESTROY(tensor, cudnnCreateTensorDescriptor, cudnnDestroyTensorDescriptor)
+FAKE_CREATE_DESTROY(filter, cudnnCreateFilterDescriptor, cudnnDestroyFilterDescriptor)
+FAKE_CREATE_DESTROY(convolution, cudnnCreateConvolutionDescriptor,
+                    cudnnDestroyConvolutionDescriptor)
+FAKE_CREATE_DESTROY(activation, cudnnCreateActivationDescriptor, cudnnDestroyActivationDescriptor)
+#undef FAKE_CREATE_DESTROY
 
 API int cudnnSetTensorNdDescriptor(tensor *t, int type, int rank, const int dims[],
                                    const int strides[]) {
@@ -171,20 +151,6 @@ static int packed(const tensor *t) {
   return nchw || (nhwc && t->strides[0] == stride);
 }
 
-/* Element offset of index `i` in a packed tensor of `dims`, KCRS (NCHW) or, `last`, KRSC. */
-static size_t offset_of(const int *dims, int rank, int last, const int *i) {
-  size_t offset = 0;
-  if (!last) {
-    for (int d = 0; d < rank; ++d)
-      offset = offset * (size_t)dims[d] + (size_t)i[d];
-    return offset;
-  }
-  offset = (size_t)i[0];
-  for (int d = 2; d < rank; ++d)
-    offset = offset * (size_t)dims[d] + (size_t)i[d];
-  return offset * (size_t)dims[1] + (size_t)i[1];
-}
-
 /* What a real cuDNN checks: f32 here (the fake computes f32 only), packed NCHW or NHWC
  * tensors and filter, and the output shape of the convolution. */
 static int shapes_ok(const tensor *x, const filter *w, const convolution *c, const tensor *y) {
@@ -192,21 +158,8 @@ static int shapes_ok(const tensor *x, const filter *w, const convolution *c, con
       c->mode != 1 || c->compute != 0 || x->rank != w->rank || y->rank != x->rank ||
       c->spatial != x->rank - 2 || !packed(x) || !packed(y))
     return 0;
-  if (x->dims[1] != w->dims[1] * c->groups || w->dims[0] % c->groups != 0 ||
-      y->dims[0] != x->dims[0] || y->dims[1] != w->dims[0])
-    return 0;
-  for (int d = 0; d < c->spatial; ++d) {
-    int span = c->dilation[d] * (w->dims[2 + d] - 1) + 1;
-    if ((x->dims[2 + d] + 2 * c->padding[d] - span) / c->stride[d] + 1 != y->dims[2 + d])
-      return 0;
-  }
-  return 1;
-}
-
-static void log_dims(char *out, size_t size, const int *dims, int rank) {
-  size_t at = 0;
-  for (int d = 0; d < rank && at < size; ++d)
-    at += (size_t)snprintf(out + at, size - at, d ? ",%d" : "%d", dims[d]);
+  return fake_conv_shapes_agree(x->dims, w->dims, y->dims, x->rank, c->padding, c->stride,
+                                c->dilation, c->groups);
 }
 
 /* "x=1,3,16,16 w=8,3,3,3 pad=1,1 stride=1,1 dilation=1,1 groups=1 math=3" */
@@ -271,39 +224,10 @@ API int cudnnFindConvolutionForwardAlgorithm(handle *h, const tensor *x, const f
   return kSuccess;
 }
 
-static float at(const float *p, const int *strides, int rank, const int *index) {
-  size_t offset = 0;
-  for (int d = 0; d < rank; ++d)
-    offset += (size_t)index[d] * (size_t)strides[d];
-  return p[offset];
-}
-
-/* y[n, k, o] = sum_{c, r} x[n, g * C/G + c, o * stride + r * dilation - pad] * w[k, c, r]. */
 static float convolve(const job *j, const int *yi) {
-  const tensor *x = &j->x;
-  const filter *w = &j->w;
-  int spatial = x->rank - 2, per_group = w->dims[1];
-  int group = yi[1] / (w->dims[0] / j->conv.groups);
-  int taps = 1;
-  for (int d = 0; d < spatial; ++d)
-    taps *= w->dims[2 + d];
-  float sum = 0;
-  for (int c = 0; c < per_group; ++c)
-    for (int t = 0; t < taps; ++t) {
-      int xi[kMaxDims] = {yi[0], group * per_group + c}, wi[kMaxDims] = {yi[1], c}, rest = t;
-      int inside = 1;
-      for (int d = spatial - 1; d >= 0; --d) {
-        wi[2 + d] = rest % w->dims[2 + d];
-        rest /= w->dims[2 + d];
-        xi[2 + d] =
-            yi[2 + d] * j->conv.stride[d] + wi[2 + d] * j->conv.dilation[d] - j->conv.padding[d];
-        inside &= xi[2 + d] >= 0 && xi[2 + d] < x->dims[2 + d];
-      }
-      if (inside)
-        sum += at(j->px, x->strides, x->rank, xi) *
-               j->pw[offset_of(w->dims, w->rank, w->format == 1, wi)];
-    }
-  return sum;
+  return fake_conv_value(j->px, j->x.dims, j->x.strides, j->x.rank, j->pw, j->w.dims,
+                         j->w.format == 1, j->conv.padding, j->conv.stride, j->conv.dilation,
+                         j->conv.groups, yi);
 }
 
 /* y = x elementwise between two layouts of the same dims. */
