@@ -53,8 +53,14 @@ def zoo():
     return models
 
 
-def run(cmd, **kwargs):
-    return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kwargs)
+def run(cmd, timeout=None, **kwargs):
+    """Runs a command with text output; one that outlives `timeout` seconds is killed and
+    reported as a failure (returncode None, the timeout in stderr)."""
+    try:
+        return subprocess.run([str(c) for c in cmd], capture_output=True, text=True,
+                              timeout=timeout, **kwargs)
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(cmd, None, "", f"error: timed out after {timeout} s")
 
 
 def first_error(result):
@@ -63,8 +69,9 @@ def first_error(result):
     return line.replace("|", "\\|")[:160]
 
 
-def measure(name, source, work, pt2c, cpp_host):
-    """One row: a dict of the measured numbers, or {"error": ...}."""
+def measure(name, source, work, pt2c, cpp_host, timeout=None):
+    """One row: a dict of the measured numbers, or {"error": ...} (`timeout`: seconds
+    each step may take)."""
     work.mkdir(parents=True)
     if isinstance(source, pathlib.Path):
         model_py = source
@@ -73,19 +80,20 @@ def measure(name, source, work, pt2c, cpp_host):
         model_py.write_text(textwrap.dedent(source))
     row = {}
     start = time.monotonic()
-    exported = run([pt2c, "export", model_py, "-o", work / "model.pt2c", "-q"])
+    exported = run([pt2c, "export", model_py, "-o", work / "model.pt2c", "-q"], timeout)
     row["export_s"] = time.monotonic() - start
     if exported.returncode != 0:
         return {"error": "export: " + first_error(exported)}
     start = time.monotonic()
-    compiled = run([pt2c, "compile", work / "model.pt2c", "-o", work / "model.so"])
+    compiled = run([pt2c, "compile", work / "model.pt2c", "-o", work / "model.so"], timeout)
     row["compile_s"] = time.monotonic() - start
     ops = re.search(r"import\s+(\d+) aten ops", compiled.stderr)
     row["aten_ops"] = int(ops.group(1)) if ops else None
     if compiled.returncode != 0:
         return {"error": "compile: " + first_error(compiled), "aten_ops": row["aten_ops"]}
     row["so_bytes"] = (work / "model.so").stat().st_size
-    made = run([sys.executable, EAGER_REFERENCE, model_py, work / "data", "--seed", "7"])
+    made = run([sys.executable, EAGER_REFERENCE, model_py, work / "data", "--seed", "7"],
+               timeout)
     if made.returncode != 0:
         return {"error": "eager reference: " + first_error(made), **row}
     data = work / "data"
@@ -95,7 +103,7 @@ def measure(name, source, work, pt2c, cpp_host):
         cmd += ["--input", p]
     for p in sorted(data.glob("ref*.npy"), key=lambda p: int(p.stem[3:])):
         cmd += ["--reference", p]
-    ran = run(cmd, env={"PATH": "/nonexistent"})
+    ran = run(cmd, timeout, env={"PATH": "/nonexistent"})
     errors = [float(x) for x in re.findall(r"rel = ([0-9.eE+-]+|nan|inf)", ran.stdout)]
     if not errors:
         return {"error": "run: " + first_error(ran), **row}
@@ -182,7 +190,16 @@ def main():
     return 0
 
 
+# tools/sweep_report.py writes this section at the end of docs/ZOO.md; a zoo report
+# written over the file keeps it.
+SWEEPS_HEADING = "## Sweeps"
+
+
 def write(path, text):
+    old = pathlib.Path(path).read_text() if pathlib.Path(path).exists() else ""
+    at = old.find("\n" + SWEEPS_HEADING + "\n")
+    if at >= 0 and "\n" + SWEEPS_HEADING + "\n" not in text:
+        text = text.rstrip("\n") + "\n" + old[at:]
     partial = pathlib.Path(path).with_suffix(".partial")
     partial.write_text(text)
     partial.replace(path)  # never a half-written doc

@@ -1,7 +1,10 @@
 """Compile a model.py with pt2c and compare the .so, run from the C++ host with no
 Python in its process, against PyTorch eager on fresh random inputs."""
+import datetime
 import json
+import os
 import pathlib
+import random
 import textwrap
 
 import numpy as np
@@ -81,3 +84,37 @@ def check_against_eager(pt2c, cpp_host, python, model_py, work_dir, tolerance=1e
     inputs, refs = eager_data(python, model_py, work / f"data{seed}", seed)
     run_against_references(cpp_host, so, inputs, refs, work / f"out{seed}", tolerance)
     return so, [np.load(p) for p in refs]
+
+
+# How many architectures of a sweep (test_timm.py, test_transformers_sweep.py) a CI run
+# adds to the fixed sample.
+CI_SWEEP_COUNT = 5
+
+
+def sweep_selection(names, sample, ci_count=CI_SWEEP_COUNT):
+    """The architectures of a sweep that this run compiles, out of `names` (in order):
+
+    - by default the fixed `sample`;
+    - PT2C_FULL_SWEEP=1 (CI): the sample plus `ci_count` others drawn at random with the
+      date as the seed (PT2C_SWEEP_SEED overrides it), so that each day covers others
+      while CI's time stays bounded; the test ids name the models drawn;
+    - PT2C_SWEEP=all: every one (for docs/ZOO.md; tools/sweep_report.py records them);
+      PT2C_SWEEP=a,b,...: those named.
+    """
+    names = list(names)
+    chosen = os.environ.get("PT2C_SWEEP", "")
+    if chosen == "all":
+        return names
+    if chosen:
+        wanted = chosen.split(",")
+        unknown = [n for n in wanted if n not in names]
+        if unknown:
+            raise ValueError(f"PT2C_SWEEP names {', '.join(unknown)}, not in the sweep")
+        return wanted
+    selected = list(sample)
+    if os.environ.get("PT2C_FULL_SWEEP") == "1":
+        seed = os.environ.get("PT2C_SWEEP_SEED") or datetime.date.today().isoformat()
+        others = [n for n in names if n not in selected]
+        drawn = random.Random(seed).sample(others, min(ci_count, len(others)))
+        selected += [n for n in names if n in drawn]
+    return selected
