@@ -6,16 +6,18 @@ the "Sweeps" section at the end of docs/ZOO.md (tools/zoo_report.py keeps that s
 when it rewrites the file).
 
     ~/.cache/pt2c/venv/bin/python tools/sweep_report.py [--sweep timm|transformers]
-        [--models a,b] [--render-only]
+        [--models a,b] [--missing] [--render-only]
 
 Each architecture is measured as tools/zoo_report.py measures the zoo (the model.py
 sources are imported from the test files): `pt2c export`, `pt2c compile` (CPU,
-x86-64-v2), tools/eager_reference.py's fresh random inputs (token ids are the example
-ids), examples/cpp_host runs the .so in a process without Python, max|diff| / max|ref|
-<= 1e-4. The e2e tests (PT2C_SWEEP=all) check the same, on freshly drawn token ids too.
---models reruns some and merges them into the recorded results; --render-only rewrites
-docs/ZOO.md from docs/zoo_sweeps.json. Needs `bazel build //tools/pt2c
-//examples/cpp_host`; run it under `nice` on a shared machine, one model at a time.
+x86-64-v2), fresh random inputs and eager's outputs as tools/eager_reference.py makes
+them (token ids are the example ids; computed in this process), examples/cpp_host runs
+the .so in a process without Python, max|diff| / max|ref| <= 1e-4. The e2e tests
+(PT2C_SWEEP=all) check the same, on freshly drawn token ids too. --models reruns some
+and merges them into the recorded results, --missing runs those with no result yet (to
+resume a stopped run); --render-only rewrites docs/ZOO.md from docs/zoo_sweeps.json.
+Needs `bazel build //tools/pt2c //examples/cpp_host`; run it under `nice` on a shared
+machine.
 """
 import argparse
 import collections
@@ -78,10 +80,34 @@ def reason(row):
     return f"{step}: {message}"
 
 
+def eager_in_process(model_py, out_dir, timeout=None):
+    """What tools/eager_reference.py writes, computed in this process: starting Python
+    and importing torch and transformers for every model took a quarter of the sweep."""
+    import numpy as np
+    import torch
+    import eager_reference as ref
+    out = pathlib.Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        model, examples = ref.load(model_py)
+        generator = torch.Generator().manual_seed(7)
+        inputs = [ref.fresh_input(e, e.shape, generator) for e in examples]
+        for i, t in enumerate(inputs):
+            np.save(out / f"input{i}.npy", ref.npy_array(t))
+        with torch.no_grad():
+            outputs = ref.flatten(model(*inputs))
+        for i, t in enumerate(outputs):
+            np.save(out / f"ref{i}.npy", (t.float() if t.dtype == torch.bfloat16 else t).numpy())
+    except Exception as e:  # noqa: BLE001 (reported as the model's failure)
+        return subprocess.CompletedProcess([], 1, "", f"error: {type(e).__name__}: {e}")
+    return subprocess.CompletedProcess([], 0, "", "")
+
+
 def measure(name, source, work, args):
     start = time.monotonic()
     row = zoo_report.measure(name, source, work, pathlib.Path(args.pt2c),
-                             pathlib.Path(args.cpp_host), timeout=args.timeout)
+                             pathlib.Path(args.cpp_host), timeout=args.timeout,
+                             reference=eager_in_process)
     row["seconds"] = round(time.monotonic() - start, 1)
     for key in ("export_s", "compile_s"):
         if key in row:
@@ -165,6 +191,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sweep", choices=SWEEPS, help="one sweep (default: both)")
     parser.add_argument("--models", help="comma-separated names (default: all of the sweep)")
+    parser.add_argument("--missing", action="store_true",
+                        help="only the models with no recorded result (to resume a run)")
     parser.add_argument("--render-only", action="store_true",
                         help="rewrite docs/ZOO.md from docs/zoo_sweeps.json")
     parser.add_argument("--timeout", type=int, default=900,
@@ -181,8 +209,8 @@ def main():
         for kind in [args.sweep] if args.sweep else SWEEPS:
             models = sweep(kind)
             names = args.models.split(",") if args.models else list(models)
-            names = [n for n in names if n in models]
             old = results.get(kind, {})
+            names = [n for n in names if n in models and not (args.missing and n in old)]
             # Table order is the test file's; results of models no longer there are dropped.
             results[kind] = {n: old[n] for n in models if n in old}
             with tempfile.TemporaryDirectory(prefix="pt2c-sweep-") as tmp:

@@ -69,9 +69,14 @@ def first_error(result):
     return line.replace("|", "\\|")[:160]
 
 
-def measure(name, source, work, pt2c, cpp_host, timeout=None):
+def eager_reference(model_py, out_dir, timeout=None):
+    """Fresh inputs and eager's outputs for them, by tools/eager_reference.py."""
+    return run([sys.executable, EAGER_REFERENCE, model_py, out_dir, "--seed", "7"], timeout)
+
+
+def measure(name, source, work, pt2c, cpp_host, timeout=None, reference=None):
     """One row: a dict of the measured numbers, or {"error": ...} (`timeout`: seconds
-    each step may take)."""
+    each step may take; `reference`: a function like eager_reference)."""
     work.mkdir(parents=True)
     if isinstance(source, pathlib.Path):
         model_py = source
@@ -92,8 +97,7 @@ def measure(name, source, work, pt2c, cpp_host, timeout=None):
     if compiled.returncode != 0:
         return {"error": "compile: " + first_error(compiled), "aten_ops": row["aten_ops"]}
     row["so_bytes"] = (work / "model.so").stat().st_size
-    made = run([sys.executable, EAGER_REFERENCE, model_py, work / "data", "--seed", "7"],
-               timeout)
+    made = (reference or eager_reference)(model_py, work / "data", timeout)
     if made.returncode != 0:
         return {"error": "eager reference: " + first_error(made), **row}
     data = work / "data"
