@@ -66,6 +66,8 @@ def run(cmd, timeout=None, **kwargs):
 def first_error(result):
     lines = [l for l in (result.stderr + result.stdout).splitlines() if "error" in l]
     line = (lines or (result.stderr + result.stdout).strip().splitlines() or ["failed"])[0]
+    # A location in an installed package (transformers, timm) is named from the package.
+    line = re.sub(r"/\S*/(site|dist)-packages/", "", line)
     return line.replace("|", "\\|")[:160]
 
 

@@ -76,7 +76,8 @@ ARCHITECTURES = {
                     dict(_TEXT, embedding_size=32, q_groups=2, k_groups=2, v_groups=2,
                          post_attention_groups=2, intermediate_groups=2, output_groups=2),
                     IDS),
-    "clip_text": (ENCODER, "CLIPTextModel", dict(_TEXT, eos_token_id=2), IDS),
+    "clip_text": (ENCODER, "CLIPTextModel", dict(_TEXT, bos_token_id=0, eos_token_id=2),
+                  IDS),
     # decoders (causal language models: logits)
     "llama": (DECODER, "LlamaForCausalLM", _GQA, IDS),
     "mistral": (DECODER, "MistralForCausalLM", _GQA, IDS),
