@@ -36,6 +36,7 @@ sys.path.insert(0, str(REPO / "tools"))
 sys.path.insert(0, str(REPO / "tests" / "e2e"))
 import zoo_report  # noqa: E402
 
+zoo_report.ERROR_CHARS = 400  # the whole message: grouped by its op, shown in full
 RESULTS = REPO / "docs" / "zoo_sweeps.json"
 DOC = REPO / "docs" / "ZOO.md"
 SWEEPS = ("timm", "transformers")

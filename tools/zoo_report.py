@@ -32,6 +32,7 @@ PT2C = REPO / "bazel-bin" / "tools" / "pt2c" / "pt2c"
 CPP_HOST = REPO / "bazel-bin" / "examples" / "cpp_host" / "cpp_host"
 EAGER_REFERENCE = REPO / "tools" / "eager_reference.py"
 TOLERANCE = 1e-4
+ERROR_CHARS = 160  # of a failure's first error line kept for the table
 
 
 def zoo():
@@ -68,7 +69,7 @@ def first_error(result):
     line = (lines or (result.stderr + result.stdout).strip().splitlines() or ["failed"])[0]
     # A location in an installed package (transformers, timm) is named from the package.
     line = re.sub(r"/\S*/(site|dist)-packages/", "", line)
-    return line.replace("|", "\\|")[:160]
+    return line.replace("|", "\\|")[:ERROR_CHARS]
 
 
 def eager_reference(model_py, out_dir, timeout=None):
