@@ -7,7 +7,7 @@ Every model is built the same way (model_source): `ModelClass(ModelClass.config_
 **config))` in eval mode, called with keywords from its inputs (token ids (2, 16) and
 decoder token ids (2, 8), pixel values, audio samples or features), no cache. A model
 whose inputs are all token ids is compared on fresh random ids (test_transformers'
-check_token_model); others on fresh random floating inputs (harness.check_against_eager,
+check_token_model; no special tokens, see FIRST_ID); others on fresh random floating inputs (harness.check_against_eager,
 which copies integer inputs such as Whisper's decoder ids). Which architectures run
 (harness.sweep_selection):
 
@@ -31,6 +31,11 @@ ENCODER, DECODER, SEQ2SEQ, VISION, AUDIO = (
     "encoder", "decoder", "encoder-decoder", "vision", "audio")
 
 VOCAB = 128
+# Token ids are drawn from FIRST_ID..VOCAB-1, never a special token (pad, bos and eos are
+# 0, 1 or 2 in every config here): transformers reads whether an input starts or ends
+# with the pad token (to warn about a missing attention mask), which the trace records
+# as a guard; a fresh draw with a pad token at an end would fail the guard, correctly.
+FIRST_ID = 3
 _H = dict(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64)
 _TEXT = dict(_H, vocab_size=VOCAB, max_position_embeddings=64)
 _DECODER = dict(_TEXT, use_cache=False)
@@ -204,7 +209,7 @@ def model_source(name):
     for inp in inputs:
         shape = input_shape(name, config, inp)
         if inp.endswith("_ids"):
-            examples.append(f"torch.randint(0, {VOCAB}, {shape}, generator=g)")
+            examples.append(f"torch.randint({FIRST_ID}, {VOCAB}, {shape}, generator=g)")
         else:
             examples.append(f"torch.randn({shape}, generator=g)")
     return f"""
@@ -237,7 +242,8 @@ def test_transformers_architecture_matches_eager(name, pt2c, cpp_host, python, t
     inputs = ARCHITECTURES[name][3]
     source = model_source(name)
     if all(i.endswith("_ids") for i in inputs):  # compared on fresh token ids
-        check_token_model(pt2c, cpp_host, tmp_path, source, VOCAB, lambda ids, draw: ids)
+        check_token_model(pt2c, cpp_host, tmp_path, source, VOCAB - FIRST_ID,
+                          lambda ids, draw: [i + FIRST_ID for i in ids])
     else:
         check_against_eager(pt2c, cpp_host, python, write_model(tmp_path, source), tmp_path,
                             tolerance=1e-4)
