@@ -139,23 +139,24 @@ adds 5 drawn per day; `PT2C_SWEEP=all` compiles all of them.
 Recorded with {meta.get('versions', '?')} at commit {meta.get('commit', '?')},
 {meta.get('date', '?')}, on {meta.get('machine', '?')}; times are wall-clock seconds
 (export includes starting Python and building the model).""", ""]
-    lines += ["| sweep | family | architectures | pass | fail | time (s) |",
-              "|-------|--------|-------------:|-----:|-----:|---------:|"]
+    lines += ["| sweep | family | architectures | pass | fail | not measured | time (s) |",
+              "|-------|--------|-------------:|-----:|-----:|-------------:|---------:|"]
+    missing = {kind: [n for n in sweep(kind) if n not in results.get(kind, {})]
+               for kind in SWEEPS}
     failures = collections.defaultdict(list)
     for kind in SWEEPS:
         rows = results.get(kind, {})
-        if not rows:
-            lines.append(f"| {kind} | not recorded yet | | | | |")
-            continue
         families = collections.OrderedDict()
-        for name, row in rows.items():
-            families.setdefault(row["family"], []).append((name, row))
-        for family, members in list(families.items()) + [("all", list(rows.items()))]:
-            passed = sum(1 for _, r in members if reason(r) is None)
-            seconds = sum(r.get("seconds", 0) for _, r in members)
+        for name, (family, _, _) in sweep(kind).items():
+            families.setdefault(family, []).append((name, rows.get(name)))
+        everything = [m for members in families.values() for m in members]
+        for family, members in list(families.items()) + [("all", everything)]:
+            done = [r for _, r in members if r is not None]
+            passed = sum(1 for r in done if reason(r) is None)
+            seconds = sum(r.get("seconds", 0) for r in done)
             label = f"**{family}**" if family == "all" else family
             lines.append(f"| {kind} | {label} | {len(members)} | {passed} | "
-                         f"{len(members) - passed} | {seconds:.0f} |")
+                         f"{len(done) - passed} | {len(members) - len(done)} | {seconds:.0f} |")
         for name, row in rows.items():
             why = reason(row)
             if why is not None:
@@ -163,6 +164,15 @@ Recorded with {meta.get('versions', '?')} at commit {meta.get('commit', '?')},
     lines += ["", "### Failures by reason", "",
               "Most frequent first: what the compiler work should attack next.", "",
               "| reason | count | architectures |", "|--------|------:|---------------|"]
+    # An op name cut off in an older record (the error line was once cut at 160
+    # characters) joins the longest recorded name it begins; one with no overload left
+    # is marked as cut off.
+    for why in sorted(failures, key=len):
+        longer = [w for w in failures if w != why and w.startswith(why) and "operator" in w]
+        if "operator" in why and longer:
+            failures[max(longer, key=len)] += failures.pop(why)
+    for why in [w for w in failures if "operator" in w and "." not in w.split("::")[-1]]:
+        failures[why + "... (cut off in the record)"] = failures.pop(why)
     for why, names in sorted(failures.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         lines.append(f"| {cell(why)} | {len(names)} | {', '.join(names)} |")
     for kind in SWEEPS:
@@ -182,6 +192,10 @@ Recorded with {meta.get('versions', '?')} at commit {meta.get('commit', '?')},
             lines.append(f"| {name} | {row['family']} | {cell(row['what'])} | "
                          f"{row.get('aten_ops') or ''} | {row.get('export_s', '')} | "
                          f"{row.get('compile_s', '')} | {cell(result)} |")
+        for name in missing[kind]:
+            family, _, what = sweep(kind)[name]
+            lines.append(f"| {name} | {family} | {cell(what)} | | | | not measured yet "
+                         "(`tools/sweep_report.py --missing`) |")
     return "\n".join(lines) + "\n"
 
 
