@@ -32,6 +32,7 @@ PT2C = REPO / "bazel-bin" / "tools" / "pt2c" / "pt2c"
 CPP_HOST = REPO / "bazel-bin" / "examples" / "cpp_host" / "cpp_host"
 EAGER_REFERENCE = REPO / "tools" / "eager_reference.py"
 TOLERANCE = 1e-4
+ERROR_CHARS = 160  # of a failure's first error line kept for the table
 
 
 def zoo():
@@ -53,18 +54,32 @@ def zoo():
     return models
 
 
-def run(cmd, **kwargs):
-    return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kwargs)
+def run(cmd, timeout=None, **kwargs):
+    """Runs a command with text output; one that outlives `timeout` seconds is killed and
+    reported as a failure (returncode None, the timeout in stderr)."""
+    try:
+        return subprocess.run([str(c) for c in cmd], capture_output=True, text=True,
+                              timeout=timeout, **kwargs)
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(cmd, None, "", f"error: timed out after {timeout} s")
 
 
 def first_error(result):
     lines = [l for l in (result.stderr + result.stdout).splitlines() if "error" in l]
     line = (lines or (result.stderr + result.stdout).strip().splitlines() or ["failed"])[0]
-    return line.replace("|", "\\|")[:160]
+    # A location in an installed package (transformers, timm) is named from the package.
+    line = re.sub(r"/\S*/(site|dist)-packages/", "", line)
+    return line.replace("|", "\\|")[:ERROR_CHARS]
 
 
-def measure(name, source, work, pt2c, cpp_host):
-    """One row: a dict of the measured numbers, or {"error": ...}."""
+def eager_reference(model_py, out_dir, timeout=None):
+    """Fresh inputs and eager's outputs for them, by tools/eager_reference.py."""
+    return run([sys.executable, EAGER_REFERENCE, model_py, out_dir, "--seed", "7"], timeout)
+
+
+def measure(name, source, work, pt2c, cpp_host, timeout=None, reference=None):
+    """One row: a dict of the measured numbers, or {"error": ...} (`timeout`: seconds
+    each step may take; `reference`: a function like eager_reference)."""
     work.mkdir(parents=True)
     if isinstance(source, pathlib.Path):
         model_py = source
@@ -73,19 +88,19 @@ def measure(name, source, work, pt2c, cpp_host):
         model_py.write_text(textwrap.dedent(source))
     row = {}
     start = time.monotonic()
-    exported = run([pt2c, "export", model_py, "-o", work / "model.pt2c", "-q"])
+    exported = run([pt2c, "export", model_py, "-o", work / "model.pt2c", "-q"], timeout)
     row["export_s"] = time.monotonic() - start
     if exported.returncode != 0:
         return {"error": "export: " + first_error(exported)}
     start = time.monotonic()
-    compiled = run([pt2c, "compile", work / "model.pt2c", "-o", work / "model.so"])
+    compiled = run([pt2c, "compile", work / "model.pt2c", "-o", work / "model.so"], timeout)
     row["compile_s"] = time.monotonic() - start
     ops = re.search(r"import\s+(\d+) aten ops", compiled.stderr)
     row["aten_ops"] = int(ops.group(1)) if ops else None
     if compiled.returncode != 0:
         return {"error": "compile: " + first_error(compiled), "aten_ops": row["aten_ops"]}
     row["so_bytes"] = (work / "model.so").stat().st_size
-    made = run([sys.executable, EAGER_REFERENCE, model_py, work / "data", "--seed", "7"])
+    made = (reference or eager_reference)(model_py, work / "data", timeout)
     if made.returncode != 0:
         return {"error": "eager reference: " + first_error(made), **row}
     data = work / "data"
@@ -95,7 +110,7 @@ def measure(name, source, work, pt2c, cpp_host):
         cmd += ["--input", p]
     for p in sorted(data.glob("ref*.npy"), key=lambda p: int(p.stem[3:])):
         cmd += ["--reference", p]
-    ran = run(cmd, env={"PATH": "/nonexistent"})
+    ran = run(cmd, timeout, env={"PATH": "/nonexistent"})
     errors = [float(x) for x in re.findall(r"rel = ([0-9.eE+-]+|nan|inf)", ran.stdout)]
     if not errors:
         return {"error": "run: " + first_error(ran), **row}
@@ -182,7 +197,16 @@ def main():
     return 0
 
 
+# tools/sweep_report.py writes this section at the end of docs/ZOO.md; a zoo report
+# written over the file keeps it.
+SWEEPS_HEADING = "## Sweeps"
+
+
 def write(path, text):
+    old = pathlib.Path(path).read_text() if pathlib.Path(path).exists() else ""
+    at = old.find("\n" + SWEEPS_HEADING + "\n")
+    if at >= 0 and "\n" + SWEEPS_HEADING + "\n" not in text:
+        text = text.rstrip("\n") + "\n" + old[at:]
     partial = pathlib.Path(path).with_suffix(".partial")
     partial.write_text(text)
     partial.replace(path)  # never a half-written doc

@@ -1,10 +1,14 @@
 """Compile a model.py with pt2c and compare the .so, run from the C++ host with no
 Python in its process, against PyTorch eager on fresh random inputs."""
+import datetime
 import json
+import os
 import pathlib
+import random
 import textwrap
 
 import numpy as np
+import pytest
 
 from conftest import REPO, env_without_python, run
 
@@ -81,3 +85,68 @@ def check_against_eager(pt2c, cpp_host, python, model_py, work_dir, tolerance=1e
     inputs, refs = eager_data(python, model_py, work / f"data{seed}", seed)
     run_against_references(cpp_host, so, inputs, refs, work / f"out{seed}", tolerance)
     return so, [np.load(p) for p in refs]
+
+
+# How many architectures of a sweep (test_timm.py, test_transformers_sweep.py) a CI run
+# adds to the fixed sample.
+CI_SWEEP_COUNT = 5
+
+
+SWEEP_RESULTS = REPO / "docs" / "zoo_sweeps.json"  # tools/sweep_report.py writes it
+
+
+def recorded_failures(sweep):
+    """name -> the failure recorded for it in docs/zoo_sweeps.json's `sweep`."""
+    try:
+        rows = json.loads(SWEEP_RESULTS.read_text()).get(sweep, {})
+    except FileNotFoundError:
+        return {}
+    return {name: row.get("error") or f"max rel error {row['max_rel_error']:.2e}"
+            for name, row in rows.items() if "error" in row or not row.get("passed")}
+
+
+def sweep_params(sweep, names, sample):
+    """pytest parameters for the architectures of `sweep` this run compiles
+    (sweep_selection). Those recorded as failing in docs/zoo_sweeps.json are expected to
+    fail (xfail, not strict: one that passes is reported as XPASS; rerun
+    tools/sweep_report.py to record it), and CI's daily draw takes none of them: it is
+    there to catch regressions."""
+    failing = recorded_failures(sweep)
+    params = []
+    for name in sweep_selection(names, sample, exclude=failing):
+        if name in failing:
+            mark = pytest.mark.xfail(reason=f"docs/zoo_sweeps.json: {failing[name]}",
+                                     strict=False)
+            params.append(pytest.param(name, marks=mark))
+        else:
+            params.append(name)
+    return params
+
+
+def sweep_selection(names, sample, ci_count=CI_SWEEP_COUNT, exclude=()):
+    """The architectures of a sweep that this run compiles, out of `names` (in order):
+
+    - by default the fixed `sample`;
+    - PT2C_FULL_SWEEP=1 (CI): the sample plus `ci_count` others (none of `exclude`)
+      drawn at random with the date as the seed (PT2C_SWEEP_SEED overrides it), so that
+      each day covers others while CI's time stays bounded; the test ids name them;
+    - PT2C_SWEEP=all: every one (for docs/ZOO.md; tools/sweep_report.py records them);
+      PT2C_SWEEP=a,b,...: those named.
+    """
+    names = list(names)
+    chosen = os.environ.get("PT2C_SWEEP", "")
+    if chosen == "all":
+        return names
+    if chosen:
+        wanted = chosen.split(",")
+        unknown = [n for n in wanted if n not in names]
+        if unknown:
+            raise ValueError(f"PT2C_SWEEP names {', '.join(unknown)}, not in the sweep")
+        return wanted
+    selected = list(sample)
+    if os.environ.get("PT2C_FULL_SWEEP") == "1":
+        seed = os.environ.get("PT2C_SWEEP_SEED") or datetime.date.today().isoformat()
+        others = [n for n in names if n not in selected and n not in exclude]
+        drawn = random.Random(seed).sample(others, min(ci_count, len(others)))
+        selected += [n for n in names if n in drawn]
+    return selected
