@@ -8,6 +8,12 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 
+namespace pt2c::prim {
+// TransposeSinking.cpp (the dialect's only readers, so no header: every dependent of
+// the dialect would rebuild with one).
+void populateTransposeSinkingPatterns(mlir::RewritePatternSet &patterns);
+} // namespace pt2c::prim
+
 using namespace mlir;
 using namespace pt2c::prim;
 
@@ -142,6 +148,7 @@ struct UnitDimTransposeToReshape : OpRewritePattern<TransposeOp> {
 
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
   patterns.add<UnitDimTransposeToReshape>(context);
+  populateTransposeSinkingPatterns(patterns);
 }
 
 namespace {
@@ -361,6 +368,21 @@ Value widenedSource(Value v) {
   return convert.getOperand();
 }
 
+/// w where `user` = y * broadcast(w) (either order), w of y's element type along y's last
+/// dim.
+Value rmsWeightOf(Operation *user, Value y) {
+  auto mul = dyn_cast_or_null<MulOp>(user);
+  if (!mul)
+    return {};
+  Value other = mul.getLhs() == y ? mul.getRhs() : mul.getLhs();
+  auto broadcast = other.getDefiningOp<BroadcastInDimOp>();
+  auto type = cast<RankedTensorType>(y.getType());
+  if (!broadcast || broadcast.getType() != type || mul.getType() != type ||
+      !llvm::equal(broadcast.getBroadcastDimensions(), ArrayRef<int64_t>{type.getRank() - 1}))
+    return {};
+  return broadcast.getOperand();
+}
+
 /// layer_norm computes in f32 from any float operands and rounds once to its result
 /// type: a widening convert of an operand, or a convert of its only use, is part of it;
 /// so is an add whose only use it is (the residual connection before a post-norm).
@@ -399,14 +421,25 @@ struct AbsorbConvertsIntoLayerNorm : OpRewritePattern<LayerNormOp> {
     // An RMS norm rounds to its result type before the weight: another type moves that.
     if (op.getRms() && operands[2])
       outConvert = nullptr;
-    if (!changed && !outConvert)
+    // An RMS norm without weight whose only use scales it by a weight of its own type
+    // along the last dim: the op's weight is that product (rounded to the result, then
+    // times the weight, rounded again). The form's matcher sees only the weight multiply
+    // of its moment; one written through reshapes becomes this shape later.
+    Operation *weighting = nullptr;
+    if (op.getRms() && !operands[2] && !operands[3] && !outConvert)
+      if (Value w = rmsWeightOf(user, op.getResult())) {
+        operands[2] = w;
+        weighting = user;
+      }
+    if (!changed && !outConvert && !weighting)
       return failure();
-    Type resultType = outConvert ? outConvert.getType() : op.getType();
+    Operation *replaced = outConvert ? outConvert.getOperation() : weighting;
+    Type resultType = replaced ? replaced->getResult(0).getType() : op.getType();
     auto fused =
         rewriter.create<LayerNormOp>(op.getLoc(), resultType, operands[0], operands[1], operands[2],
                                      operands[3], op.getEpsilonAttr(), op.getRmsAttr());
-    if (outConvert) {
-      rewriter.replaceOp(outConvert, fused.getResult());
+    if (replaced) {
+      rewriter.replaceOp(replaced, fused.getResult());
       rewriter.eraseOp(op);
     } else {
       rewriter.replaceOp(op, fused.getResult());

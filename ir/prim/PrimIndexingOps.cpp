@@ -9,6 +9,12 @@
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SmallBitVector.h"
 
+namespace pt2c::prim {
+// TransposeSinking.cpp (the dialect's only readers, so no header: every dependent of
+// the dialect would rebuild with one).
+bool sinksTransposes(mlir::Operation *user);
+} // namespace pt2c::prim
+
 using namespace mlir;
 using namespace pt2c::prim;
 
@@ -102,14 +108,19 @@ namespace {
 /// slice(transpose(x, p)) = transpose(slice(x), p), the slice's entry for result dim i
 /// moved to x's dim p[i]; where the transpose only feeds slices, so that the whole
 /// transposed tensor is never made (nn.MultiheadAttention's packed q, k, v: the
-/// transpose that brings the 3 to the front, then a slice for each).
+/// transpose that brings the 3 to the front, then a slice for each). On the GPU also
+/// where the slice's readers sink transposes (TransposeSinking.cpp): rotate_half's
+/// halves of a transposed q then rotate before the transpose, as the rest of q does.
 struct SliceThroughTranspose : OpRewritePattern<SliceOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(SliceOp op, PatternRewriter &rewriter) const override {
     auto transpose = op.getOperand().getDefiningOp<TransposeOp>();
-    if (!transpose ||
-        !llvm::all_of(transpose->getUsers(), [](Operation *user) { return isa<SliceOp>(user); }))
+    if (!transpose)
+      return failure();
+    bool onlySlices =
+        llvm::all_of(transpose->getUsers(), [](Operation *user) { return isa<SliceOp>(user); });
+    if (!onlySlices && (op->use_empty() || !llvm::all_of(op->getUsers(), sinksTransposes)))
       return failure();
     ArrayRef<int64_t> perm = transpose.getPermutation();
     SmallVector<int64_t> start(perm.size()), limit(perm.size()), strides(perm.size());

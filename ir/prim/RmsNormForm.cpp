@@ -5,7 +5,9 @@
 //   c = x in f32 (usually convert(x), which the op's canonicalization absorbs)
 //   r = rsqrt(sum(c * c over the last dim) / N + eps)         (keepdim: unit reshapes)
 //   y = c * broadcast(r)
-//   result = y | convert(y to T) | convert(y to T) * broadcast(w)   (w: [N] of T)
+//   result = y | convert(y to T)
+//
+// A weight multiply after it (w: [N] of T) joins the op by its canonicalization.
 //
 // On the GPU that formula is a sum-of-squares kernel with its fill, the scalar
 // arithmetic and the scaling: 4 to 6 launches, where the fused kernel is one.
@@ -75,16 +77,6 @@ Value squaredOver(Value sum) {
   return square.getLhs();
 }
 
-/// The weight w of `op` = y' * broadcast(w) (either order), w: [N] along the last dim.
-Value weightOf(Operation *op, Value y, int64_t rank) {
-  Value other = otherOperand<MulOp>(op, y);
-  auto broadcast = other ? other.getDefiningOp<BroadcastInDimOp>() : BroadcastInDimOp();
-  if (!broadcast || broadcast.getType() != y.getType() ||
-      !llvm::equal(broadcast.getBroadcastDimensions(), ArrayRef<int64_t>{rank - 1}))
-    return {};
-  return broadcast.getOperand();
-}
-
 struct FormRmsNorm : OpRewritePattern<RsqrtOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -117,7 +109,7 @@ struct FormRmsNorm : OpRewritePattern<RsqrtOp> {
     if (!c)
       return failure();
     auto type = cast<RankedTensorType>(c.getType());
-    int64_t rank = type.getRank(), n = type.getShape().back();
+    int64_t n = type.getShape().back();
     std::optional<double> divisor = splatValue(scale);
     bool isDiv = mean.getDefiningOp<DivOp>() != nullptr;
     if (!divisor || (isDiv ? *divisor != (double)n : *divisor * n != 1.0))
@@ -134,23 +126,18 @@ struct FormRmsNorm : OpRewritePattern<RsqrtOp> {
     Operation *scaling = soleUser(broadcast);
     if (otherOperand<MulOp>(scaling, broadcast) != c)
       return failure();
-    Value result = scaling->getResult(0), weight;
-    // Rounded to T, then times the weight in T (weight * y.to(dtype)); or f32 throughout.
+    Value result = scaling->getResult(0);
+    // Rounded to T (y.to(dtype), before the weight); or f32 throughout.
     if (auto round = dyn_cast_or_null<ConvertOp>(soleUser(result))) {
       auto to = dyn_cast<FloatType>(getElementTypeOrSelf(round.getType()));
       if (!to || to.getWidth() >= 32)
         return failure();
       result = round.getResult();
     }
-    if (Operation *scale = soleUser(result))
-      if (Value w = weightOf(scale, result, rank)) {
-        weight = w;
-        result = scale->getResult(0);
-      }
     rewriter.setInsertionPoint(result.getDefiningOp());
     auto norm = rewriter.create<LayerNormOp>(
-        rsqrt.getLoc(), result.getType(), c, /*residual=*/Value(), weight, /*bias=*/Value(),
-        rewriter.getF64FloatAttr(*eps), rewriter.getUnitAttr());
+        rsqrt.getLoc(), result.getType(), c, /*residual=*/Value(), /*weight=*/Value(),
+        /*bias=*/Value(), rewriter.getF64FloatAttr(*eps), rewriter.getUnitAttr());
     rewriter.replaceAllUsesWith(result, norm.getResult());
     return success();
   }

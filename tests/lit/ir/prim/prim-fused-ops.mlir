@@ -229,3 +229,67 @@ func.func @not_a_mean(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   return %y : tensor<2x8xf32>
 }
 }
+
+// -----
+
+// An RMS norm formed without its weight (the multiply was written through reshapes the
+// form's matcher did not see) takes a later weight multiply of its own type; a centred
+// layer norm, which rounds once after its weight, keeps the multiply.
+// CHECK-LABEL: func.func @rms_norm_late_weight
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<2x8xf16>, %[[W:[a-z0-9]+]]: tensor<8xf16>)
+// CHECK-NEXT: %[[N:.*]] = prim.layer_norm %[[X]] weight %[[W]], epsilon = {{.*}} {rms} : tensor<2x8xf16>, tensor<8xf16> -> tensor<2x8xf16>
+// CHECK-NEXT: return %[[N]]
+// CHECK-LABEL: func.func @layer_norm_late_weight
+// CHECK: prim.layer_norm
+// CHECK-NEXT: prim.broadcast_in_dim
+// CHECK-NEXT: prim.mul
+module attributes {pt2c.fused_ops} {
+func.func @rms_norm_late_weight(%x: tensor<2x8xf16>, %w: tensor<8xf16>) -> tensor<2x8xf16> {
+  %n = prim.layer_norm %x, epsilon = 1.0e-6 {rms} : tensor<2x8xf16> -> tensor<2x8xf16>
+  %wb = prim.broadcast_in_dim %w, dims = [1] : tensor<8xf16> -> tensor<2x8xf16>
+  %out = prim.mul %n, %wb : tensor<2x8xf16>
+  return %out : tensor<2x8xf16>
+}
+func.func @layer_norm_late_weight(%x: tensor<2x8xf16>, %w: tensor<8xf16>) -> tensor<2x8xf16> {
+  %n = prim.layer_norm %x, epsilon = 1.0e-6 : tensor<2x8xf16> -> tensor<2x8xf16>
+  %wb = prim.broadcast_in_dim %w, dims = [1] : tensor<8xf16> -> tensor<2x8xf16>
+  %out = prim.mul %n, %wb : tensor<2x8xf16>
+  return %out : tensor<2x8xf16>
+}
+}
+
+// -----
+
+// Rotary embeddings on a transposed q ([b, s, h, d] -> [b, h, s, d], then
+// q * cos + rotate_half(q) * sin): on the GPU the transpose sinks below the rotation
+// (slices move above it, the broadcasts of cos and sin broadcast into [b, s, h, d]) and
+// attention absorbs it: q is read as the projection wrote it (heads_inner), no copy.
+// CHECK-LABEL: func.func @rotary_before_transpose
+// CHECK-NOT: prim.transpose
+// CHECK: prim.broadcast_in_dim %{{.*}}, dims = [0, 2, 1, 3] : tensor<1x1x4x8xf16> -> tensor<1x4x2x8xf16>
+// CHECK-NOT: prim.transpose
+// CHECK: prim.attention {{.*}} heads_inner = [true, false, false, false]
+// CHECK-LABEL: func.func @rotary_unmarked
+// CHECK: prim.transpose
+module attributes {pt2c.fused_ops} {
+func.func @rotary_before_transpose(%q: tensor<1x4x2x8xf16>, %k: tensor<1x2x4x8xf16>, %v: tensor<1x2x4x8xf16>, %cos: tensor<1x1x4x8xf16>, %sin: tensor<1x1x4x8xf16>) -> tensor<1x2x4x8xf16> {
+  %t = prim.transpose %q, permutation = [0, 2, 1, 3] : tensor<1x4x2x8xf16> -> tensor<1x2x4x8xf16>
+  %cb = prim.broadcast_in_dim %cos, dims = [0, 1, 2, 3] : tensor<1x1x4x8xf16> -> tensor<1x2x4x8xf16>
+  %a = prim.mul %t, %cb : tensor<1x2x4x8xf16>
+  %lo = prim.slice %t, start = [0, 0, 0, 0], limit = [1, 2, 4, 4], strides = [1, 1, 1, 1] : tensor<1x2x4x8xf16> -> tensor<1x2x4x4xf16>
+  %hi = prim.slice %t, start = [0, 0, 0, 4], limit = [1, 2, 4, 8], strides = [1, 1, 1, 1] : tensor<1x2x4x8xf16> -> tensor<1x2x4x4xf16>
+  %nh = prim.neg %hi : tensor<1x2x4x4xf16>
+  %rot = prim.concatenate %nh, %lo dim = 3 : (tensor<1x2x4x4xf16>, tensor<1x2x4x4xf16>) -> tensor<1x2x4x8xf16>
+  %sb = prim.broadcast_in_dim %sin, dims = [0, 1, 2, 3] : tensor<1x1x4x8xf16> -> tensor<1x2x4x8xf16>
+  %b = prim.mul %rot, %sb : tensor<1x2x4x8xf16>
+  %r = prim.add %a, %b : tensor<1x2x4x8xf16>
+  %o = prim.attention %r, %k, %v, scale = 0.35355339, causal = false, heads_inner = [false, false, false, false] : tensor<1x2x4x8xf16>, tensor<1x2x4x8xf16>, tensor<1x2x4x8xf16> -> tensor<1x2x4x8xf16>
+  return %o : tensor<1x2x4x8xf16>
+}
+}
+func.func @rotary_unmarked(%q: tensor<1x4x2x8xf32>, %cos: tensor<1x1x4x8xf32>) -> tensor<1x2x4x8xf32> {
+  %t = prim.transpose %q, permutation = [0, 2, 1, 3] : tensor<1x4x2x8xf32> -> tensor<1x2x4x8xf32>
+  %cb = prim.broadcast_in_dim %cos, dims = [0, 1, 2, 3] : tensor<1x1x4x8xf32> -> tensor<1x2x4x8xf32>
+  %a = prim.mul %t, %cb : tensor<1x2x4x8xf32>
+  return %a : tensor<1x2x4x8xf32>
+}

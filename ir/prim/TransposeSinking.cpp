@@ -1,0 +1,124 @@
+// Transposes sink below the elementwise math and concatenations that read them, in a
+// module the GPU pipelines marked pt2c.fused_ops, so that the attention (or matrix
+// product) at the end of the chain absorbs them into the layout it reads.
+//
+// Rotary embeddings are the case: q and k leave their projections as [b, s, h, d],
+// are transposed to [b, h, s, d], rotated (x * cos + rotate_half(x) * sin) and handed
+// to attention. Computed as written, the transpose is a copy kernel of its own before
+// the rotation. Rotated before the transpose, the rotation reads the projection
+// directly and attention reads its result in the [b, s, h, d] layout (heads_inner):
+// no copy at all. The CPU keeps the program's order (its kernels read strided
+// operands in place).
+#include "ir/contract/ModelContract.h"
+#include "ir/prim/PrimDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace pt2c::prim;
+
+namespace {
+
+bool inFusedOpsModule(Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  return module && module->hasAttr(pt2c::kFusedOpsAttr);
+}
+
+/// The type `t` would have before transpose `perm`: dim perm[i] of it is dim i of t.
+RankedTensorType untransposed(RankedTensorType t, ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> shape(t.getRank());
+  for (auto [i, p] : llvm::enumerate(perm))
+    shape[p] = t.getDimSize(i);
+  return t.clone(shape);
+}
+
+/// E(transpose(a, p), ...) = transpose(E(a, ...), p) for an elementwise op E whose
+/// other operands are transposes with the same permutation or broadcasts (which then
+/// broadcast into the untransposed layout: operand dim j lands on dim p[dims[j]]).
+struct SinkTransposeBelowElementwise : RewritePattern {
+  SinkTransposeBelowElementwise(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
+    if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
+        op->getNumRegions() != 0 || !inFusedOpsModule(op))
+      return failure();
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!type || !type.hasStaticShape())
+      return failure();
+    ArrayRef<int64_t> perm;
+    for (Value v : op->getOperands())
+      if (auto transpose = v.getDefiningOp<TransposeOp>()) {
+        if (!perm.empty() && transpose.getPermutation() != perm)
+          return failure();
+        perm = transpose.getPermutation();
+      } else if (!v.getDefiningOp<BroadcastInDimOp>()) {
+        return failure();
+      }
+    if (perm.empty())
+      return failure();
+    SmallVector<Value> operands;
+    for (Value v : op->getOperands()) {
+      if (auto transpose = v.getDefiningOp<TransposeOp>()) {
+        operands.push_back(transpose.getOperand());
+        continue;
+      }
+      auto broadcast = v.getDefiningOp<BroadcastInDimOp>();
+      if (!broadcast.getDynamicSizes().empty())
+        return failure();
+      SmallVector<int64_t> dims;
+      for (int64_t d : broadcast.getBroadcastDimensions())
+        dims.push_back(perm[d]);
+      operands.push_back(rewriter.create<BroadcastInDimOp>(
+          broadcast.getLoc(), untransposed(broadcast.getType(), perm), broadcast.getOperand(), dims,
+          ValueRange{}));
+    }
+    OperationState state(op->getLoc(), op->getName(), operands, TypeRange{untransposed(type, perm)},
+                         op->getAttrs());
+    Operation *sunk = rewriter.create(state);
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, sunk->getResult(0), perm);
+    return success();
+  }
+};
+
+/// concatenate(transpose(a_i, p)) = transpose(concatenate(a_i) along dim p[d], p).
+struct SinkTransposeBelowConcatenate : OpRewritePattern<ConcatenateOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConcatenateOp op, PatternRewriter &rewriter) const override {
+    if (!inFusedOpsModule(op) || !op.getType().hasStaticShape())
+      return failure();
+    ArrayRef<int64_t> perm;
+    SmallVector<Value> parts;
+    for (Value v : op.getInputs()) {
+      auto transpose = v.getDefiningOp<TransposeOp>();
+      if (!transpose || (!perm.empty() && transpose.getPermutation() != perm))
+        return failure();
+      perm = transpose.getPermutation();
+      parts.push_back(transpose.getOperand());
+    }
+    if (perm.empty())
+      return failure();
+    Value joined = rewriter.create<ConcatenateOp>(op.getLoc(), parts, perm[op.getDimension()]);
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, joined, perm);
+    return success();
+  }
+};
+
+} // namespace
+
+namespace pt2c::prim {
+
+void populateTransposeSinkingPatterns(RewritePatternSet &patterns) {
+  patterns.add<SinkTransposeBelowElementwise, SinkTransposeBelowConcatenate>(patterns.getContext());
+}
+
+/// Whether a transpose read by `user` moves below it (so a slice between them moves
+/// above the transpose, even where the transpose has other readers).
+bool sinksTransposes(Operation *user) {
+  return inFusedOpsModule(user) &&
+         (user->hasTrait<OpTrait::Elementwise>() || isa<ConcatenateOp>(user));
+}
+
+} // namespace pt2c::prim
