@@ -26,6 +26,35 @@ func.func @convolution_one_entry_lists(%x: tensor<2x3x10xf32>, %w: tensor<5x3x3x
 
 // -----
 
+// A patch embedding (4 x 4 windows, stride 4, tiling the 8 x 8 input): the patches as
+// rows, one matrix product with the weight, the bias on the product's rows (a GEMM
+// epilogue), then back to [N, O, H, W]. A strided convolution whose windows overlap
+// stays a convolution.
+// CHECK-LABEL: func.func @patch_embedding
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3x8x8xf32>, %[[W:.*]]: tensor<5x3x4x4xf32>, %[[B:.*]]: tensor<5xf32>)
+// CHECK-NEXT: %[[S:.*]] = prim.reshape %[[X]] : tensor<2x3x8x8xf32> -> tensor<2x3x2x4x2x4xf32>
+// CHECK-NEXT: %[[T:.*]] = prim.transpose %[[S]], permutation = [0, 2, 4, 1, 3, 5] : tensor<2x3x2x4x2x4xf32> -> tensor<2x2x2x3x4x4xf32>
+// CHECK-NEXT: %[[P:.*]] = prim.reshape %[[T]] : tensor<2x2x2x3x4x4xf32> -> tensor<8x48xf32>
+// CHECK-NEXT: %[[F:.*]] = prim.reshape %[[W]] : tensor<5x3x4x4xf32> -> tensor<5x48xf32>
+// CHECK-NEXT: %[[M:.*]] = prim.dot_general %[[P]], %[[F]], batch = [] x [], contract = [1] x [1] : (tensor<8x48xf32>, tensor<5x48xf32>) -> tensor<8x5xf32>
+// CHECK-NEXT: %[[BB:.*]] = prim.broadcast_in_dim %[[B]], dims = [1] : tensor<5xf32> -> tensor<8x5xf32>
+// CHECK-NEXT: %[[A:.*]] = prim.add %[[M]], %[[BB]]
+// CHECK-NEXT: %[[R:.*]] = prim.reshape %[[A]] : tensor<8x5xf32> -> tensor<2x2x2x5xf32>
+// CHECK-NEXT: %[[O:.*]] = prim.transpose %[[R]], permutation = [0, 3, 1, 2] : tensor<2x2x2x5xf32> -> tensor<2x5x2x2xf32>
+// CHECK-NEXT: return %[[O]]
+// CHECK-LABEL: func.func @overlapping_windows
+// CHECK: prim.convolution
+func.func @patch_embedding(%x: tensor<2x3x8x8xf32>, %w: tensor<5x3x4x4xf32>, %b: tensor<5xf32>) -> tensor<2x5x2x2xf32> {
+  %0 = "aten.convolution"(%x, %w, %b) {stride = array<i64: 4, 4>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64} : (tensor<2x3x8x8xf32>, tensor<5x3x4x4xf32>, tensor<5xf32>) -> tensor<2x5x2x2xf32>
+  return %0 : tensor<2x5x2x2xf32>
+}
+func.func @overlapping_windows(%x: tensor<2x3x8x8xf32>, %w: tensor<5x3x4x4xf32>) -> tensor<2x5x3x3xf32> {
+  %0 = "aten.convolution"(%x, %w) {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64} : (tensor<2x3x8x8xf32>, tensor<5x3x4x4xf32>) -> tensor<2x5x3x3xf32>
+  return %0 : tensor<2x5x3x3xf32>
+}
+
+// -----
+
 // Inference batch norm as ATen's CPU kernel computes it: alpha = rsqrt(var + eps) *
 // weight, beta = bias - mean * alpha, out = x * alpha + beta (per channel, dim 1).
 // The empty saved statistics are dropped.
