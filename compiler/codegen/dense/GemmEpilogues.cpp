@@ -60,7 +60,8 @@ public:
     }
     if (!isBiasAdd(sum) || b->first.size() != 2 + extraOps)
       return std::nullopt;
-    auto [bcast, x] = *split(sum.getDefiningOp(), [&](mlir::Value v) { return isBroadcastBias(v); });
+    auto [bcast, x] =
+        *split(sum.getDefiningOp(), [&](mlir::Value v) { return isBroadcastBias(v); });
     e.input = argumentIndex(func, x);
     e.bias = argumentIndex(func, bcast.getDefiningOp()->getOperand(0));
     if (static_cast<int>(e.input) == e.bias || static_cast<int>(e.input) == e.residual ||
