@@ -241,8 +241,11 @@ private:
     for (auto [step, call] : llvm::enumerate(calls)) {
       // A matrix product's or convolution's operands live one step longer: a GPU library
       // call (cuBLASLt, cuDNN) may then take in the next step, its bias epilogue, writing
-      // that step's output while it still reads them (codegen/cuda/CudaPlan.cpp).
-      int64_t until = step + (callsLibraryCandidate(call) ? 1 : 0);
+      // that step's output while it still reads them (codegen/dense/LibrarySteps.cpp).
+      // Two steps longer before a bias step and a residual add (BIAS_ADD).
+      int64_t until = step;
+      if (callsLibraryCandidate(call))
+        until += feedsBiasThenAdd(calls, step) ? 2 : 1;
       for (mlir::Value v : call.getOperands())
         lastUse[bufferRoot(v)] = until;
     }
@@ -272,6 +275,29 @@ private:
       r.steps.push_back(s);
     }
     return mlir::success();
+  }
+
+  // Whether call `step` + 1 reads call `step`'s result and call `step` + 2, one prim.add,
+  // reads call `step` + 1's: a Linear's bias add and residual add that a reshape kept in
+  // two kernels, which may both join the product's library call.
+  bool feedsBiasThenAdd(llvm::MutableArrayRef<mlir::func::CallOp> calls, size_t step) {
+    if (step + 2 >= calls.size() || calls[step]->getNumResults() != 1 ||
+        calls[step + 1]->getNumResults() != 1)
+      return false;
+    auto reads = [&](mlir::func::CallOp reader, mlir::Value v) {
+      return llvm::any_of(reader.getOperands(),
+                          [&](mlir::Value o) { return bufferRoot(o) == bufferRoot(v); });
+    };
+    if (!reads(calls[step + 1], calls[step]->getResult(0)) ||
+        !reads(calls[step + 2], calls[step + 1]->getResult(0)))
+      return false;
+    auto callee = mlir::SymbolTable::lookupNearestSymbolFrom<mlir::func::FuncOp>(
+        calls[step + 2], calls[step + 2].getCalleeAttr());
+    if (!callee || callee.getBody().empty())
+      return false;
+    auto ops = callee.getBody().front().without_terminator();
+    return std::distance(ops.begin(), ops.end()) == 1 &&
+           ops.begin()->getName().getStringRef() == "prim.add";
   }
 
   // Whether `call`'s kernel function computes a prim.dot_general or prim.convolution.

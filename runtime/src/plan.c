@@ -223,6 +223,19 @@ static int operand_fits(const pt2c_plan *plan, uint32_t buffer, uint64_t element
   return span <= plan->buffers[buffer].nbytes;
 }
 
+/* Whether two buffers may share bytes: the same caller's tensor, or overlapping ranges of
+ * one memory (arena, weights, state). */
+static int buffers_overlap(const pt2c_plan *plan, uint32_t a, uint32_t b) {
+  const pt2c_plan_buffer *x = &plan->buffers[a], *y = &plan->buffers[b];
+  if (a == b)
+    return 1;
+  if (x->kind != y->kind)
+    return 0;
+  if (x->kind == PT2C_BUFFER_INPUT || x->kind == PT2C_BUFFER_OUTPUT)
+    return x->index == y->index;
+  return x->offset < y->offset + y->nbytes && y->offset < x->offset + x->nbytes;
+}
+
 /* What a library step (`what`: "GEMM" or "convolution") must have whatever it computes:
  * the `expected_args` buffers its epilogue takes, and `num_fallback_steps` steps after it
  * in the plan. */
@@ -256,14 +269,16 @@ static pt2c_status check_gemm_step(const pt2c_plan *plan, uint32_t number,
   const pt2c_plan_gemm *g = &plan->gemms[step->kernel];
   if (g->dtype != PT2C_F32 && g->dtype != PT2C_F16 && g->dtype != PT2C_BF16)
     return CORRUPT("step %u: GEMM dtype %u is not f32, f16 or bf16", number, g->dtype);
-  if (g->epilogue > PT2C_GEMM_EPILOGUE_BIAS_RELU || g->transpose_a > 1 || g->transpose_b > 1)
+  if (g->epilogue > PT2C_GEMM_EPILOGUE_BIAS_ADD || g->transpose_a > 1 || g->transpose_b > 1)
     return CORRUPT("step %u: unknown GEMM epilogue or transpose", number);
   if (g->input_dtype != 0 && ((g->input_dtype != PT2C_F16 && g->input_dtype != PT2C_BF16) ||
                               g->dtype != PT2C_F32 || g->epilogue != PT2C_GEMM_EPILOGUE_NONE))
     return CORRUPT("step %u: GEMM input dtype %u: only f16 or bf16 operands of an f32 product "
                    "without epilogue",
                    number, g->input_dtype);
-  uint32_t expected_args = g->epilogue == PT2C_GEMM_EPILOGUE_NONE ? 3 : 4;
+  int has_bias = pt2c_gemm_epilogue_has_bias(g->epilogue),
+      has_c = pt2c_gemm_epilogue_has_c(g->epilogue);
+  uint32_t expected_args = 3 + (uint32_t)has_bias + (uint32_t)has_c;
   pt2c_status status =
       check_library_args(plan, number, step, "GEMM", expected_args, g->num_fallback_steps);
   if (status == PT2C_OK)
@@ -279,9 +294,14 @@ static pt2c_status check_gemm_step(const pt2c_plan *plan, uint32_t number,
                           g->transpose_b ? g->n : g->k, g->transpose_b ? g->k : g->n, g->ld_b) &&
              operand_fits(plan, args[expected_args - 1], size, g->batch, g->stride_d, g->m, g->n,
                           g->ld_d) &&
-             (expected_args == 3 || operand_fits(plan, args[2], size, 1, 0, 1, g->n, g->n));
+             (!has_bias || operand_fits(plan, args[2], size, 1, 0, 1, g->n, g->n)) &&
+             (!has_c || operand_fits(plan, args[expected_args - 2], size, g->batch, g->stride_d,
+                                     g->m, g->n, g->ld_d));
   if (!fits)
     return CORRUPT("step %u: a GEMM operand is empty or larger than its buffer", number);
+  /* The CPU microkernels accumulate into D over blocks of K, reading C at the last. */
+  if (has_c && buffers_overlap(plan, args[expected_args - 2], args[expected_args - 1]))
+    return CORRUPT("step %u: the GEMM's C and D share bytes", number);
   /* Distinct batch entries write distinct bytes of D (A and B may be shared, stride 0):
    * this also bounds the batch by D's buffer. */
   if (g->batch > 1 && g->stride_d < (g->m - 1) * g->ld_d + g->n)

@@ -52,18 +52,7 @@ static int splits(const pt2c_plan *plan, const pt2c_kernel_split *table, uint32_
   return step->kind == PT2C_STEP_KERNEL && table != NULL && table[step->kernel].range != NULL;
 }
 
-/* What a library step's epilogue adds, for its description. */
-static const char *gemm_epilogue_name(uint32_t epilogue) {
-  switch (epilogue) {
-  case PT2C_GEMM_EPILOGUE_BIAS:
-    return " + bias";
-  case PT2C_GEMM_EPILOGUE_BIAS_RELU:
-    return " + bias, relu";
-  default:
-    return "";
-  }
-}
-
+/* What a convolution step's epilogue adds, for its description. */
 static const char *conv_epilogue_name(uint32_t epilogue) {
   switch (epilogue) {
   case PT2C_CONV_EPILOGUE_BIAS:
@@ -87,7 +76,7 @@ static void describe(const pt2c_plan *plan, const pt2c_kernel_split *table, uint
   if (step->kind == PT2C_STEP_GEMM) {
     const pt2c_plan_gemm *g = &plan->gemms[step->kernel];
     snprintf(text, size, "GEMM m=%" PRIu64 " n=%" PRIu64 " k=%" PRIu64 " batch=%" PRIu64 "%s", g->m,
-             g->n, g->k, g->batch, gemm_epilogue_name(g->epilogue));
+             g->n, g->k, g->batch, pt2c_gemm_epilogue_suffix(g->epilogue));
   } else if (step->kind == PT2C_STEP_CONV) {
     const pt2c_plan_conv *c = &plan->convs[step->kernel];
     snprintf(text, size,

@@ -1,7 +1,8 @@
 """Small models the GPU tests compile for CUDA and for ROCm: a ReLU MLP that is all GEMM
-steps (test_cuda_build.py for cuBLASLt, test_rocm_build.py for hipBLASLt) and a CNN that
-is all convolution steps (test_cuda_conv.py for cuDNN, test_rocm_build.py for MIOpen),
-with the convolution records its plan must have."""
+steps (test_cuda_build.py for cuBLASLt, test_rocm_build.py for hipBLASLt), a transformer
+block's residual adds that join their GEMM steps (those two and test_cpu_microkernels.py)
+and a CNN that is all convolution steps (test_cuda_conv.py for cuDNN, test_rocm_build.py
+for MIOpen), with the convolution records its plan must have."""
 
 NONE, BIAS, BIAS_RELU, BIAS_ADD_RELU = range(4)  # pt2c_conv_epilogue
 
@@ -16,6 +17,38 @@ def model():
 
 example_inputs = (torch.randn(4, 16),)
 """
+
+GEMM_ADD, GEMM_BIAS_ADD = 3, 4  # pt2c_gemm_epilogue
+
+# The residual adds of a transformer block right after a Linear: without a bias (Llama's
+# o_proj: ADD), with one on [batch, seq, features] (the bias add and the residual add stay
+# two kernels, a reshape between them: both join, BIAS_ADD) and on [rows, features] (one
+# kernel computes both: BIAS_ADD). Every op is part of a GEMM step, so a fake Lt library
+# computes the whole model. WIDTH is the tests' to change (K blocks of the CPU's GEMM).
+RESIDUAL = """
+import torch
+from torch import nn
+
+WIDTH = 16
+
+class Residual(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.o_proj = nn.Linear(WIDTH, WIDTH, bias=False)
+        self.fc = nn.Linear(WIDTH, WIDTH)
+
+    def forward(self, x, y):
+        h = x + self.o_proj(x)
+        return h + self.fc(h), y + self.fc(y)
+
+def model():
+    torch.manual_seed(0)
+    return Residual()
+
+def example_inputs():
+    return (torch.randn(2, 3, WIDTH), torch.randn(4, WIDTH))
+"""
+EXPECTED_RESIDUAL_EPILOGUES = [GEMM_ADD, GEMM_BIAS_ADD, GEMM_BIAS_ADD]
 
 # A stem (conv + folded batch norm + ReLU), a ResNet basic block (conv-BN-ReLU-conv-BN,
 # + the identity, ReLU), a depthwise conv with stride 2, dilation 2 and a bias, and a

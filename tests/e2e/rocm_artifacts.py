@@ -173,7 +173,8 @@ def matmul_line(gemm):
     m and n are the plan's n and m, its A the plan's B (transa = transpose_b)."""
     return (f"hipblaslt matmul m={gemm['n']} n={gemm['m']} k={gemm['k']} "
             f"batch={gemm['batch']} transa={gemm['transpose_b']} transb={gemm['transpose_a']} "
-            f"epilogue={ {0: 1, 1: 4, 2: 6}[gemm['epilogue']] } type=0 compute=2")
+            f"epilogue={ {0: 1, 1: 4, 2: 6, 3: 1, 4: 4}[gemm['epilogue']] } type=0 compute=2 "
+            f"beta={1 if gemm['epilogue'] in (3, 4) else 0}")
 
 
 def conv_line(conv, verb):

@@ -7,7 +7,10 @@ partial block."""
 import os
 import re
 
+import pytest
+
 from conftest import env_without_python, run
+from gpu_models import RESIDUAL
 from harness import eager_data, with_random_batch_norm, write_model
 
 MLP = """
@@ -123,6 +126,36 @@ def test_convolution_steps_match_eager_on_every_path(pt2c, cpp_host, python, tmp
     for epilogue in ("groups 24, input 12x10 + bias, silu", "groups 4, input 6x5 + bias, silu",
                      "+ bias + residual, relu", "+ bias, relu"):
         assert epilogue in profiled.stderr, profiled.stderr
+
+
+# 300 wide: K runs over two of the microkernels' K blocks, and the residual C must be added
+# once, at the last.
+RESIDUAL_300 = RESIDUAL.replace("WIDTH = 16", "WIDTH = 300")
+
+
+def residual_epilogues(pt2c, so):
+    env = dict(os.environ, PT2C_PROFILE="20")
+    profiled = run([pt2c, "bench", so, "--runs", "1", "--warmup", "0"], env=env)
+    assert profiled.returncode == 0, profiled.stderr
+    return sorted(re.findall(r"batch=1( \+ bias)? \+ C", profiled.stderr))
+
+
+@pytest.mark.parametrize("dtype, tolerance", [("float32", 1e-4), ("float16", 4e-3),
+                                              ("bfloat16", 2e-2)])
+def test_residual_adds_join_their_gemm_steps_on_every_path(pt2c, cpp_host, python, tmp_path,
+                                                            dtype, tolerance):
+    """x + o_proj(x) and h + fc(h) (3-d and 2-d): three GEMM steps whose epilogue adds the
+    residual (ADD, BIAS_ADD, BIAS_ADD; f16 and bf16 widen C like the bias), matching eager
+    on every path, the fallback kernels (PT2C_CPU_MICROKERNELS=0) included."""
+    source = RESIDUAL_300
+    if dtype != "float32":
+        source = source.replace("return Residual()", f"return Residual().to(torch.{dtype})")
+        source = source.replace("torch.randn(2, 3, WIDTH), torch.randn(4, WIDTH)",
+                                f"torch.randn(2, 3, WIDTH).to(torch.{dtype}), "
+                                f"torch.randn(4, WIDTH).to(torch.{dtype})")
+    so = compile_and_check(pt2c, cpp_host, python, tmp_path, source,
+                           "3 GEMM steps (microkernels)", tolerance=tolerance)
+    assert residual_epilogues(pt2c, so) == ["", " + bias", " + bias"]
 
 
 def test_avx2_build_runs_and_lists_only_libc(pt2c, cpp_host, python, tmp_path):

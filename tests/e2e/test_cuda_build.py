@@ -14,7 +14,7 @@ from conftest import BIN, REPO, run
 from cuda_artifacts import (PTX, CUBIN, embedded_symbol, fake_driver_env, fatbin_images,
                             fatbin_of, find_cuda_toolkit, find_cuobjdump, read_plan,
                             run_on_fake_driver)
-from gpu_models import RELU_MLP
+from gpu_models import EXPECTED_RESIDUAL_EPILOGUES, RELU_MLP, RESIDUAL
 
 MLP = REPO / "examples" / "mlp" / "model.py"
 
@@ -240,6 +240,68 @@ def test_linear_layers_become_gemm_steps_with_fused_epilogues(pt2c, cpp_host, tm
     assert "launch " not in log  # cuBLASLt served both GEMMs: no fallback kernel ran
     y = np.load(out / "0.npy")
     assert np.abs(y - reference).max() / np.abs(reference).max() <= 1e-5
+
+
+def test_residual_adds_join_their_gemm_steps(pt2c, cpp_host, tmp_path):
+    """`x + o_proj(x)` (no bias) and `h + fc(h)` (with a bias; on 3-d and 2-d inputs) are
+    one GEMM step each with the ADD or BIAS_ADD epilogue, the residual as cuBLASLt's C
+    (beta = 1): no launch of pt2c's own add kernels remains, and the fake cuBLASLt's
+    result, which adds C only when beta says so, matches eager. Without cuBLASLt every
+    step's fallback launches run instead, as the plan configures them."""
+    model_py = tmp_path / "residual.py"
+    model_py.write_text(RESIDUAL)
+    so = tmp_path / "residual_cuda.so"
+    result = run([pt2c, model_py, "--target", "cuda:sm_90", "-o", so])
+    assert result.returncode == 0, result.stderr
+    plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
+    assert [g["epilogue"] for g in plan["gemms"]] == EXPECTED_RESIDUAL_EPILOGUES
+    # ADD's fallback is the GEMM kernel and the add; the 3-d BIAS_ADD's the GEMM kernel,
+    # the bias kernel and the add; the 2-d one's the GEMM kernel and the bias + add kernel.
+    assert [g["num_fallback_steps"] for g in plan["gemms"]] == [2, 3, 2]
+    # A, B, [bias,] C, D: C is the residual, never D itself.
+    gemm_args = [step["args"] for step in plan["steps"] if step["kind"] == 1]
+    assert [len(args) for args in gemm_args] == [4, 5, 5]
+    assert all(args[-2] != args[-1] for args in gemm_args)
+    assert len(plan["steps"]) == 3 + 7  # every kernel step is some GEMM's fallback
+    inspected = run([pt2c, "inspect", so])
+    assert "B^T + C (cuBLASLt; 2 fallback steps)" in inspected.stdout, inspected.stdout
+    assert "B^T + bias + C (cuBLASLt; 3 fallback steps)" in inspected.stdout
+
+    import torch
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((2, 3, 16)).astype(np.float32)
+    y = rng.standard_normal((4, 16)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "y.npy", y)
+    namespace = {}
+    exec(RESIDUAL, namespace)
+    with torch.no_grad():
+        references = [r.numpy() for r in namespace["model"]()(torch.from_numpy(x),
+                                                               torch.from_numpy(y))]
+    out = tmp_path / "out"
+    env = fake_driver_env(tmp_path, FAKE_CUDA_SM="90", PT2C_LIBCUBLASLT=str(FAKE_CUBLASLT))
+    result = run([cpp_host, so, "--input", tmp_path / "x.npy", "--input", tmp_path / "y.npy",
+                  "--output-dir", out], env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "launch " not in (tmp_path / "log").read_text()
+    for i, reference in enumerate(references):
+        got = np.load(out / f"{i}.npy")
+        assert np.abs(got - reference).max() / np.abs(reference).max() <= 1e-5
+
+    # No cuBLASLt, or turned off: every kernel step launches, configured as planned.
+    fallback = tmp_path / "fallback"
+    fallback.mkdir()
+    run_on_fake_driver(cpp_host, so, [tmp_path / "x.npy", tmp_path / "y.npy"], fallback, sm="90")
+    env = fake_driver_env(tmp_path, FAKE_CUDA_SM="90", PT2C_LIBCUBLASLT=str(FAKE_CUBLASLT),
+                          PT2C_CUBLASLT="0")
+    (tmp_path / "log").unlink()
+    result = run([cpp_host, so, "--input", tmp_path / "x.npy", "--input", tmp_path / "y.npy",
+                  "--output-dir", out], env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    launched = [line.split()[1] for line in (tmp_path / "log").read_text().splitlines()
+                if line.startswith("launch ")]
+    assert launched == [plan["gpu_kernels"][step["kernel"]]["name"]
+                        for step in plan["steps"] if step["kind"] == 0]
 
 
 BATCHED = """

@@ -16,7 +16,8 @@ import pytest
 
 from conftest import REPO, run
 from cuda_artifacts import embedded_symbol, read_plan
-from gpu_models import BIAS, BIAS_ADD_RELU, BIAS_RELU, CNN, EXPECTED_CONVS, NONE, RELU_MLP
+from gpu_models import (BIAS, BIAS_ADD_RELU, BIAS_RELU, CNN, EXPECTED_CONVS,
+                        EXPECTED_RESIDUAL_EPILOGUES, NONE, RELU_MLP, RESIDUAL)
 from rocm_artifacts import (FAKE_HIP, check_plan_against_code_objects, code_objects_of,
                             conv_line, expected_launches, fake_hip_env, fake_libraries_env,
                             find_llvm_tool, matmul_line, run_on_fake_hip)
@@ -272,11 +273,11 @@ def run_host(cpp_host, so, inputs, out, env):
     return run(command, env=env)
 
 
-def run_without_library(cpp_host, so, plan, x, tmp_path, env):
-    """Runs `so` on input `x` with the fake libraries and `env`, which takes one of them
-    away; checks that the run succeeds and launches every kernel step of the plan (the
-    fallbacks included), as the plan configures it. Returns the log lines."""
-    result = run_host(cpp_host, so, [x], tmp_path / "out", fake_libraries_env(tmp_path, **env))
+def run_without_library(cpp_host, so, plan, inputs, tmp_path, env):
+    """Runs `so` on the `inputs` (paths) with the fake libraries and `env`, which takes one
+    of them away; checks that the run succeeds and launches every kernel step of the plan
+    (the fallbacks included), as the plan configures it. Returns the log lines."""
+    result = run_host(cpp_host, so, inputs, tmp_path / "out", fake_libraries_env(tmp_path, **env))
     assert result.returncode == 0, result.stdout + result.stderr
     log = (tmp_path / "log").read_text().splitlines()
     launched = [line.split()[1:8] for line in log if line.startswith("launch ")]
@@ -323,7 +324,7 @@ def test_gemms_fall_back_to_their_kernels_without_hipblaslt(relu_mlp, cpp_host, 
     plan configures it, and the run succeeds (the fake HIP runs no kernel, so the numbers
     of pt2c's own GEMM kernels wait for an AMD GPU)."""
     so, plan, x, _ = relu_mlp
-    log = run_without_library(cpp_host, so, plan, x, tmp_path, env)
+    log = run_without_library(cpp_host, so, plan, [x], tmp_path, env)
     assert not [line for line in log if line.startswith("hipblaslt ")]
 
 
@@ -348,6 +349,36 @@ def test_mlp_gemms_go_to_hipblaslt_and_gelu_to_its_kernel(pt2c, cpp_host, mlp_ro
     assert matmuls == [matmul_line(g) for g in plan["gemms"]] and len(matmuls) == 2
     assert {(g["m"], g["n"], g["k"]) for g in plan["gemms"]} == {(8, 256, 64), (8, 10, 256)}
     assert [line for line in log if line.startswith("launch ")]
+
+
+def test_hipblaslt_adds_the_residual_as_c(pt2c, cpp_host, tmp_path):
+    """The residual adds after Linears (ADD, BIAS_ADD) are hipblasLtMatmul calls with
+    beta = 1 and the residual as C, and the fake hipBLASLt's result matches eager;
+    with hipBLASLt turned off, the fallback launches of every step run instead."""
+    import torch
+    so, plan = compile_for_rocm(pt2c, tmp_path, "residual", RESIDUAL)
+    assert [g["epilogue"] for g in plan["gemms"]] == EXPECTED_RESIDUAL_EPILOGUES
+    rng = np.random.default_rng(9)
+    arrays = [rng.standard_normal(shape).astype(np.float32) for shape in ((2, 3, 16), (4, 16))]
+    inputs = [tmp_path / "x.npy", tmp_path / "y.npy"]
+    for path, array in zip(inputs, arrays):
+        np.save(path, array)
+    namespace = {}
+    exec(RESIDUAL, namespace)
+    with torch.no_grad():
+        references = [r.numpy() for r in namespace["model"]()(*map(torch.from_numpy, arrays))]
+    out = tmp_path / "served"
+    out.mkdir()
+    _, log = run_on_fake_hip(cpp_host, so, inputs, out, libraries=True)
+    matmuls = [line for line in log if line.startswith("hipblaslt ")]
+    assert matmuls == [matmul_line(g) for g in plan["gemms"]]
+    assert all(line.endswith(" beta=1") for line in matmuls)
+    assert not [line for line in log if line.startswith("launch ")]
+    for i, reference in enumerate(references):
+        got = np.load(out / f"{i}.npy")
+        assert np.abs(got - reference).max() / np.abs(reference).max() <= 1e-5
+    log = run_without_library(cpp_host, so, plan, inputs, tmp_path, {"PT2C_HIPBLASLT": "0"})
+    assert not [line for line in log if line.startswith("hipblaslt ")]
 
 
 @pytest.fixture(scope="module")
@@ -403,5 +434,5 @@ def test_convolutions_fall_back_to_their_kernels_without_miopen(cnn, cpp_host, t
     the run succeeds. A call MIOpen refuses at run time (outside a graph capture) queued
     nothing, so its convolution falls back from then on, as with cuDNN."""
     so, plan, x, _ = cnn
-    log = run_without_library(cpp_host, so, plan, x, tmp_path, env)
+    log = run_without_library(cpp_host, so, plan, [x], tmp_path, env)
     assert not [line for line in log if line.startswith("miopen forward")]

@@ -377,6 +377,8 @@ struct alignas(64) GemmWeights {
   float w[12] = {1, 0, -1, 2, 0.5f, 0.5f, 0.5f, 0.5f, -2, -1, 0, 1};
   float padding[4] = {};
   float bias[3] = {0.25f, -1, -3};
+  float padding2[13] = {};
+  float residual[6] = {10, -20, 30, -40, 50, -60}; // C of the ADD epilogues, at byte 128
 };
 const GemmWeights kGemmWeights;
 
@@ -445,6 +447,51 @@ TEST_CASE("GEMM steps run through cuBLASLt, with the bias and relu epilogue, not
   CHECK(matmuls() == before + 1);
   CHECK(stats.launches == launches); // fake_triple (the fallback) did not run
   CHECK(pt2c::testing::fake_cublaslt_int("fake_cublaslt_last_compute") == 68); // no TF32
+}
+
+namespace {
+
+// y = x @ w^T + bias + residual (BIAS_ADD: C is a weight here, the model's residual stream
+// in a real plan), with fake_triple as the fallback; `c_is_d`: D as C, which is corrupt.
+std::vector<unsigned char> bias_add_plan(bool c_is_d = false) {
+  pt2c_plan_gemm gemm = linear_relu_gemm();
+  gemm.epilogue = PT2C_GEMM_EPILOGUE_BIAS_ADD;
+  PlanBuilder plan;
+  plan.device = PT2C_DEVICE_CUDA;
+  uint32_t triple = plan.add_gpu_kernel("fake_triple", {1, 1, 1}, {6, 1, 1});
+  uint32_t x = plan.add_input("x", PT2C_F32, {2, 4});
+  uint32_t y = plan.add_output("y", PT2C_F32, {2, 3});
+  uint32_t w = plan.add_weight(0, 48);
+  uint32_t bias = plan.add_weight(64, 12);
+  uint32_t residual = plan.add_weight(128, 24);
+  plan.add_gemm_step(gemm, {x, w, bias, c_is_d ? y : residual, y});
+  plan.add_step(triple, {x, y});
+  return plan.build();
+}
+
+} // namespace
+
+TEST_CASE("a BIAS_ADD GEMM step adds C through cuBLASLt's beta = 1") {
+  ModelPtr model = create_gemm_model(bias_add_plan());
+  int before = matmuls();
+  GemmIo io;
+  REQUIRE(io.run(model.get()) == PT2C_OK);
+  CHECK(matmuls() == before + 1);
+  for (int m = 0; m < 2; ++m)
+    for (int n = 0; n < 3; ++n) {
+      float sum = kGemmWeights.bias[n] + kGemmWeights.residual[m * 3 + n];
+      for (int k = 0; k < 4; ++k)
+        sum += io.x[m * 4 + k] * kGemmWeights.w[n * 4 + k];
+      CHECK(io.y[m * 3 + n] == sum);
+    }
+}
+
+TEST_CASE("a GEMM step whose C is its D is corrupt") {
+  pt2c::testing::use_fake_cublaslt();
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  CHECK(create(bias_add_plan(/*c_is_d=*/true), &model, kFatbin, &kGemmWeights,
+               sizeof(kGemmWeights)) == PT2C_ERROR_CORRUPT_MODEL);
+  CHECK_THAT(last_error(), Contains("C and D share bytes"));
 }
 
 TEST_CASE("PT2C_CUDA_TF32=1 lets f32 GEMMs use TF32") {

@@ -92,10 +92,7 @@ std::vector<std::string> stepLabels(const PlanRecords &plan) {
                     " (%s; %u fallback steps)",
                     dtypeName(g.input_dtype ? g.input_dtype : g.dtype), g.m, g.n, g.k, g.batch,
                     g.transpose_a ? " A^T" : "", g.transpose_b ? " B^T" : "",
-                    g.epilogue == PT2C_GEMM_EPILOGUE_BIAS        ? " + bias"
-                    : g.epilogue == PT2C_GEMM_EPILOGUE_BIAS_RELU ? " + bias, relu"
-                                                                 : "",
-                    gemmLibrary, g.num_fallback_steps);
+                    pt2c_gemm_epilogue_suffix(g.epilogue), gemmLibrary, g.num_fallback_steps);
     } else if (step.kind == PT2C_STEP_CONV && step.kernel < plan.convs.size()) {
       const pt2c_plan_conv &c = plan.convs[step.kernel];
       uint32_t r = c.spatial_rank <= PT2C_CONV_MAX_SPATIAL ? c.spatial_rank : 0;

@@ -11,7 +11,9 @@ namespace {
 using dense::argumentIndex;
 using dense::body;
 using dense::i64Array;
+using dense::is;
 using dense::isPositiveZeroFloatSplat;
+using dense::split;
 
 // The pt2c_dtype of a statically shaped f32/f16/bf16 tensor, or 0.
 uint32_t floatDtype(mlir::Value value) {
@@ -24,10 +26,6 @@ uint32_t floatDtype(mlir::Value value) {
 
 llvm::ArrayRef<int64_t> shapeOf(mlir::Value value) {
   return mlir::cast<mlir::RankedTensorType>(value.getType()).getShape();
-}
-
-bool is(mlir::Operation *op, llvm::StringRef name) {
-  return op && op->getName().getStringRef() == name;
 }
 
 // A kernel that is one convolution of two arguments, with the layout cuDNN takes.
@@ -86,18 +84,6 @@ std::optional<ConvKernel> matchConv(mlir::func::FuncOp func) {
   kernel.input = x;
   kernel.weight = w;
   return kernel;
-}
-
-// The operands of a binary op as (the one satisfying `pred`, the other), either order.
-template <typename Predicate>
-std::optional<std::pair<mlir::Value, mlir::Value>> split(mlir::Operation *op, Predicate pred) {
-  if (!op || op->getNumOperands() != 2)
-    return std::nullopt;
-  if (pred(op->getOperand(0)))
-    return std::make_pair(op->getOperand(0), op->getOperand(1));
-  if (pred(op->getOperand(1)))
-    return std::make_pair(op->getOperand(1), op->getOperand(0));
-  return std::nullopt;
 }
 
 // s * sigmoid(s) (prim's SiLU): s, else null.

@@ -1,5 +1,6 @@
 #include "compiler/codegen/dense/GemmKernels.h"
 
+#include "compiler/codegen/dense/GemmEpilogues.h"
 #include "compiler/codegen/dense/KernelBody.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -10,37 +11,12 @@ namespace {
 
 using dense::argumentIndex;
 using dense::body;
+using dense::gemmDtype;
+using dense::gemmShape;
 using dense::i64Array;
-
-// The GEMM dtype of an element type: f32, or f16/bf16 (which cuBLASLt multiplies with
-// f32 accumulation, as the fallback kernels' lowering does).
-std::optional<uint32_t> gemmDtype(mlir::Type elementType) {
-  if (elementType.isF32())
-    return PT2C_F32;
-  if (elementType.isF16())
-    return PT2C_F16;
-  if (elementType.isBF16())
-    return PT2C_BF16;
-  return std::nullopt;
-}
-
-// A statically shaped tensor's shape, if its elements have a GEMM dtype.
-std::optional<llvm::ArrayRef<int64_t>> gemmShape(mlir::Value value) {
-  auto type = mlir::dyn_cast<mlir::RankedTensorType>(value.getType());
-  if (!type || !type.hasStaticShape() || !gemmDtype(type.getElementType()))
-    return std::nullopt;
-  return type.getShape();
-}
 
 mlir::Type elementType(mlir::Value value) {
   return mlir::cast<mlir::ShapedType>(value.getType()).getElementType();
-}
-
-uint64_t product(llvm::ArrayRef<int64_t> dims) {
-  uint64_t p = 1;
-  for (int64_t d : dims)
-    p *= static_cast<uint64_t>(d);
-  return p;
 }
 
 // The f16/bf16 argument that `value` widens to f32 (convert of an argument), if it does.
@@ -174,7 +150,8 @@ std::optional<GemmKernel> matchGemm(mlir::func::FuncOp func, const GemmMatchOpti
     return std::nullopt;
   }
   // The result is [batch..., lhs free..., rhs free...], contiguous.
-  if (g.m == 0 || g.n == 0 || g.k == 0 || g.batch == 0 || product(*result) != g.batch * g.m * g.n)
+  if (g.m == 0 || g.n == 0 || g.k == 0 || g.batch == 0 ||
+      dense::elementCount(*result) != g.batch * g.m * g.n)
     return std::nullopt;
   g.ld_d = g.n;
   if (g.batch > 1) {
@@ -191,73 +168,12 @@ std::optional<GemmKernel> matchGemm(mlir::func::FuncOp func, const GemmMatchOpti
   return kernel;
 }
 
-// A ReLU's 0 in a GEMM dtype.
-bool isZeroSplat(mlir::Value value) {
-  return dense::isPositiveZeroFloatSplat(value) && gemmDtype(elementType(value));
-}
-
-// The other operand of a commutative binary op when one of them satisfies `is`.
-template <typename Predicate> mlir::Value otherOperand(mlir::Operation *op, Predicate is) {
-  if (op->getNumOperands() != 2)
-    return {};
-  if (is(op->getOperand(0)))
-    return op->getOperand(1);
-  if (is(op->getOperand(1)))
-    return op->getOperand(0);
-  return {};
-}
-
-// x + broadcast(bias) over the last dim, then optionally max(., 0).
-std::optional<BiasEpilogueKernel> matchBiasEpilogue(mlir::func::FuncOp func) {
-  auto b = body(func);
-  if (!b || func.getNumArguments() != 2)
-    return std::nullopt;
-  BiasEpilogueKernel epilogue;
-  mlir::Value sum = b->second;
-  mlir::Operation *last = sum.getDefiningOp();
-  if (last && last->getName().getStringRef() == "prim.max") {
-    sum = otherOperand(last, isZeroSplat);
-    if (!sum)
-      return std::nullopt;
-    epilogue.epilogue = PT2C_GEMM_EPILOGUE_BIAS_RELU;
-  }
-  mlir::Operation *add = sum.getDefiningOp();
-  if (!add || add->getName().getStringRef() != "prim.add")
-    return std::nullopt;
-  auto isBroadcastBias = [&](mlir::Value v) {
-    mlir::Operation *op = v.getDefiningOp();
-    if (!op || op->getName().getStringRef() != "prim.broadcast_in_dim")
-      return false;
-    auto bias = gemmShape(op->getOperand(0)), to = gemmShape(v);
-    auto dims = i64Array(op, "broadcast_dimensions");
-    return bias && to && bias->size() == 1 && !to->empty() && (*bias)[0] == to->back() &&
-           dims.size() == 1 && dims[0] == static_cast<int64_t>(to->size()) - 1 &&
-           argumentIndex(func, op->getOperand(0)) >= 0;
-  };
-  mlir::Value x = otherOperand(add, isBroadcastBias);
-  if (!x)
-    return std::nullopt;
-  mlir::Value bcast = add->getOperand(0) == x ? add->getOperand(1) : add->getOperand(0);
-  int input = argumentIndex(func, x);
-  int bias = argumentIndex(func, bcast.getDefiningOp()->getOperand(0));
-  auto shape = gemmShape(x);
-  // Every op is part of the pattern (the zero constant, the broadcast, add, max).
-  size_t expectedOps = epilogue.epilogue == PT2C_GEMM_EPILOGUE_BIAS_RELU ? 4 : 2;
-  if (input < 0 || bias < 0 || input == bias || !shape || x.getType() != b->second.getType() ||
-      b->first.size() != expectedOps)
-    return std::nullopt;
-  epilogue.input = input;
-  epilogue.bias = bias;
-  epilogue.n = shape->back();
-  return epilogue;
-}
-
 } // namespace
 
 GemmKernelTable findGemmKernels(mlir::ModuleOp kernels, const GemmMatchOptions &options) {
-  return findLibraryKernels<GemmKernel, BiasEpilogueKernel>(
+  return findLibraryKernels<GemmKernel, GemmEpilogueKernel>(
       kernels, [&](mlir::func::FuncOp func) { return matchGemm(func, options); },
-      matchBiasEpilogue);
+      matchGemmEpilogue);
 }
 
 } // namespace pt2c

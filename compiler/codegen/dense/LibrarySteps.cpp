@@ -37,17 +37,17 @@ llvm::Error LibraryStepPlanner::run(std::vector<std::string> stepKernels) {
     if (conv != dense.convs.kernels.end()) {
       pt2c_plan_conv c = conv->second.conv;
       std::vector<uint32_t> args = convArgs(i, stepKernels, conv->second, c);
-      bool fused = c.epilogue != PT2C_CONV_EPILOGUE_NONE;
-      if (auto err = libraryStep(PT2C_STEP_CONV, c, fused, r.convs, args, i, stepKernels))
+      size_t joined = c.epilogue != PT2C_CONV_EPILOGUE_NONE ? 1 : 0;
+      if (auto err = libraryStep(PT2C_STEP_CONV, c, joined, r.convs, args, i, stepKernels))
         return err;
-      i += fused ? 1 : 0;
+      i += joined;
     } else if (gemm != dense.gemms.kernels.end()) {
       pt2c_plan_gemm g = gemm->second.gemm;
-      std::vector<uint32_t> args = gemmArgs(i, stepKernels, gemm->second, g);
-      bool fused = g.epilogue != PT2C_GEMM_EPILOGUE_NONE;
-      if (auto err = libraryStep(PT2C_STEP_GEMM, g, fused, r.gemms, args, i, stepKernels))
+      size_t joined = 0;
+      std::vector<uint32_t> args = gemmArgs(i, stepKernels, gemm->second, g, joined);
+      if (auto err = libraryStep(PT2C_STEP_GEMM, g, joined, r.gemms, args, i, stepKernels))
         return err;
-      i += fused ? 1 : 0;
+      i += joined;
     } else if (auto err = expandKernelStep(name, buffersOf(r.steps[i]))) {
       return err;
     }
@@ -118,9 +118,9 @@ std::vector<uint32_t> LibraryStepPlanner::buffersOf(const pt2c_plan_step &step) 
 
 // A library step on `args` whose record (`record`, its number of fallback steps set here)
 // joins `table`, the plan's GEMM or convolution table; then its fallback: what the kernel
-// function(s) it replaces become, kernel step i (and i + 1 when its epilogue joined).
+// function(s) it replaces become, kernel step i and the `joined` epilogue steps after it.
 template <typename Record>
-llvm::Error LibraryStepPlanner::libraryStep(pt2c_plan_step_kind kind, Record record, bool fused,
+llvm::Error LibraryStepPlanner::libraryStep(pt2c_plan_step_kind kind, Record record, size_t joined,
                                             std::vector<Record> &table,
                                             const std::vector<uint32_t> &args, size_t i,
                                             const std::vector<std::string> &stepKernels) {
@@ -128,7 +128,7 @@ llvm::Error LibraryStepPlanner::libraryStep(pt2c_plan_step_kind kind, Record rec
   steps.push_back({static_cast<uint32_t>(table.size()), static_cast<uint32_t>(args.size()),
                    static_cast<uint32_t>(stepArgs.size()), static_cast<uint32_t>(kind)});
   stepArgs.insert(stepArgs.end(), args.begin(), args.end());
-  for (size_t j = i; j <= i + (fused ? 1 : 0); ++j)
+  for (size_t j = i; j <= i + joined; ++j)
     if (auto err = expandKernelStep(stepKernels[r.steps[j].kernel], buffersOf(r.steps[j])))
       return err;
   record.num_fallback_steps = static_cast<uint32_t>(steps.size() - first - 1);
@@ -200,28 +200,75 @@ std::vector<uint32_t> LibraryStepPlanner::convArgs(size_t i,
   return operands;
 }
 
-// The GEMM step's buffers (A, B, [bias,] D) for kernel step `i`; takes in the bias
-// epilogue of step i + 1 (setting g.epilogue) when that step is the only reader of the
-// product and writing its output early cannot clobber an operand.
+// The GEMM step's buffers (A, B, [bias,] [C,] D) for kernel step `i`; takes in the
+// epilogue of step i + 1 (setting g.epilogue and `joined`) when it may join, and after a
+// BIAS epilogue an ADD one at step i + 2 (BIAS_ADD: a Linear on [batch, seq, features],
+// whose bias add and residual add a reshape keeps in two kernels).
 std::vector<uint32_t> LibraryStepPlanner::gemmArgs(size_t i,
                                                    const std::vector<std::string> &stepKernels,
-                                                   const GemmKernel &gemm,
-                                                   pt2c_plan_gemm &g) const {
+                                                   const GemmKernel &gemm, pt2c_plan_gemm &g,
+                                                   size_t &joined) const {
   std::vector<uint32_t> buffers = buffersOf(r.steps[i]);
   uint32_t product = buffers.back(); // the kernel function's one result
-  std::vector<uint32_t> plain = {buffers[gemm.lhs], buffers[gemm.rhs], product};
-  const BiasEpilogueKernel *epilogue = nextEpilogue(i, stepKernels, dense.gemms.epilogues);
-  if (!epilogue || g.batch != 1 || g.input_dtype != 0)
-    return plain;
-  const BiasEpilogueKernel &e = *epilogue;
+  std::vector<uint32_t> args = {buffers[gemm.lhs], buffers[gemm.rhs]};
+  joined = 0;
+  const GemmEpilogueKernel *epilogue = nextEpilogue(i, stepKernels, dense.gemms.epilogues);
+  auto first = epilogue && g.batch == 1 && g.input_dtype == 0
+                   ? joinGemmEpilogue(i, product, *epilogue, g, args)
+                   : std::nullopt;
+  if (!first) {
+    args.push_back(product);
+    return args;
+  }
+  g.epilogue = epilogue->epilogue;
+  joined = 1;
+  uint32_t out = first->back();
+  first->pop_back();
+  args.insert(args.end(), first->begin(), first->end());
+  const GemmEpilogueKernel *add = nextEpilogue(i + 1, stepKernels, dense.gemms.epilogues);
+  if (g.epilogue == PT2C_GEMM_EPILOGUE_BIAS && add && add->epilogue == PT2C_GEMM_EPILOGUE_ADD)
+    if (auto second = joinGemmEpilogue(i + 1, out, *add, g, args)) {
+      g.epilogue = PT2C_GEMM_EPILOGUE_BIAS_ADD;
+      joined = 2;
+      out = second->back();
+      args.push_back(second->front()); // C
+    }
+  args.push_back(out);
+  return args;
+}
+
+// Whether epilogue kernel `e` at step i + 1 may join the GEMM `g` whose result `product`
+// step i writes, the GEMM step reading `operands` (A, B and what joined before): its bias
+// and residual (those it has), then its output, else nullopt. The residual, like the
+// bias, must be another buffer than the product (it exists before the GEMM step runs),
+// and the output must overlap none of them (epilogueMayJoin): D never shares bytes with
+// C, as the CPU microkernels need (the arena planner's lifetimes give that for free, the
+// epilogue's operands living through its step).
+std::optional<std::vector<uint32_t>>
+LibraryStepPlanner::joinGemmEpilogue(size_t i, uint32_t product, const GemmEpilogueKernel &e,
+                                     const pt2c_plan_gemm &g,
+                                     std::vector<uint32_t> operands) const {
   std::vector<uint32_t> next = buffersOf(r.steps[i + 1]);
-  if (next.size() != 3 || next[e.input] != product || e.n != static_cast<int64_t>(g.n))
-    return plain;
-  uint32_t bias = next[e.bias], out = next[2];
-  if (!epilogueMayJoin(i, product, out, {plain[0], plain[1], bias}))
-    return plain;
-  g.epilogue = e.epilogue;
-  return {plain[0], plain[1], bias, out};
+  int input = static_cast<int>(e.input), residual = e.residual;
+  size_t numArgs = 2 + (e.bias >= 0 ? 1 : 0) + (residual >= 0 ? 1 : 0);
+  if (next.size() != numArgs)
+    return std::nullopt;
+  if (e.commutes && next[residual] == product)
+    std::swap(input, residual);
+  if (next[input] != product || e.elements != g.m * g.n ||
+      (e.bias >= 0 && e.n != static_cast<int64_t>(g.n)) ||
+      (residual >= 0 && next[residual] == product))
+    return std::nullopt;
+  std::vector<uint32_t> joined;
+  if (e.bias >= 0)
+    joined.push_back(next[e.bias]);
+  if (residual >= 0)
+    joined.push_back(next[residual]);
+  operands.insert(operands.end(), joined.begin(), joined.end());
+  if (!epilogueMayJoin(i, product, next.back(), operands))
+    return std::nullopt;
+  joined.push_back(next.back());
+  return joined;
 }
 
 // Whether two arena buffers share bytes (the arena planner reuses dead buffers' space).

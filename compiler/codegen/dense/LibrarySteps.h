@@ -1,8 +1,9 @@
 // The rewrite every target shares when dense math leaves the generated kernels: a step of
 // a split kernel function (SplitGemmPrologues.h) becomes the steps of its two parts; a
 // step of a GEMM kernel (GemmKernels.h) becomes a GEMM step (plan_format.h) followed by
-// its own kernel's steps as the fallback, and a bias epilogue kernel right after it that
-// reads only the product joins the GEMM step (its steps join the fallback). Convolution
+// its own kernel's steps as the fallback, and an epilogue kernel right after it that
+// reads only the product (bias, bias + ReLU, a residual add, bias + residual; also a bias
+// kernel then a residual-add kernel) joins the GEMM step (its steps join the fallback). Convolution
 // kernels (ConvKernels.h) become convolution steps the same way, joined by a bias
 // (+ ReLU, + residual) epilogue kernel.
 //
@@ -12,6 +13,7 @@
 #define PT2C_COMPILER_CODEGEN_DENSE_LIBRARYSTEPS_H_
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,7 +70,7 @@ private:
   void splitSteps(std::vector<std::string> &stepKernels);
   std::vector<uint32_t> buffersOf(const pt2c_plan_step &step) const;
   template <typename Record>
-  llvm::Error libraryStep(pt2c_plan_step_kind kind, Record record, bool fused,
+  llvm::Error libraryStep(pt2c_plan_step_kind kind, Record record, size_t joined,
                           std::vector<Record> &table, const std::vector<uint32_t> &args, size_t i,
                           const std::vector<std::string> &stepKernels);
   template <typename Epilogue>
@@ -79,7 +81,11 @@ private:
   std::vector<uint32_t> convArgs(size_t i, const std::vector<std::string> &stepKernels,
                                  const ConvKernel &conv, pt2c_plan_conv &c) const;
   std::vector<uint32_t> gemmArgs(size_t i, const std::vector<std::string> &stepKernels,
-                                 const GemmKernel &gemm, pt2c_plan_gemm &g) const;
+                                 const GemmKernel &gemm, pt2c_plan_gemm &g, size_t &joined) const;
+  std::optional<std::vector<uint32_t>> joinGemmEpilogue(size_t i, uint32_t product,
+                                                        const GemmEpilogueKernel &e,
+                                                        const pt2c_plan_gemm &g,
+                                                        std::vector<uint32_t> operands) const;
   bool overlap(uint32_t a, uint32_t b) const;
 
   const DenseKernels &dense;

@@ -179,7 +179,10 @@ typedef enum pt2c_plan_step_kind {
   PT2C_STEP_KERNEL = 0, /* kernel(args...) with the buffers' base pointers */
   /* A matrix product that a library may serve: cuBLASLt in CUDA plans, the runtime's
    * microkernels (runtime/src/cpu) in CPU plans. `kernel` indexes gemms[]; the args are
-   * A, B, then the bias when the epilogue has one, then D.
+   * A, B, then the bias when the epilogue has one, then C (the residual) for ADD and
+   * BIAS_ADD, then D. C has D's shape and layout (ld_d, stride_d) and shares no byte with
+   * D, A or B (the compiler's plans never make it so: the CPU microkernels accumulate
+   * into D over blocks of K, so C must not be D even where cuBLASLt would allow it).
    * The next gemm.num_fallback_steps steps compute the same D with the model's own
    * kernels: the runtime runs either the library call or those steps, never both. */
   PT2C_STEP_GEMM = 1,
@@ -212,7 +215,39 @@ typedef enum pt2c_gemm_epilogue {
   PT2C_GEMM_EPILOGUE_NONE = 0,      /* D = A x B */
   PT2C_GEMM_EPILOGUE_BIAS = 1,      /* D = A x B + bias[n], bias broadcast over rows */
   PT2C_GEMM_EPILOGUE_BIAS_RELU = 2, /* D = max(A x B + bias[n], 0) */
+  /* The residual adds of a transformer block (h = x + o_proj(attn)): with beta = 1 and C
+   * the residual, cuBLASLt and hipBLASLt add it in the GEMM's store, one launch fewer. */
+  PT2C_GEMM_EPILOGUE_ADD = 3,      /* D = A x B + C */
+  PT2C_GEMM_EPILOGUE_BIAS_ADD = 4, /* D = A x B + bias[n] + C (a Linear with bias, then
+                                    * the residual: GPT-2, ViT, BERT) */
 } pt2c_gemm_epilogue;
+
+/* Whether an epilogue reads a bias vector (the step's third argument). */
+static inline int pt2c_gemm_epilogue_has_bias(uint32_t epilogue) {
+  return epilogue == PT2C_GEMM_EPILOGUE_BIAS || epilogue == PT2C_GEMM_EPILOGUE_BIAS_RELU ||
+         epilogue == PT2C_GEMM_EPILOGUE_BIAS_ADD;
+}
+
+/* Whether an epilogue adds a C matrix (the step's argument before D). */
+static inline int pt2c_gemm_epilogue_has_c(uint32_t epilogue) {
+  return epilogue == PT2C_GEMM_EPILOGUE_ADD || epilogue == PT2C_GEMM_EPILOGUE_BIAS_ADD;
+}
+
+/* What an epilogue adds to "A x B", for descriptions (pt2c inspect, PT2C_PROFILE). */
+static inline const char *pt2c_gemm_epilogue_suffix(uint32_t epilogue) {
+  switch (epilogue) {
+  case PT2C_GEMM_EPILOGUE_BIAS:
+    return " + bias";
+  case PT2C_GEMM_EPILOGUE_BIAS_RELU:
+    return " + bias, relu";
+  case PT2C_GEMM_EPILOGUE_ADD:
+    return " + C";
+  case PT2C_GEMM_EPILOGUE_BIAS_ADD:
+    return " + bias + C";
+  default:
+    return "";
+  }
+}
 
 /* D[b, m, n] = sum_k A[b, m, k] * B[b, k, n] (+ epilogue), every matrix row-major in its
  * buffer at element offset b * stride. A transposed operand is stored as its transpose

@@ -74,11 +74,15 @@ int pt2c_half_gemm_run(const pt2c_plan_gemm *g, const pt2c_sgemm_problem *half) 
     if ((p.b = widened(half->b, in, n, PT2C_SCRATCH_HALF_B)) == NULL)
       return 0;
   }
-  /* The f32 product (and the f32 bias after it) when D is half; D itself when f32. */
+  /* The f32 product (then the f32 bias and the f32 residual C) when D is half; D itself
+   * when f32. The residual widens whole, like the bias, so that the microkernel adds it in
+   * f32 before the one rounding to D's type. */
   int64_t d_count = span(g->batch, g->stride_d, g->m, g->n, g->ld_d);
+  int64_t c_count = half->epilogue.residual != NULL ? d_count : 0;
   int narrow = g->dtype != PT2C_F32;
   if (narrow) {
-    float *d = pt2c_cpu_scratch(PT2C_SCRATCH_HALF_D, sizeof(float) * (size_t)(d_count + g->n));
+    float *d =
+        pt2c_cpu_scratch(PT2C_SCRATCH_HALF_D, sizeof(float) * (size_t)(d_count + g->n + c_count));
     if (d == NULL)
       return 0;
     p.c = d;
@@ -91,6 +95,11 @@ int pt2c_half_gemm_run(const pt2c_plan_gemm *g, const pt2c_sgemm_problem *half) 
     if (half->epilogue.bias != NULL) {
       pt2c_widen_half((const uint16_t *)half->epilogue.bias, g->dtype, (int64_t)g->n, d + d_count);
       p.epilogue.bias = d + d_count;
+    }
+    if (c_count > 0) {
+      float *residual = d + d_count + g->n;
+      pt2c_widen_half((const uint16_t *)half->epilogue.residual, g->dtype, c_count, residual);
+      p.epilogue.residual = residual;
     }
   }
   pt2c_sgemm_record(g, &p);

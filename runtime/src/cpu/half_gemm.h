@@ -30,7 +30,8 @@ pt2c_gemm_operands pt2c_half_gemm_operands(uint32_t dtype);
 void pt2c_sgemm_record(const pt2c_plan_gemm *g, const pt2c_sgemm_problem *p);
 
 /* Runs `p` (operands from pt2c_half_gemm_operands, strides and packed operands set up as
- * for f32; a and b point at the half operands, c at D, epilogue.bias at a half bias) for
+ * for f32; a and b point at the half operands, c at D, epilogue.bias at a half bias,
+ * epilogue.residual at a half C) for
  * record `g`. Returns 0 when scratch
  * memory ran out (the caller runs the fallback steps). */
 int pt2c_half_gemm_run(const pt2c_plan_gemm *g, const pt2c_sgemm_problem *p);

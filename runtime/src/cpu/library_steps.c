@@ -159,8 +159,11 @@ static int run_gemm(const gemm_state *state, const pt2c_plan_gemm *g, uint32_t n
   p.a = args[0], p.a_packed = state->packed_a;
   p.b = args[1], p.b_packed = state->packed_b;
   p.c = args[num_args - 1], p.ldc = (int64_t)g->ld_d;
-  if (g->epilogue != PT2C_GEMM_EPILOGUE_NONE)
+  if (pt2c_gemm_epilogue_has_bias(g->epilogue))
     p.epilogue.bias = args[2];
+  /* C has D's layout (ldc) and no byte of D (plan.c checks both). */
+  if (pt2c_gemm_epilogue_has_c(g->epilogue))
+    p.epilogue.residual = args[num_args - 2];
   p.epilogue.relu = g->epilogue == PT2C_GEMM_EPILOGUE_BIAS_RELU;
   if (pt2c_gemm_operand_dtype(g) != PT2C_F32 || g->dtype != PT2C_F32)
     return pt2c_half_gemm_run(g, &p);

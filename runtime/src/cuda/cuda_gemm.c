@@ -1,7 +1,9 @@
 /* GEMM steps through cuBLASLt or hipBLASLt (see cuda_gemm.h; blaslt_api.h: one code for
  * both, with the library's numbers from its dialect). The plan's GEMMs are row-major; the
  * libraries are column-major, so each runs as its transpose: D^T = op(B)^T x op(A)^T,
- * where a row-major matrix read column-major is already its transpose. */
+ * where a row-major matrix read column-major is already its transpose. The ADD epilogues
+ * are the libraries' own D = alpha op(A) op(B) + beta C with beta = 1 and C (the residual,
+ * never D itself in the compiler's plans) in D's layout; the others pass beta = 0, C = D. */
 #include "cuda_gemm.h"
 
 #include <stdint.h>
@@ -22,7 +24,8 @@ typedef struct gemm_entry {
   int served;
   uint32_t alignment; /* every operand address must be a multiple of this */
   pt2c_blaslt_desc desc;
-  pt2c_blaslt_layout a, b, d; /* the library's A is the plan's B, and its B the plan's A */
+  pt2c_blaslt_layout a, b, d; /* the library's A is the plan's B, and its B the plan's A;
+                               * C (when the epilogue adds one) has D's layout */
   uint64_t algo[PT2C_BLASLT_MAX_ALGO_BYTES / 8]; /* the dialect's algo_bytes of it */
 } gemm_entry;
 
@@ -74,9 +77,10 @@ static int describe(const pt2c_cuda_gemms *gemms, const pt2c_plan_gemm *g, int c
   const pt2c_blaslt_dialect *dialect = gemms->dialect;
   int32_t op_a = g->transpose_b ? dialect->op_t : dialect->op_n;
   int32_t op_b = g->transpose_a ? dialect->op_t : dialect->op_n;
-  uint32_t epilogue = g->epilogue == PT2C_GEMM_EPILOGUE_BIAS        ? dialect->epilogue_bias
-                      : g->epilogue == PT2C_GEMM_EPILOGUE_BIAS_RELU ? dialect->epilogue_relu_bias
-                                                                    : dialect->epilogue_default;
+  /* BIAS_ADD is the bias epilogue with beta = 1; ADD the default one with beta = 1. */
+  uint32_t epilogue = g->epilogue == PT2C_GEMM_EPILOGUE_BIAS_RELU ? dialect->epilogue_relu_bias
+                      : pt2c_gemm_epilogue_has_bias(g->epilogue)  ? dialect->epilogue_bias
+                                                                  : dialect->epilogue_default;
   if (api->MatmulDescCreate(&entry->desc, compute, dialect->r_32f) != 0) {
     entry->desc = NULL;
     return 0;
@@ -85,7 +89,7 @@ static int describe(const pt2c_cuda_gemms *gemms, const pt2c_plan_gemm *g, int c
    * the real one will have. */
   const void *bias = (const void *)(uintptr_t)entry->alignment;
   int32_t bias_type = data_type(dialect, g->dtype);
-  int has_bias = g->epilogue != PT2C_GEMM_EPILOGUE_NONE;
+  int has_bias = pt2c_gemm_epilogue_has_bias(g->epilogue);
   return api->MatmulDescSetAttribute(entry->desc, dialect->desc_transa, &op_a, sizeof(op_a)) == 0 &&
          api->MatmulDescSetAttribute(entry->desc, dialect->desc_transb, &op_b, sizeof(op_b)) == 0 &&
          api->MatmulDescSetAttribute(entry->desc, dialect->desc_epilogue, &epilogue,
@@ -207,8 +211,8 @@ pt2c_status pt2c_cuda_gemms_create(const pt2c_cuda_driver *cu, const pt2c_plan *
     if (step->kind != PT2C_STEP_GEMM)
       continue;
     const pt2c_plan_gemm *g = &plan->gemms[step->kernel];
-    CUdeviceptr addresses[4] = {0, 0, 0, 0};
-    for (uint32_t a = 0; a < step->num_args && a < 4; ++a) {
+    CUdeviceptr addresses[5] = {0, 0, 0, 0, 0}; /* A, B, bias, C, D at most */
+    for (uint32_t a = 0; a < step->num_args && a < 5; ++a) {
       uint32_t kind = plan->buffers[plan->step_args[step->first_arg + a]].kind;
       if (kind != PT2C_BUFFER_INPUT && kind != PT2C_BUFFER_OUTPUT)
         addresses[a] = buffer_address[plan->step_args[step->first_arg + a]];
@@ -275,8 +279,11 @@ pt2c_status pt2c_cuda_gemm_run(const pt2c_cuda_gemms *gemms, uint32_t index,
   const gemm_entry *entry = &gemms->entries[index];
   const pt2c_blaslt_api *api = gemms->api;
   const pt2c_blaslt_dialect *dialect = gemms->dialect;
-  int has_bias = g->epilogue != PT2C_GEMM_EPILOGUE_NONE;
-  CUdeviceptr a = buffers[0], b = buffers[1], d = buffers[has_bias ? 3 : 2];
+  int has_bias = pt2c_gemm_epilogue_has_bias(g->epilogue),
+      has_c = pt2c_gemm_epilogue_has_c(g->epilogue);
+  /* A, B, [bias,] [C,] D */
+  CUdeviceptr a = buffers[0], b = buffers[1], d = buffers[2 + has_bias + has_c];
+  CUdeviceptr c = has_c ? buffers[2 + has_bias] : d;
   if (has_bias) {
     const void *bias = (const void *)(uintptr_t)buffers[2];
     if (api->MatmulDescSetAttribute(entry->desc, dialect->desc_bias_pointer, &bias, sizeof(bias)) !=
@@ -287,9 +294,9 @@ pt2c_status pt2c_cuda_gemm_run(const pt2c_cuda_gemms *gemms, uint32_t index,
   const float one = 1.0f, zero = 0.0f;
   pt2c_blaslt_status status =
       api->Matmul(gemms->handle, entry->desc, &one, (const void *)(uintptr_t)b, entry->a,
-                  (const void *)(uintptr_t)a, entry->b, &zero, (const void *)(uintptr_t)d, entry->d,
-                  (void *)(uintptr_t)d, entry->d, entry->algo, (void *)(uintptr_t)gemms->workspace,
-                  gemms->workspace_size, stream);
+                  (const void *)(uintptr_t)a, entry->b, has_c ? &one : &zero,
+                  (const void *)(uintptr_t)c, entry->d, (void *)(uintptr_t)d, entry->d, entry->algo,
+                  (void *)(uintptr_t)gemms->workspace, gemms->workspace_size, stream);
   if (status != 0)
     return pt2c_fail(PT2C_ERROR_DEVICE, "%s failed for GEMM %u (status %d)", dialect->matmul_name,
                      index, status);
