@@ -352,6 +352,20 @@ LogicalResult floorDivide(DtypeQuery &q, Types &out) {
   return success();
 }
 
+/// addcmul / addcdiv: the promoted dtype of the three tensors; addcdiv of integers is
+/// refused (it would be true division), as is a float `value` for an integral result.
+LogicalResult addCombined(DtypeQuery &q, Types &out, bool divide) {
+  Type t = q.promoted();
+  if (divide && !isFloating(t))
+    return q.fail("integer division with addcdiv is not supported");
+  if (isa_and_nonnull<FloatAttr>(q.attr("value")) && !isFloating(t))
+    return q.fail("`value` must not be a floating point number for a " + str(t) + " result");
+  setAll(q, out, t);
+  return success();
+}
+LogicalResult addcmul(DtypeQuery &q, Types &out) { return addCombined(q, out, false); }
+LogicalResult addcdiv(DtypeQuery &q, Types &out) { return addCombined(q, out, true); }
+
 /// clamp: self promoted with its bounds (Scalars or tensors).
 LogicalResult clamp(DtypeQuery &q, Types &out) {
   setAll(q, out, q.promoted({"min", "max"}));
@@ -580,7 +594,12 @@ const llvm::StringMap<RuleEntry> &rules() {
          "aten.reflection_pad1d", "aten.reflection_pad2d", "aten.reflection_pad3d",
          "aten.replication_pad2d", "aten.replication_pad3d"},
         sameAsSelf);
-    add({"aten.clamp", "aten.clamp.Tensor"}, clamp);
+    add({"aten.clamp", "aten.clamp.Tensor", "aten.clamp_min", "aten.clamp_min.Tensor",
+         "aten.clamp_max", "aten.clamp_max.Tensor"},
+        clamp);
+    add({"aten.clamp_min_", "aten.clamp_min_.Tensor"}, clamp, true);
+    add({"aten.addcmul"}, addcmul);
+    add({"aten.addcdiv"}, addcdiv);
     add({"aten.fmod.Tensor", "aten.fmod.Scalar", "aten.remainder.Tensor", "aten.remainder.Scalar"},
         promoteOperands);
     add({"aten.div.Tensor_mode", "aten.div.Scalar_mode"}, divideRounding);

@@ -939,6 +939,12 @@ const llvm::StringMap<Rule> &rules() {
       t[name] = gatherPad;
     t["aten.repeat"] = repeat;
     t["aten.linalg_vector_norm"] = reduceDims;
+    for (StringRef name :
+         {"aten.clamp_min", "aten.clamp_max", "aten.clamp_min_", "aten.clamp_min_.Tensor"})
+      t[name] = sameAsSelf;
+    for (StringRef name :
+         {"aten.clamp_min.Tensor", "aten.clamp_max.Tensor", "aten.addcmul", "aten.addcdiv"})
+      t[name] = broadcastOperands;
     t["aten.leaky_relu_"] = sameAsSelf;
     t["aten.floor_divide.Scalar"] = sameAsSelf;
     t["aten.floor_divide"] = broadcastOperands;

@@ -103,7 +103,8 @@ SmallVector<Value> weightNorm(aten::InternalWeightNormInterfaceOp op, PrimBuilde
 } // namespace
 
 void populateNormDecompositions(DecompositionSet &set) {
-  set.add<aten::LinalgVectorNormOp>(vectorNorm).add<aten::InternalWeightNormInterfaceOp>(weightNorm);
+  set.add<aten::LinalgVectorNormOp>(vectorNorm)
+      .add<aten::InternalWeightNormInterfaceOp>(weightNorm);
 }
 
 } // namespace pt2c::decompose
