@@ -104,11 +104,41 @@ def eager_in_process(model_py, out_dir, timeout=None):
     return subprocess.CompletedProcess([], 0, "", "")
 
 
+def eager_float32_error(model_py, data_dir):
+    """max|f32 - f64| / max|f64| of eager itself on the recorded inputs (the model and
+    its floating inputs in float64), or None if it cannot run in float64. A model whose
+    float32 eager result is that far from its float64 one is ill-conditioned (random
+    weights and batch-norm statistics can make a deep network so): a compiled result
+    within the same distance of eager differs by rounding, not by a miscompile."""
+    import copy
+    import numpy as np
+    import torch
+    import eager_reference as ref
+    data = pathlib.Path(data_dir)
+    try:
+        model, _ = ref.load(model_py)
+        paths = sorted(data.glob("input*.npy"), key=lambda p: int(p.stem[5:]))
+        inputs = [torch.from_numpy(np.load(p)) for p in paths]
+        wide = [t.double() if t.is_floating_point() else t for t in inputs]
+        with torch.no_grad():
+            narrow = ref.flatten(model(*inputs))
+            exact = ref.flatten(copy.deepcopy(model).double()(*wide))
+    except Exception:  # noqa: BLE001 (no float64 run: nothing to report)
+        return None
+    errors = [float((a.double() - b).abs().max() / b.abs().max())
+              for a, b in zip(narrow, exact) if b.is_floating_point() and b.abs().max() > 0]
+    return max(errors) if errors else None
+
+
 def measure(name, source, work, args):
     start = time.monotonic()
     row = zoo_report.measure(name, source, work, pathlib.Path(args.pt2c),
                              pathlib.Path(args.cpp_host), timeout=args.timeout,
                              reference=eager_in_process)
+    if "max_rel_error" in row and not row.get("passed"):
+        eager_error = eager_float32_error(work / "model.py", work / "data")
+        if eager_error is not None:
+            row["eager_f32_error"] = float(f"{eager_error:.3g}")
     row["seconds"] = round(time.monotonic() - start, 1)
     for key in ("export_s", "compile_s"):
         if key in row:
@@ -189,6 +219,11 @@ Recorded with {meta.get('versions', '?')} at commit {meta.get('commit', '?')},
                 result = f"fails: {row['error']}"
             else:
                 result = f"fails: max rel error {row['max_rel_error']:.2e}"
+                if "eager_f32_error" in row:
+                    result += (f" (eager's own float32 result is {row['eager_f32_error']:.2e} "
+                               "from float64: ill-conditioned, see tools/sweep_report.py)"
+                               if row["eager_f32_error"] > 1e-4 else
+                               f" (eager float32 vs float64: {row['eager_f32_error']:.2e})")
             lines.append(f"| {name} | {row['family']} | {cell(row['what'])} | "
                          f"{row.get('aten_ops') or ''} | {row.get('export_s', '')} | "
                          f"{row.get('compile_s', '')} | {cell(result)} |")

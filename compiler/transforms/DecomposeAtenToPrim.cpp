@@ -20,6 +20,8 @@ void decompose::populateAtenToPrimDecompositions(mlir::RewritePatternSet &patter
   populateDistanceDecompositions(set);
   populateGridSampleDecompositions(set);
   populateCol2ImDecompositions(set);
+  populateIm2ColDecompositions(set);
+  populateNormDecompositions(set);
   populateLinearAlgebraDecompositions(set);
   populateShapeDecompositions(set);
   populateConvolutionDecompositions(set);

@@ -342,6 +342,30 @@ LogicalResult divideRounding(DtypeQuery &q, Types &out) {
   return success();
 }
 
+/// floor_divide: the promoted dtype (integers divide to integers); PyTorch has no bool
+/// kernel.
+LogicalResult floorDivide(DtypeQuery &q, Types &out) {
+  Type t = q.promoted();
+  if (isBool(t))
+    return q.fail("floor division of bools is not supported");
+  setAll(q, out, t);
+  return success();
+}
+
+/// addcmul / addcdiv: the promoted dtype of the three tensors; addcdiv of integers is
+/// refused (it would be true division), as is a float `value` for an integral result.
+LogicalResult addCombined(DtypeQuery &q, Types &out, bool divide) {
+  Type t = q.promoted();
+  if (divide && !isFloating(t))
+    return q.fail("integer division with addcdiv is not supported");
+  if (isa_and_nonnull<FloatAttr>(q.attr("value")) && !isFloating(t))
+    return q.fail("`value` must not be a floating point number for a " + str(t) + " result");
+  setAll(q, out, t);
+  return success();
+}
+LogicalResult addcmul(DtypeQuery &q, Types &out) { return addCombined(q, out, false); }
+LogicalResult addcdiv(DtypeQuery &q, Types &out) { return addCombined(q, out, true); }
+
 /// clamp: self promoted with its bounds (Scalars or tensors).
 LogicalResult clamp(DtypeQuery &q, Types &out) {
   setAll(q, out, q.promoted({"min", "max"}));
@@ -511,6 +535,25 @@ LogicalResult arange(DtypeQuery &q, Types &out) {
   return dtypeOr(q, out, anyFloat ? q.f32() : q.i64());
 }
 
+//===--- norms ---===//
+
+/// linalg_vector_norm: floating input; the result in `dtype` if given, else self's dtype.
+LogicalResult vectorNorm(DtypeQuery &q, Types &out) {
+  if (!isFloating(q.elem(0)))
+    return q.fail("expects a floating-point input, got " + str(q.elem(0)));
+  return dtypeOr(q, out, q.elem(0));
+}
+
+/// _weight_norm_interface(v, g): w in v's dtype; the norms in v's dtype, float32 for
+/// f16/bf16 v (ATen's CPU kernel accumulates and returns them in the opmath type).
+LogicalResult weightNorm(DtypeQuery &q, Types &out) {
+  Type v = q.elem(0);
+  if (!isFloating(v))
+    return q.fail("expects a floating-point `v`, got " + str(v));
+  out = {v, v.isF16() || v.isBF16() ? q.f32() : v};
+  return success();
+}
+
 struct RuleEntry {
   Rule rule;
   /// In-place ops (`add_`, ...) write self: the rule's result must be castable into
@@ -551,7 +594,12 @@ const llvm::StringMap<RuleEntry> &rules() {
          "aten.reflection_pad1d", "aten.reflection_pad2d", "aten.reflection_pad3d",
          "aten.replication_pad2d", "aten.replication_pad3d"},
         sameAsSelf);
-    add({"aten.clamp", "aten.clamp.Tensor"}, clamp);
+    add({"aten.clamp", "aten.clamp.Tensor", "aten.clamp_min", "aten.clamp_min.Tensor",
+         "aten.clamp_max", "aten.clamp_max.Tensor"},
+        clamp);
+    add({"aten.clamp_min_", "aten.clamp_min_.Tensor"}, clamp, true);
+    add({"aten.addcmul"}, addcmul);
+    add({"aten.addcdiv"}, addcdiv);
     add({"aten.fmod.Tensor", "aten.fmod.Scalar", "aten.remainder.Tensor", "aten.remainder.Scalar"},
         promoteOperands);
     add({"aten.div.Tensor_mode", "aten.div.Scalar_mode"}, divideRounding);
@@ -626,6 +674,13 @@ const llvm::StringMap<RuleEntry> &rules() {
     add({"aten.native_layer_norm", "aten.native_group_norm", "aten.native_batch_norm",
          "aten._native_batch_norm_legit_no_training"},
         normalization);
+    add({"aten.linalg_vector_norm"}, vectorNorm);
+    add({"aten._weight_norm_interface"}, weightNorm);
+    add({"aten.floor_divide", "aten.floor_divide.Scalar"}, floorDivide);
+    add({"aten.floor_divide_.Tensor"}, floorDivide, true);
+    add({"aten.leaky_relu_"}, floatOnly, true);
+    add({"aten.im2col"}, floatOnly);
+    add({"aten.upsample_bicubic2d", "aten.upsample_bicubic2d.vec"}, floatOnly);
 
     add({"aten._to_copy", "aten.new_zeros", "aten.new_ones", "aten.new_full", "aten.zeros_like",
          "aten.ones_like", "aten.full_like", "aten.empty_like"},

@@ -938,6 +938,19 @@ const llvm::StringMap<Rule> &rules() {
           "aten.replication_pad2d", "aten.replication_pad3d"})
       t[name] = gatherPad;
     t["aten.repeat"] = repeat;
+    t["aten.linalg_vector_norm"] = reduceDims;
+    for (StringRef name :
+         {"aten.clamp_min", "aten.clamp_max", "aten.clamp_min_", "aten.clamp_min_.Tensor"})
+      t[name] = sameAsSelf;
+    for (StringRef name :
+         {"aten.clamp_min.Tensor", "aten.clamp_max.Tensor", "aten.addcmul", "aten.addcdiv"})
+      t[name] = broadcastOperands;
+    t["aten.leaky_relu_"] = sameAsSelf;
+    t["aten.floor_divide.Scalar"] = sameAsSelf;
+    t["aten.floor_divide"] = broadcastOperands;
+    t["aten.floor_divide_.Tensor"] = sameAsSelf;
+    for (StringRef name : {"aten.upsample_bicubic2d", "aten.upsample_bicubic2d.vec"})
+      t[name] = upsample2d;
     for (StringRef name : {"aten.split.Tensor", "aten.split_with_sizes", "aten.unbind.int",
                            "aten.unsafe_split.Tensor", "aten.unsafe_chunk"})
       t[name] = firstPiece;

@@ -101,8 +101,15 @@ def recorded_failures(sweep):
         rows = json.loads(SWEEP_RESULTS.read_text()).get(sweep, {})
     except FileNotFoundError:
         return {}
-    return {name: row.get("error") or f"max rel error {row['max_rel_error']:.2e}"
-            for name, row in rows.items() if "error" in row or not row.get("passed")}
+    def why(row):
+        if "error" in row:
+            return row["error"]
+        text = f"max rel error {row['max_rel_error']:.2e}"
+        if "eager_f32_error" in row:  # tools/sweep_report.py: eager's own rounding error
+            text += f" (eager float32 is {row['eager_f32_error']:.2e} from float64)"
+        return text
+    return {name: why(row) for name, row in rows.items()
+            if "error" in row or not row.get("passed")}
 
 
 def sweep_params(sweep, names, sample):

@@ -93,6 +93,9 @@ def test_reductions_activations_padding_cat(pt2c, cpp_host, python, tmp_path):
                 h = F.hardsigmoid(x) + F.hardtanh(x, -0.5, 0.25)
                 s = x.clone()
                 s.sigmoid_()
+                # Darknet's and CSPNet's nn.LeakyReLU(inplace=True): leaky_relu_.
+                leaky = x * 2
+                F.leaky_relu(leaky, 0.1, inplace=True)
                 t = F.silu(x, inplace=False) * s
                 t.mul_(x)
                 p = F.pad(x, (1, 2, 0, 3), value=-0.75)
@@ -103,6 +106,7 @@ def test_reductions_activations_padding_cat(pt2c, cpp_host, python, tmp_path):
                     torch.amin(x, dim=2, keepdim=True),
                     h, t, p,
                     torch.cat([x, h, t], dim=1),
+                    leaky,
                 )
 
         model = M()

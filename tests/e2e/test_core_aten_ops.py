@@ -226,3 +226,73 @@ def test_grid_sample(pt2c, cpp_host, python, tmp_path):
         example_inputs = (torch.randn(2, 3, 5, 7), torch.rand(2, 4, 6, 2) * 2 - 1)
     """)
     check_against_eager(pt2c, cpp_host, python, model, tmp_path)
+
+
+def test_unfold(pt2c, cpp_host, python, tmp_path):
+    model = write_model(tmp_path, """
+        import torch
+        import torch.nn.functional as F
+
+        class M(torch.nn.Module):
+            # F.unfold (im2col): overlapping padded 3x3 blocks with stride 2, dilated 2x3
+            # blocks, ConvBERT's [k, 1] blocks over a sequence, and an unbatched image.
+            def forward(self, x, seq):
+                return (F.unfold(x, 3, padding=1, stride=2),
+                        F.unfold(x, (2, 3), dilation=(2, 1)),
+                        F.unfold(seq, (5, 1), padding=(2, 0)),
+                        F.unfold(x[0], 3, padding=1, stride=2))
+
+        model = M()
+        example_inputs = (torch.randn(2, 3, 7, 9), torch.randn(2, 8, 11, 1))
+    """)
+    check_against_eager(pt2c, cpp_host, python, model, tmp_path)
+
+
+def test_floor_divide(pt2c, cpp_host, python, tmp_path):
+    model = write_model(tmp_path, """
+        import torch
+
+        class M(torch.nn.Module):
+            # Python's //: floor for floats and for integers, negative operands included
+            # (integer division truncates, floor_divide does not), tensor and Scalar
+            # divisors, and the in-place //= on a fresh tensor.
+            def forward(self, x, y, i, j):
+                d = torch.where(y >= 0, y + 0.5, y - 0.5)  # no divisor near 0
+                k = i.clone()
+                k //= j
+                return (x * 5 // d, torch.floor_divide(x * 5, -0.7), i // j, i // 4,
+                        i // -4, torch.ops.aten.floor_divide.Scalar(i, 3),
+                        torch.ops.aten.floor_divide.Scalar(x * 5, 1.5), k, i // 2.5)
+
+        model = M()
+        ints = torch.arange(-12, 12).reshape(4, 6)
+        divisors = torch.tensor([[3, -3, 5, -5, 7, -7]]).expand(4, 6).contiguous()
+        example_inputs = (torch.randn(4, 6), torch.randn(4, 6), ints, divisors)
+    """)
+    check_against_eager(pt2c, cpp_host, python, model, tmp_path)
+
+
+def test_one_sided_clamps_and_addcmul(pt2c, cpp_host, python, tmp_path):
+    model = write_model(tmp_path, """
+        import torch
+        import torch.nn.functional as F
+
+        class M(torch.nn.Module):
+            # clamp_min/clamp_max with Scalar and tensor bounds (F.normalize clamps the
+            # norm by eps: XCiT's and Swin-V2's cosine attention), the in-place
+            # clamp_min_, integers, and addcmul/addcdiv (ConvNeXt-V2's response norm)
+            # with a value and broadcast operands.
+            def forward(self, x, y, i):
+                c = x.clone()
+                c.clamp_min_(-0.25)
+                return (torch.clamp_min(x, 0.1), torch.clamp_max(x, -0.2),
+                        torch.clamp_min(x, y), torch.clamp_max(x, y[0]), c,
+                        torch.clamp_min(i, -3), torch.clamp_max(i, 4),
+                        F.normalize(x, dim=-1), F.normalize(x * 0, dim=0),
+                        torch.addcmul(x, y, x, value=0.5), torch.addcmul(x, y[0], x[:, :1]),
+                        torch.addcdiv(x, y, x.abs() + 1, value=-2))
+
+        model = M()
+        example_inputs = (torch.randn(4, 6), torch.randn(4, 6), torch.arange(-12, 12).reshape(4, 6))
+    """)
+    check_against_eager(pt2c, cpp_host, python, model, tmp_path)

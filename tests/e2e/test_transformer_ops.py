@@ -1,7 +1,8 @@
 """The building blocks of transformers, one small model.py each, compiled and compared
 with PyTorch eager on fresh random inputs: softmax and log_softmax over every dim,
 layer norm, embedding and the other gathers, slicing with steps and negative bounds,
-attention with causal, bool and float masks, masks, comparisons and factories."""
+attention with causal, bool and float masks, masks, comparisons and factories, and a
+concatenation with an empty part (Phi-3's rotary embedding)."""
 from harness import check_against_eager, write_model
 
 
@@ -98,6 +99,31 @@ def test_slicing_with_steps_and_negative_bounds(pt2c, cpp_host, python, tmp_path
         model = M()
 
         example_inputs = (torch.randn(2, 7, 6),)
+    """)
+
+
+def test_rotary_embedding_with_empty_pass_through(pt2c, cpp_host, python, tmp_path):
+    # Phi-3's partial rotary embedding with a rotary dim equal to the head dim: the
+    # pass-through slice q[..., rotary_dim:] is empty and is concatenated after the
+    # rotated part (a zero-sized kernel operand once failed the CPU code generation).
+    check(pt2c, cpp_host, python, tmp_path, """
+        import torch
+
+        def rotate_half(x):
+            x1, x2 = x[..., : x.shape[-1] // 2], x[..., x.shape[-1] // 2 :]
+            return torch.cat((-x2, x1), dim=-1)
+
+        class M(torch.nn.Module):
+            def forward(self, q, cos, sin):
+                rotary_dim = cos.shape[-1]
+                q_rot, q_pass = q[..., :rotary_dim], q[..., rotary_dim:]
+                q_embed = torch.cat([(q_rot * cos) + (rotate_half(q_rot) * sin), q_pass], -1)
+                return q_embed * 2
+
+        model = M()
+
+        example_inputs = (torch.randn(2, 2, 16, 8), torch.randn(1, 1, 16, 8),
+                          torch.randn(1, 1, 16, 8))
     """)
 
 

@@ -4,6 +4,7 @@
 //   hardsigmoid(x)      = min(max(x + 3, 0), 6) / 6
 //   hardswish(x)        = x * min(max(x + 3, 0), 6) / 6
 //   clamp(x, lo, hi)    = min(max(x, lo), hi), either bound optional, in the promoted dtype
+//                         (clamp_min and clamp_max: one bound)
 //   elu(x)              = x > 0 ? scale x : scale alpha (e^(input_scale x) - 1)
 //   leaky_relu(x)       = x > 0 ? x : slope x
 // prim.max/min propagate NaN, as torch.clamp does.
@@ -75,6 +76,20 @@ Value clampTensor(aten::ClampTensorOp op, PrimBuilder &b) {
   return clampBetween(b, x, low, high);
 }
 
+/// clamp_min / clamp_max (F.normalize's clamp of the norm by eps): one bound, a Scalar
+/// or a tensor (promoted and broadcast with self).
+template <typename OpT, bool Lower> Value oneBound(OpT op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  Value x = b.elementwiseOperand(op.getSelf(), type);
+  Value bound;
+  Attribute scalar = op->getAttr(Lower ? "min" : "max");
+  if (scalar)
+    bound = b.splat(b.scalarAttr(scalar, type.getElementType()), type, x);
+  else
+    bound = b.elementwiseOperand(op->getOperand(1), type);
+  return Lower ? clampBetween(b, x, bound, Value()) : clampBetween(b, x, Value(), bound);
+}
+
 /// Where x > 0, `positive`, else `negative` (a NaN x gives NaN either way).
 Value byPositive(PrimBuilder &b, Value x, Value positive, Value negative) {
   Value zero = b.splat(0.0, tensorType(x), x);
@@ -111,6 +126,10 @@ void populateActivationDecompositions(DecompositionSet &set) {
       .add<aten::HardswishOp>(hardswish)
       .add<aten::ClampOp>(clampScalar)
       .add<aten::ClampTensorOp>(clampTensor)
+      .add<aten::ClampMinOp>(oneBound<aten::ClampMinOp, true>)
+      .add<aten::ClampMinTensorOp>(oneBound<aten::ClampMinTensorOp, true>)
+      .add<aten::ClampMaxOp>(oneBound<aten::ClampMaxOp, false>)
+      .add<aten::ClampMaxTensorOp>(oneBound<aten::ClampMaxTensorOp, false>)
       .add<aten::EluOp>(elu)
       .add<aten::LeakyReluOp>(leakyRelu);
 }

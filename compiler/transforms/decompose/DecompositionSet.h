@@ -107,6 +107,10 @@ void populateDistanceDecompositions(DecompositionSet &set);
 void populateGridSampleDecompositions(DecompositionSet &set);
 /// col2im (Col2Im.cpp).
 void populateCol2ImDecompositions(DecompositionSet &set);
+/// im2col (Im2Col.cpp).
+void populateIm2ColDecompositions(DecompositionSet &set);
+/// linalg_vector_norm, _weight_norm_interface (Norms.cpp).
+void populateNormDecompositions(DecompositionSet &set);
 void populateLinearAlgebraDecompositions(DecompositionSet &set);
 void populateShapeDecompositions(DecompositionSet &set);
 void populateConvolutionDecompositions(DecompositionSet &set);

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "compiler/transforms/decompose/DecompositionSet.h"
+#include "compiler/transforms/decompose/PNorm.h"
 
 using namespace mlir;
 
@@ -18,25 +19,10 @@ namespace {
 
 /// The p-norm of `a - b` (same type) over their last dim, which the result drops.
 Value normOfDifference(PrimBuilder &b, Value a, Value other, double p) {
-  RankedTensorType type = tensorType(a);
-  int64_t last = type.getRank() - 1;
-  Value diff = b.create<prim::AbsOp>(b.create<prim::SubOp>(a, other));
-  if (std::isinf(p))
-    return b.reduce(prim::ReduceKind::MAX, diff, {last});
-  if (p == 0) {
-    Value zero = b.splat(0.0, type, diff);
-    Value nonZero = b.create<prim::CompareOp>(prim::CompareDirection::NE, diff, zero);
-    return b.reduce(prim::ReduceKind::SUM, b.convert(nonZero, type.getElementType()), {last});
-  }
-  if (p == 1)
-    return b.reduce(prim::ReduceKind::SUM, diff, {last});
-  if (p == 2) {
-    Value squares = b.create<prim::MulOp>(diff, diff);
-    return b.create<prim::SqrtOp>(b.reduce(prim::ReduceKind::SUM, squares, {last}));
-  }
-  Value powered = b.create<prim::PowOp>(diff, b.splat(p, type, diff));
-  Value sum = b.reduce(prim::ReduceKind::SUM, powered, {last});
-  return b.create<prim::PowOp>(sum, b.splat(1.0 / p, tensorType(sum), sum));
+  int64_t last = tensorType(a).getRank() - 1;
+  Value difference = b.create<prim::SubOp>(a, other);
+  Value magnitudes = b.create<prim::AbsOp>(difference);
+  return pNorm(b, magnitudes, p, {last});
 }
 
 bool validP(double p) { return p >= 0 && !std::isnan(p); }

@@ -1,5 +1,6 @@
 // Division that rounds: fmod (C's, the remainder has the dividend's sign), remainder
-// (Python's %, the divisor's sign) and div with rounding_mode "trunc" or "floor", for
+// (Python's %, the divisor's sign), div with rounding_mode "trunc" or "floor" and
+// floor_divide (Python's //, the same as "floor"), for
 // tensor and Scalar divisors. Both operands are converted to the result dtype first
 // (ATen's promotion decided it), and integers stay integers. The float floor division
 // follows ATen's CPU kernel step by step (div_floor_floating), so that quotients near
@@ -97,6 +98,13 @@ template <typename OpT> Value divMode(OpT op, PrimBuilder &b) {
   return isa<FloatType>(b.resultElementType()) ? b.create<prim::TruncOp>(q) : q;
 }
 
+/// floor_divide (`a // b`): div with rounding_mode "floor", as ATen defines it.
+template <typename OpT> Value floorDivideOp(OpT op, PrimBuilder &b) {
+  Value a = b.elementwiseOperand(op.getSelf(), b.resultType());
+  Value d = divisor(b, op.getOther());
+  return floorDivide(b, a, d);
+}
+
 } // namespace
 
 void populateDivisionDecompositions(DecompositionSet &set) {
@@ -105,7 +113,9 @@ void populateDivisionDecompositions(DecompositionSet &set) {
       .add<aten::RemainderTensorOp>(remainder<aten::RemainderTensorOp>)
       .add<aten::RemainderScalarOp>(remainder<aten::RemainderScalarOp>)
       .add<aten::DivTensorModeOp>(divMode<aten::DivTensorModeOp>)
-      .add<aten::DivScalarModeOp>(divMode<aten::DivScalarModeOp>);
+      .add<aten::DivScalarModeOp>(divMode<aten::DivScalarModeOp>)
+      .add<aten::FloorDivideOp>(floorDivideOp<aten::FloorDivideOp>)
+      .add<aten::FloorDivideScalarOp>(floorDivideOp<aten::FloorDivideScalarOp>);
 }
 
 } // namespace pt2c::decompose

@@ -315,7 +315,9 @@ SmallVector<Value> unbind(aten::UnbindIntOp op, PrimBuilder &b) {
 }
 
 /// cat: operands in the result dtype (cat promotes), joined along dim. Legacy empty
-/// 1-D operands (shape [0]) are skipped, as ATen skips them.
+/// 1-D operands (shape [0]) are skipped, as ATen skips them, and so are operands of
+/// static size 0 along dim (Phi-3's pass-through part of a fully rotary head): they add
+/// nothing, and a zero-sized buffer would otherwise reach a kernel's arguments.
 Value cat(aten::CatOp op, PrimBuilder &b) {
   RankedTensorType type = b.resultType();
   int64_t dim = normalizeDim(op.getDimAttr() ? op.getDimAttr().getInt() : 0, type.getRank());
@@ -324,10 +326,15 @@ Value cat(aten::CatOp op, PrimBuilder &b) {
     RankedTensorType tt = tensorType(t);
     if (tt.getRank() == 1 && tt.getDimSize(0) == 0 && type.getRank() != 1)
       continue;
+    bool emptyAlongDim = tt.getRank() == type.getRank() && tt.getDimSize(dim) == 0;
+    if (emptyAlongDim && type.getDimSize(dim) != 0)
+      continue;
     inputs.push_back(b.convert(t, type.getElementType()));
   }
   if (b.failed())
     return {};
+  if (inputs.size() == 1)
+    return inputs.front();
   return b.create<prim::ConcatenateOp>(inputs, dim);
 }
 

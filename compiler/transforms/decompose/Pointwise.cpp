@@ -70,6 +70,18 @@ Value tensorScalar(AtenOp op, PrimBuilder &b) {
   return Reversed ? b.create<PrimOp>(other, self) : b.create<PrimOp>(self, other);
 }
 
+/// addcmul: self + value * t1 * t2; addcdiv: self + value * t1 / t2 (ConvNeXt-V2's
+/// global response norm, optimizers' updates), in ATen's CPU order: value * t1 first.
+template <typename AtenOp, typename PrimOp> Value addCombined(AtenOp op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  Value self = b.elementwiseOperand(op.getSelf(), type);
+  Value t1 = b.elementwiseOperand(op.getTensor1(), type);
+  Value t2 = b.elementwiseOperand(op.getTensor2(), type);
+  Value scaled = b.scaleBy(t1, op.getValueAttr());
+  Value combined = b.create<PrimOp>(scaled, t2);
+  return b.create<prim::AddOp>(self, combined);
+}
+
 Value relu(aten::ReluOp op, PrimBuilder &b) {
   // max propagates NaN, as torch.relu does.
   Value x = op.getSelf();
@@ -177,6 +189,8 @@ void populatePointwiseDecompositions(DecompositionSet &set) {
       .add<aten::SignOp>(sign);
 
   set.add<aten::AddTensorOp>(tensorTensor<aten::AddTensorOp, prim::AddOp>)
+      .add<aten::AddcmulOp>(addCombined<aten::AddcmulOp, prim::MulOp>)
+      .add<aten::AddcdivOp>(addCombined<aten::AddcdivOp, prim::DivOp>)
       .add<aten::SubTensorOp>(tensorTensor<aten::SubTensorOp, prim::SubOp>)
       .add<aten::MulTensorOp>(tensorTensor<aten::MulTensorOp, prim::MulOp>)
       .add<aten::DivTensorOp>(tensorTensor<aten::DivTensorOp, prim::DivOp>)

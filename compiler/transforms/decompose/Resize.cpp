@@ -1,9 +1,10 @@
-// Resizing (F.interpolate on NCHW): upsample_nearest2d and upsample_bilinear2d become
-// prim.gathers along H and W. The source positions and bilinear weights depend only on
-// the static sizes and the scale arguments, so they are computed here, at compile
+// Resizing (F.interpolate on NCHW): upsample_nearest2d, upsample_bilinear2d and
+// upsample_bicubic2d become prim.gathers along H and W. The source positions and bilinear weights
+// depend only on the static sizes and the scale arguments, so they are computed here, at compile
 // time, with the same float arithmetic as ATen's CPU kernels (UpSample.h): the results
 // then pick exactly the pixels eager picks, which recomputing the index arithmetic in
 // the kernel could not promise at rounding boundaries (floor(dst * 1/scale)).
+#include <algorithm>
 #include <cmath>
 
 #include "compiler/transforms/decompose/DecompositionSet.h"
@@ -56,6 +57,35 @@ LinearTaps linearTaps(int64_t in, int64_t out, std::optional<double> scale, bool
     taps.index1.push_back(i0 + (i0 < in - 1 ? 1 : 0));
     taps.weight0.push_back((double)(T(1) - lambda1));
     taps.weight1.push_back((double)lambda1);
+  }
+  return taps;
+}
+
+/// The four source indices (clamped to the border) and weights of each output index
+/// along one dim (compute_indices_weights_cubic), in ATen's opmath type T: Keys' cubic
+/// convolution with A = -0.75, the source position not clamped at 0 as linear's is.
+struct CubicTaps {
+  SmallVector<int64_t> index[4];
+  SmallVector<double> weight[4];
+};
+template <typename T>
+CubicTaps cubicTaps(int64_t in, int64_t out, std::optional<double> scale, bool alignCorners) {
+  const T a = -0.75;
+  // cubic_convolution1 for |x| <= 1, cubic_convolution2 for 1 < |x| < 2.
+  auto near = [&](T x) { return ((a + 2) * x - (a + 3)) * x * x + 1; };
+  auto far = [&](T x) { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a; };
+  T step =
+      alignCorners ? (out > 1 ? (T)(in - 1) / (T)(out - 1) : T(0)) : sourceStep<T>(scale, in, out);
+  CubicTaps taps;
+  for (int64_t i = 0; i < out; ++i) {
+    T source = alignCorners ? step * (T)i : step * ((T)i + T(0.5)) - T(0.5);
+    int64_t i0 = std::min((int64_t)std::floor(source), in - 1);
+    T t = std::min(std::max(source - (T)i0, T(0)), T(1));
+    T weights[4] = {far(t + T(1)), near(t), near(T(1) - t), far(T(1) - t + T(1))};
+    for (int k = 0; k < 4; ++k) {
+      taps.index[k].push_back(std::clamp<int64_t>(i0 - 1 + k, 0, in - 1));
+      taps.weight[k].push_back((double)weights[k]);
+    }
   }
   return taps;
 }
@@ -136,6 +166,39 @@ Value bilinear2d(PrimBuilder &b, Value input, bool alignCorners, std::optional<d
   return b.convert(result, b.resultElementType());
 }
 
+/// Bicubic: along W, then along H, as ATen's kernel nests its sums (per output pixel,
+/// the H taps' weighted sum of the W taps' weighted sums, each added up in tap order).
+Value bicubic2d(PrimBuilder &b, Value input, bool alignCorners, std::optional<double> scaleH,
+                std::optional<double> scaleW) {
+  int64_t in[2], out[2];
+  if (!spatialSizes(b, input, in, out))
+    return {};
+  Type elementType = accumulationType(b.resultElementType());
+  if (!isa<FloatType>(elementType))
+    return b.fail("bicubic resizing of a non-float tensor");
+  std::optional<double> scales[2] = {scaleH, scaleW};
+  Value result = b.convert(input, elementType);
+  for (int i = 1; i >= 0; --i) {
+    CubicTaps taps = elementType.isF64() ? cubicTaps<double>(in[i], out[i], scales[i], alignCorners)
+                                         : cubicTaps<float>(in[i], out[i], scales[i], alignCorners);
+    bool identity = isIdentity(taps.index[1], in[i]) &&
+                    llvm::all_of(taps.weight[1], [](double w) { return w == 1; });
+    for (int k : {0, 2, 3})
+      identity &= llvm::all_of(taps.weight[k], [](double w) { return w == 0; });
+    if (identity)
+      continue;
+    int64_t dim = 2 + i;
+    Value sum;
+    for (int k = 0; k < 4; ++k) {
+      Value picked = b.gatherAt(result, dim, taps.index[k]);
+      Value weighed = weighAlong(b, picked, dim, taps.weight[k]);
+      sum = sum ? b.create<prim::AddOp>(sum, weighed) : weighed;
+    }
+    result = sum;
+  }
+  return b.convert(result, b.resultElementType());
+}
+
 /// The optional scale of one dim from a .vec form's scale_factors.
 std::optional<double> vecScale(std::optional<ArrayRef<double>> factors, int i) {
   if (!factors || factors->size() != 2)
@@ -168,13 +231,25 @@ Value upsampleBilinear2dVec(aten::UpsampleBilinear2dVecOp op, PrimBuilder &b) {
                     vecScale(op.getScaleFactors(), 1));
 }
 
+Value upsampleBicubic2d(aten::UpsampleBicubic2dOp op, PrimBuilder &b) {
+  return bicubic2d(b, op.getSelf(), op.getAlignCorners(), toDouble(op.getScalesH()),
+                   toDouble(op.getScalesW()));
+}
+
+Value upsampleBicubic2dVec(aten::UpsampleBicubic2dVecOp op, PrimBuilder &b) {
+  return bicubic2d(b, op.getInput(), op.getAlignCorners(), vecScale(op.getScaleFactors(), 0),
+                   vecScale(op.getScaleFactors(), 1));
+}
+
 } // namespace
 
 void populateResizeDecompositions(DecompositionSet &set) {
   set.add<aten::UpsampleNearest2dOp>(upsampleNearest2d)
       .add<aten::UpsampleNearest2dVecOp>(upsampleNearest2dVec)
       .add<aten::UpsampleBilinear2dOp>(upsampleBilinear2d)
-      .add<aten::UpsampleBilinear2dVecOp>(upsampleBilinear2dVec);
+      .add<aten::UpsampleBilinear2dVecOp>(upsampleBilinear2dVec)
+      .add<aten::UpsampleBicubic2dOp>(upsampleBicubic2d)
+      .add<aten::UpsampleBicubic2dVecOp>(upsampleBicubic2dVec);
 }
 
 } // namespace pt2c::decompose

@@ -205,6 +205,10 @@ private:
     if (functional == "aten.copy") // copy_(self, src): src converted and broadcast
       return b.broadcastTo(b.convert(operands[1], type.getElementType()), type);
     auto name = RegisteredOperationName::lookup(functional, op->getContext());
+    // ATen names a few in-place ops `X_.Tensor` whose functional form is the default
+    // overload `X` (floor_divide_.Tensor -> floor_divide).
+    if (!name && StringRef(functional).ends_with(".Tensor"))
+      name = RegisteredOperationName::lookup(StringRef(functional).drop_back(7), op->getContext());
     if (!name)
       return b.fail("its functional form " + functional +
                     " is not an op of the aten "

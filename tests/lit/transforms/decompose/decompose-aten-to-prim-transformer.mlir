@@ -239,6 +239,21 @@ func.func @split_cat(%x: tensor<4x10xf32>) -> tensor<4x10xf32> {
 
 // -----
 
+// Phi-3's rotary embedding over the whole head: cat's empty pass-through part adds
+// nothing and is dropped (no zero-sized operand reaches a kernel); one part left is
+// the result itself.
+// CHECK-LABEL: func.func @cat_with_empty_part
+// CHECK-SAME: (%[[Q:.*]]: tensor<2x8xf32>, %[[P:.*]]: tensor<2x0xf32>, %[[R:.*]]: tensor<2x3xf32>)
+// CHECK-NEXT: %[[J:.*]] = prim.concatenate %[[Q]], %[[R]] dim = 1
+// CHECK-NEXT: return %[[Q]], %[[J]]
+func.func @cat_with_empty_part(%q: tensor<2x8xf32>, %pass: tensor<2x0xf32>, %r: tensor<2x3xf32>) -> (tensor<2x8xf32>, tensor<2x11xf32>) {
+  %0 = "aten.cat"(%q, %pass) {dim = -1 : i64} : (tensor<2x8xf32>, tensor<2x0xf32>) -> tensor<2x8xf32>
+  %1 = "aten.cat"(%q, %pass, %r) {dim = 1 : i64} : (tensor<2x8xf32>, tensor<2x0xf32>, tensor<2x3xf32>) -> tensor<2x11xf32>
+  return %0, %1 : tensor<2x8xf32>, tensor<2x11xf32>
+}
+
+// -----
+
 // stack promotes its operands and joins them along a new dim.
 // CHECK-LABEL: func.func @stack
 // CHECK: %[[X1:.*]] = prim.reshape %{{.*}} : tensor<2x3xf32> -> tensor<2x1x3xf32>

@@ -174,3 +174,22 @@ func.func @split_and_unbind_pieces(%a: tensor<2x4xf32>) -> tensor<2x4xf32> {
   %1 = "aten.fill_.Scalar"(%u#0) {value = 5 : i64} : (tensor<4xf32>) -> tensor<4xf32>
   return %x : tensor<2x4xf32>
 }
+
+// -----
+
+// `//=` is floor_divide_.Tensor, whose functional form is the default overload
+// floor_divide (there is no floor_divide.Tensor); leaky_relu_ becomes leaky_relu.
+// CHECK-LABEL: func.func @in_place_without_a_tensor_overload
+// CHECK-SAME: (%[[X:.*]]: tensor<4xi64>, %[[Y:.*]]: tensor<4xi64>, %[[F:.*]]: tensor<4xf32>)
+// CHECK-NEXT: %[[A:.*]] = "aten.abs"(%[[X]])
+// CHECK-NEXT: %[[D:.*]] = "aten.floor_divide"(%[[A]], %[[Y]])
+// CHECK-NEXT: %[[G:.*]] = "aten.abs"(%[[F]])
+// CHECK-NEXT: %[[L:.*]] = "aten.leaky_relu"(%[[G]]) <{negative_slope = 1.000000e-01 : f64}>
+// CHECK-NEXT: return %[[D]], %[[L]]
+func.func @in_place_without_a_tensor_overload(%x: tensor<4xi64>, %y: tensor<4xi64>, %f: tensor<4xf32>) -> (tensor<4xi64>, tensor<4xf32>) {
+  %0 = "aten.abs"(%x) : (tensor<4xi64>) -> tensor<4xi64>
+  %1 = "aten.floor_divide_.Tensor"(%0, %y) : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %2 = "aten.abs"(%f) : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = "aten.leaky_relu_"(%2) {negative_slope = 0.1 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0, %2 : tensor<4xi64>, tensor<4xf32>
+}
