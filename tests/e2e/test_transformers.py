@@ -54,6 +54,19 @@ def test_gpt_block_without_kv_cache(pt2c, cpp_host, python, tmp_path):
     check_against_eager(pt2c, cpp_host, python, model, tmp_path)
 
 
+def test_gpt2_residual_adds_join_their_gemm_steps(pt2c, tmp_path):
+    """GPT-2's residual adds after c_proj (attention and MLP, 2 layers) join those GEMM
+    steps as BIAS_ADD: a Linear on [batch, seq, features] keeps its bias add and the
+    residual add in two kernels, and the GEMM's operands live until the second
+    (ExecutionPlan.cpp), so that no output lands on an operand's bytes."""
+    pytest.importorskip("transformers")
+    so = compile_model(pt2c, REPO / "examples" / "gpt2" / "model.py", tmp_path)
+    env = dict(os.environ, PT2C_PROFILE="100")
+    profiled = run([pt2c, "bench", so, "--runs", "1", "--warmup", "0"], env=env)
+    assert profiled.returncode == 0, profiled.stderr
+    assert profiled.stderr.count("+ bias + C") == 4, profiled.stderr
+
+
 @pytest.mark.parametrize("example", ["bert", "gpt2"])
 def test_huggingface_model(pt2c, cpp_host, python, tmp_path, example):
     pytest.importorskip("transformers")
