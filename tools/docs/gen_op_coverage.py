@@ -196,6 +196,10 @@ def render(ops, decomposed, dtype_rules, usage, lit, core, core_header):
                      "|-----------|"]
         base, _, overload = name[len("aten."):].partition(".")
         functional = "aten." + base[:-1] + ("." + overload if overload else "")
+        if functional not in decomposed and overload == "Tensor":
+            # pt2c-functionalize: `X_.Tensor` whose functional form is the default `X`
+            # (floor_divide_.Tensor -> floor_divide)
+            functional = "aten." + base[:-1]
         if name in decomposed:
             how = "yes"
         elif base.endswith("_") and "(a!)" in schema and functional in decomposed:
