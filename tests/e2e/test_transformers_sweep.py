@@ -12,14 +12,9 @@ which copies integer inputs such as Whisper's decoder ids). Which architectures 
 (harness.sweep_selection):
 
 - by default the fixed sample SAMPLE;
-- PT2C_FULL_SWEEP=1 (CI): the sample plus 5 others drawn with the date as the seed
-  (PT2C_SWEEP_SEED=S draws with S instead);
-- PT2C_SWEEP=all: every architecture; PT2C_SWEEP=name,name: those.
-
-docs/ZOO.md's "Sweeps" section has every architecture's result (tools/sweep_report.py
-records them in docs/zoo_sweeps.json). Those recorded as failing are expected to fail
-here (xfail; one that passes shows as XPASS: rerun tools/sweep_report.py), and CI's
-daily draw skips them.
+- otherwise as harness.sweep_selection says (CI's daily draw, PT2C_SWEEP=all or names);
+  harness.sweep_params makes the failures docs/zoo_sweeps.json records xfail (results:
+  docs/ZOO.md, "Sweeps"; tools/sweep_report.py records them).
 tests/e2e/test_transformers.py keeps its own models (BERT, GPT-2, Llama with a padding
 mask, t5-small's config)."""
 import pytest
