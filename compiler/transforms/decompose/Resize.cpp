@@ -141,16 +141,35 @@ Value nearest2d(PrimBuilder &b, Value input, std::optional<double> scaleH,
   return result;
 }
 
+/// What an interpolating resize (bilinear, bicubic) starts from: the spatial sizes, the
+/// float type it accumulates in, and the input converted to that type.
+struct InterpolationInput {
+  int64_t in[2], out[2];
+  Type elementType;
+  Value value;
+};
+
+/// Null after b.fail where the sizes are not static NCHW or the type is not a float.
+std::optional<InterpolationInput> interpolationInput(PrimBuilder &b, Value input, StringRef kind) {
+  InterpolationInput r;
+  if (!spatialSizes(b, input, r.in, r.out))
+    return std::nullopt;
+  r.elementType = accumulationType(b.resultElementType());
+  if (!isa<FloatType>(r.elementType)) {
+    b.fail(kind + " resizing of a non-float tensor");
+    return std::nullopt;
+  }
+  r.value = b.convert(input, r.elementType);
+  return r;
+}
+
 Value bilinear2d(PrimBuilder &b, Value input, bool alignCorners, std::optional<double> scaleH,
                  std::optional<double> scaleW) {
-  int64_t in[2], out[2];
-  if (!spatialSizes(b, input, in, out))
+  std::optional<InterpolationInput> start = interpolationInput(b, input, "bilinear");
+  if (!start)
     return {};
-  Type elementType = accumulationType(b.resultElementType());
-  if (!isa<FloatType>(elementType))
-    return b.fail("bilinear resizing of a non-float tensor");
+  auto &[in, out, elementType, result] = *start;
   std::optional<double> scales[2] = {scaleH, scaleW};
-  Value result = b.convert(input, elementType);
   for (int i = 0; i < 2; ++i) {
     LinearTaps taps = elementType.isF64()
                           ? linearTaps<double>(in[i], out[i], scales[i], alignCorners)
@@ -170,14 +189,11 @@ Value bilinear2d(PrimBuilder &b, Value input, bool alignCorners, std::optional<d
 /// the H taps' weighted sum of the W taps' weighted sums, each added up in tap order).
 Value bicubic2d(PrimBuilder &b, Value input, bool alignCorners, std::optional<double> scaleH,
                 std::optional<double> scaleW) {
-  int64_t in[2], out[2];
-  if (!spatialSizes(b, input, in, out))
+  std::optional<InterpolationInput> start = interpolationInput(b, input, "bicubic");
+  if (!start)
     return {};
-  Type elementType = accumulationType(b.resultElementType());
-  if (!isa<FloatType>(elementType))
-    return b.fail("bicubic resizing of a non-float tensor");
+  auto &[in, out, elementType, result] = *start;
   std::optional<double> scales[2] = {scaleH, scaleW};
-  Value result = b.convert(input, elementType);
   for (int i = 1; i >= 0; --i) {
     CubicTaps taps = elementType.isF64() ? cubicTaps<double>(in[i], out[i], scales[i], alignCorners)
                                          : cubicTaps<float>(in[i], out[i], scales[i], alignCorners);
