@@ -21,6 +21,7 @@ void decompose::populateAtenToPrimDecompositions(mlir::RewritePatternSet &patter
   populateGridSampleDecompositions(set);
   populateCol2ImDecompositions(set);
   populateIm2ColDecompositions(set);
+  populateExpertRoutingDecompositions(set);
   populateNormDecompositions(set);
   populateLinearAlgebraDecompositions(set);
   populateShapeDecompositions(set);

@@ -554,6 +554,32 @@ LogicalResult weightNorm(DtypeQuery &q, Types &out) {
   return success();
 }
 
+//===--- mixture-of-experts routing ---===//
+
+/// histc: the counts in self's dtype (ATen's CPU kernel takes floating inputs, the CUDA
+/// one integers too).
+LogicalResult histogram(DtypeQuery &q, Types &out) {
+  if (isBool(q.elem(0)))
+    return q.fail("histc of bools is not supported");
+  return sameAsSelf(q, out);
+}
+
+/// _grouped_mm: self and mat2 of one floating dtype; the product in `out_dtype` if
+/// given, else in theirs.
+LogicalResult groupedMatmul(DtypeQuery &q, Types &out) {
+  if (!isFloating(q.elem(0)) || q.elem(0) != q.elem(1))
+    return q.fail("expects self and mat2 of one floating-point dtype, got " + str(q.elem(0)) +
+                  " and " + str(q.elem(1)));
+  Type result = q.elem(0);
+  if (auto dtype = dyn_cast_or_null<IntegerAttr>(q.attr("out_dtype"))) {
+    result = elementTypeOfScalarType(q.ctx(), dtype.getInt());
+    if (!isFloating(result))
+      return q.fail("`out_dtype` " + Twine(dtype.getInt()) + " names no floating-point dtype");
+  }
+  setAll(q, out, result);
+  return success();
+}
+
 struct RuleEntry {
   Rule rule;
   /// In-place ops (`add_`, ...) write self: the rule's result must be castable into
@@ -681,6 +707,8 @@ const llvm::StringMap<RuleEntry> &rules() {
     add({"aten.leaky_relu_"}, floatOnly, true);
     add({"aten.im2col"}, floatOnly);
     add({"aten.upsample_bicubic2d", "aten.upsample_bicubic2d.vec"}, floatOnly);
+    add({"aten.histc"}, histogram);
+    add({"aten._grouped_mm"}, groupedMatmul);
 
     add({"aten._to_copy", "aten.new_zeros", "aten.new_ones", "aten.new_full", "aten.zeros_like",
          "aten.ones_like", "aten.full_like", "aten.empty_like"},

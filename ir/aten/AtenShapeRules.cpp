@@ -168,6 +168,34 @@ LogicalResult bmm(ShapeQuery &q, Shape &out) {
   return success();
 }
 
+/// _grouped_mm as mixture-of-experts layers call it: rows of self [M, K] in groups
+/// (offs: where each group ends) times their group's matrix of mat2 [G, K, N] -> [M, N];
+/// or one product per group, [G, M, K] x [G, K, N] -> [G, M, N]. The other two forms
+/// (groups along K or N of 2-D operands) are refused.
+LogicalResult groupedMatmul(ShapeQuery &q, Shape &out) {
+  ArrayRef<int64_t> a = q.shape(0), b = q.shape(1);
+  if (b.size() != 3 || (a.size() != 2 && a.size() != 3))
+    return q.fail("supports self [M, K] or [G, M, K] with mat2 [G, K, N], got ranks " +
+                  Twine(a.size()) + " and " + Twine(b.size()));
+  int64_t k = a.back(), kb = b[1];
+  if (k != kDyn && kb != kDyn && k != kb)
+    return q.fail("self has " + Twine(k) + " columns but mat2's matrices " + Twine(kb) + " rows");
+  if (a.size() == 2)
+    out = {a[0], b[2]};
+  else
+    out = {a[0], a[1], b[2]};
+  return success();
+}
+
+/// histc: one count per bin.
+LogicalResult histogram(ShapeQuery &q, Shape &out) {
+  std::optional<int64_t> bins = q.intAttr("bins");
+  if (bins && *bins <= 0)
+    return q.fail("bins must be positive, got " + Twine(*bins));
+  out = {bins.value_or(100)};
+  return success();
+}
+
 /// torch.matmul: vectors are promoted to matrices and the promoted dim is dropped again;
 /// leading (batch) dims broadcast.
 LogicalResult matmul(ShapeQuery &q, Shape &out) {
@@ -938,6 +966,8 @@ const llvm::StringMap<Rule> &rules() {
           "aten.replication_pad2d", "aten.replication_pad3d"})
       t[name] = gatherPad;
     t["aten.repeat"] = repeat;
+    t["aten._grouped_mm"] = groupedMatmul;
+    t["aten.histc"] = histogram;
     t["aten.linalg_vector_norm"] = reduceDims;
     for (StringRef name :
          {"aten.clamp_min", "aten.clamp_max", "aten.clamp_min_", "aten.clamp_min_.Tensor"})

@@ -280,13 +280,15 @@ def test_one_sided_clamps_and_addcmul(pt2c, cpp_host, python, tmp_path):
         class M(torch.nn.Module):
             # clamp_min/clamp_max with Scalar and tensor bounds (F.normalize clamps the
             # norm by eps: XCiT's and Swin-V2's cosine attention), the in-place
-            # clamp_min_, integers, and addcmul/addcdiv (ConvNeXt-V2's response norm)
-            # with a value and broadcast operands.
+            # clamp_min_ (Scalar and tensor bounds), integers, and addcmul/addcdiv
+            # (ConvNeXt-V2's response norm) with a value and broadcast operands.
             def forward(self, x, y, i):
                 c = x.clone()
                 c.clamp_min_(-0.25)
+                d = x.clone()
+                d.clamp_min_(y[1])
                 return (torch.clamp_min(x, 0.1), torch.clamp_max(x, -0.2),
-                        torch.clamp_min(x, y), torch.clamp_max(x, y[0]), c,
+                        torch.clamp_min(x, y), torch.clamp_max(x, y[0]), c, d,
                         torch.clamp_min(i, -3), torch.clamp_max(i, 4),
                         F.normalize(x, dim=-1), F.normalize(x * 0, dim=0),
                         torch.addcmul(x, y, x, value=0.5), torch.addcmul(x, y[0], x[:, :1]),

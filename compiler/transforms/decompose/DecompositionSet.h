@@ -109,6 +109,8 @@ void populateGridSampleDecompositions(DecompositionSet &set);
 void populateCol2ImDecompositions(DecompositionSet &set);
 /// im2col (Im2Col.cpp).
 void populateIm2ColDecompositions(DecompositionSet &set);
+/// histc and _grouped_mm of mixture-of-experts routing (ExpertRouting.cpp).
+void populateExpertRoutingDecompositions(DecompositionSet &set);
 /// linalg_vector_norm, _weight_norm_interface (Norms.cpp).
 void populateNormDecompositions(DecompositionSet &set);
 void populateLinearAlgebraDecompositions(DecompositionSet &set);

@@ -33,3 +33,12 @@ func.func @cumsum_dynamic(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
   %0 = "aten.cumsum"(%x) {dim = 1 : i64} : (tensor<2x?xf32>) -> tensor<2x?xf32>
   return %0 : tensor<2x?xf32>
 }
+
+// -----
+
+// Rows in groups need the groups' ends (ATen refuses this call too).
+func.func @grouped_mm_without_offs(%x: tensor<6x8xf32>, %w: tensor<3x8x16xf32>) -> tensor<6x16xf32> {
+  // expected-error @+1 {{failed to legalize operation 'aten._grouped_mm'}}
+  %0 = "aten._grouped_mm"(%x, %w) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<6x8xf32>, tensor<3x8x16xf32>) -> tensor<6x16xf32>
+  return %0 : tensor<6x16xf32>
+}
