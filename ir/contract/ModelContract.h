@@ -12,6 +12,7 @@
 #define PT2C_IR_CONTRACT_MODELCONTRACT_H_
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace pt2c {
@@ -130,11 +131,18 @@ constexpr char kKernelSplitsAttr[] = "pt2c.kernel_splits";
 constexpr char kPresentPrefix[] = "pt2c.present_";
 constexpr char kPresentIndicesAttr[] = "pt2c.present_indices";
 
-// Module: asks the decompositions for prim.attention and prim.layer_norm. Set by the
-// driver for the CUDA target, which has fused kernels for them (prim::
-// kFusedAttentionMaxKeys says which fit); read by the attention and normalization
-// decompositions.
+// Module: asks the decompositions for prim.attention and prim.layer_norm, and the prim
+// rewrites for the GPU's forms (RMS norms, transposes sunk, data movement computed
+// elementwise). Set by the driver for the CUDA and ROCm targets, which have fused
+// kernels for them (prim::kFusedAttentionMaxKeys says which fit); read through
+// inFusedOpsModule.
 constexpr char kFusedOpsAttr[] = "pt2c.fused_ops";
+
+// Whether `op` is in a module marked kFusedOpsAttr.
+inline bool inFusedOpsModule(mlir::Operation *op) {
+  auto module = op->getParentOfType<mlir::ModuleOp>();
+  return module && module->hasAttr(kFusedOpsAttr);
+}
 
 // ---- Reading the signature -----------------------------------------------------------
 

@@ -3,16 +3,11 @@
 // fold transposes into the dot_general that consumes them (so that a Linear layer's
 // weight is read in place instead of copied transposed).
 #include "ir/prim/PrimDialect.h"
+#include "ir/prim/TransposeSinking.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
-
-namespace pt2c::prim {
-// TransposeSinking.cpp (the dialect's only readers, so no header: every dependent of
-// the dialect would rebuild with one).
-void populateTransposeSinkingPatterns(mlir::RewritePatternSet &patterns);
-} // namespace pt2c::prim
 
 using namespace mlir;
 using namespace pt2c::prim;

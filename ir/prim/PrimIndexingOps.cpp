@@ -4,16 +4,11 @@
 #include "ir/contract/ModelContract.h"
 #include "ir/prim/ElementwiseOnGpu.h"
 #include "ir/prim/PrimDialect.h"
+#include "ir/prim/TransposeSinking.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SmallBitVector.h"
-
-namespace pt2c::prim {
-// TransposeSinking.cpp (the dialect's only readers, so no header: every dependent of
-// the dialect would rebuild with one).
-bool sinksTransposes(mlir::Operation *user);
-} // namespace pt2c::prim
 
 using namespace mlir;
 using namespace pt2c::prim;
@@ -221,8 +216,7 @@ OpFoldResult ConcatenateOp::fold(FoldAdaptor) {
 }
 
 bool pt2c::prim::isElementwiseOnGpu(Operation *op) {
-  auto module = op->getParentOfType<ModuleOp>();
-  if (!module || !module->hasAttr(pt2c::kFusedOpsAttr))
+  if (!pt2c::inFusedOpsModule(op))
     return false;
   if (auto concat = dyn_cast<ConcatenateOp>(op))
     return concat.joinsEqualStaticParts();

@@ -81,8 +81,7 @@ struct FormRmsNorm : OpRewritePattern<RsqrtOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(RsqrtOp rsqrt, PatternRewriter &rewriter) const override {
-    auto module = rsqrt->getParentOfType<ModuleOp>();
-    if (!module || !module->hasAttr(pt2c::kFusedOpsAttr))
+    if (!pt2c::inFusedOpsModule(rsqrt))
       return failure();
     // rsqrt(mean + eps), the mean as sum / N or sum * (1 / N).
     auto add = rsqrt.getOperand().getDefiningOp<AddOp>();

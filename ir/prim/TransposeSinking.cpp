@@ -9,7 +9,9 @@
 // directly and attention reads its result in the [b, s, h, d] layout (heads_inner):
 // no copy at all. The CPU keeps the program's order (its kernels read strided
 // operands in place).
+#include "ir/prim/TransposeSinking.h"
 #include "ir/contract/ModelContract.h"
+
 #include "ir/prim/PrimDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -19,11 +21,6 @@ using namespace mlir;
 using namespace pt2c::prim;
 
 namespace {
-
-bool inFusedOpsModule(Operation *op) {
-  auto module = op->getParentOfType<ModuleOp>();
-  return module && module->hasAttr(pt2c::kFusedOpsAttr);
-}
 
 /// The type `t` would have before transpose `perm`: dim perm[i] of it is dim i of t.
 RankedTensorType untransposed(RankedTensorType t, ArrayRef<int64_t> perm) {
@@ -42,7 +39,7 @@ struct SinkTransposeBelowElementwise : RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
     if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
-        op->getNumRegions() != 0 || !inFusedOpsModule(op))
+        op->getNumRegions() != 0 || !pt2c::inFusedOpsModule(op))
       return failure();
     auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     if (!type || !type.hasStaticShape())
@@ -87,7 +84,7 @@ struct SinkTransposeBelowConcatenate : OpRewritePattern<ConcatenateOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(ConcatenateOp op, PatternRewriter &rewriter) const override {
-    if (!inFusedOpsModule(op) || !op.getType().hasStaticShape())
+    if (!pt2c::inFusedOpsModule(op) || !op.getType().hasStaticShape())
       return failure();
     ArrayRef<int64_t> perm;
     SmallVector<Value> parts;
@@ -117,7 +114,7 @@ void populateTransposeSinkingPatterns(RewritePatternSet &patterns) {
 /// Whether a transpose read by `user` moves below it (so a slice between them moves
 /// above the transpose, even where the transpose has other readers).
 bool sinksTransposes(Operation *user) {
-  return inFusedOpsModule(user) &&
+  return pt2c::inFusedOpsModule(user) &&
          (user->hasTrait<OpTrait::Elementwise>() || isa<ConcatenateOp>(user));
 }
 

@@ -135,8 +135,7 @@ std::pair<Value, Value> attention(PrimBuilder &b, const AttentionArgs &args, Typ
 /// have fewer heads, Hk dividing H) and an additive bias (f32, or q's type) in place of
 /// the mask.
 Value fusedAttention(Operation *op, PrimBuilder &b, const AttentionArgs &args) {
-  auto module = op->getParentOfType<ModuleOp>();
-  if (!module || !module->hasAttr(kFusedOpsAttr))
+  if (!inFusedOpsModule(op))
     return {};
   auto q = tensorType(args.query), k = tensorType(args.key), v = tensorType(args.value);
   Type t = q.getElementType();

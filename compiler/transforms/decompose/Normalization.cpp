@@ -116,9 +116,8 @@ Value fusedLayerNorm(aten::NativeLayerNormOp op, PrimBuilder &b) {
       return isa<prim::ConvertOp>(user) && user->use_empty();
     });
   };
-  auto module = op->getParentOfType<ModuleOp>();
-  if (!module || !module->hasAttr(kFusedOpsAttr) || op.getNormalizedShape().size() != 1 ||
-      !unused(op->getResult(1)) || !unused(op->getResult(2)))
+  if (!inFusedOpsModule(op) || op.getNormalizedShape().size() != 1 || !unused(op->getResult(1)) ||
+      !unused(op->getResult(2)))
     return {};
   auto input = tensorType(op.getInput());
   if (!input.hasStaticShape() || input.getRank() < 1 ||
