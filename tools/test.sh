@@ -60,7 +60,8 @@ run_pytest exporter-pypi "$PT2C_VENV/bin/python" tests/exporter
 # The full torchvision sweep (PT2C_FULL_SWEEP=1, set by .ci/run) runs under torch 2.x only;
 # torch 1.13 exports the sample, which keeps the suite's time in bounds.
 PT2C_FULL_SWEEP=0 run_pytest exporter-torch1.13 "$PT2C_OLD_PYTHON" tests/exporter
-run_pytest e2e "$PT2C_VENV/bin/python" tests/e2e
+# --durations: the log lists the slowest tests, for keeping CI within its time limit.
+run_pytest e2e "$PT2C_VENV/bin/python" tests/e2e --durations=40
 
 echo "logs: $LOGS"
 echo "$passed passed, $failed failed"

@@ -8,8 +8,10 @@ torchvision CNNs) plus the models only the e2e tests compile: vit_b_16, nn.LSTM/
 (test_rnn.py) and the timm models; their sources are imported from those files. A
 quick sample runs by default: a constant copied into an output (the LSTM's zero state,
 which once failed), row reductions (softmax, layer norm, pooling), convolutions and
-attention with a padding mask; PT2C_FULL_SWEEP=1 (CI) runs all of them (T5's integer
-math.absi, which also once failed, among them).
+attention with a padding mask. PT2C_FULL_SWEEP=1 (CI) adds CI_DRAW more drawn by the
+day's date (harness.sweep_selection), so CI goes round the whole zoo in a few days
+within its time limit; PT2C_SWEEP=all runs every model (T5's integer math.absi, which
+also once failed, among them).
 
     python tests/e2e/test_cuda_zoo.py --write-models DIR [NAME...]
 
@@ -17,7 +19,6 @@ writes DIR/NAME/model.py for the named models (all by default), for
 tests/gpu/make_zoo_cuda_bundle.sh.
 """
 import argparse
-import os
 import pathlib
 import sys
 import textwrap
@@ -25,6 +26,7 @@ import textwrap
 import pytest
 
 from conftest import REPO, run
+from harness import sweep_selection
 from cuda_artifacts import (CUBIN, PTX, fatbin_images, fatbin_of, find_cuda_toolkit,
                             run_on_fake_driver)
 
@@ -55,13 +57,12 @@ def write_model_py(source, directory):
     return path
 
 
-def selected_models():
-    if os.environ.get("PT2C_FULL_SWEEP") == "1":
-        return list(cuda_zoo())
-    return SAMPLE
+# How many zoo models CI's daily draw adds to the sample (each compile for two GPU
+# architectures takes up to a minute on the 2-core CI machine).
+CI_DRAW = 10
 
 
-@pytest.mark.parametrize("name", selected_models())
+@pytest.mark.parametrize("name", sweep_selection(cuda_zoo(), SAMPLE, CI_DRAW))
 def test_zoo_model_compiles_for_cuda(name, pt2c, cpp_host, python, tmp_path):
     if not find_cuda_toolkit():
         pytest.skip("no CUDA toolkit (ptxas, fatbinary): set PT2C_CUDA_HOME")

@@ -2,34 +2,25 @@
 models, the torchvision CNNs, vit_b_16, the RNNs and the timm models) compiles for
 --target rocm: one code object per default architecture, each checked with llvm-readobj
 (rocm_artifacts.check_plan_against_code_objects), and, through the fake HIP, its model.so
-launches exactly the kernels of its plan. A quick sample runs by default; PT2C_FULL_SWEEP=1
-(CI) adds 6 more drawn by the day's date, so CI goes round the zoo within its time limit
-(the CUDA zoo, which CI runs in full, compiles the same kernel IR); PT2C_SWEEP=all runs
-every model."""
-import datetime
-import os
-import random
-
+launches exactly the kernels of its plan. The models are selected as test_cuda_zoo.py
+selects them (harness.sweep_selection); CI's daily draw of CI_DRAW models takes none of
+those the CUDA zoo's draw took that day (both compile the same kernel IR), so that
+together they cover more of the zoo."""
 import pytest
 
 from conftest import REPO, run
+from harness import sweep_selection
 from rocm_artifacts import (check_code_objects, check_plan_against_code_objects, find_llvm_tool,
                             run_on_fake_hip)
+import test_cuda_zoo
 from test_cuda_zoo import SAMPLE, cuda_zoo, write_model_py
 
 
-def selected_models():
-    zoo = list(cuda_zoo())
-    if os.environ.get("PT2C_SWEEP") == "all":
-        return zoo
-    if os.environ.get("PT2C_FULL_SWEEP") == "1":
-        rest = sorted(set(zoo) - set(SAMPLE))
-        random.Random(datetime.date.today().toordinal()).shuffle(rest)
-        return SAMPLE + rest[:6]
-    return SAMPLE
+CI_DRAW = 6
+CUDA_SELECTION = sweep_selection(cuda_zoo(), SAMPLE, test_cuda_zoo.CI_DRAW)
 
 
-@pytest.mark.parametrize("name", selected_models())
+@pytest.mark.parametrize("name", sweep_selection(cuda_zoo(), SAMPLE, CI_DRAW, exclude=CUDA_SELECTION))
 def test_zoo_model_compiles_for_rocm(name, pt2c, cpp_host, python, tmp_path):
     if not find_llvm_tool("llvm-readobj"):
         pytest.skip("no llvm-readobj-19 (Debian package llvm-19)")
