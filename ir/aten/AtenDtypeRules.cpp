@@ -535,6 +535,9 @@ LogicalResult arange(DtypeQuery &q, Types &out) {
   return dtypeOr(q, out, anyFloat ? q.f32() : q.i64());
 }
 
+/// linspace: `dtype`, else the default dtype (float32) whatever start and end are.
+LogicalResult linspace(DtypeQuery &q, Types &out) { return dtypeOr(q, out, q.f32()); }
+
 //===--- norms ---===//
 
 /// linalg_vector_norm: floating input; the result in `dtype` if given, else self's dtype.
@@ -718,6 +721,7 @@ const llvm::StringMap<RuleEntry> &rules() {
         dtypeOrDefault);
     add({"aten.full"}, full);
     add({"aten.arange", "aten.arange.start", "aten.arange.start_step"}, arange);
+    add({"aten.linspace"}, linspace);
     return t;
   }();
   return table;

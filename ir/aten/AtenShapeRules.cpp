@@ -462,6 +462,15 @@ LogicalResult arange(ShapeQuery &q, Shape &out) {
   return success();
 }
 
+/// linspace: `steps` elements.
+LogicalResult linspace(ShapeQuery &q, Shape &out) {
+  std::optional<int64_t> steps = q.intAttr("steps");
+  if (!steps || *steps < 0)
+    return q.fail("linspace needs steps >= 0");
+  out = {*steps};
+  return success();
+}
+
 //===--- CNN ops: convolution, pooling, reductions, padding ---===//
 
 /// List argument `name` with `n` entries: a single entry stands for all n (ATen
@@ -844,6 +853,7 @@ const llvm::StringMap<Rule> &rules() {
       t[name] = sizeAttr;
     for (StringRef name : {"aten.arange", "aten.arange.start", "aten.arange.start_step"})
       t[name] = arange;
+    t["aten.linspace"] = linspace;
     t["aten.scalar_tensor"] = scalarShape;
     t["aten.all"] = scalarShape;
     t["aten.any"] = scalarShape;

@@ -1,8 +1,8 @@
 """The building blocks of transformers, one small model.py each, compiled and compared
 with PyTorch eager on fresh random inputs: softmax and log_softmax over every dim,
 layer norm, embedding and the other gathers, slicing with steps and negative bounds,
-attention with causal, bool and float masks, masks, comparisons and factories, and a
-concatenation with an empty part (Phi-3's rotary embedding)."""
+attention with causal, bool and float masks, masks, comparisons and factories (linspace
+among them), and a concatenation with an empty part (Phi-3's rotary embedding)."""
 from harness import check_against_eager, write_model
 
 
@@ -161,7 +161,10 @@ def test_masks_comparisons_and_factories(pt2c, cpp_host, python, tmp_path):
             return (torch.where(keep, x, y), x.masked_fill(y >= 0.2, -2.0), causal + x,
                     x.tril(-1) + y.triu(2), positions * x, (x != y).float(),
                     torch.logical_not(x <= 0).long(), torch.pow(2.0, x) + x.abs() ** 1.5,
-                    torch.zeros_like(x) + torch.ones(6), x.new_full((6,), 3.0) * y)
+                    torch.zeros_like(x) + torch.ones(6), x.new_full((6,), 3.0) * y,
+                    # linspace (RAFT's sampling grids): floats, ints (truncated), one step
+                    torch.linspace(-1, 1, 6) * x, torch.linspace(0.5, 9.5, 7, dtype=torch.int64),
+                    torch.linspace(-3.3, 2.1, 1), torch.linspace(2, -1, 33).double())
 
         class M(torch.nn.Module):
             forward = staticmethod(forward)

@@ -1,6 +1,7 @@
 // Decompositions of the ops that make new tensors from sizes and Scalars (full,
-// zeros, ones, empty, their _like and new_ forms, scalar_tensor, arange). Their
-// results depend on no input: splats become prim.constants, arange an iota.
+// zeros, ones, empty, their _like and new_ forms, scalar_tensor, arange, linspace). Their
+// results depend on no input: splats become prim.constants, arange and linspace iotas.
+#include <cmath>
 #include <type_traits>
 
 #include "compiler/transforms/decompose/DecompositionSet.h"
@@ -64,6 +65,37 @@ template <typename OpT> Value arange(OpT op, PrimBuilder &b) {
   return b.convert(result, type.getElementType());
 }
 
+/// linspace: `steps` values from start to end, as ATen's kernel computes them:
+/// start + i * step for the first half, end - (steps - 1 - i) * step for the rest (so
+/// both ends are exact), step = (end - start) / (steps - 1); floats in the result
+/// type (half floats in f32); integer results from truncated ends, in f64, truncated.
+Value linspace(aten::LinspaceOp op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  if (!type.hasStaticShape() || type.getRank() != 1)
+    return b.fail("linspace with a dynamic number of steps");
+  int64_t steps = type.getDimSize(0);
+  bool isFloat = isa<FloatType>(type.getElementType());
+  auto computeType = type.clone(isFloat ? accumulationType(type.getElementType())
+                                        : (Type)Float64Type::get(op.getContext()));
+  double start = scalarValue(op.getStartAttr(), 0.0), end = scalarValue(op.getEndAttr(), 0.0);
+  if (!isFloat) { // ATen converts the ends to the result type first
+    start = std::trunc(start);
+    end = std::trunc(end);
+  }
+  if (steps <= 1)
+    return b.convert(b.splat(start, computeType), type.getElementType());
+  Value index = b.create<prim::IotaOp>(computeType, 0);
+  Value step = b.splat((end - start) / (double)(steps - 1), computeType);
+  Value fromStart =
+      b.create<prim::AddOp>(b.splat(start, computeType), b.create<prim::MulOp>(index, step));
+  Value remaining = b.create<prim::SubOp>(b.splat((double)(steps - 1), computeType), index);
+  Value fromEnd =
+      b.create<prim::SubOp>(b.splat(end, computeType), b.create<prim::MulOp>(remaining, step));
+  Value firstHalf = b.create<prim::CompareOp>(prim::CompareDirection::LT, index,
+                                              b.splat((double)(steps / 2), computeType));
+  return b.convert(b.create<prim::SelectOp>(firstHalf, fromStart, fromEnd), type.getElementType());
+}
+
 } // namespace
 
 void populateFactoryDecompositions(DecompositionSet &set) {
@@ -83,7 +115,8 @@ void populateFactoryDecompositions(DecompositionSet &set) {
       .add<aten::ScalarTensorOp>(scalarTensor)
       .add<aten::ArangeOp>(arange<aten::ArangeOp>)
       .add<aten::ArangeStartOp>(arange<aten::ArangeStartOp>)
-      .add<aten::ArangeStartStepOp>(arange<aten::ArangeStartStepOp>);
+      .add<aten::ArangeStartStepOp>(arange<aten::ArangeStartStepOp>)
+      .add<aten::LinspaceOp>(linspace);
 }
 
 } // namespace pt2c::decompose

@@ -210,8 +210,35 @@ private:
         continue;
       }
       bool shared = !guard && (llvm::isa<mlir::BlockArgument>(root) || !owned.insert(root).second);
-      if (constant || shared)
+      if (constant) {
+        mlir::Value value = operand.get();
+        operand.set(materialize(value, ret));
+        eraseUnusedChain(value);
+      } else if (shared)
         operand.set(copyOf(operand.get(), ret));
+    }
+  }
+
+  // `v` rebuilt at `b`: its constant and the views between them, cloned in order.
+  static mlir::Value cloneChain(mlir::OpBuilder &b, mlir::Value v) {
+    llvm::SmallVector<mlir::Operation *> chain;
+    for (mlir::Operation *op = v.getDefiningOp(); op;
+         op = isAliasOp(op) ? op->getOperand(0).getDefiningOp() : nullptr)
+      chain.push_back(op);
+    mlir::IRMapping mapping;
+    for (mlir::Operation *op : llvm::reverse(chain))
+      b.clone(*op, mapping);
+    return mapping.lookup(v);
+  }
+
+  // The ops of cloneChain's chain that nothing reads any more (the plan has no step for
+  // an op outside a kernel).
+  static void eraseUnusedChain(mlir::Value v) {
+    mlir::Operation *op = v.getDefiningOp();
+    while (op && op->use_empty()) {
+      mlir::Operation *next = isAliasOp(op) ? op->getOperand(0).getDefiningOp() : nullptr;
+      op->erase();
+      op = next;
     }
   }
 
@@ -232,29 +259,47 @@ private:
   }
 
   mlir::Value copyOf(mlir::Value v, mlir::Operation *before) {
+    return copyKernel(v, before, false);
+  }
+
+  // An output that is a constant (torch.zeros(...) returned as it is; a splat is no
+  // weight): a kernel without arguments writes it, its constant and views cloned in.
+  mlir::Value materialize(mlir::Value v, mlir::Operation *before) {
+    return copyKernel(v, before, true);
+  }
+
+  // A kernel returning a fresh copy of `v`: of its argument, or (`cloneSource`) of v
+  // computed inside it from its constant.
+  mlir::Value copyKernel(mlir::Value v, mlir::Operation *before, bool cloneSource) {
     mlir::OpBuilder b(func);
     std::string name = (func.getName() + "_kernel_" + llvm::Twine(kernelCount++)).str();
-    auto kernel = b.create<mlir::func::FuncOp>(v.getLoc(), name,
-                                               b.getFunctionType({v.getType()}, {v.getType()}));
+    llvm::SmallVector<mlir::Type> args;
+    if (!cloneSource)
+      args.push_back(v.getType());
+    auto kernel =
+        b.create<mlir::func::FuncOp>(v.getLoc(), name, b.getFunctionType(args, {v.getType()}));
     kernel.setPrivate();
     kernel->setAttr(kKernelAttr, b.getUnitAttr());
-    markDynamic(kernel, {v, v});
+    markDynamic(kernel,
+                cloneSource ? llvm::ArrayRef<mlir::Value>{v} : llvm::ArrayRef<mlir::Value>{v, v});
     symbols.insert(kernel);
     mlir::Block *body = kernel.addEntryBlock();
     b.setInsertionPointToStart(body);
+    mlir::Value source = cloneSource ? cloneChain(b, v) : body->getArgument(0);
     // An explicit copy into a fresh tensor: a kernel returning its argument would leave
     // bufferization nothing to turn into the output buffer.
     auto type = llvm::cast<mlir::RankedTensorType>(v.getType());
     llvm::SmallVector<mlir::Value> sizes;
     for (int64_t k = 0; k < type.getRank(); ++k)
       if (type.isDynamicDim(k))
-        sizes.push_back(b.create<mlir::tensor::DimOp>(v.getLoc(), body->getArgument(0), k));
+        sizes.push_back(b.create<mlir::tensor::DimOp>(v.getLoc(), source, k));
     mlir::Value empty =
         b.create<mlir::tensor::EmptyOp>(v.getLoc(), type.getShape(), type.getElementType(), sizes);
-    auto copy = b.create<mlir::linalg::CopyOp>(v.getLoc(), body->getArgument(0), empty);
+    auto copy = b.create<mlir::linalg::CopyOp>(v.getLoc(), source, empty);
     b.create<mlir::func::ReturnOp>(v.getLoc(), copy.getResult(0));
     b.setInsertionPoint(before);
-    auto call = b.create<mlir::func::CallOp>(v.getLoc(), kernel, v);
+    auto call = b.create<mlir::func::CallOp>(
+        v.getLoc(), kernel, cloneSource ? mlir::ValueRange{} : mlir::ValueRange{v});
     if (mlir::ArrayAttr dims = sym::dimsAttrOf(v))
       call->setAttr(kResultDimsAttr, b.getArrayAttr({dims}));
     return call.getResult(0);
