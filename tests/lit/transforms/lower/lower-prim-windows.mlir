@@ -75,6 +75,23 @@ func.func @max_pool(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32> {
 
 // -----
 
+// On the GPU (pt2c.fused_ops) the window loops (d4, d5) go innermost: all four result
+// dims are parallel loops that map onto threads, each thread reducing its own window.
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
+// CHECK-DAG: #[[WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @max_pool_on_gpu
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[WIN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+module attributes {pt2c.fused_ops} {
+  func.func @max_pool_on_gpu(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32> {
+    %ninf = prim.constant dense<0xFF800000> : tensor<f32>
+    %0 = prim.reduce_window MAX, %x, %ninf, window = [1, 1, 3, 3], strides = [1, 1, 2, 2], dilations = [1, 1, 1, 1], low = [0, 0, 1, 1], high = [0, 0, 1, 1] : tensor<1x4x8x8xf32>, tensor<f32> -> tensor<1x4x4x4xf32>
+    return %0 : tensor<1x4x4x4xf32>
+  }
+}
+
+// -----
+
 // A dynamic windowed dim: its size is computed at run time,
 // (n + 0 + 1 - 1 * (2 - 1) - 1) / 2 + 1.
 // CHECK-LABEL: func.func @dynamic_window_dim
