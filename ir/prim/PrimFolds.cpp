@@ -5,6 +5,8 @@
 #include "ir/prim/PrimDialect.h"
 #include "ir/prim/TransposeSinking.h"
 
+#include <numeric>
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -201,24 +203,50 @@ bool swapsHeadsAndLength(TransposeOp transpose) {
   return transpose && llvm::equal(transpose.getPermutation(), ArrayRef<int64_t>{0, 2, 1, 3});
 }
 
-/// With batch 1, [1, H, len, dim] may be the rank-3 head split reshaped:
-/// reshape(transpose(x: [len, H, dim], [1, 0, 2])); the op then reads x, reshaped to
-/// [1, len, H, dim], in the other layout. Null where `operand` is not that.
-Value unitBatchHeadSplit(Value operand, PatternRewriter &rewriter) {
+/// [B, H, len, dim] may be a head split written with other unit dims:
+/// reshape(transpose(x, p)) where the reshape only drops or adds dims of size 1 and x
+/// holds the same elements as [B, len, H, dim] (batch 1: a rank-3 split of [len, H,
+/// dim]; timm's q/k/v: a slice [B, len, 1, H, dim] of the fused projection moved to
+/// [1, B, H, len, dim]). The op then reads x, reshaped to [B, len, H, dim], in the other
+/// layout. Decided by where p sends each dim of size > 1, not by the sizes alone (H and
+/// len may be equal). Null where `operand` is not that.
+Value unitDimsHeadSplit(Value operand, PatternRewriter &rewriter) {
   auto reshape = operand.getDefiningOp<ReshapeOp>();
   auto transpose = reshape ? reshape.getOperand().getDefiningOp<TransposeOp>() : TransposeOp();
-  if (!transpose || !llvm::equal(transpose.getPermutation(), ArrayRef<int64_t>{1, 0, 2}))
-    return {};
   auto type = cast<RankedTensorType>(operand.getType());
-  auto split = cast<RankedTensorType>(transpose.getType());
-  if (type.getRank() != 4 || type.getDimSize(0) != 1 ||
-      type.getShape().drop_front() != split.getShape())
+  if (!transpose || type.getRank() != 4 || !type.hasStaticShape())
     return {};
   auto source = cast<RankedTensorType>(transpose.getOperand().getType());
-  SmallVector<int64_t> shape = {1};
-  llvm::append_range(shape, source.getShape());
-  return rewriter.create<ReshapeOp>(reshape.getLoc(), source.clone(shape), transpose.getOperand(),
-                                    ValueRange{});
+  auto moved = cast<RankedTensorType>(transpose.getType());
+  if (!source.hasStaticShape())
+    return {};
+  // The source dims of size > 1 in the transposed order: the reshape keeps that order,
+  // so they are the operand's dims of size > 1, in order.
+  SmallVector<int64_t> sources;
+  for (auto [i, from] : llvm::enumerate(transpose.getPermutation()))
+    if (moved.getDimSize(i) != 1)
+      sources.push_back(from);
+  SmallVector<int64_t> dims; // operand dims of size > 1
+  for (int64_t d = 0; d < 4; ++d)
+    if (type.getDimSize(d) != 1)
+      dims.push_back(d);
+  if (dims.size() != sources.size())
+    return {};
+  // Read in source order, the operand dims must come as [B, len, H, dim] lists them.
+  SmallVector<int64_t> order(dims.size());
+  std::iota(order.begin(), order.end(), 0);
+  llvm::sort(order, [&](int64_t a, int64_t b) { return sources[a] < sources[b]; });
+  constexpr int64_t kOtherLayout[] = {0, 2, 1, 3};
+  SmallVector<int64_t> expected;
+  for (int64_t d : kOtherLayout)
+    if (type.getDimSize(d) != 1)
+      expected.push_back(d);
+  for (auto [k, j] : llvm::enumerate(order))
+    if (dims[j] != expected[k])
+      return {};
+  RankedTensorType other =
+      type.clone({type.getDimSize(0), type.getDimSize(2), type.getDimSize(1), type.getDimSize(3)});
+  return rewriter.create<ReshapeOp>(reshape.getLoc(), other, transpose.getOperand(), ValueRange{});
 }
 
 /// The permutation of [1, H, len, dim] that merges heads with batch 1 in sequence-first
@@ -231,7 +259,7 @@ bool mergesUnitBatchSequenceFirst(TransposeOp transpose) {
 /// attention(transpose(x)) reads x in the other layout; transpose(attention(...)), the
 /// result's only use, is the attention writing the other layout. Saves the copies
 /// attention code makes when it splits a Linear's output into heads and merges them.
-/// The unit-batch forms of both (rank-3 head splits, a sequence-first merge) count too.
+/// Head splits with other unit dims and a unit-batch sequence-first merge count too.
 struct AbsorbTransposesIntoAttention : OpRewritePattern<AttentionOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -243,7 +271,7 @@ struct AbsorbTransposesIntoAttention : OpRewritePattern<AttentionOp> {
       if (auto transpose = operands[i].getDefiningOp<TransposeOp>();
           swapsHeadsAndLength(transpose)) {
         operands[i] = transpose.getOperand();
-      } else if (Value source = layout[i] ? Value() : unitBatchHeadSplit(operands[i], rewriter)) {
+      } else if (Value source = layout[i] ? Value() : unitDimsHeadSplit(operands[i], rewriter)) {
         operands[i] = source;
       } else {
         continue;

@@ -56,6 +56,46 @@ func.func @packed_unit_batch(%p: tensor<5x48xf16>) -> tensor<5x1x2x8xf16> {
 
 // -----
 
+// timm's attention: the fused projection [1, len, 3, H, dim] is sliced per q/k/v, each
+// slice [1, len, 1, H, dim] moved to [1, 1, H, len, dim] and reshaped to [1, H, len,
+// dim]. Attention reads each slice reshaped to [1, len, H, dim] instead (heads_inner):
+// no transpose is left to copy.
+// CHECK-LABEL: func.func @timm_qkv_split
+// CHECK-NOT: prim.transpose
+// CHECK: %[[Q:.*]] = prim.reshape %{{.*}} : tensor<1x5x1x2x8xf16> -> tensor<1x5x2x8xf16>
+// CHECK: prim.attention %[[Q]], {{.*}} heads_inner = [true, true, true, true] : tensor<1x5x2x8xf16>, tensor<1x5x2x8xf16>, tensor<1x5x2x8xf16> -> tensor<1x5x2x8xf16>
+// CHECK-NOT: prim.transpose
+func.func @timm_qkv_split(%p: tensor<1x5x3x2x8xf16>) -> tensor<1x5x2x8xf16> {
+  %s0 = prim.slice %p, start = [0, 0, 0, 0, 0], limit = [1, 5, 1, 2, 8], strides = [1, 1, 1, 1, 1] : tensor<1x5x3x2x8xf16> -> tensor<1x5x1x2x8xf16>
+  %s1 = prim.slice %p, start = [0, 0, 1, 0, 0], limit = [1, 5, 2, 2, 8], strides = [1, 1, 1, 1, 1] : tensor<1x5x3x2x8xf16> -> tensor<1x5x1x2x8xf16>
+  %s2 = prim.slice %p, start = [0, 0, 2, 0, 0], limit = [1, 5, 3, 2, 8], strides = [1, 1, 1, 1, 1] : tensor<1x5x3x2x8xf16> -> tensor<1x5x1x2x8xf16>
+  %t0 = prim.transpose %s0, permutation = [2, 0, 3, 1, 4] : tensor<1x5x1x2x8xf16> -> tensor<1x1x2x5x8xf16>
+  %t1 = prim.transpose %s1, permutation = [2, 0, 3, 1, 4] : tensor<1x5x1x2x8xf16> -> tensor<1x1x2x5x8xf16>
+  %t2 = prim.transpose %s2, permutation = [2, 0, 3, 1, 4] : tensor<1x5x1x2x8xf16> -> tensor<1x1x2x5x8xf16>
+  %q = prim.reshape %t0 : tensor<1x1x2x5x8xf16> -> tensor<1x2x5x8xf16>
+  %k = prim.reshape %t1 : tensor<1x1x2x5x8xf16> -> tensor<1x2x5x8xf16>
+  %v = prim.reshape %t2 : tensor<1x1x2x5x8xf16> -> tensor<1x2x5x8xf16>
+  %a = prim.attention %q, %k, %v, scale = 1.0, causal = false, heads_inner = [false, false, false, false] : tensor<1x2x5x8xf16>, tensor<1x2x5x8xf16>, tensor<1x2x5x8xf16> -> tensor<1x2x5x8xf16>
+  %m = prim.transpose %a, permutation = [0, 2, 1, 3] : tensor<1x2x5x8xf16> -> tensor<1x5x2x8xf16>
+  return %m : tensor<1x5x2x8xf16>
+}
+
+// -----
+
+// As many heads as positions (4 and 4): a transpose that moves only a unit dim keeps
+// the heads before the positions, so the operand is no head split of another layout
+// (equal sizes must not fool the match); attention reads it as it is.
+// CHECK-LABEL: func.func @equal_heads_and_length
+// CHECK: prim.attention {{.*}} heads_inner = [false, false, false, false]
+func.func @equal_heads_and_length(%x: tensor<1x4x1x4x8xf16>) -> tensor<1x4x4x8xf16> {
+  %t = prim.transpose %x, permutation = [0, 2, 1, 3, 4] : tensor<1x4x1x4x8xf16> -> tensor<1x1x4x4x8xf16>
+  %q = prim.reshape %t : tensor<1x1x4x4x8xf16> -> tensor<1x4x4x8xf16>
+  %a = prim.attention %q, %q, %q, scale = 1.0, causal = false, heads_inner = [false, false, false, false] : tensor<1x4x4x8xf16>, tensor<1x4x4x8xf16>, tensor<1x4x4x8xf16> -> tensor<1x4x4x8xf16>
+  return %a : tensor<1x4x4x8xf16>
+}
+
+// -----
+
 // With batch 2 the sequence-first merge is a real transpose: it stays.
 // CHECK-LABEL: func.func @sequence_first_batch_2
 // CHECK: prim.attention {{.*}} heads_inner = [false, false, false, false]
