@@ -49,6 +49,11 @@ for name in "${names[@]}"; do
     echo "$name: FAILED, see $out/$name.log" >&2
     exit 1
   fi
+  # An example may build on a sibling's model.py (examples/resnet18_fp16 loads
+  # ../resnet18/model.py); the exporter needs it beside, on the GPU machine too.
+  for sibling in $(grep -oE '"[A-Za-z0-9_]+" / "model.py"' "$model" | cut -d'"' -f2); do
+    install -D -m 644 "examples/$sibling/model.py" "$out/$sibling/model.py"
+  done
   grep -E "^pt2c: (link|weights)" "$out/$name.log" || true
   rm "$out/$name.log"
   echo "$name: built in $(( $(date +%s) - start )) s"
