@@ -220,8 +220,8 @@ Value unitDimsHeadSplit(Value operand, PatternRewriter &rewriter) {
   auto moved = cast<RankedTensorType>(transpose.getType());
   if (!source.hasStaticShape())
     return {};
-  // The source dims of size > 1 in the transposed order: the reshape keeps that order,
-  // so they are the operand's dims of size > 1, in order.
+  // The source dims of size > 1 in the transposed order: where the reshape only drops or
+  // adds unit dims, they are the operand's dims of size > 1, in order, size for size.
   SmallVector<int64_t> sources;
   for (auto [i, from] : llvm::enumerate(transpose.getPermutation()))
     if (moved.getDimSize(i) != 1)
@@ -232,6 +232,9 @@ Value unitDimsHeadSplit(Value operand, PatternRewriter &rewriter) {
       dims.push_back(d);
   if (dims.size() != sources.size())
     return {};
+  for (auto [d, from] : llvm::zip_equal(dims, sources))
+    if (type.getDimSize(d) != source.getDimSize(from))
+      return {}; // the reshape regroups elements
   // Read in source order, the operand dims must come as [B, len, H, dim] lists them.
   SmallVector<int64_t> order(dims.size());
   std::iota(order.begin(), order.end(), 0);

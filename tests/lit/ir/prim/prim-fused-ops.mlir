@@ -96,6 +96,20 @@ func.func @equal_heads_and_length(%x: tensor<1x4x1x4x8xf16>) -> tensor<1x4x4x8xf
 
 // -----
 
+// A reshape that regroups the moved elements ([2, 6, 8] as [3, 4, 8]) is no head split,
+// though the number of dims of size > 1 and their order would fit one.
+// CHECK-LABEL: func.func @regrouping_reshape
+// CHECK: prim.transpose
+// CHECK: prim.attention {{.*}} heads_inner = [false, false, false, false]
+func.func @regrouping_reshape(%x: tensor<1x6x1x2x8xf16>) -> tensor<1x3x4x8xf16> {
+  %t = prim.transpose %x, permutation = [2, 0, 3, 1, 4] : tensor<1x6x1x2x8xf16> -> tensor<1x1x2x6x8xf16>
+  %q = prim.reshape %t : tensor<1x1x2x6x8xf16> -> tensor<1x3x4x8xf16>
+  %a = prim.attention %q, %q, %q, scale = 1.0, causal = false, heads_inner = [false, false, false, false] : tensor<1x3x4x8xf16>, tensor<1x3x4x8xf16>, tensor<1x3x4x8xf16> -> tensor<1x3x4x8xf16>
+  return %a : tensor<1x3x4x8xf16>
+}
+
+// -----
+
 // With batch 2 the sequence-first merge is a real transpose: it stays.
 // CHECK-LABEL: func.func @sequence_first_batch_2
 // CHECK: prim.attention {{.*}} heads_inner = [false, false, false, false]
