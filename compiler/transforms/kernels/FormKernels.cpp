@@ -219,26 +219,30 @@ private:
     }
   }
 
-  // `v` rebuilt at `b`: its constant and the views between them, cloned in order.
-  static mlir::Value cloneChain(mlir::OpBuilder &b, mlir::Value v) {
+  // The ops that make `v`: its views from the outermost in, then the op they view.
+  static llvm::SmallVector<mlir::Operation *> viewChain(mlir::Value v) {
     llvm::SmallVector<mlir::Operation *> chain;
     for (mlir::Operation *op = v.getDefiningOp(); op;
          op = isAliasOp(op) ? op->getOperand(0).getDefiningOp() : nullptr)
       chain.push_back(op);
+    return chain;
+  }
+
+  // `v` rebuilt at `b`: its viewChain cloned in order.
+  static mlir::Value cloneChain(mlir::OpBuilder &b, mlir::Value v) {
     mlir::IRMapping mapping;
-    for (mlir::Operation *op : llvm::reverse(chain))
+    for (mlir::Operation *op : llvm::reverse(viewChain(v)))
       b.clone(*op, mapping);
     return mapping.lookup(v);
   }
 
-  // The ops of cloneChain's chain that nothing reads any more (the plan has no step for
-  // an op outside a kernel).
+  // The ops of v's viewChain that nothing reads any more (the plan has no step for an
+  // op outside a kernel).
   static void eraseUnusedChain(mlir::Value v) {
-    mlir::Operation *op = v.getDefiningOp();
-    while (op && op->use_empty()) {
-      mlir::Operation *next = isAliasOp(op) ? op->getOperand(0).getDefiningOp() : nullptr;
+    for (mlir::Operation *op : viewChain(v)) {
+      if (!op->use_empty())
+        return;
       op->erase();
-      op = next;
     }
   }
 
