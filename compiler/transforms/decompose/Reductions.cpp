@@ -36,12 +36,16 @@ Value sumOrMean(Value self, std::optional<ArrayRef<int64_t>> reduced, PrimBuilde
   Value result = b.reduce(prim::ReduceKind::SUM, x, dims);
   if (divide) {
     int64_t count = 1;
+    bool dynamic = false;
     for (int64_t d : dims) {
-      if (in.isDynamicDim(d))
-        return b.fail("mean over a dynamic dim");
-      count *= in.getDimSize(d);
+      dynamic |= in.isDynamicDim(d);
+      count *= in.isDynamicDim(d) ? 1 : in.getDimSize(d);
     }
-    result = b.create<prim::DivOp>(result, b.splat((double)count, tensorType(result), result));
+    // A dynamic count (a dynamic dimension, a data-dependent row count) is known as a
+    // size only: prim has no index -> tensor conversion, so count the ones instead.
+    Value divisor = dynamic ? b.reduce(prim::ReduceKind::SUM, b.splat(1.0, in, x), dims)
+                            : b.splat((double)count, tensorType(result), result);
+    result = b.create<prim::DivOp>(result, divisor);
   }
   return b.reshape(b.convert(result, type.getElementType()), type);
 }
