@@ -73,8 +73,11 @@ def main():
         np.save(out / f"input{i}.npy", npy_array(t))
     with torch.no_grad():
         outputs = flatten(model(*inputs))
-    for i, t in enumerate(outputs):  # bf16 references widened to f32 (exact)
-        np.save(out / f"ref{i}.npy", (t.float() if t.dtype == torch.bfloat16 else t).numpy())
+    # bf16 references widened to f32 (exact); in C order, the only one pt2c's .npy reader
+    # takes (torch.nonzero's result, a transposed output, are column-major)
+    for i, t in enumerate(outputs):
+        t = t.float() if t.dtype == torch.bfloat16 else t
+        np.save(out / f"ref{i}.npy", t.contiguous().numpy())
     print(f"wrote {len(inputs)} inputs and {len(outputs)} references to {out}")
 
 
