@@ -5,6 +5,7 @@
 #include "compiler/import/DTypes.h"
 #include "compiler/transforms/kernels/FormKernels.h"
 #include "ir/contract/StorageBytes.h"
+#include "ir/prim/DataDependentOps.h"
 #include "ir/symbolic/SymbolicIR.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
@@ -106,6 +107,18 @@ private:
     for (mlir::Attribute a : symbols) {
       auto d = llvm::cast<mlir::DictionaryAttr>(a);
       auto get = [&](const char *key) { return d.getAs<mlir::IntegerAttr>(key).getInt(); };
+      if (d.get("produced")) {
+        // A data-dependent size: addSteps binds it to the step that computes it.
+        pt2c_plan_sym s{};
+        s.name = r.addString(d.getAs<mlir::StringAttr>("name").str());
+        s.flags = PT2C_SYM_FLAG_PRODUCED;
+        s.dim = UINT32_MAX;
+        s.min = get("min");
+        s.max = get("max");
+        r.syms.push_back(s);
+        symbolMaxima.push_back(s.max);
+        continue;
+      }
       // The plan's inputs are the function's pt2c.input arguments, in order.
       auto inputName = d.getAs<mlir::StringAttr>("input");
       int64_t input = 0;
@@ -273,8 +286,37 @@ private:
       }
       s.num_args = r.stepArgs.size() - s.first_arg;
       r.steps.push_back(s);
+      if (mlir::failed(bindProducedSymbols(call)))
+        return mlir::failure();
     }
+    for (const pt2c_plan_sym &s : r.syms)
+      if ((s.flags & PT2C_SYM_FLAG_PRODUCED) && s.dim == UINT32_MAX)
+        return func.emitError() << "no step computes the data-dependent size '"
+                                << symbolNames[&s - r.syms.data()] << "'";
     return mlir::success();
+  }
+
+  // The data-dependent sizes `call` computes: each prim.nonzero of its kernel returns its
+  // row count into a buffer no other step names, which the run reads after the step
+  // (plan steps are renumbered later, when library steps join them; buffers are not).
+  mlir::LogicalResult bindProducedSymbols(mlir::func::CallOp call) {
+    auto callee =
+        mlir::SymbolTable::lookupNearestSymbolFrom<mlir::func::FuncOp>(call, call.getCalleeAttr());
+    if (!callee || callee.getBody().empty())
+      return mlir::success();
+    mlir::Operation *ret = callee.getBody().front().getTerminator();
+    mlir::WalkResult walk = callee.walk([&](prim::NonzeroOp op) {
+      auto result = llvm::find(ret->getOperands(), op.getCount());
+      auto name = llvm::find(symbolNames, op.getSymbol().str());
+      if (result == ret->getOperands().end() || name == symbolNames.end()) {
+        op.emitError() << "the row count of this nonzero leaves its kernel unread";
+        return mlir::WalkResult::interrupt();
+      }
+      r.syms[name - symbolNames.begin()].dim =
+          buffers.at(call.getResult(result - ret->getOperands().begin()));
+      return mlir::WalkResult::advance();
+    });
+    return mlir::failure(walk.wasInterrupted());
   }
 
   // Whether call `step` + 1 reads call `step`'s result and call `step` + 2, one prim.add,

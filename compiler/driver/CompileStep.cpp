@@ -19,6 +19,7 @@
 #include "compiler/transforms/Pipelines.h"
 #include "ir/Dialects.h"
 #include "ir/contract/ModelContract.h"
+#include "ir/prim/DataDependentOps.h"
 #include "ir/prim/PrimDialect.h"
 #include "ir/symbolic/SymbolicIR.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -139,6 +140,16 @@ llvm::Error compileArtifact(const Resources &resources, const PipelineOptions &o
   if (auto err = lowerAtenToPrim(context, *module, *artifact, lowering))
     return err;
   timer.done("prim", std::to_string(countOps(*module)) + " prim ops");
+  if (lowering.fusedOps) {
+    // Data-dependent sizes have no GPU kernels and no GPU binding of their symbols yet.
+    mlir::WalkResult nonzero = module->walk([](prim::NonzeroOp op) {
+      op.emitError() << "a data-dependent size (nonzero, x[mask], masked_select) compiles "
+                        "for --target cpu only so far";
+      return mlir::WalkResult::interrupt();
+    });
+    if (nonzero.wasInterrupted())
+      return fail("the model has data-dependent sizes, which GPU targets do not support yet");
+  }
   if (options.emit == "prim") {
     // Derived weights' bytes would print as megabytes of hex.
     module->print(llvm::outs(), mlir::OpPrintingFlags().elideLargeResourceString(256));

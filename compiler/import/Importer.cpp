@@ -365,13 +365,23 @@ mlir::FailureOr<mlir::ArrayAttr> GraphImporter::dimsOf(const std::string &valueN
 }
 
 // pt2c.symbols on the model function: each dynamic dimension with its range and the
-// first input dim that has its size (the runtime reads the value there); and pt2c.dims
-// on every input argument with a dynamic dim.
+// first input dim that has its size (the runtime reads the value there), or `produced`
+// for a data-dependent size (the op that computes the value binds it: prim.nonzero); and
+// pt2c.dims on every input argument with a dynamic dim.
 mlir::LogicalResult GraphImporter::declareSymbols(mlir::func::FuncOp func, mlir::Location loc) {
   if (graph.dynamic_dims().empty())
     return mlir::success();
   llvm::SmallVector<mlir::Attribute> symbols;
   for (const auto &dim : graph.dynamic_dims()) {
+    if (dim.has_produced()) {
+      symbols.push_back(b.getDictionaryAttr({
+          b.getNamedAttr("name", b.getStringAttr(dim.name())),
+          b.getNamedAttr("min", b.getI64IntegerAttr(dim.min())),
+          b.getNamedAttr("max", b.getI64IntegerAttr(dim.max())),
+          b.getNamedAttr("produced", b.getUnitAttr()),
+      }));
+      continue;
+    }
     // The input by its name (pt2c.input): argument positions change when weights are
     // folded.
     bool found = false;

@@ -22,6 +22,7 @@ void decompose::populateAtenToPrimDecompositions(mlir::RewritePatternSet &patter
   populateCol2ImDecompositions(set);
   populateIm2ColDecompositions(set);
   populateExpertRoutingDecompositions(set);
+  populateDataDependentDecompositions(set);
   populateNormDecompositions(set);
   populateLinearAlgebraDecompositions(set);
   populateShapeDecompositions(set);

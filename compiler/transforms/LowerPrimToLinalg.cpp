@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -36,6 +37,7 @@ struct LowerPrimToLinalgPass : impl::LowerPrimToLinalgPassBase<LowerPrimToLinalg
     lower::populatePadLowering(patterns);
     lower::populateReduceLowering(patterns);
     lower::populateIndexingLowering(patterns);
+    lower::populateDataDependentLowering(patterns);
     if (mlir::failed(mlir::applyPartialConversion(getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }

@@ -40,13 +40,15 @@ def LowerPrimToLinalgPass : Pass<"pt2c-lower-prim-to-linalg"> {
     Every prim op becomes destination-passing-style tensor code (tensor.empty
     destinations) that upstream one-shot-bufferize and convert-linalg-to-loops accept:
     linalg.generic for elementwise ops, broadcasts and general contractions,
-    linalg.matmul/batch_matmul for plain matrix products, linalg.transpose, and
-    tensor.collapse_shape/expand_shape for reshapes.
+    linalg.matmul/batch_matmul for plain matrix products, linalg.transpose,
+    tensor.collapse_shape/expand_shape for reshapes, and an scf.for over the operand
+    for prim.nonzero (its rows are appended in order).
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
   ];
 }

@@ -583,6 +583,14 @@ LogicalResult groupedMatmul(DtypeQuery &q, Types &out) {
   return success();
 }
 
+//===--- data-dependent sizes ---===//
+
+/// nonzero: int64 coordinates, for any input dtype.
+LogicalResult coordinates(DtypeQuery &q, Types &out) {
+  setAll(q, out, q.i64());
+  return success();
+}
+
 struct RuleEntry {
   Rule rule;
   /// In-place ops (`add_`, ...) write self: the rule's result must be castable into
@@ -712,6 +720,7 @@ const llvm::StringMap<RuleEntry> &rules() {
     add({"aten.upsample_bicubic2d", "aten.upsample_bicubic2d.vec"}, floatOnly);
     add({"aten.histc"}, histogram);
     add({"aten._grouped_mm"}, groupedMatmul);
+    add({"aten.nonzero"}, coordinates);
 
     add({"aten._to_copy", "aten.new_zeros", "aten.new_ones", "aten.new_full", "aten.zeros_like",
          "aten.ones_like", "aten.full_like", "aten.empty_like"},

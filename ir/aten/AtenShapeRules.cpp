@@ -196,6 +196,12 @@ LogicalResult histogram(ShapeQuery &q, Shape &out) {
   return success();
 }
 
+/// nonzero: one row of coordinates per nonzero element; how many is known at run time.
+LogicalResult coordinates(ShapeQuery &q, Shape &out) {
+  out = {kDyn, q.rank(0)};
+  return success();
+}
+
 /// torch.matmul: vectors are promoted to matrices and the promoted dim is dropped again;
 /// leading (batch) dims broadcast.
 LogicalResult matmul(ShapeQuery &q, Shape &out) {
@@ -978,6 +984,7 @@ const llvm::StringMap<Rule> &rules() {
     t["aten.repeat"] = repeat;
     t["aten._grouped_mm"] = groupedMatmul;
     t["aten.histc"] = histogram;
+    t["aten.nonzero"] = coordinates;
     t["aten.linalg_vector_norm"] = reduceDims;
     for (StringRef name :
          {"aten.clamp_min", "aten.clamp_max", "aten.clamp_min_", "aten.clamp_min_.Tensor"})

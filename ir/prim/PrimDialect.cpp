@@ -1,6 +1,7 @@
 // Instantiates the generated prim dialect, enum and op classes; the hand-written op
 // logic (inference, verifiers, folders) is in PrimOps.cpp.
 #include "ir/prim/PrimDialect.h"
+#include "ir/prim/DataDependentOps.h"
 
 #include "ir/prim/PrimDialect.cpp.inc"
 #include "ir/prim/PrimEnums.cpp.inc"
@@ -11,6 +12,10 @@ void pt2c::prim::PrimDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "ir/prim/PrimOps.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "ir/prim/DataDependentOps.cpp.inc"
       >();
 }
 

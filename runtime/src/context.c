@@ -74,3 +74,12 @@ PT2C_API pt2c_status pt2c_context_reset_state(pt2c_context *context) {
     return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "pt2c_context_reset_state: context is null");
   return pt2c_model_reset_state_as(context->instance, "pt2c_context_reset_state");
 }
+
+PT2C_API pt2c_status pt2c_context_last_output_shape(const pt2c_context *context, int32_t index,
+                                                    int64_t *out_dims) {
+  if (context == NULL)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT,
+                     "pt2c_context_last_output_shape: context is null");
+  return pt2c_last_output_shape(context->instance, "pt2c_context_last_output_shape", index,
+                                out_dims);
+}

@@ -104,3 +104,27 @@ PT2C_API pt2c_status pt2c_model_graph_output_shape(const pt2c_model *model, int3
   return graph_output_shape(model, "pt2c_model_graph_output_shape", graph, inputs, num_inputs,
                             index, out_dims);
 }
+
+pt2c_status pt2c_last_output_shape(const pt2c_model *model, const char *function, int32_t index,
+                                   int64_t *out_dims) {
+  if (model == NULL)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%s: model is null", function);
+  const pt2c_model *graph = model->last_run;
+  if (graph == NULL)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT,
+                     "%s: no run has succeeded yet on this model or context", function);
+  const pt2c_plan *plan = &graph->plan;
+  if (index < 0 || (uint32_t)index >= plan->header->num_outputs)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%s: index %d is out of range [0, %u)", function,
+                     index, plan->header->num_outputs);
+  const pt2c_plan_tensor *output = &plan->outputs[index];
+  if (out_dims == NULL && output->rank > 0)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%s: out_dims is null", function);
+  pt2c_sym_resolve(plan, output->dims, output->rank, graph->last_sym_values, out_dims);
+  return PT2C_OK;
+}
+
+PT2C_API pt2c_status pt2c_model_last_output_shape(const pt2c_model *model, int32_t index,
+                                                  int64_t *out_dims) {
+  return pt2c_last_output_shape(model, "pt2c_model_last_output_shape", index, out_dims);
+}

@@ -14,6 +14,7 @@
 #include "plan.h"
 #include "pt2c/plan_format.h"
 #include "pt2c/pt2c.h"
+#include "symbolic.h"
 #include "weights_file.h"
 
 #ifdef __cplusplus
@@ -81,6 +82,12 @@ struct pt2c_model {
                                    * dynamic) */
   pt2c_weights_file weights_file; /* owned; the private copy of the external weights
                                    * file that `weights` points into, else zeroed */
+  /* The last successful run (run.c): the graph's executable that ran (this model, or a
+   * graph's instance of a plan set; NULL before any run), and on that executable the
+   * symbol values it ended with (data-dependent sizes bound), for
+   * pt2c_model_last_output_shape. */
+  const struct pt2c_model *last_run;
+  int64_t last_sym_values[PT2C_MAX_SYMS];
   /* Plan sets only (dispatch.c). */
   uint32_t num_graphs;
   struct pt2c_model_graph *graphs; /* owned, num_graphs entries */
@@ -108,6 +115,11 @@ pt2c_status pt2c_model_create_from(const pt2c_model_source *source, pt2c_model *
 pt2c_status pt2c_run_host(pt2c_model *model, const char *function, const char *method,
                           const pt2c_tensor *inputs, int32_t num_inputs, pt2c_tensor *outputs,
                           int32_t num_outputs);
+
+/* pt2c_model_last_output_shape and pt2c_context_last_output_shape (dynamic_dims.c):
+ * output `index`'s sizes in `model`'s last successful run on host memory. */
+pt2c_status pt2c_last_output_shape(const pt2c_model *model, const char *function, int32_t index,
+                                   int64_t *out_dims);
 
 /* Marks the model as running (PT2C_ERROR_BUSY if a call on it is in progress), and ends
  * that: for every call that writes what runs write (run.c says why a flag). */

@@ -458,6 +458,8 @@ static pt2c_status check_records(pt2c_plan *plan) {
       status = check_gemm_step(plan, i, &plan->steps[i]);
     else if (plan->steps[i].kind == PT2C_STEP_CONV)
       status = check_conv_step(plan, i, &plan->steps[i]);
+  if (status == PT2C_OK)
+    status = pt2c_sym_check_producers(plan);
   for (uint32_t i = 0; i < header->num_guards && status == PT2C_OK; ++i)
     status = check_guard(plan, i, &plan->guards[i]);
   if (pt2c_plan_device_is_gpu(header->device))

@@ -1,6 +1,8 @@
 /* The run loop: refuse a second run of a model already running, check everything, bind
  * the caller's memory, call each step's kernel (or hand a CUDA plan to cuda/cuda_run.c). */
+#include <inttypes.h>
 #include <stdatomic.h>
+#include <string.h>
 
 #include "check.h"
 #include "cpu/kernel_split.h"
@@ -97,19 +99,32 @@ PT2C_API pt2c_status pt2c_model_run_device(pt2c_model *model, const pt2c_tensor 
   return status;
 }
 
-/* Runs one graph's executable on host memory. */
-static pt2c_status run_graph(pt2c_model *model, const pt2c_tensor *inputs, int32_t num_inputs,
-                             pt2c_tensor *outputs, int32_t num_outputs) {
+/* Binds the data-dependent sizes step `step` computed (PT2C_SYM_FLAG_PRODUCED) to the
+ * values it wrote. A value outside the symbol's range would make later kernels read
+ * or write past their buffers, so it fails the run instead (a compiler bug). */
+static pt2c_status bind_produced_symbols(pt2c_model *model, uint32_t step, int64_t *sym_values) {
   const pt2c_plan *plan = &model->plan;
-  int64_t sym_values[PT2C_MAX_SYMS];
-  pt2c_status status = check_run(model, inputs, num_inputs, outputs, num_outputs, sym_values);
-  if (status != PT2C_OK)
-    return status;
-  if (pt2c_plan_device_is_gpu(plan->header->device))
-    return pt2c_cuda_run(model, inputs, outputs, sym_values, /*host_memory=*/1, NULL);
+  for (uint32_t k = 0; k < plan->header->num_syms; ++k) {
+    const pt2c_plan_sym *sym = &plan->syms[k];
+    if (!pt2c_sym_computed_by(plan, &plan->steps[step], sym))
+      continue;
+    int64_t value;
+    memcpy(&value, model->buffer_data[sym->dim], sizeof(value));
+    if (value < sym->min || value > sym->max)
+      return pt2c_fail(PT2C_ERROR_CORRUPT_MODEL,
+                       "step %u computed %" PRId64 " for the data-dependent size '%s', outside "
+                       "its bound [%" PRId64 ", %" PRId64 "]",
+                       step, value, pt2c_plan_string(plan, sym->name), sym->min, sym->max);
+    sym_values[k] = value;
+  }
+  return PT2C_OK;
+}
 
-  bind_caller_buffers(model, inputs, outputs);
-  for (uint32_t s = 0; s < plan->header->num_steps; ++s) {
+/* The steps of a CPU plan, in order, on the bound buffers. */
+static pt2c_status run_cpu_steps(pt2c_model *model, int64_t *sym_values) {
+  const pt2c_plan *plan = &model->plan;
+  pt2c_status status = PT2C_OK;
+  for (uint32_t s = 0; s < plan->header->num_steps && status == PT2C_OK; ++s) {
     const pt2c_plan_step *step = &plan->steps[s];
     for (uint32_t a = 0; a < step->num_args; ++a)
       model->step_arg_data[a] = model->buffer_data[plan->step_args[step->first_arg + a]];
@@ -127,8 +142,31 @@ static pt2c_status run_graph(pt2c_model *model, const pt2c_tensor *inputs, int32
     }
     if (model->profile)
       pt2c_step_profile_add(model->profile, step_number, pt2c_step_profile_now() - start);
+    status = bind_produced_symbols(model, step_number, sym_values);
   }
-  return pt2c_check_guards(model);
+  return status;
+}
+
+/* Runs one graph's executable on host memory; a successful run leaves its symbol values
+ * (data-dependent sizes bound) in model->last_sym_values. */
+static pt2c_status run_graph(pt2c_model *model, const pt2c_tensor *inputs, int32_t num_inputs,
+                             pt2c_tensor *outputs, int32_t num_outputs) {
+  const pt2c_plan *plan = &model->plan;
+  int64_t sym_values[PT2C_MAX_SYMS];
+  pt2c_status status = check_run(model, inputs, num_inputs, outputs, num_outputs, sym_values);
+  if (status != PT2C_OK)
+    return status;
+  if (pt2c_plan_device_is_gpu(plan->header->device)) {
+    status = pt2c_cuda_run(model, inputs, outputs, sym_values, /*host_memory=*/1, NULL);
+  } else {
+    bind_caller_buffers(model, inputs, outputs);
+    status = run_cpu_steps(model, sym_values);
+    if (status == PT2C_OK)
+      status = pt2c_check_guards(model);
+  }
+  if (status == PT2C_OK)
+    memcpy(model->last_sym_values, sym_values, sizeof(model->last_sym_values));
+  return status;
 }
 
 pt2c_status pt2c_run_host(pt2c_model *model, const char *function, const char *method,
@@ -143,6 +181,8 @@ pt2c_status pt2c_run_host(pt2c_model *model, const char *function, const char *m
   status = pt2c_dispatch(model, function, method, inputs, num_inputs, &graph, &inputs, &num_inputs);
   if (status == PT2C_OK)
     status = run_graph(graph, inputs, num_inputs, outputs, num_outputs);
+  if (status == PT2C_OK)
+    model->last_run = graph;
   pt2c_model_release(model);
   return status;
 }

@@ -51,6 +51,31 @@ static int64_t run_code(const pt2c_plan *plan, uint64_t at, const int64_t *sym_v
   return stack[0];
 }
 
+int pt2c_sym_computed_by(const pt2c_plan *plan, const pt2c_plan_step *step,
+                         const pt2c_plan_sym *sym) {
+  if (!(sym->flags & PT2C_SYM_FLAG_PRODUCED))
+    return 0;
+  for (uint32_t a = 0; a < step->num_args; ++a)
+    if (plan->step_args[step->first_arg + a] == sym->dim)
+      return 1;
+  return 0;
+}
+
+pt2c_status pt2c_sym_check_producers(const pt2c_plan *plan) {
+  for (uint32_t k = 0; k < plan->header->num_syms; ++k) {
+    const pt2c_plan_sym *sym = &plan->syms[k];
+    if (!(sym->flags & PT2C_SYM_FLAG_PRODUCED))
+      continue;
+    uint32_t steps = 0;
+    for (uint32_t s = 0; s < plan->header->num_steps; ++s)
+      steps += (uint32_t)pt2c_sym_computed_by(plan, &plan->steps[s], sym);
+    if (steps != 1)
+      return CORRUPT("data-dependent symbol %u: %u steps name its buffer %u, not one", k, steps,
+                     sym->dim);
+  }
+  return PT2C_OK;
+}
+
 int32_t pt2c_sym_of(const pt2c_plan *plan, int64_t entry) {
   if (entry >= 0)
     return -1;
@@ -99,8 +124,16 @@ pt2c_status pt2c_sym_check_plan(const pt2c_plan *plan) {
     const pt2c_plan_sym *sym = &plan->syms[s];
     if (sym->name >= header->strings_size)
       return CORRUPT("symbol %u: name offset %u is outside the string table", s, sym->name);
-    if (sym->input >= header->num_inputs || sym->dim >= plan->inputs[sym->input].rank)
+    if (sym->flags & ~PT2C_SYM_FLAG_PRODUCED)
+      return CORRUPT("symbol %u: unknown flags %#x", s, sym->flags);
+    if (sym->flags & PT2C_SYM_FLAG_PRODUCED) {
+      if (pt2c_plan_device_is_gpu(header->device))
+        return CORRUPT("symbol %u: data-dependent sizes need a CPU plan", s);
+      if (sym->dim >= header->num_buffers || plan->buffers[sym->dim].nbytes < sizeof(int64_t))
+        return CORRUPT("symbol %u: buffer %u does not exist or holds no int64", s, sym->dim);
+    } else if (sym->input >= header->num_inputs || sym->dim >= plan->inputs[sym->input].rank) {
       return CORRUPT("symbol %u: input %u dim %u does not exist", s, sym->input, sym->dim);
+    }
     if (sym->min < 0 || sym->min > sym->max)
       return CORRUPT("symbol %u: range [%" PRId64 ", %" PRId64 "] is impossible", s, sym->min,
                      sym->max);
@@ -129,8 +162,9 @@ pt2c_status pt2c_sym_bind(const pt2c_plan *plan, const pt2c_tensor *inputs, int3
   pt2c_sym_maxima(plan, sym_values);
   for (uint32_t s = 0; s < plan->header->num_syms; ++s) {
     const pt2c_plan_sym *sym = &plan->syms[s];
-    if (inputs == NULL || (int64_t)sym->input >= num_inputs)
-      continue;
+    if ((sym->flags & PT2C_SYM_FLAG_PRODUCED) || inputs == NULL ||
+        (int64_t)sym->input >= num_inputs)
+      continue; /* a data-dependent size stays at its bound until its step ran */
     const pt2c_tensor *x = &inputs[sym->input];
     if (x->rank != (int32_t)plan->inputs[sym->input].rank || x->dims == NULL)
       continue;

@@ -27,6 +27,15 @@ int64_t pt2c_sym_size(const pt2c_plan *plan, int64_t entry, const int64_t *sym_v
  * compound expression (a validated plan). */
 int32_t pt2c_sym_of(const pt2c_plan *plan, int64_t entry);
 
+/* Whether `step` computes data-dependent symbol `sym` (PT2C_SYM_FLAG_PRODUCED): it has
+ * the symbol's buffer among its arguments. */
+int pt2c_sym_computed_by(const pt2c_plan *plan, const pt2c_plan_step *step,
+                         const pt2c_plan_sym *sym);
+
+/* Checks that exactly one step computes each data-dependent symbol. Part of
+ * pt2c_plan_parse, after the steps are checked. */
+pt2c_status pt2c_sym_check_producers(const pt2c_plan *plan);
+
 /* The symbols' maxima: the values the plan's buffers are sized for. */
 void pt2c_sym_maxima(const pt2c_plan *plan, int64_t *sym_values);
 

@@ -35,7 +35,7 @@ def test_inspect_a_cpu_library_and_draw_its_steps(tmp_path, pt2c):
     result = run([pt2c, "inspect", so, "--svg", svg])
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "pt2c model library, C ABI version 8, CPU, 1 graph" in out
+    assert "pt2c model library, C ABI version 9, CPU, 1 graph" in out
     assert "x f32 [2, 3, 16, 16]" in out
     assert "f32 [2, 5]" in out
     assert "conv f32 3->8 kernel 3x3 stride 2x2 pad 1x1 groups 1, input 16x16 + bias, relu" in out

@@ -45,3 +45,46 @@ def run_exporter(model_path, output, *options):
                           env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, timeout=300)
     return Run(proc.returncode, proc.stderr, output)
+
+
+# ---- reading a graph back (the dynamic-shape and data-dependent tests) ----------------
+
+def graph_of(run):
+    assert run.returncode == 0, run.stderr
+    (graph,) = run.artifact().message.graphs
+    return graph
+
+
+def shown(symint):
+    """A SymInt as text: its expression, or its number."""
+    return symint.expr if symint.WhichOneof("kind") == "expr" else symint.value
+
+
+def sizes_of(graph, name):
+    (value,) = [v for v in graph.values if v.name == name]
+    return [shown(s) for s in value.meta.sizes]
+
+
+def nodes(graph, target):
+    return [n for n in graph.nodes if n.target == target]
+
+
+def arg(node, name):
+    (found,) = [a for a in node.args if a.name == name]
+    kind = found.WhichOneof("kind")
+    if kind == "ints":
+        return [shown(v) for v in found.ints.values]
+    return shown(found.int_value) if kind == "int_value" else getattr(found, kind)
+
+
+def dims(graph):
+    return [(d.name, d.min, d.max, [(i.input, i.dim) for i in d.inputs], list(d.traced_sizes))
+            for d in graph.dynamic_dims]
+
+
+def assert_failed(run, *parts):
+    assert run.returncode == 1, run.stderr
+    assert "pt2c: error:" in run.stderr
+    for part in parts:
+        assert part in run.stderr, (part, run.stderr)
+    assert not os.path.exists(run.output)

@@ -10,49 +10,8 @@ import subprocess
 
 import pytest
 
-from exporter_harness import REPO  # first: puts pt2c_pb2 on sys.path
-
-
-def graph_of(run):
-    assert run.returncode == 0, run.stderr
-    (graph,) = run.artifact().message.graphs
-    return graph
-
-
-def shown(symint):
-    """A SymInt as text: its expression, or its number."""
-    return symint.expr if symint.WhichOneof("kind") == "expr" else symint.value
-
-
-def sizes_of(graph, name):
-    (value,) = [v for v in graph.values if v.name == name]
-    return [shown(s) for s in value.meta.sizes]
-
-
-def nodes(graph, target):
-    return [n for n in graph.nodes if n.target == target]
-
-
-def arg(node, name):
-    (found,) = [a for a in node.args if a.name == name]
-    kind = found.WhichOneof("kind")
-    if kind == "ints":
-        return [shown(v) for v in found.ints.values]
-    return shown(found.int_value) if kind == "int_value" else getattr(found, kind)
-
-
-def dims(graph):
-    return [(d.name, d.min, d.max, [(i.input, i.dim) for i in d.inputs], list(d.traced_sizes))
-            for d in graph.dynamic_dims]
-
-
-def assert_failed(run, *parts):
-    assert run.returncode == 1, run.stderr
-    assert "pt2c: error:" in run.stderr
-    for part in parts:
-        assert part in run.stderr, (part, run.stderr)
-    assert not os.path.exists(run.output)
-
+# exporter_harness first: it puts pt2c_pb2 on sys.path.
+from exporter_harness import REPO, arg, assert_failed, dims, graph_of, nodes, shown, sizes_of
 
 MLP = """
     import torch
@@ -197,6 +156,30 @@ def test_graph_that_depends_on_the_size(export_source):
                   "traced 1 ops at batch=8 and 2 at batch=9",
                   "first difference at op 0: aten::add.Tensor at model.py:8: `return x + 1` "
                   "at batch=8, aten::mul.Tensor at model.py:7: `x = x * 2` at batch=9")
+
+
+def test_attributes_a_forward_sets_are_reset_between_traces(export_source):
+    # torchvision's MultiScaleRoIAlign sets its scales on the first call only: every
+    # trace must start from the module as it was, or the retraces would skip that work
+    # and record other ops.
+    run = export_source("""
+        import torch
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.scale = None
+
+            def forward(self, x):
+                if self.scale is None:
+                    self.scale = float(torch.tensor(8.0).log2())
+                return x * self.scale
+
+        model = M()
+        example_inputs = (torch.randn(8, 3),)
+        dynamic_shapes = {"x": {0: ("batch", 1, 32)}}
+    """)
+    assert run.returncode == 0, run.stderr
 
 
 def test_range_that_excludes_the_example_size(export_source):

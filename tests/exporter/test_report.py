@@ -87,8 +87,9 @@ def the_entry(kinds, mark, kind):
     ("BRANCH", "aten::_local_scalar_dense", "True"),   # bool(tensor) in an `if`
     ("ITEM", "aten::_local_scalar_dense", "4.0"),      # .item()
     ("INT", "aten::_local_scalar_dense", "2.0"),       # int(tensor) reads the float 2.0
-    ("NONZERO", "aten::nonzero", "shape [2, 1]"),
-    ("MASK", "aten::index", "shape [2]"),              # boolean-mask indexing
+    # Row counts kept as data-dependent sizes; a mask index is recorded as nonzero.
+    ("NONZERO", "aten::nonzero", "kept symbolic: shape [u0, 1]; [2, 1] here"),
+    ("MASK", "aten::nonzero", "kept symbolic: shape [u1, 1]; [2, 1] here"),
 ])
 def test_data_dependent(kinds, mark, op, assumed):
     entry = the_entry(kinds, mark, "DATA_DEPENDENT")

@@ -15,12 +15,14 @@ for library in $needed; do
 done
 
 exported=$(nm -D --defined-only "$model" | awk '{print $3}' | LC_ALL=C sort | tr '\n' ' ')
-expected="pt2c_abi_version pt2c_context_create pt2c_context_destroy pt2c_context_read_state \
+expected="pt2c_abi_version pt2c_context_create pt2c_context_destroy \
+pt2c_context_last_output_shape pt2c_context_read_state \
 pt2c_context_reset_state pt2c_context_run pt2c_context_run_method pt2c_context_write_state \
 pt2c_dtype_size pt2c_last_error pt2c_model_create \
 pt2c_model_create_with_weights pt2c_model_destroy pt2c_model_device pt2c_model_dynamic_dim_info pt2c_model_find_graph \
 pt2c_model_graph_info pt2c_model_graph_input_info pt2c_model_graph_output_info \
-pt2c_model_graph_output_shape pt2c_model_input_info pt2c_model_num_dynamic_dims pt2c_model_num_graphs \
+pt2c_model_graph_output_shape pt2c_model_input_info pt2c_model_last_output_shape \
+pt2c_model_num_dynamic_dims pt2c_model_num_graphs \
 pt2c_model_num_inputs pt2c_model_num_outputs pt2c_model_num_states pt2c_model_output_info \
 pt2c_model_output_shape pt2c_model_read_state pt2c_model_reset_state pt2c_model_run \
 pt2c_model_run_device pt2c_model_run_method pt2c_model_state_info pt2c_model_write_state \

@@ -103,6 +103,13 @@ public:
     sym.input = input, sym.dim = dim, sym.min = min, sym.max = max;
     syms_.push_back(sym);
   }
+  // A data-dependent size in [0, max]: the step naming `buffer` computes it there.
+  void add_produced_sym(const std::string &name, uint32_t buffer, int64_t max) {
+    pt2c_plan_sym sym{};
+    sym.name = add_string(name);
+    sym.dim = buffer, sym.flags = PT2C_SYM_FLAG_PRODUCED, sym.max = max;
+    syms_.push_back(sym);
+  }
   // A size expression from (opcode, operand) pairs; returns the dims[] entry naming it.
   int64_t add_size_code(const std::vector<int64_t> &pairs) {
     int64_t at = static_cast<int64_t>(sym_code_.size());

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -147,4 +148,112 @@ TEST_CASE("corrupt size code and symbol tables are rejected") {
     plan.builder.add_sym("m", 0, 1, 4, 2);
     expect_corrupt(plan.builder.build(), "symbol 1: range [4, 2] is impossible");
   }
+}
+
+namespace {
+
+std::optional<int64_t> g_count_to_write; // a broken kernel's count, for the range check
+
+// x [6] -> (count, y [count]): the positive elements of x in order; count is symbol 0,
+// which the run binds after this step.
+void select_positive(void *const *buffers, const int64_t *sym_values) {
+  const float *x = static_cast<const float *>(buffers[0]);
+  int64_t *count = static_cast<int64_t *>(buffers[1]);
+  float *y = static_cast<float *>(buffers[2]);
+  CHECK(sym_values[0] == 6); // still the bound: buffers are planned for it
+  *count = 0;
+  for (int i = 0; i < 6; ++i)
+    if (x[i] > 0)
+      y[(*count)++] = x[i];
+  if (g_count_to_write)
+    *count = *g_count_to_write;
+}
+// y [count] -> z [count]: y + 1, sized by the bound symbol.
+void add_one(void *const *buffers, const int64_t *sym_values) {
+  const float *y = static_cast<const float *>(buffers[0]);
+  float *z = static_cast<float *>(buffers[1]);
+  for (int64_t i = 0; i < sym_values[0]; ++i)
+    z[i] = y[i] + 1;
+}
+const pt2c_kernel_fn kSelectKernels[] = {select_positive, add_one};
+
+std::vector<unsigned char> select_plan() {
+  PlanBuilder b;
+  int64_t count = b.add_size_code({PT2C_SYM_SYMBOL, 0});
+  uint32_t x = b.add_input("x", PT2C_F32, {6});
+  uint32_t z = b.add_output("z", PT2C_F32, {count});
+  uint32_t n = b.add_arena(0, 8);
+  uint32_t y = b.add_arena(64, 6 * sizeof(float));
+  b.add_produced_sym("u0", n, 6);
+  b.add_step(0, {x, n, y});
+  b.add_step(1, {y, z});
+  return b.build();
+}
+
+pt2c_status create_select(const std::vector<unsigned char> &blob, ModelPtr *model) {
+  pt2c_model_source source{blob.data(), blob.size(), nullptr, 0, kSelectKernels, 2};
+  pt2c_model *raw = nullptr;
+  pt2c_status status = pt2c_model_create_from(&source, &raw);
+  model->reset(raw);
+  return status;
+}
+
+} // namespace
+
+TEST_CASE("a data-dependent size is bound after the step that counts it") {
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  REQUIRE(create_select(select_plan(), &model) == PT2C_OK);
+  g_count_to_write.reset();
+  std::vector<float> x = {1, -2, 3, -4, 5, 0};
+  std::vector<int64_t> x_dims = {6};
+  pt2c_tensor input{x.data(), PT2C_F32, 1, x_dims.data()};
+  std::vector<int64_t> z_dims(1), last(1);
+  CHECK(pt2c_model_last_output_shape(model.get(), 0, last.data()) == PT2C_ERROR_INVALID_ARGUMENT);
+  CHECK_THAT(std::string(pt2c_last_error()), Contains("no run has succeeded yet"));
+  // Before the run: the bound, the size the caller's buffer must have.
+  REQUIRE(pt2c_model_output_shape(model.get(), &input, 1, 0, z_dims.data()) == PT2C_OK);
+  CHECK(z_dims == std::vector<int64_t>{6});
+  std::vector<float> z(6, -1.0f);
+  pt2c_tensor output{z.data(), PT2C_F32, 1, z_dims.data()};
+  REQUIRE(pt2c_model_run(model.get(), &input, 1, &output, 1) == PT2C_OK);
+  REQUIRE(pt2c_model_last_output_shape(model.get(), 0, last.data()) == PT2C_OK);
+  CHECK(last == std::vector<int64_t>{3});
+  CHECK(std::vector<float>(z.begin(), z.begin() + 3) == std::vector<float>{2, 4, 6});
+  CHECK(z[3] == -1.0f); // nothing past the run's size
+  // The ABI names it as a dynamic dim of range [0, bound].
+  const char *name = nullptr;
+  int64_t min = -1, max = -1;
+  REQUIRE(pt2c_model_dynamic_dim_info(model.get(), 0, &name, &min, &max) == PT2C_OK);
+  CHECK(std::string(name) == "u0");
+  CHECK(min == 0);
+  CHECK(max == 6);
+}
+
+TEST_CASE("a count outside its bound fails the run instead of overrunning buffers") {
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  REQUIRE(create_select(select_plan(), &model) == PT2C_OK);
+  std::vector<float> x(6, 1.0f), z(6);
+  std::vector<int64_t> x_dims = {6}, z_dims = {6};
+  pt2c_tensor input{x.data(), PT2C_F32, 1, x_dims.data()};
+  pt2c_tensor output{z.data(), PT2C_F32, 1, z_dims.data()};
+  for (int64_t bad : {7, -3}) {
+    g_count_to_write = bad;
+    CHECK(pt2c_model_run(model.get(), &input, 1, &output, 1) == PT2C_ERROR_CORRUPT_MODEL);
+    CHECK_THAT(std::string(pt2c_last_error()),
+               Contains("computed " + std::to_string(bad) +
+                        " for the data-dependent size 'u0', outside its bound [0, 6]"));
+  }
+  g_count_to_write.reset();
+}
+
+TEST_CASE("a data-dependent symbol's buffer must be named by exactly one step") {
+  PlanBuilder b;
+  uint32_t x = b.add_input("x", PT2C_F32, {6});
+  b.add_output("z", PT2C_F32, {b.add_size_code({PT2C_SYM_SYMBOL, 0})});
+  uint32_t n = b.add_arena(0, 8);
+  b.add_produced_sym("u0", n, 6);
+  b.add_step(1, {x, x});
+  ModelPtr model(nullptr, pt2c_model_destroy);
+  CHECK(create_select(b.build(), &model) == PT2C_ERROR_CORRUPT_MODEL);
+  CHECK_THAT(std::string(pt2c_last_error()), Contains("0 steps name its buffer"));
 }

@@ -35,8 +35,6 @@ REASONS = {
     "aten._local_scalar_dense": (
         "`.item()`: a Python number read from tensor data, which the exporter reports as "
         "DATA_DEPENDENT (the traced value becomes a constant)"),
-    "aten.nonzero": ("a result whose size depends on the data (data-dependent shapes are "
-                     "another part of issue 19)"),
     "aten.masked_scatter": (
         "which source element lands where depends on the mask's data (a prefix count "
         "over the flattened mask): " + NOT_YET),

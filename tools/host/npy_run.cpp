@@ -54,6 +54,16 @@ std::vector<npy::Array> run_on_npy_files(Model &model, const std::vector<std::st
   for (npy::Array &output : outputs)
     output_tensors.push_back(output.tensor());
   model.run_method(method, input_tensors, output_tensors);
+  // Buffers were sized at the bounds of data-dependent sizes; the run's sizes are known
+  // now, and its elements come first.
+  if (!model.dynamic_dims().empty())
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      outputs[i].shape = model.last_output_shape(static_cast<int32_t>(i), outputs[i].shape.size());
+      outputs[i].data.resize(static_cast<size_t>(outputs[i].num_elements()) *
+                             dtype_size(outputs[i].dtype));
+      if (output_infos != nullptr)
+        (*output_infos)[i].dims = outputs[i].shape;
+    }
   return outputs;
 }
 

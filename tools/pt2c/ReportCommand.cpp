@@ -94,6 +94,9 @@ std::string dynamicDimsText(const artifact::Artifact &artifact) {
       std::string inputs, sizes;
       for (const auto &in : d.inputs())
         inputs += (inputs.empty() ? "" : ", ") + in.input() + " dim " + std::to_string(in.dim());
+      if (d.has_produced()) // a data-dependent size: the graph computes it
+        inputs = "data-dependent (" + d.produced().value() + " dim " +
+                 std::to_string(d.produced().dim()) + ")";
       for (int i = 0; i < d.traced_sizes_size(); ++i)
         sizes += (i ? ", " : "") + std::to_string(d.traced_sizes(i)) + (i ? "" : " (example)");
       rows.push_back({d.name(),
@@ -120,7 +123,13 @@ std::string dynamicDimsJson(const artifact::Artifact &artifact) {
         appendJsonString(out, d.inputs(i).input());
         out += ", \"dim\": " + std::to_string(d.inputs(i).dim()) + "}";
       }
-      out += "], \"traced_sizes\": [";
+      out += "]";
+      if (d.has_produced()) {
+        out += ", \"produced\": {\"value\": ";
+        appendJsonString(out, d.produced().value());
+        out += ", \"dim\": " + std::to_string(d.produced().dim()) + "}";
+      }
+      out += ", \"traced_sizes\": [";
       for (int i = 0; i < d.traced_sizes_size(); ++i)
         out += (i ? ", " : "") + std::to_string(d.traced_sizes(i));
       out += "]}";

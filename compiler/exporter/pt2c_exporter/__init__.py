@@ -8,6 +8,8 @@ Run as `python -m pt2c_exporter MODEL.py -o OUT.pt2c` (see ../README.md). Module
   dynamic_shapes model.py's dynamic_shapes: dims with names and ranges, validated
   dynamic_trace  traces at other sizes, same-graph check, sizes made symbolic
   symbolic_fit   integer expressions of the dims fitted to the traced values
+  data_dependent nonzero's row count as a symbol (u0, u1, ...), forced in retraces
+  mask_indexing  x[mask] and masked_select recorded as nonzero and index
   tracer         the TorchDispatchMode that records every ATen call
   graph_builder  values, inputs and nodes of the graph being recorded
   weight_registry  parameters, buffers and constants, found by identity or storage

@@ -118,7 +118,10 @@ def main(argv=None):
             "below" if args.print_report else "details: pt2c report %s" % args.output)
     graphs = "%d graphs, " % summary.graphs if summary.graphs > 1 else ""
     dynamic = "".join(", dynamic %s [%d, %d]" % (d.name, d.min, d.max)
-                      for d in summary.dynamic_dims)
+                      for d in summary.dynamic_dims if not d.HasField("produced"))
+    sizes = sum(1 for d in summary.dynamic_dims if d.HasField("produced"))
+    if sizes:  # nonzero's row counts (data_dependent.py); the report names each
+        dynamic += ", %d data-dependent size%s" % (sizes, "s" * (sizes != 1))
     sys.stderr.write("pt2c: exported %s: %s%d ops, %d weights (%s)%s in %.2f s%s\n" % (
         args.model, graphs, summary.ops, summary.weights, _size(summary.weight_bytes),
         dynamic, time.perf_counter() - start, report))

@@ -20,7 +20,11 @@ from .user_errors import ExportError, exception_summary, user_traceback
 
 
 class Symbol:
-    """One declared dynamic dimension."""
+    """One declared dynamic dimension; data_dependent.RowCount, a size the graph
+    computes, is the other kind of symbol."""
+
+    call = None      # RowCount: which nonzero call of the trace has it as its row count
+    produced = None  # RowCount: the Value whose dim 0 it is
 
     def __init__(self, name, low, high):
         self.name = name
@@ -29,9 +33,14 @@ class Symbol:
         self.example = None
         self.places = []  # [(input index, input name, dim)]
 
+    def origin(self):
+        """Where its size comes from, for messages: "x dim 0, mask dim 0"."""
+        return ", ".join("%s dim %d" % (name, dim) for _, name, dim in self.places)
+
 
 class DynamicShapes:
-    """The validated declaration: symbols in the order first declared."""
+    """The validated declaration: symbols in the order first declared (and, once the
+    example is traced, its data-dependent symbols after them: with_symbols)."""
 
     def __init__(self, symbols):
         self.symbols = symbols
@@ -39,10 +48,17 @@ class DynamicShapes:
     def __bool__(self):
         return bool(self.symbols)
 
+    def with_symbols(self, more):
+        return DynamicShapes(self.symbols + list(more))
+
     def sizes_at(self, assignment):
         """{(input index, dim): size} for {symbol name: size}."""
         return {(index, dim): assignment[s.name]
                 for s in self.symbols for index, _, dim in s.places}
+
+    def rows_at(self, assignment):
+        """{nonzero call index: row count} for {symbol name: size}."""
+        return {s.call: assignment[s.name] for s in self.symbols if s.call is not None}
 
     def example_assignment(self):
         return {s.name: s.example for s in self.symbols}

@@ -1,10 +1,13 @@
 """Dynamic dimensions: trace again at other sizes and make the sizes symbolic.
 
-The example trace is the graph we keep. For each declared symbol the model is traced
-again at two other sizes of it (the others at their example size), and once more with
-every symbol changed when there are several (so batch*seq is told apart from terms in
-batch and in seq alone). Inputs at other sizes repeat the example's values cyclically
-along the dynamic dims, so token ids and masks stay valid.
+The example trace is the graph we keep. For each symbol the model is traced again at two
+other sizes of it (the others at their example size), and once more with every symbol
+changed when there are several (so batch*seq is told apart from terms in batch and in seq
+alone). The symbols are the dims model.py declares dynamic and the data-dependent sizes
+the example trace found (nonzero's row counts, data_dependent.py): inputs at other sizes
+repeat the example's values cyclically along the dynamic dims, so token ids and masks
+stay valid; a row count at another size is forced on the nonzero call's result, every
+call's in every retrace (at its example count where it is not the one changed).
 
 Every trace must record the same graph: the same ops with the same kinds of arguments
 and ranks; otherwise the graph depends on a size and the export fails, naming the first
@@ -16,6 +19,7 @@ derives layouts itself.
 import torch
 import pt2c_pb2 as pb
 
+from .data_dependent import bound_row_counts, check_inputs_keep_elements
 from .symbolic_fit import Fitter
 from .tracer import ExporterBug
 from .user_errors import ExportError, exception_summary, user_traceback
@@ -75,20 +79,28 @@ def resized_inputs(example_inputs, sizes):
     return tuple(result)
 
 
-def fit_dynamic_shapes(traced, shapes, model, example_inputs, retrace, shown):
-    """Make traced.graph's sizes symbolic. retrace(inputs) -> the Trace at other inputs."""
+def fit_dynamic_shapes(traced, shapes, example_inputs, retrace, shown):
+    """Make traced.graph's sizes symbolic. shapes: the DynamicShapes of the declared dims
+    and the data-dependent sizes. retrace(inputs, rows) -> the Trace at other inputs, the
+    nonzero calls forced to rows ({call index: row count}), from the module state the
+    example trace started from."""
     points = trace_points(shapes)
     graphs = [traced.graph]
     for point in points[1:]:
-        graphs.append(_trace_at(point, shapes, model, example_inputs, retrace, shown).graph)
+        graphs.append(_trace_at(point, shapes, example_inputs, retrace, shown).graph)
+    check_inputs_keep_elements(graphs, points, shown)
     for point, graph in zip(points[1:], graphs[1:]):
         _check_same_graph(graphs[0], points[0], graph, point, shapes, shown)
     fitter = Fitter([s.name for s in shapes.symbols], points)
     _symbolize(graphs, points, fitter, shown)
+    bound_row_counts(traced.graph, shapes)
     for symbol in shapes.symbols:
         dim = traced.graph.dynamic_dims.add(name=symbol.name, min=symbol.min, max=symbol.max)
         for _, input_name, index in symbol.places:
             dim.inputs.add(input=input_name, dim=index)
+        if symbol.produced is not None:
+            dim.produced.value = symbol.produced
+            dim.produced.dim = 0
         sizes = []
         for point in points:
             if point[symbol.name] not in sizes:
@@ -101,22 +113,26 @@ def _describe_point(point, base):
     return ", ".join(changed)
 
 
-def _trace_at(point, shapes, model, example_inputs, retrace, shown):
+def _trace_at(point, shapes, example_inputs, retrace, shown):
     inputs = resized_inputs(example_inputs, shapes.sizes_at(point))
-    saved = [(b, b.detach().clone()) for b in model.buffers()]
     try:
-        return retrace(inputs)
+        return retrace(inputs, shapes.rows_at(point))
     except ExporterBug:
         raise
     except (Exception, SystemExit) as e:
-        ranges = ", ".join("%s in [%d, %d]" % (s.name, s.min, s.max) for s in shapes.symbols)
-        raise ExportError("%s: the model raised when traced at %s (dynamic_shapes declares %s): "
-                          "%s" % (shown, _describe_point(point, shapes.example_assignment()),
-                                  ranges, exception_summary(e)), user_traceback(e))
-    finally:
-        with torch.no_grad():  # buffers written in place start each trace the same
-            for buffer, value in saved:
-                buffer.copy_(value)
+        raise ExportError("%s: the model raised when traced at %s (%s): %s" % (
+            shown, _describe_point(point, shapes.example_assignment()), _ranges(shapes),
+            exception_summary(e)), user_traceback(e))
+
+
+def _ranges(shapes):
+    """The symbols' ranges, for messages: where they come from, and the ranges."""
+    declared = ", ".join("%s in [%d, %d]" % (s.name, s.min, s.max)
+                         for s in shapes.symbols if s.call is None)
+    parts = ["dynamic_shapes declares " + declared] if declared else []
+    parts.extend("%s in [%d, %d] is %s" % (s.name, s.min, s.max, s.origin())
+                 for s in shapes.symbols if s.call is not None)
+    return "; ".join(parts)
 
 
 # ---- same graph? --------------------------------------------------------------------
@@ -135,13 +151,16 @@ def _op(node):
 def _check_same_graph(base, base_point, other, point, shapes, shown):
     """Raise ExportError at the first place where the two traces recorded differently."""
     changed = [s for s in shapes.symbols if point[s.name] != base_point[s.name]]
-    what = ", ".join("%s (%s)" % (s.name, ", ".join("%s dim %d" % (n, d) for _, n, d in s.places))
-                     for s in changed)
+    what = ", ".join("%s (%s)" % (s.name, s.origin()) for s in changed)
     at = lambda p: ", ".join("%s=%d" % (s.name, p[s.name]) for s in changed)
     head = ("%s: the graph depends on the size of %s: traced %d ops at %s and %d at %s"
             % (shown, what, len(base.nodes), at(base_point), len(other.nodes), at(point)))
-    tail = ("; the model must run the same ops at every size in the declared range "
-            "(or drop the dimension from dynamic_shapes)")
+    if all(s.call is None for s in changed):
+        tail = ("; the model must run the same ops at every size in the declared range "
+                "(or drop the dimension from dynamic_shapes)")
+    else:
+        tail = ("; the model must run the same ops whatever nonzero's row count is (a "
+                "branch on a data-dependent size cannot be compiled)")
     values_a = {v.name: v for v in base.values}
     values_b = {v.name: v for v in other.values}
     for index, (a, b) in enumerate(zip(base.nodes, other.nodes)):

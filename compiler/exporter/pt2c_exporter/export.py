@@ -8,6 +8,7 @@ import pt2c_pb2 as pb
 
 from .model_loader import load_model
 from .report import summary as report_summary
+from .data_dependent import row_count_symbols
 from .dynamic_trace import fit_dynamic_shapes
 from .report_text import format_report
 from .tracer import ExporterBug, trace
@@ -43,7 +44,7 @@ def export(model_path, output_path, supported_ops=None, strict=False):
         for sig in signatures:
             single = len(signatures) == 1 and sig.name == "forward"  # example_inputs
             traced = _trace_one(model, sig, model_path, shown, supported_ops, registry,
-                                "the model" if single else "signature '%s'" % sig.name)
+                                "the model" if single else "signature '%s'" % sig.name, restore)
             traces.append((sig, traced))
             restore()
 
@@ -72,10 +73,12 @@ def export(model_path, output_path, supported_ops=None, strict=False):
     return summary
 
 
-def _trace_one(model, sig, model_path, shown, supported_ops, registry, who):
+def _trace_one(model, sig, model_path, shown, supported_ops, registry, who, restore):
+    model_dir = os.path.dirname(os.path.abspath(model_path))
+    inputs = _copies(sig.inputs)  # as they were: the trace may write them in place
     try:
-        traced = trace(model, sig.inputs, os.path.dirname(os.path.abspath(model_path)),
-                       supported_ops, sig.method, registry, sig.name)
+        traced = trace(model, sig.inputs, model_dir, supported_ops, sig.method, registry,
+                       sig.name)
     except ExporterBug:
         raise
     except (Exception, SystemExit) as e:
@@ -86,22 +89,45 @@ def _trace_one(model, sig, model_path, shown, supported_ops, registry, who):
                           "tensor, or a tuple/list/dict holding tensors"
                           % (shown, "the model's" if who == "the model" else who + ":",
                              sig.method, _describe(traced.outputs)))
-    if sig.dynamic_shapes:  # traced again at other sizes; sizes become expressions
-        retrace = lambda inputs: trace(model, inputs, os.path.dirname(os.path.abspath(model_path)),
-                                       supported_ops, sig.method, None, sig.name)
-        fit_dynamic_shapes(traced, sig.dynamic_shapes, model, sig.inputs, retrace, shown)
+    # Dynamic dims and data-dependent sizes: traced again at other sizes, each time from
+    # the state the example trace started from; sizes become expressions.
+    shapes = sig.dynamic_shapes.with_symbols(row_count_symbols(traced))
+    if shapes:
+        def retrace(resized, rows):
+            restore()
+            return trace(model, _copies(resized), model_dir, supported_ops, sig.method, None,
+                         sig.name, rows)
+        fit_dynamic_shapes(traced, shapes, inputs, retrace, shown)
     return traced
+
+
+def _copies(tensors):
+    """Clones of the tensors (None stays None; one tensor passed twice, one clone)."""
+    clones = {}
+    for t in tensors:
+        if t is not None and id(t) not in clones:
+            clones[id(t)] = t.clone()
+    return tuple(None if t is None else clones[id(t)] for t in tensors)
 
 
 @contextlib.contextmanager
 def _state_restored(model):
     """Every signature is traced from the same module state: buffers a trace writes in
-    place (a step counter, a cache) are put back before the next one and at the end."""
+    place (a step counter, a cache) are put back before the next one and at the end, and
+    so are plain attributes a forward sets (torchvision's MultiScaleRoIAlign computes its
+    scales on the first call only: a retrace would otherwise run other ops)."""
     saved = [(b, b.detach().clone()) for _, b in model.named_buffers()]
+    attributes = [(m, dict(m.__dict__)) for m in model.modules()]
     def restore():
         with torch.no_grad():
             for buffer, value in saved:
                 buffer.copy_(value)
+        for module, before in attributes:
+            for name in [n for n in module.__dict__ if n not in before]:
+                del module.__dict__[name]
+            for name, value in before.items():
+                if module.__dict__.get(name, value) is not value or name not in module.__dict__:
+                    module.__dict__[name] = value
     try:
         yield restore
     finally:

@@ -2,6 +2,11 @@
 and FAST_PATH for a fused kernel that reached the trace although fast_path.py steers
 modules off them.
 
+aten::nonzero is DATA_DEPENDENT too, but its row count is kept as a symbol
+(data_dependent.py), which the finding names; mask indexing and masked_select arrive as
+nonzero (mask_indexing.py). Other ops whose output shape depends on values are recorded
+with the shape the trace saw.
+
 Ops are classified by their tags where torch has them (`data_dependent_output`,
 `dynamic_output_shape`, `nondeterministic_seeded`; torch 1.13 tags few ops, 2.x most)
 and by name lists that cover what 1.13 leaves untagged. Checks run after the op, so a
@@ -30,6 +35,9 @@ _SHAPE_FROM_VALUES = {"aten::nonzero", "aten::masked_select", "aten::_unique",
                       "aten::one_hot"}
 _SHAPE_MESSAGE = ("the output's shape depends on tensor values (%s); the graph keeps the "
                   "shape seen here")
+_ROW_COUNT_MESSAGE = ("the row count of aten::nonzero depends on tensor values; the graph "
+                      "keeps it as the data-dependent size %s, at most the input's element "
+                      "count (%d here), and sizes computed from it as expressions of it")
 
 _RANDOM_OPS = {"aten::" + name for name in (
     "rand", "rand_like", "randn", "randn_like", "randint", "randint_like", "randperm",
@@ -57,16 +65,24 @@ _TAG_RANDOM = _tag("nondeterministic_seeded")
 
 
 class OpFindings:
-    def __init__(self, report, supported_ops):
-        """supported_ops: the names in aten_ops.txt, or None to skip UNSUPPORTED_OP."""
+    def __init__(self, report, supported_ops, nonzero_calls):
+        """supported_ops: the names in aten_ops.txt, or None to skip UNSUPPORTED_OP.
+        nonzero_calls: the trace's data_dependent.NonzeroCalls, which name the symbols."""
         self._report = report
         self._supported = supported_ops
+        self._nonzero_calls = nonzero_calls
 
     def check(self, func, schema, args, kwargs, result, loc):
         tags = set(getattr(func, "tags", ()) or ())
         target = schema.target
         bound = bind(schema, args, kwargs)
-        if target in SCALAR_READS:
+        if target == "aten::nonzero" and schema.overload == "default":
+            call = self._nonzero_calls.calls[-1]
+            if call.symbol:  # over no elements it is empty whatever the values
+                self._report.add("DATA_DEPENDENT", _ROW_COUNT_MESSAGE % (call.symbol, call.bound),
+                                 loc, target, "kept symbolic: shape [%s, %d]; %s here"
+                                 % (call.symbol, result.shape[1], list(result.shape)))
+        elif target in SCALAR_READS:
             self._report.add("DATA_DEPENDENT", _GUARDED_READ_MESSAGE, loc, target, _value(result))
         elif target in _VALUE_READS or (_TAG_VALUE_READ is not None and _TAG_VALUE_READ in tags):
             self._report.add("DATA_DEPENDENT", _VALUE_READ_MESSAGE, loc, target, _value(result))

@@ -42,6 +42,8 @@ def _format_dynamic_dims(graphs):
         dynamic dimensions of forward:
         NAME   RANGE    INPUTS               TRACED AT
         batch  [1, 16]  x dim 0, keep dim 0  2 (example), 3, 5
+
+    A data-dependent size's INPUTS say which value's dim the graph computes it for.
     """
     lines = []
     for graph in graphs:
@@ -50,9 +52,10 @@ def _format_dynamic_dims(graphs):
         rows = [["NAME", "RANGE", "INPUTS", "TRACED AT"]]
         for d in graph.dynamic_dims:
             sizes = ["%d (example)" % s if i == 0 else str(s) for i, s in enumerate(d.traced_sizes)]
-            rows.append([d.name, "[%d, %d]" % (d.min, d.max),
-                         ", ".join("%s dim %d" % (i.input, i.dim) for i in d.inputs),
-                         ", ".join(sizes)])
+            source = ", ".join("%s dim %d" % (i.input, i.dim) for i in d.inputs)
+            if d.HasField("produced"):  # a data-dependent size: the graph computes it
+                source = "data-dependent (%s dim %d)" % (d.produced.value, d.produced.dim)
+            rows.append([d.name, "[%d, %d]" % (d.min, d.max), source, ", ".join(sizes)])
         lines.append("\ndynamic dimensions of %s:\n" % graph.name)
         lines.extend(_table(rows))
     return "".join(lines)

@@ -12,7 +12,8 @@ import sys
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from . import export_mode, fast_path, value_escapes
+from . import export_mode, fast_path, mask_indexing, value_escapes
+from .data_dependent import NonzeroCalls, is_nonzero
 from .graph_builder import GraphBuilder
 from .op_findings import OpFindings
 from .report import Report
@@ -30,17 +31,32 @@ class ExporterBug(Exception):
 
 
 class _RecordingMode(TorchDispatchMode):
-    def __init__(self, builder, findings, locator):
+    def __init__(self, builder, findings, locator, nonzero_calls):
         super().__init__()
         self._builder = builder
         self._findings = findings
         self._locator = locator
+        self._nonzero_calls = nonzero_calls
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         if (func._schema.name in fast_path.UNRECORDED_PROBES or _printing_a_tensor()
                 or is_identity_restride(func, args, kwargs)):
             return func(*args, **kwargs)
+        # Mask indexing is recorded as the nonzero and index it means; its sub-ops come
+        # back through this method, and so are recorded like any call.
+        dispatch = lambda sub_op, *sub_args: self.__torch_dispatch__(sub_op, types, sub_args)
+        result = mask_indexing.rewrite(func, args, kwargs, dispatch)
+        if result is not None:
+            return result
+        if is_nonzero(func):  # a second count of one mask is a copy of the first
+            earlier = self._nonzero_calls.earlier_result(args[0])
+            if earlier is not None:
+                return dispatch(torch.ops.aten.clone.default, earlier)
+        return self._record(func, args, kwargs)
+
+    def _record(self, func, args, kwargs):
+        nonzero = is_nonzero(func)
         try:
             loc = self._locator.current()
             node = self._builder.begin_node(func, args, kwargs, loc)
@@ -48,7 +64,11 @@ class _RecordingMode(TorchDispatchMode):
             raise ExporterBug("recording %s" % func) from e
         result = func(*args, **kwargs)  # the model's own errors propagate unchanged
         try:
+            if nonzero:  # other row counts in a retrace (data_dependent.py)
+                result = self._nonzero_calls.result(args[0], result)
             self._builder.end_node(node, result)
+            if nonzero:
+                self._nonzero_calls.recorded_as(node.outputs[0])
             self._findings.check(func, op_schema(func), args, kwargs, result, loc)
         except Exception as e:
             raise ExporterBug("recording the results of %s" % func) from e
@@ -73,15 +93,17 @@ def _printing_a_tensor():
 
 
 class Trace:
-    """The outcome of one traced run: graph, weights to store, draft report, and the
-    input slots: [(parameter name, Value name, or None for an input passed as None)]."""
+    """The outcome of one traced run: graph, weights to store, draft report, the input
+    slots: [(parameter name, Value name, or None for an input passed as None)], and the
+    nonzero calls: [data_dependent.NonzeroCall] in call order."""
 
-    def __init__(self, graph, weights, report, outputs, slots):
+    def __init__(self, graph, weights, report, outputs, slots, nonzero_calls):
         self.graph = graph
         self.weights = weights
         self.report = report
         self.outputs = outputs
         self.slots = slots
+        self.nonzero_calls = nonzero_calls
 
 
 def input_names(function, count):
@@ -96,12 +118,14 @@ def input_names(function, count):
 
 
 def trace(model, example_inputs, model_dir, supported_ops=None, method="forward",
-          registry=None, graph_name="forward"):
+          registry=None, graph_name="forward", forced_rows=None):
     """Run model.<method>(*example_inputs) under the recording mode; exceptions propagate.
 
     supported_ops: the op names of ir/aten/aten_ops.txt, or None not to check them.
     registry: a WeightRegistry shared by the graphs of one artifact (anonymous constants
     then get names unique across them). None inputs are absent optional arguments.
+    forced_rows: {nonzero call index: row count} to force those results to (a retrace
+    at other data-dependent sizes, data_dependent.py), or None.
     """
     report = Report()
     builder = GraphBuilder(model, report, registry, graph_name)
@@ -112,9 +136,11 @@ def trace(model, example_inputs, model_dir, supported_ops=None, method="forward"
                             example_inputs):
         slots.append((name, None if tensor is None else builder.add_user_input(name, tensor)))
     locator = SourceLocator(model_dir)
-    mode = _RecordingMode(builder, OpFindings(report, supported_ops), locator)
+    nonzero_calls = NonzeroCalls(forced_rows)
+    mode = _RecordingMode(builder, OpFindings(report, supported_ops, nonzero_calls), locator,
+                          nonzero_calls)
     with torch.no_grad(), fast_path.steered_off(report, locator), \
             export_mode.answered(report, locator), value_escapes.reported(report, locator), mode:
         result = function(*example_inputs)
     graph, weights = builder.finish(result)
-    return Trace(graph, weights, report, result, slots)
+    return Trace(graph, weights, report, result, slots, nonzero_calls.calls)

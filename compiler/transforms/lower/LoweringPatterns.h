@@ -19,6 +19,7 @@ void populateReduceWindowLowering(mlir::RewritePatternSet &patterns);
 void populatePadLowering(mlir::RewritePatternSet &patterns);
 void populateReduceLowering(mlir::RewritePatternSet &patterns);
 void populateIndexingLowering(mlir::RewritePatternSet &patterns);
+void populateDataDependentLowering(mlir::RewritePatternSet &patterns);
 
 /// A tensor.empty of `type`; `dynamicSizes` has one index per dynamic dim.
 inline mlir::Value emptyTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType type,

@@ -1,6 +1,7 @@
 #include "compiler/transforms/symbolic/SymbolicShapes.h"
 
 #include "ir/contract/ModelContract.h"
+#include "ir/prim/DataDependentOps.h"
 #include "ir/prim/PrimDialect.h"
 #include "ir/symbolic/SymbolicIR.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -177,6 +178,13 @@ private:
       return fromSizes(type, r.getDynamicSizes());
     if (auto i = llvm::dyn_cast<prim::IotaOp>(op))
       return fromSizes(type, i.getDynamicSizes());
+    if (auto n = llvm::dyn_cast<prim::NonzeroOp>(op)) {
+      // The row count is the data-dependent symbol the op binds.
+      auto it = llvm::find(names, n.getSymbol().str());
+      if (it == names.end())
+        return std::nullopt;
+      return Dims{sym::symbol(it - names.begin()), sym::constant(type.getDimSize(1))};
+    }
     if (op->hasTrait<mlir::OpTrait::Elementwise>()) {
       // Operands and result share a shape: any operand's dims will do.
       Dims d = staticDims(type);

@@ -62,7 +62,8 @@
 /* 6: convolution steps: header.num_convs (was reserved) and the convolution table. */
 /* 7: named model state: header.num_states and the state table. */
 /* 8: the SYMBOLS buffer kind (CUDA plans with dynamic dimensions). */
-#define PT2C_PLAN_VERSION 8u
+/* 9: data-dependent symbols: sym.flags (was reserved), PT2C_SYM_FLAG_PRODUCED. */
+#define PT2C_PLAN_VERSION 9u
 
 /* Whether a plan's steps are GPU launches from its pt2c_plan_gpu_kernel table. */
 static inline int pt2c_plan_device_is_gpu(uint32_t device) {
@@ -102,12 +103,21 @@ typedef struct pt2c_plan_header {
  * compiler proves each size grows with the symbols), so `nbytes` bounds every run.
  * Kernels get the symbol values, in sym order, as their second argument. */
 typedef struct pt2c_plan_sym {
-  uint32_t name;  /* offset into strings: model.py's name for the dimension */
-  uint32_t input; /* the input whose dim gives its value */
-  uint32_t dim;
-  uint32_t reserved;
+  uint32_t name;    /* offset into strings: model.py's name for the dimension */
+  uint32_t input;   /* the input whose dim gives its value (PRODUCED: 0) */
+  uint32_t dim;     /* (PRODUCED: the buffer that holds it) */
+  uint32_t flags;   /* PT2C_SYM_FLAG_* */
   int64_t min, max; /* the inclusive range a run may give */
 } pt2c_plan_sym;
+
+/* A data-dependent size (the row count of a nonzero; the exporter's u0, u1, ...): no
+ * input gives it; the first step with buffer `dim` among its arguments computes it there
+ * (one int64; no other step names that buffer), and the run binds the symbol to that
+ * value once the step ran, checking it against [min, max].
+ * Until then it is max, which every buffer is planned for; output dims that use it are
+ * bounds before the run and exact after it (pt2c_model_last_output_shape). CPU plans
+ * only. */
+#define PT2C_SYM_FLAG_PRODUCED 1u
 
 enum {
   PT2C_SYM_CONSTANT = 0, /* push operand */

@@ -31,8 +31,10 @@ extern "C" {
  * 8: model state and graphs with dynamic dimensions: pt2c_model_reset_state,
  *    pt2c_model_num_states, pt2c_model_state_info, pt2c_model_read_state,
  *    pt2c_model_write_state and their pt2c_context_ forms, pt2c_model_graph_output_shape
- *    (appended: hosts built for 7 keep working). */
-#define PT2C_ABI_VERSION 8u
+ *    (appended: hosts built for 7 keep working).
+ * 9: data-dependent sizes: pt2c_model_last_output_shape, pt2c_context_last_output_shape
+ *    (appended: hosts built for 8 keep working). */
+#define PT2C_ABI_VERSION 9u
 
 #if defined(__GNUC__)
 #define PT2C_API __attribute__((visibility("default")))
@@ -219,6 +221,16 @@ PT2C_API pt2c_status pt2c_model_output_shape(const pt2c_model *model, const pt2c
 PT2C_API pt2c_status pt2c_model_graph_output_shape(const pt2c_model *model, int32_t graph,
                                                    const pt2c_tensor *inputs, int32_t num_inputs,
                                                    int32_t index, int64_t *out_dims);
+/* Data-dependent sizes: a dimension whose size depends on the input values (the row
+ * count of torch.nonzero, of x[mask] or of masked_select) is a dynamic dimension that no
+ * input gives: dynamic_dim_info names it u0, u1, ... with the range [0, bound]. Before a
+ * run, pt2c_model_output_shape gives such a dim its bound, the size the output buffer
+ * must have; the run writes the first rows, and pt2c_model_last_output_shape gives the
+ * sizes output `index` had in the last successful pt2c_model_run or _run_method on this
+ * model (every dim; the data-dependent ones exact). PT2C_ERROR_INVALID_ARGUMENT before
+ * any run. Not while a run on the model is in progress. */
+PT2C_API pt2c_status pt2c_model_last_output_shape(const pt2c_model *model, int32_t index,
+                                                  int64_t *out_dims);
 
 /* Where the model's kernels run; PT2C_DEVICE_CPU (with a last error) for a null model. */
 PT2C_API pt2c_device pt2c_model_device(const pt2c_model *model);
@@ -332,6 +344,9 @@ PT2C_API pt2c_status pt2c_context_run(pt2c_context *context, const pt2c_tensor *
 PT2C_API pt2c_status pt2c_context_run_method(pt2c_context *context, const char *method,
                                              const pt2c_tensor *inputs, int32_t num_inputs,
                                              pt2c_tensor *outputs, int32_t num_outputs);
+/* pt2c_model_last_output_shape of the context's last run. */
+PT2C_API pt2c_status pt2c_context_last_output_shape(const pt2c_context *context, int32_t index,
+                                                    int64_t *out_dims);
 /* pt2c_model_reset_state, _read_state and _write_state for the context's own copy of the
  * state (pt2c_model_state_info on the model describes it). */
 PT2C_API pt2c_status pt2c_context_reset_state(pt2c_context *context);

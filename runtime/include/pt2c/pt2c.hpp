@@ -165,6 +165,7 @@ struct Api {
   decltype(&::pt2c_model_dynamic_dim_info) model_dynamic_dim_info = nullptr;
   decltype(&::pt2c_model_output_shape) model_output_shape = nullptr;
   decltype(&::pt2c_model_graph_output_shape) model_graph_output_shape = nullptr;
+  decltype(&::pt2c_model_last_output_shape) model_last_output_shape = nullptr;
   decltype(&::pt2c_model_reset_state) model_reset_state = nullptr;
   decltype(&::pt2c_model_num_states) model_num_states = nullptr;
   decltype(&::pt2c_model_state_info) model_state_info = nullptr;
@@ -246,6 +247,7 @@ inline std::shared_ptr<const Api> load(const std::string &path) {
   resolve(*api, path, "pt2c_model_dynamic_dim_info", &api->model_dynamic_dim_info);
   resolve(*api, path, "pt2c_model_output_shape", &api->model_output_shape);
   resolve(*api, path, "pt2c_model_graph_output_shape", &api->model_graph_output_shape);
+  resolve(*api, path, "pt2c_model_last_output_shape", &api->model_last_output_shape);
   resolve(*api, path, "pt2c_model_reset_state", &api->model_reset_state);
   resolve(*api, path, "pt2c_model_num_states", &api->model_num_states);
   resolve(*api, path, "pt2c_model_state_info", &api->model_state_info);
@@ -442,6 +444,14 @@ public:
     std::vector<int64_t> dims(static_cast<size_t>(info.rank));
     api_->check(api_->model_graph_output_shape(
         model_, graph, inputs.data(), static_cast<int32_t>(inputs.size()), index, dims.data()));
+    return dims;
+  }
+
+  // The sizes output `index` had in the last run: exact where they depend on values
+  // (data-dependent sizes, which output_shape only bounds).
+  std::vector<int64_t> last_output_shape(int32_t index, std::size_t rank) const {
+    std::vector<int64_t> dims(rank);
+    api_->check(api_->model_last_output_shape(model_, index, dims.data()));
     return dims;
   }
 

@@ -54,3 +54,23 @@ func.func @unnamed(%x: tensor<?xf32> {pt2c.input = "x"}) -> tensor<?xf32>
     attributes {pt2c.symbols = [{name = "n", min = 1 : i64, max = 8 : i64, input = "x", dim = 0 : i64}]} {
   return %x : tensor<?xf32>
 }
+
+// -----
+
+// A data-dependent size: prim.nonzero's row count is the symbol it names, and it flows
+// on like any other (the doubled rows keep it); the nonzero gets a kernel of its own
+// that returns the count too, which the plan binds the symbol to.
+// CHECK-LABEL: func.func @data_dependent_rows(
+// CHECK: prim.nonzero {{.*}}pt2c.result_dims = {{\[}}["u0", "2"], []]
+// CHECK: prim.add {{.*}}pt2c.result_dims = {{\[}}["u0", "2"]]
+// KERNELS-LABEL: func.func @data_dependent_rows(
+// KERNELS: %[[ROWS:.*]]:2 = call @data_dependent_rows_kernel_{{[0-9]+}}(%{{.*}}) {{.*}}: (tensor<3x4xf32>) -> (tensor<?x2xi64>, tensor<i64>)
+// KERNELS: call @data_dependent_rows_kernel_{{[0-9]+}}(%[[ROWS]]#0)
+func.func @data_dependent_rows(%x: tensor<3x4xf32> {pt2c.input = "x"}) -> tensor<?x2xi64>
+    attributes {pt2c.symbols = [{name = "u0", min = 0 : i64, max = 12 : i64, produced}]} {
+  %zero = prim.constant dense<0.0> : tensor<3x4xf32>
+  %positive = prim.compare GT, %x, %zero : tensor<3x4xf32>
+  %rows, %count = prim.nonzero %positive, "u0" : tensor<3x4xi1> -> tensor<?x2xi64>, tensor<i64>
+  %twice = prim.add %rows, %rows : tensor<?x2xi64>
+  return %twice : tensor<?x2xi64>
+}
