@@ -150,12 +150,12 @@ def bound_row_counts(graph, shapes):
         operand = next(a.tensor for a in node.args if a.name == "self")
         bound = 1
         for size in sizes[operand]:
-            bound *= _at_maxima(size, maxima)
+            bound *= evaluate(size, maxima)
         symbol.max = maxima[symbol.name] = bound
 
 
-def _at_maxima(symint, maxima):
-    """A fitted size (pt2c.proto SymInt) with every symbol at its maximum."""
+def evaluate(symint, values):
+    """A fitted integer (pt2c.proto SymInt) at the given symbol values ({name: value})."""
     if symint.WhichOneof("kind") != "expr":
         return symint.value
     e = symint.symbolic
@@ -163,7 +163,7 @@ def _at_maxima(symint, maxima):
     for term in e.terms:
         product = term.coefficient
         for name in term.symbols:
-            product *= maxima[name]
+            product *= values[name]
         total += product
     return total // (e.divisor or 1)
 

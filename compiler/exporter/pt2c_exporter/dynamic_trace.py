@@ -19,7 +19,7 @@ derives layouts itself.
 import torch
 import pt2c_pb2 as pb
 
-from .data_dependent import bound_row_counts, check_inputs_keep_elements
+from .data_dependent import bound_row_counts, check_inputs_keep_elements, evaluate
 from .symbolic_fit import Fitter
 from .tracer import ExporterBug
 from .user_errors import ExportError, exception_summary, user_traceback
@@ -45,11 +45,24 @@ def trace_sizes(symbol):
     return chosen
 
 
+def row_count_trace_sizes(symbol):
+    """For a data-dependent row count: one next to the example's and a small one (2, else
+    3 or 1). A count ranges over [0, bound] from run to run, unlike a declared dim's
+    example, and a size the model clamps (`keep[:100]`) must be traced below the clamp:
+    traced only above it, the fit would take the clamp for a constant, wrong whenever a
+    run counts fewer (_validate then checks the fit at a count of 0)."""
+    e, high = symbol.example, symbol.max
+    near = [n for n in (e + 1, e - 1) if 0 <= n <= high][:1]
+    small = [n for n in (2, 3, 1) if n <= high and n != e and n not in near][:1]
+    return near + small if len(near + small) == 2 else trace_sizes(symbol)
+
+
 def trace_points(shapes):
     """[{symbol: size}] for each trace; the first is the example."""
     base = shapes.example_assignment()
     points = [base]
-    extra = {s.name: trace_sizes(s) for s in shapes.symbols}
+    extra = {s.name: row_count_trace_sizes(s) if s.produced is not None else trace_sizes(s)
+             for s in shapes.symbols}
     for symbol in shapes.symbols:
         for size in extra[symbol.name]:
             points.append(dict(base, **{symbol.name: size}))
@@ -93,6 +106,7 @@ def fit_dynamic_shapes(traced, shapes, example_inputs, retrace, shown):
         _check_same_graph(graphs[0], points[0], graph, point, shapes, shown)
     fitter = Fitter([s.name for s in shapes.symbols], points)
     _symbolize(graphs, points, fitter, shown)
+    _validate(traced.graph, points[0], shapes, example_inputs, retrace, shown)
     bound_row_counts(traced.graph, shapes)
     for symbol in shapes.symbols:
         dim = traced.graph.dynamic_dims.add(name=symbol.name, min=symbol.min, max=symbol.max)
@@ -106,6 +120,54 @@ def fit_dynamic_shapes(traced, shapes, example_inputs, retrace, shown):
             if point[symbol.name] not in sizes:
                 sizes.append(point[symbol.name])
         dim.traced_sizes.extend(sizes)
+
+
+def _validate(graph, base, shapes, example_inputs, retrace, shown):
+    """Trace once more per data-dependent count, at 0 rows (else 1, else its bound: where
+    the model raises on fewer), and check that every fitted integer predicts what that
+    trace recorded. A few points fit more than one expression: a clamp (`keep[:3]`, 3,
+    3, 2 at 5, 6, 2) also fits (u + 4) // 3, and a count ranges over [0, bound] at run
+    time, so a wrong fit would be a wrong size there. A mismatch fails the export, naming
+    the place."""
+    for symbol in shapes.symbols:
+        if symbol.produced is None:
+            continue
+        other = None
+        for size in (0, 1, symbol.max):  # an empty selection first: where clamps show
+            point = dict(base, **{symbol.name: size})
+            try:
+                other = _trace_at(point, shapes, example_inputs, retrace, shown).graph
+                break
+            except ExportError:
+                if size == symbol.max:
+                    raise  # (an empty selection may be what the model refuses)
+        _check_same_graph(graph, base, other, point, shapes, shown)
+        at = "%s=%d" % (symbol.name, size)
+        values = {v.name: v for v in other.values}
+        for node, twin in zip(graph.nodes, other.nodes):
+            for arg, twin_arg in zip(node.args, twin.args):
+                kind = arg.WhichOneof("kind")
+                entries = ([(arg.int_value, twin_arg.int_value)] if kind == "int_value" else
+                           list(zip(arg.ints.values, twin_arg.ints.values)) if kind == "ints"
+                           else [])
+                for fitted, seen in entries:
+                    _expect(fitted, seen.value, point, lambda: "argument %s of %s%s" % (
+                        arg.name, _op(node), _where(node)), at, shown)
+        for value in graph.values:
+            for d, (fitted, seen) in enumerate(zip(value.meta.sizes,
+                                                   values[value.name].meta.sizes)):
+                _expect(fitted, seen.value, point, lambda: "the size of %s dim %d%s" % (
+                    value.name, d, _where(_producer(graph, value.name))), at, shown)
+
+
+def _expect(fitted, seen, point, where, at, shown):
+    predicted = evaluate(fitted, point)
+    if predicted != seen:
+        text = fitted.expr if fitted.WhichOneof("kind") == "expr" else str(fitted.value)
+        raise ExportError("%s: %s fitted as %s from the traces, but is %d at %s (it predicts "
+                          "%d): a size that follows a data-dependent count in a way pt2c "
+                          "cannot hold (a clamp such as keep[:n] is not supported yet)"
+                          % (shown, where(), text, seen, at, predicted))
 
 
 def _describe_point(point, base):
