@@ -367,3 +367,25 @@ def test_one_mask_indexing_two_tensors_is_one_count(export_source):
     assert [d.name for d in graph.dynamic_dims] == ["u0"]
     assert len(nodes(graph, "aten::nonzero")) == 1
     assert output_sizes(graph) == [["u0", 4], ["u0"]]
+
+
+def test_a_path_for_no_selection_is_reported(export_source):
+    # torchvision's batched_nms returns early for no boxes: the compiled graph has the
+    # path of the other counts, and the draft report says so.
+    run = export_source("""
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                picked = x[x > 0]
+                if picked.numel() == 0:
+                    return torch.zeros(1)
+                return picked.max().reshape(1)
+
+        model = M()
+        example_inputs = (torch.tensor([1.0, 2.0, -1.0, 3.0]),)
+    """)
+    assert run.returncode == 0, run.stderr
+    report = run.artifact().message.report
+    (empty,) = [e for e in report if "when u0 is 0" in e.message]
+    assert empty.kind == "DATA_DEPENDENT" and empty.loc.line == 6

@@ -104,6 +104,11 @@ class RowCount(Symbol):
         self.produced = call.value
         self._loc = loc
 
+    @property
+    def loc(self):
+        """The nonzero call's SourceLocation, or None."""
+        return self._loc
+
     def origin(self):
         where = " at %s:%d" % (self._loc.file, self._loc.line) if self._loc else ""
         return "the row count of aten::nonzero%s" % where

@@ -106,7 +106,7 @@ def fit_dynamic_shapes(traced, shapes, example_inputs, retrace, shown):
         _check_same_graph(graphs[0], points[0], graph, point, shapes, shown)
     fitter = Fitter([s.name for s in shapes.symbols], points)
     _symbolize(graphs, points, fitter, shown)
-    _validate(traced.graph, points[0], shapes, example_inputs, retrace, shown)
+    _validate(traced.graph, points[0], shapes, example_inputs, retrace, traced.report, shown)
     bound_row_counts(traced.graph, shapes)
     for symbol in shapes.symbols:
         dim = traced.graph.dynamic_dims.add(name=symbol.name, min=symbol.min, max=symbol.max)
@@ -122,7 +122,12 @@ def fit_dynamic_shapes(traced, shapes, example_inputs, retrace, shown):
         dim.traced_sizes.extend(sizes)
 
 
-def _validate(graph, base, shapes, example_inputs, retrace, shown):
+_EMPTY_MESSAGE = ("the model takes another path, or raises, when %s is 0 (no element "
+                  "selected), which the compiled graph does not have: a run that selects "
+                  "none computes the path of the other counts (%s)")
+
+
+def _validate(graph, base, shapes, example_inputs, retrace, report, shown):
     """Trace once more per data-dependent count, at 0 rows (else 1, else its bound: where
     the model raises on fewer), and check that every fitted integer predicts what that
     trace recorded. A few points fit more than one expression: a clamp (`keep[:3]`, 3,
@@ -132,16 +137,18 @@ def _validate(graph, base, shapes, example_inputs, retrace, shown):
     for symbol in shapes.symbols:
         if symbol.produced is None:
             continue
-        other = None
         for size in (0, 1, symbol.max):  # an empty selection first: where clamps show
             point = dict(base, **{symbol.name: size})
             try:
                 other = _trace_at(point, shapes, example_inputs, retrace, shown).graph
+                _check_same_graph(graph, base, other, point, shapes, shown)
                 break
-            except ExportError:
+            except ExportError as e:
                 if size == symbol.max:
-                    raise  # (an empty selection may be what the model refuses)
-        _check_same_graph(graph, base, other, point, shapes, shown)
+                    raise
+                if size == 0:  # the model refuses an empty selection, or takes another path
+                    report.add("DATA_DEPENDENT", _EMPTY_MESSAGE % (symbol.name, e.args[0]),
+                               symbol.loc, "aten::nonzero", "%s >= 1" % symbol.name)
         at = "%s=%d" % (symbol.name, size)
         values = {v.name: v for v in other.values}
         for node, twin in zip(graph.nodes, other.nodes):
