@@ -116,7 +116,6 @@ struct DynamicKernelAbiPass : impl::DynamicKernelAbiPassBase<DynamicKernelAbiPas
       return b.create<mlir::arith::IndexCastOp>(loc, i64, index).getResult();
     };
     // Sizes from the symbols (prim.symbol is gone by now: read the values directly).
-    // Sizes from the symbols (prim.symbol is gone by now: read the values directly).
     auto emit = [&](const sym::Expr &e) {
       return sym::materialize(
           b, loc, e, [&](int64_t position) { return loadSymbol(b, loc, symbolValues, position); });
