@@ -107,38 +107,31 @@ private:
     for (mlir::Attribute a : symbols) {
       auto d = llvm::cast<mlir::DictionaryAttr>(a);
       auto get = [&](const char *key) { return d.getAs<mlir::IntegerAttr>(key).getInt(); };
-      if (d.get("produced")) {
-        // A data-dependent size: addSteps binds it to the step that computes it.
-        pt2c_plan_sym s{};
-        s.name = r.addString(d.getAs<mlir::StringAttr>("name").str());
-        s.flags = PT2C_SYM_FLAG_PRODUCED;
-        s.dim = UINT32_MAX;
-        s.min = get("min");
-        s.max = get("max");
-        r.syms.push_back(s);
-        symbolMaxima.push_back(s.max);
-        continue;
-      }
-      // The plan's inputs are the function's pt2c.input arguments, in order.
-      auto inputName = d.getAs<mlir::StringAttr>("input");
-      int64_t input = 0;
-      bool found = false;
-      for (unsigned i = 0; i < func.getNumArguments() && !found; ++i)
-        if (auto name = func.getArgAttrOfType<mlir::StringAttr>(i, kInputAttr)) {
-          if (name == inputName)
-            found = true;
-          else
-            ++input;
-        }
-      if (!found)
-        return func.emitError() << "dynamic dimension '" << d.getAs<mlir::StringAttr>("name").str()
-                                << "' names input " << inputName << ", which the graph lacks";
       pt2c_plan_sym s{};
       s.name = r.addString(d.getAs<mlir::StringAttr>("name").str());
-      s.input = input;
-      s.dim = get("dim");
       s.min = get("min");
       s.max = get("max");
+      if (d.get("produced")) {
+        // A data-dependent size: addSteps binds it to the step that computes it.
+        s.flags = PT2C_SYM_FLAG_PRODUCED;
+        s.dim = UINT32_MAX;
+      } else {
+        // The plan's inputs are the function's pt2c.input arguments, in order.
+        auto inputName = d.getAs<mlir::StringAttr>("input");
+        bool found = false;
+        for (unsigned i = 0; i < func.getNumArguments() && !found; ++i)
+          if (auto name = func.getArgAttrOfType<mlir::StringAttr>(i, kInputAttr)) {
+            if (name == inputName)
+              found = true;
+            else
+              ++s.input;
+          }
+        if (!found)
+          return func.emitError() << "dynamic dimension '"
+                                  << d.getAs<mlir::StringAttr>("name").str() << "' names input "
+                                  << inputName << ", which the graph lacks";
+        s.dim = get("dim");
+      }
       r.syms.push_back(s);
       symbolMaxima.push_back(s.max);
     }

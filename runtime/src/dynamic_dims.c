@@ -41,16 +41,24 @@ PT2C_API pt2c_status pt2c_model_dynamic_dim_info(const pt2c_model *model, int32_
   return PT2C_OK;
 }
 
+/* PT2C_ERROR_INVALID_ARGUMENT unless `index` names one of the plan's outputs. */
+static pt2c_status check_output_index(const pt2c_plan *plan, const char *function, int32_t index) {
+  if (index < 0 || (uint32_t)index >= plan->header->num_outputs)
+    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%s: index %d is out of range [0, %u)", function,
+                     index, plan->header->num_outputs);
+  return PT2C_OK;
+}
+
 /* Output `index` of one graph's executable for inputs in its plan's order. */
 static pt2c_status plan_output_shape(const pt2c_model *graph, const char *function,
                                      const pt2c_tensor *inputs, int32_t num_inputs, int32_t index,
                                      int64_t *out_dims) {
   const pt2c_plan *plan = &graph->plan;
-  if (index < 0 || (uint32_t)index >= plan->header->num_outputs)
-    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%s: index %d is out of range [0, %u)", function,
-                     index, plan->header->num_outputs);
+  pt2c_status status = check_output_index(plan, function, index);
+  if (status != PT2C_OK)
+    return status;
   int64_t sym_values[PT2C_MAX_SYMS];
-  pt2c_status status = pt2c_sym_bind(plan, inputs, num_inputs, sym_values);
+  status = pt2c_sym_bind(plan, inputs, num_inputs, sym_values);
   if (status == PT2C_OK)
     status = pt2c_check_tensors(plan, "input", plan->inputs, plan->header->num_inputs, inputs,
                                 num_inputs, sym_values);
@@ -114,9 +122,9 @@ pt2c_status pt2c_last_output_shape(const pt2c_model *model, const char *function
     return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT,
                      "%s: no run has succeeded yet on this model or context", function);
   const pt2c_plan *plan = &graph->plan;
-  if (index < 0 || (uint32_t)index >= plan->header->num_outputs)
-    return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%s: index %d is out of range [0, %u)", function,
-                     index, plan->header->num_outputs);
+  pt2c_status status = check_output_index(plan, function, index);
+  if (status != PT2C_OK)
+    return status;
   const pt2c_plan_tensor *output = &plan->outputs[index];
   if (out_dims == NULL && output->rank > 0)
     return pt2c_fail(PT2C_ERROR_INVALID_ARGUMENT, "%s: out_dims is null", function);

@@ -45,8 +45,11 @@ struct Plan {
 
 using ModelPtr = std::unique_ptr<pt2c_model, void (*)(pt2c_model *)>;
 
-pt2c_status create(const std::vector<unsigned char> &blob, ModelPtr *model) {
-  pt2c_model_source source{blob.data(), blob.size(), nullptr, 0, kKernels, 1};
+// A model of `blob` whose kernel table is `kernels` (the doubling kernel by default).
+template <size_t N = 1>
+pt2c_status create(const std::vector<unsigned char> &blob, ModelPtr *model,
+                   const pt2c_kernel_fn (&kernels)[N] = kKernels) {
+  pt2c_model_source source{blob.data(), blob.size(), nullptr, 0, kernels, N};
   pt2c_model *raw = nullptr;
   pt2c_status status = pt2c_model_create_from(&source, &raw);
   model->reset(raw);
@@ -190,19 +193,11 @@ std::vector<unsigned char> select_plan() {
   return b.build();
 }
 
-pt2c_status create_select(const std::vector<unsigned char> &blob, ModelPtr *model) {
-  pt2c_model_source source{blob.data(), blob.size(), nullptr, 0, kSelectKernels, 2};
-  pt2c_model *raw = nullptr;
-  pt2c_status status = pt2c_model_create_from(&source, &raw);
-  model->reset(raw);
-  return status;
-}
-
 } // namespace
 
 TEST_CASE("a data-dependent size is bound after the step that counts it") {
   ModelPtr model(nullptr, pt2c_model_destroy);
-  REQUIRE(create_select(select_plan(), &model) == PT2C_OK);
+  REQUIRE(create(select_plan(), &model, kSelectKernels) == PT2C_OK);
   g_count_to_write.reset();
   std::vector<float> x = {1, -2, 3, -4, 5, 0};
   std::vector<int64_t> x_dims = {6};
@@ -231,7 +226,7 @@ TEST_CASE("a data-dependent size is bound after the step that counts it") {
 
 TEST_CASE("a count outside its bound fails the run instead of overrunning buffers") {
   ModelPtr model(nullptr, pt2c_model_destroy);
-  REQUIRE(create_select(select_plan(), &model) == PT2C_OK);
+  REQUIRE(create(select_plan(), &model, kSelectKernels) == PT2C_OK);
   std::vector<float> x(6, 1.0f), z(6);
   std::vector<int64_t> x_dims = {6}, z_dims = {6};
   pt2c_tensor input{x.data(), PT2C_F32, 1, x_dims.data()};
@@ -254,6 +249,6 @@ TEST_CASE("a data-dependent symbol's buffer must be named by exactly one step") 
   b.add_produced_sym("u0", n, 6);
   b.add_step(1, {x, x});
   ModelPtr model(nullptr, pt2c_model_destroy);
-  CHECK(create_select(b.build(), &model) == PT2C_ERROR_CORRUPT_MODEL);
+  CHECK(create(b.build(), &model, kSelectKernels) == PT2C_ERROR_CORRUPT_MODEL);
   CHECK_THAT(std::string(pt2c_last_error()), Contains("0 steps name its buffer"));
 }

@@ -8,6 +8,7 @@
 // over the operand's elements as this run has them (fewer than the bound where the
 // operand is itself a data-dependent selection).
 #include "compiler/transforms/lower/LoweringPatterns.h"
+#include "compiler/transforms/lower/ScalarOps.h"
 #include "ir/prim/DataDependentOps.h"
 #include "ir/symbolic/SymbolicIR.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -18,17 +19,6 @@ using namespace mlir;
 
 namespace pt2c::lower {
 namespace {
-
-/// `value != 0` for any element type (a bool is its own answer).
-Value isNonzero(OpBuilder &b, Location loc, Value value) {
-  Type type = value.getType();
-  if (type.isInteger(1))
-    return value;
-  Value zero = b.create<arith::ConstantOp>(loc, type, b.getZeroAttr(type));
-  if (isa<FloatType>(type))
-    return b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNE, value, zero);
-  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, value, zero);
-}
 
 /// The rows prim.nonzero's result has while its kernel runs: the symbol's value before
 /// the plan binds it, its bound (the maximum of the kernel's pt2c.symbol_ranges, or of
@@ -84,7 +74,7 @@ struct NonzeroLowering : OpConversionPattern<prim::NonzeroOp> {
           Value element = b.create<tensor::ExtractOp>(loc, operand, coords);
           Value found = carried[1];
           auto append = b.create<scf::IfOp>(
-              loc, isNonzero(b, loc, element),
+              loc, convertScalar(b, loc, element, b.getI1Type()), // element != 0
               [&](OpBuilder &b, Location loc) {
                 Value out = carried[0];
                 for (int64_t d = 0; d < rank; ++d) {
