@@ -153,11 +153,7 @@ def _validate(graph, base, shapes, example_inputs, retrace, report, shown):
         values = {v.name: v for v in other.values}
         for node, twin in zip(graph.nodes, other.nodes):
             for arg, twin_arg in zip(node.args, twin.args):
-                kind = arg.WhichOneof("kind")
-                entries = ([(arg.int_value, twin_arg.int_value)] if kind == "int_value" else
-                           list(zip(arg.ints.values, twin_arg.ints.values)) if kind == "ints"
-                           else [])
-                for fitted, seen in entries:
+                for fitted, seen in zip(_ints(arg), _ints(twin_arg)):
                     _expect(fitted, seen.value, point, lambda: "argument %s of %s%s" % (
                         arg.name, _op(node), _where(node)), at, shown)
         for value in graph.values:
@@ -300,17 +296,13 @@ def _symbolize(graphs, points, fitter, shown):
             kind = arg.WhichOneof("kind")
             twins = [g.nodes[index].args[position] for g in graphs]
             where = lambda: "argument %s of %s%s" % (arg.name, _op(node), _where(node))
-            if kind == "int_value":
-                seen = [t.int_value.value for t in twins]
+            twin_ints = [_ints(t) for t in twins]
+            for i, entry in enumerate(_ints(arg)):
+                seen = [ints[i].value for ints in twin_ints]
                 if len(set(seen)) > 1:
-                    _fill(fitter, arg.int_value, seen, points, where, shown)
-            elif kind == "ints":
-                for i, entry in enumerate(arg.ints.values):
-                    seen = [t.ints.values[i].value for t in twins]
-                    if len(set(seen)) > 1:
-                        _fill(fitter, entry, seen, points,
-                              lambda: "entry %d of %s" % (i, where()), shown)
-            elif kind in ("float_value", "floats"):
+                    _fill(fitter, entry, seen, points, where if kind == "int_value" else
+                          lambda: "entry %d of %s" % (i, where()), shown)
+            if kind in ("float_value", "floats"):
                 seen = [_floats(t, kind) for t in twins]
                 if len(set(seen)) > 1:
                     raise ExportError("%s: %s is a float that depends on the dynamic dims (%s); "
@@ -331,6 +323,14 @@ def _symbolize(graphs, points, fitter, shown):
                                                  _listed(seen, points)))
             _fill(fitter, size, seen, points, lambda: "the size of %s dim %d%s" % (
                 value.name, d, _where(_producer(base, value.name))), shown)
+
+
+def _ints(arg):
+    """The SymInts of an int or int-list argument (none for other kinds)."""
+    kind = arg.WhichOneof("kind")
+    if kind == "int_value":
+        return [arg.int_value]
+    return list(arg.ints.values) if kind == "ints" else []
 
 
 def _fill(fitter, symint, seen, points, where, shown):
