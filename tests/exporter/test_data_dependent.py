@@ -5,10 +5,13 @@ recorded as nonzero and index (compiler/exporter/README.md, "Data-dependent size
 Run with either interpreter (torch 1.13 from Debian, torch 2.x from the venv):
     python -m pytest tests/exporter/test_data_dependent.py
 """
+import os
+import subprocess
+
 import pytest
 
 # exporter_harness first: it puts pt2c_pb2 on sys.path.
-from exporter_harness import arg, assert_failed, dims, graph_of, nodes, sizes_of
+from exporter_harness import REPO, arg, assert_failed, dims, graph_of, nodes, sizes_of
 
 
 def row_counts(graph):
@@ -40,8 +43,8 @@ def test_nonzero_as_an_output(export_source):
     """)
     graph = graph_of(run)
     first, second = nodes(graph, "aten::nonzero")
-    assert row_counts(graph) == [("u0", 0, 6, first.outputs[0], 0, [3, 4, 2]),
-                                 ("u1", 0, 6, second.outputs[0], 0, [3, 4, 2])]
+    assert row_counts(graph) == [("u0", 0, 6, first.outputs[0], 0, [3, 4, 2, 6]),
+                                 ("u1", 0, 6, second.outputs[0], 0, [3, 4, 2, 6])]
     assert [len(d.inputs) for d in graph.dynamic_dims] == [0, 0]
     assert sizes_of(graph, first.outputs[0]) == ["u0", 2]
     assert output_sizes(graph) == [["u1", 2], ["u0"]]
@@ -51,8 +54,8 @@ def test_nonzero_as_an_output(export_source):
         (3, [(1, ["u1"])])
     report = run.artifact().message.report
     assert [(e.kind, e.op) for e in report] == [("DATA_DEPENDENT", "aten::nonzero")] * 2
-    assert ("keeps it as the data-dependent size u0, at most the input's element count (6 "
-            "here)") in report[0].message
+    assert ("keeps it as the data-dependent size u0, at most 6 here (the input's element "
+            "count)") in report[0].message
     assert report[0].assumed == "kept symbolic: shape [u0, 2]; [3, 2] here"
     assert ", 2 data-dependent sizes in " in run.stderr
 
@@ -72,7 +75,7 @@ def test_mask_indexing_and_a_size_downstream(export_source):
         example_inputs = (torch.arange(20.0).view(5, 4), torch.tensor([0.9, 0.1, 0.7, 0.8, 0.2]))
     """))
     (nonzero,) = nodes(graph, "aten::nonzero")
-    assert row_counts(graph) == [("u0", 0, 5, nonzero.outputs[0], 0, [3, 4, 2])]
+    assert row_counts(graph) == [("u0", 0, 5, nonzero.outputs[0], 0, [3, 4, 2, 5])]
     (select,) = nodes(graph, "aten::select")
     assert (select.args[0].tensor, arg(select, "dim"), arg(select, "index")) == \
         (nonzero.outputs[0], 1, 0)
@@ -126,7 +129,7 @@ def test_masked_select(export_source):
 
 
 def test_a_mask_that_selects_nothing(export_source):
-    graph = graph_of(export_source("""
+    run = export_source("""
         import torch
 
         class M(torch.nn.Module):
@@ -135,11 +138,15 @@ def test_a_mask_that_selects_nothing(export_source):
 
         model = M()
         example_inputs = (torch.ones(6, 3),)
-    """))
-    # Traced again with 3 and 2 rows of zeros (valid indices): the size is u0 even so.
+    """)
+    graph = graph_of(run)
+    # The example selects nothing: it is traced with 3 rows forced on the nonzero (the
+    # path of a non-empty selection), then at 4, 2 and 6; the report says so.
     (nonzero,) = nodes(graph, "aten::nonzero")
-    assert row_counts(graph) == [("u0", 0, 6, nonzero.outputs[0], 0, [0, 1, 2])]
+    assert row_counts(graph) == [("u0", 0, 6, nonzero.outputs[0], 0, [3, 4, 2, 6])]
     assert output_sizes(graph) == [["u0", 3]]
+    (entry,) = [e for e in run.artifact().message.report if "selects no rows" in e.message]
+    assert "aten::nonzero selects no rows at the example inputs" in entry.message
 
 
 def test_nonzero_over_no_elements_has_no_symbol(export_source):
@@ -175,7 +182,7 @@ def test_data_dependent_size_beside_a_dynamic_dim(export_source):
         dynamic_shapes = {"x": {0: ("batch", 1, 16)}}
     """))
     assert dims(graph) == [("batch", 1, 16, [("x", 0)], [4, 5, 9]),
-                           ("u0", 0, 5, [], [3, 4, 2])]
+                           ("u0", 0, 5, [], [3, 4, 2, 5])]
     assert output_sizes(graph) == [["batch*u0"]]
 
 
@@ -213,10 +220,10 @@ def test_a_selection_of_a_selection_is_bounded_by_the_first(export_source):
     assert output_sizes(graph) == [["u1"], ["u0"]]
 
 
-def test_a_clamped_count_is_traced_below_the_clamp(export_source):
-    # keep[:3] of a count traced only above 3 would fit as the constant 3, and with a small
-    # count traced too, as a floor division that happens to give 3, 3, 2; either is wrong
-    # at some run, and the check at a count of 0 refuses the fit.
+def test_a_clamped_count_becomes_a_clamp_symbol(export_source):
+    # keep[:3] of a count: traced at counts below and above 3, the slice's size is
+    # min(u0, 3), a clamp symbol c0 of its own (a floor division that happens to give
+    # 3, 3, 2, 3 at the traced counts would be wrong at others).
     run = export_source("""
         import torch
 
@@ -227,9 +234,23 @@ def test_a_clamped_count_is_traced_below_the_clamp(export_source):
         model = M()
         example_inputs = (torch.tensor([1.0, 2.0, -1.0, 3.0, 4.0, 5.0]),)
     """)
-    assert_failed(run, "the size of slice dim 0 at model.py:6: `return x[x > 0][:3]` fitted "
-                  "as (u0 + 4) // 3 from the traces, but is 0 at u0=0 (it predicts 1)",
-                  "a clamp such as keep[:n] is not supported yet")
+    graph = graph_of(run)
+    (clamp,) = [d for d in graph.dynamic_dims if d.HasField("clamp")]
+    assert (clamp.name, clamp.min, clamp.max, clamp.clamp.at_most) == ("c0", 0, 3, 3)
+    assert [(list(t.symbols), t.coefficient) for t in clamp.clamp.of.terms] == [(["u0"], 1)]
+    assert clamp.clamp.of.constant == 0 and clamp.clamp.expr == "min(u0, 3)"
+    assert output_sizes(graph) == [["c0"]]
+    # The report's table of dims names the clamp, in both printers.
+    from pt2c_exporter.report_text import format_report
+    artifact = run.artifact().message
+    text = format_report(artifact.report, artifact.model_path, artifact.producer,
+                         artifact.graphs)
+    assert "c0    [0, 3]  min(u0, 3)                      3 (example), 2\n" in text
+    pt2c = os.path.join(REPO, "bazel-bin", "tools", "pt2c", "pt2c")
+    if os.path.exists(pt2c):
+        report = subprocess.run([pt2c, "report", run.output], stdout=subprocess.PIPE,
+                                universal_newlines=True)
+        assert report.stdout == text
 
 
 def test_a_branch_on_a_data_dependent_size(export_source):
@@ -389,3 +410,37 @@ def test_a_path_for_no_selection_is_reported(export_source):
     report = run.artifact().message.report
     (empty,) = [e for e in report if "when u0 is 0" in e.message]
     assert empty.kind == "DATA_DEPENDENT" and empty.loc.line == 6
+
+
+def test_batched_nms_is_one_nms_whose_count_is_data_dependent(export_source):
+    # 1200 boxes: above 4000 coordinates torchvision loops over the classes present; the
+    # trace takes its coordinate trick (one nms) instead, and says so.
+    pytest.importorskip("torchvision")
+    run = export_source("""
+        import torch
+        import torchvision
+
+        class M(torch.nn.Module):
+            def forward(self, boxes, scores, labels):
+                keep = torchvision.ops.batched_nms(boxes, scores, labels, 0.5)
+                return boxes[keep[:10]]
+
+        g = torch.Generator().manual_seed(0)
+        corner = torch.rand(1200, 2, generator=g) * 200
+        boxes = torch.cat([corner, corner + 1 + torch.rand(1200, 2, generator=g) * 30], 1)
+        model = M()
+        example_inputs = (boxes, torch.rand(1200, generator=g),
+                          torch.randint(0, 3, (1200,), generator=g))
+    """)
+    graph = graph_of(run)
+    (nms,) = nodes(graph, "torchvision::nms")
+    (count, clamp) = graph.dynamic_dims
+    assert (count.name, count.min, count.max, count.produced.value) == (
+        "u0", 0, 1200, nms.outputs[0])
+    assert (clamp.name, clamp.clamp.expr) == ("c0", "min(u0, 10)")
+    assert output_sizes(graph) == [["c0", 4]]
+    report = run.artifact().message.report
+    (steered,) = [e for e in report if e.kind == "EXPORT_PATH"]
+    assert "batched_nms traced as one nms" in steered.message and steered.loc.line == 7
+    (rows,) = [e for e in report if e.op == "torchvision::nms" and e.kind == "DATA_DEPENDENT"]
+    assert "at most 1200 here (the number of boxes)" in rows.message

@@ -97,6 +97,8 @@ std::string dynamicDimsText(const artifact::Artifact &artifact) {
       if (d.has_produced()) // a data-dependent size: the graph computes it
         inputs = "data-dependent (" + d.produced().value() + " dim " +
                  std::to_string(d.produced().dim()) + ")";
+      if (d.has_clamp()) // evaluated from the dims before it
+        inputs = d.clamp().expr();
       for (int i = 0; i < d.traced_sizes_size(); ++i)
         sizes += (i ? ", " : "") + std::to_string(d.traced_sizes(i)) + (i ? "" : " (example)");
       rows.push_back({d.name(),
@@ -128,6 +130,10 @@ std::string dynamicDimsJson(const artifact::Artifact &artifact) {
         out += ", \"produced\": {\"value\": ";
         appendJsonString(out, d.produced().value());
         out += ", \"dim\": " + std::to_string(d.produced().dim()) + "}";
+      }
+      if (d.has_clamp()) {
+        out += ", \"clamp\": ";
+        appendJsonString(out, d.clamp().expr());
       }
       out += ", \"traced_sizes\": [";
       for (int i = 0; i < d.traced_sizes_size(); ++i)

@@ -38,18 +38,74 @@ class Symbol:
         return ", ".join("%s dim %d" % (name, dim) for _, name, dim in self.places)
 
 
+class Clamp:
+    """A size that is min(of, at_most) of the other symbols (c0, c1, ...): what
+    `topk(min(k, n))` or `keep[:100]` make of a data-dependent count. No input gives it
+    and no op computes it; the compiled model evaluates it once the symbols in `of` are
+    known. of: a symbolic_fit.SymExpr."""
+
+    def __init__(self, name, of, at_most):
+        self.name = name
+        self.of = of
+        self.at_most = at_most
+        self.min = self.max = None  # once the other symbols' ranges are final
+
+    def value(self, values):
+        return min(self.of.evaluate(values), self.at_most)
+
+    def text(self):
+        return "min(%s, %d)" % (self.of.text(), self.at_most)
+
+
+class _WithClamps(dict):
+    """Symbol values that compute a clamp's value when it is first looked up."""
+
+    def __init__(self, values, clamps):
+        super().__init__(values)
+        self._clamps = {c.name: c for c in clamps}
+
+    def __missing__(self, name):
+        if name not in self._clamps:
+            raise KeyError(name)
+        value = self[name] = self._clamps[name].value(self)
+        return value
+
+
 class DynamicShapes:
     """The validated declaration: symbols in the order first declared (and, once the
-    example is traced, its data-dependent symbols after them: with_symbols)."""
+    example is traced, its data-dependent symbols after them: with_symbols), and the
+    clamps the fit finds (add_clamp)."""
 
     def __init__(self, symbols):
         self.symbols = symbols
+        self.clamps = []
 
     def __bool__(self):
         return bool(self.symbols)
 
     def with_symbols(self, more):
         return DynamicShapes(self.symbols + list(more))
+
+    def add_clamp(self, of, at_most):
+        """The clamp min(of, at_most): an existing one, or a new c<k>."""
+        for clamp in self.clamps:
+            if clamp.at_most == at_most and clamp.of.text() == of.text():
+                return clamp
+        clamp = Clamp("c%d" % len(self.clamps), of, at_most)
+        self.clamps.append(clamp)
+        return clamp
+
+    def clamped(self, values):
+        """{symbol name: value} that also answers the clamps' values at those values."""
+        return _WithClamps(values, self.clamps)
+
+    def set_clamp_ranges(self):
+        """Each clamp's range from the symbols' ranges (`of` grows with them: the compiler
+        checks every size expression for that)."""
+        low = self.clamped({s.name: s.min for s in self.symbols})
+        high = self.clamped({s.name: s.max for s in self.symbols})
+        for clamp in self.clamps:
+            clamp.min, clamp.max = low[clamp.name], high[clamp.name]
 
     def sizes_at(self, assignment):
         """{(input index, dim): size} for {symbol name: size}."""

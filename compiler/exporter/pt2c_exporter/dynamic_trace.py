@@ -20,7 +20,7 @@ import torch
 import pt2c_pb2 as pb
 
 from .data_dependent import bound_row_counts, check_inputs_keep_elements, evaluate
-from .symbolic_fit import Fitter
+from .symbolic_fit import Fitter, SymExpr
 from .tracer import ExporterBug
 from .user_errors import ExportError, exception_summary, user_traceback
 
@@ -46,15 +46,26 @@ def trace_sizes(symbol):
 
 
 def row_count_trace_sizes(symbol):
-    """For a data-dependent row count: one next to the example's and a small one (2, else
-    3 or 1). A count ranges over [0, bound] from run to run, unlike a declared dim's
-    example, and a size the model clamps (`keep[:100]`) must be traced below the clamp:
-    traced only above it, the fit would take the clamp for a constant, wrong whenever a
-    run counts fewer (_validate then checks the fit at a count of 0)."""
+    """For a data-dependent row count: one next to the example's, a small one (2, else
+    3 or 1; and 3 too where the example is larger), and the bound. Not 1 where it can
+    be helped: a row count of 1 makes views of sizes that need copies at other counts
+    (reshape of a sliced [n, k, 4] is a view at n = 1 only), another graph. A count ranges over
+    [0, bound] from run to run, unlike a declared dim's example, and a size the model
+    clamps (`keep[:100]`, `topk(min(k, n))`) must be traced below and above the clamp:
+    the fit then finds min(n, 100) (a clamp symbol), where points on one side only
+    would make it n or 100, wrong for the counts on the other side. _validate checks
+    the fit at a count of 0 too."""
     e, high = symbol.example, symbol.max
     near = [n for n in (e + 1, e - 1) if 0 <= n <= high][:1]
     small = [n for n in (2, 3, 1) if n <= high and n != e and n not in near][:1]
-    return near + small if len(near + small) == 2 else trace_sizes(symbol)
+    if len(near + small) != 2:
+        return trace_sizes(symbol)
+    sizes = near + small
+    if e >= 4 and 3 not in sizes:
+        sizes.append(3)  # two points below a clamp the example is above
+    if high not in sizes and high != e:
+        sizes.append(high)
+    return sizes
 
 
 def trace_points(shapes):
@@ -105,7 +116,7 @@ def fit_dynamic_shapes(traced, shapes, example_inputs, retrace, shown):
     for point, graph in zip(points[1:], graphs[1:]):
         _check_same_graph(graphs[0], points[0], graph, point, shapes, shown)
     fitter = Fitter([s.name for s in shapes.symbols], points)
-    _symbolize(graphs, points, fitter, shown)
+    _symbolize(graphs, points, _Fill(fitter, shapes, points, shown))
     _validate(traced.graph, points[0], shapes, example_inputs, retrace, traced.report, shown)
     bound_row_counts(traced.graph, shapes)
     for symbol in shapes.symbols:
@@ -115,11 +126,21 @@ def fit_dynamic_shapes(traced, shapes, example_inputs, retrace, shown):
         if symbol.produced is not None:
             dim.produced.value = symbol.produced
             dim.produced.dim = 0
-        sizes = []
-        for point in points:
-            if point[symbol.name] not in sizes:
-                sizes.append(point[symbol.name])
-        dim.traced_sizes.extend(sizes)
+        dim.traced_sizes.extend(_distinct(point[symbol.name] for point in points))
+    for clamp in shapes.clamps:
+        dim = traced.graph.dynamic_dims.add(name=clamp.name, min=clamp.min, max=clamp.max)
+        clamp.of.fill_expr(dim.clamp.of)
+        dim.clamp.at_most = clamp.at_most
+        dim.clamp.expr = clamp.text()
+        dim.traced_sizes.extend(_distinct(point[clamp.name] for point in points))
+
+
+def _distinct(values):
+    seen = []
+    for value in values:
+        if value not in seen:
+            seen.append(value)
+    return seen
 
 
 _EMPTY_MESSAGE = ("the model takes another path, or raises, when %s is 0 (no element "
@@ -138,7 +159,8 @@ def _validate(graph, base, shapes, example_inputs, retrace, report, shown):
         if symbol.produced is None:
             continue
         for size in (0, 1, symbol.max):  # an empty selection first: where clamps show
-            point = dict(base, **{symbol.name: size})
+            point = shapes.clamped(dict(
+                {s.name: base[s.name] for s in shapes.symbols}, **{symbol.name: size}))
             try:
                 other = _trace_at(point, shapes, example_inputs, retrace, shown).graph
                 _check_same_graph(graph, base, other, point, shapes, shown)
@@ -169,12 +191,12 @@ def _expect(fitted, seen, point, where, at, shown):
         text = fitted.expr if fitted.WhichOneof("kind") == "expr" else str(fitted.value)
         raise ExportError("%s: %s fitted as %s from the traces, but is %d at %s (it predicts "
                           "%d): a size that follows a data-dependent count in a way pt2c "
-                          "cannot hold (a clamp such as keep[:n] is not supported yet)"
+                          "cannot hold"
                           % (shown, where(), text, seen, at, predicted))
 
 
 def _describe_point(point, base):
-    changed = ["%s=%d" % (name, size) for name, size in point.items() if size != base[name]]
+    changed = ["%s=%d" % (name, point[name]) for name in base if point[name] != base[name]]
     return ", ".join(changed)
 
 
@@ -285,7 +307,37 @@ def _node_difference(a, b, values_a, values_b):
 
 # ---- fitting ------------------------------------------------------------------------
 
-def _symbolize(graphs, points, fitter, shown):
+class _Fill:
+    """Fits each integer that differs between the traces and writes its expression:
+    a plain one (symbolic_fit.Fitter), else min(expression, c) as a clamp symbol."""
+
+    def __init__(self, fitter, shapes, points, shown):
+        self._fitter = fitter
+        self._shapes = shapes
+        self._points = points
+        self.shown = shown
+
+    def __call__(self, symint, seen, where):
+        # A plateau (the largest size at two points or more) is a clamp's mark: there,
+        # min(u0, 3) is preferred to a floor division that happens to fit the points
+        # ((u0 + 9) // 4 at u0 = 2, 3, 5, 6) and fails at the counts between them.
+        expr = self._fitter.fit(seen)
+        if expr is None or (expr.divisor != 1 and seen.count(max(seen)) > 1):
+            found = self._fitter.fit_clamp(seen)
+            if found is not None:
+                clamp = self._shapes.add_clamp(*found)
+                if clamp.name not in self._points[0]:
+                    self._fitter.add_symbol(clamp.name, [clamp.value(p) for p in self._points])
+                expr = SymExpr([((clamp.name,), 1)])
+        if expr is None:
+            raise ExportError("%s: %s follows no expression of the dynamic dims that pt2c can "
+                              "hold (%s; tried a*m + b, a*m1 + b*m2 + c, (a*m + b) // d over "
+                              "products m of the dims, sums of the dims, and min(any of "
+                              "those, c))" % (self.shown, where(), _listed(seen, self._points)))
+        expr.fill(symint, seen[0])
+
+
+def _symbolize(graphs, points, fill):
     # Arguments first: where both fail, "argument size of aten::zeros" says more than the
     # size of the value it makes.
     base = graphs[0]
@@ -300,15 +352,15 @@ def _symbolize(graphs, points, fitter, shown):
             for i, entry in enumerate(_ints(arg)):
                 seen = [ints[i].value for ints in twin_ints]
                 if len(set(seen)) > 1:
-                    _fill(fitter, entry, seen, points, where if kind == "int_value" else
-                          lambda: "entry %d of %s" % (i, where()), shown)
+                    fill(entry, seen, where if kind == "int_value" else
+                         lambda: "entry %d of %s" % (i, where()))
             if kind in ("float_value", "floats"):
                 seen = [_floats(t, kind) for t in twins]
                 if len(set(seen)) > 1:
                     raise ExportError("%s: %s is a float that depends on the dynamic dims (%s); "
                                       "the artifact holds integer expressions of them only: "
                                       "compute it from a tensor instead" % (
-                                          shown, where(), _listed(seen, points)))
+                                          fill.shown, where(), _listed(seen, points)))
     for value in base.values:
         others = [vs[value.name] for vs in values_by_name]
         for d, size in enumerate(value.meta.sizes):
@@ -319,10 +371,10 @@ def _symbolize(graphs, points, fitter, shown):
                 spec = next(i for i in base.inputs if i.value == value.name)
                 raise ExportError("%s: %s %s has a size that depends on the dynamic dims (dim %d "
                                   "is %s at the traced sizes); weights and constants must have "
-                                  "one shape" % (shown, _input_kind(spec), spec.name, d,
+                                  "one shape" % (fill.shown, _input_kind(spec), spec.name, d,
                                                  _listed(seen, points)))
-            _fill(fitter, size, seen, points, lambda: "the size of %s dim %d%s" % (
-                value.name, d, _where(_producer(base, value.name))), shown)
+            fill(size, seen, lambda: "the size of %s dim %d%s" % (
+                value.name, d, _where(_producer(base, value.name))))
 
 
 def _ints(arg):
@@ -331,15 +383,6 @@ def _ints(arg):
     if kind == "int_value":
         return [arg.int_value]
     return list(arg.ints.values) if kind == "ints" else []
-
-
-def _fill(fitter, symint, seen, points, where, shown):
-    expr = fitter.fit(seen)
-    if expr is None:
-        raise ExportError("%s: %s follows no expression of the dynamic dims that pt2c can "
-                          "hold (%s; tried a*m + b, a*m1 + b*m2 + c and (a*m + b) // d "
-                          "over products m of the dims)" % (shown, where(), _listed(seen, points)))
-    expr.fill(symint, seen[0])
 
 
 def _listed(seen, points):

@@ -8,7 +8,7 @@ import pt2c_pb2 as pb
 
 from .model_loader import load_model
 from .report import summary as report_summary
-from .data_dependent import row_count_symbols
+from .data_dependent import row_count_symbols, select_rows_where_empty
 from .dynamic_trace import fit_dynamic_shapes
 from .report_text import format_report
 from .tracer import ExporterBug, trace
@@ -76,6 +76,7 @@ def export(model_path, output_path, supported_ops=None, strict=False):
 def _trace_one(model, sig, model_path, shown, supported_ops, registry, who, restore):
     model_dir = os.path.dirname(os.path.abspath(model_path))
     inputs = _copies(sig.inputs)  # as they were: the trace may write them in place
+    checkpoint = registry.checkpoint()
     try:
         traced = trace(model, sig.inputs, model_dir, supported_ops, sig.method, registry,
                        sig.name)
@@ -91,12 +92,24 @@ def _trace_one(model, sig, model_path, shown, supported_ops, registry, who, rest
                              sig.method, _describe(traced.outputs)))
     # Dynamic dims and data-dependent sizes: traced again at other sizes, each time from
     # the state the example trace started from; sizes become expressions.
+    def retrace(resized, rows, names=None):
+        restore()
+        return trace(model, _copies(resized), model_dir, supported_ops, sig.method, names,
+                     sig.name, rows)
+
+    def forced(rows):
+        registry.rewind(checkpoint)
+        try:
+            return retrace(inputs, rows, registry)
+        except ExporterBug:
+            raise
+        except (Exception, SystemExit) as e:
+            raise ExportError("%s: %s raised when traced with rows forced on a selection "
+                              "that was empty at the example (%s): %s" % (
+                                  shown, who, rows, exception_summary(e)), user_traceback(e))
+    traced = select_rows_where_empty(traced, forced)
     shapes = sig.dynamic_shapes.with_symbols(row_count_symbols(traced))
     if shapes:
-        def retrace(resized, rows):
-            restore()
-            return trace(model, _copies(resized), model_dir, supported_ops, sig.method, None,
-                         sig.name, rows)
         fit_dynamic_shapes(traced, shapes, inputs, retrace, shown)
     return traced
 

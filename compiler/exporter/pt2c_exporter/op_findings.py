@@ -35,9 +35,11 @@ _SHAPE_FROM_VALUES = {"aten::nonzero", "aten::masked_select", "aten::_unique",
                       "aten::one_hot"}
 _SHAPE_MESSAGE = ("the output's shape depends on tensor values (%s); the graph keeps the "
                   "shape seen here")
-_ROW_COUNT_MESSAGE = ("the row count of aten::nonzero depends on tensor values; the graph "
-                      "keeps it as the data-dependent size %s, at most the input's element "
-                      "count (%d here), and sizes computed from it as expressions of it")
+_ROW_COUNT_MESSAGE = ("the row count of %s depends on tensor values; the graph keeps it as "
+                      "the data-dependent size %s, at most %d here (%s), and sizes "
+                      "computed from it as expressions of it")
+_ROW_BOUNDS = {"aten::nonzero": "the input's element count",
+               "torchvision::nms": "the number of boxes"}
 
 _RANDOM_OPS = {"aten::" + name for name in (
     "rand", "rand_like", "randn", "randn_like", "randint", "randint_like", "randperm",
@@ -76,12 +78,14 @@ class OpFindings:
         tags = set(getattr(func, "tags", ()) or ())
         target = schema.target
         bound = bind(schema, args, kwargs)
-        if target == "aten::nonzero" and schema.overload == "default":
+        if target in _ROW_BOUNDS and schema.overload == "default":
             call = self._nonzero_calls.calls[-1]
             if call.symbol:  # over no elements it is empty whatever the values
-                self._report.add("DATA_DEPENDENT", _ROW_COUNT_MESSAGE % (call.symbol, call.bound),
-                                 loc, target, "kept symbolic: shape [%s, %d]; %s here"
-                                 % (call.symbol, result.shape[1], list(result.shape)))
+                self._report.add("DATA_DEPENDENT", _ROW_COUNT_MESSAGE % (
+                    target, call.symbol, call.bound, _ROW_BOUNDS[target]), loc, target,
+                    "kept symbolic: shape [%s]; %s here" % (
+                        ", ".join([call.symbol] + [str(d) for d in result.shape[1:]]),
+                        list(result.shape)))
         elif target in SCALAR_READS:
             self._report.add("DATA_DEPENDENT", _GUARDED_READ_MESSAGE, loc, target, _value(result))
         elif target in _VALUE_READS or (_TAG_VALUE_READ is not None and _TAG_VALUE_READ in tags):

@@ -15,7 +15,8 @@ The kinds (README.md says what each detects and misses):
   RANDOMNESS          an op that draws random numbers
   FAST_PATH           a module's fused inference kernel, steered off or taken
   EXPORT_PATH         code asked torch.compiler.is_exporting(), was told True and took
-                      its export path (export_mode.py)
+                      its export path (export_mode.py); torchvision's batched_nms
+                      traced as its coordinate trick (batched_nms.py)
   UNSUPPORTED_DTYPE, UNSUPPORTED_ARGUMENT, UNTRACKED_ALIAS, NON_TENSOR_OUTPUT
                       what the artifact format cannot describe
 """

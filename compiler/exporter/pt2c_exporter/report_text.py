@@ -55,6 +55,8 @@ def _format_dynamic_dims(graphs):
             source = ", ".join("%s dim %d" % (i.input, i.dim) for i in d.inputs)
             if d.HasField("produced"):  # a data-dependent size: the graph computes it
                 source = "data-dependent (%s dim %d)" % (d.produced.value, d.produced.dim)
+            if d.HasField("clamp"):  # evaluated from the dims before it
+                source = d.clamp.expr
             rows.append([d.name, "[%d, %d]" % (d.min, d.max), source, ", ".join(sizes)])
         lines.append("\ndynamic dimensions of %s:\n" % graph.name)
         lines.extend(_table(rows))

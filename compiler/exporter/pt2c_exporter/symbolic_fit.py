@@ -8,9 +8,11 @@ simplest expression that gives every one of them:
     a*m + b                      batch, seq - 1, 2*seq + 1, 3*batch*seq (m: a monomial)
     a*m1 + b*m2 + c              batch + seq, batch*seq + seq
     (a*m + b) // d               seq // 2, (seq + 1) // 2 (a conv's output length)
+    a1*s1 + ... + an*sn + c      u0 + u1 + u2 + u3 (a cat of one selection per class)
 
 Candidates are tried in that order, each checked exactly on every traced point; the
-first that fits wins. Nothing fits -> None (the caller reports the place).
+first that fits wins. Nothing fits -> None (the caller reports the place, or tries
+fit_clamp: min(expression, constant), which the caller makes a symbol of its own).
 """
 import itertools
 from fractions import Fraction
@@ -30,6 +32,12 @@ class SymExpr:
         self.terms = [(m, c) for m, c in terms if c != 0]
         self.constant = constant
         self.divisor = divisor
+
+    @classmethod
+    def from_message(cls, message):
+        """The expression an artifact SymExpr holds."""
+        return cls([(tuple(t.symbols), t.coefficient) for t in message.terms],
+                   message.constant, message.divisor or 1)
 
     @property
     def is_constant(self):
@@ -72,11 +80,15 @@ class SymExpr:
             return
         symint.expr = self.text()
         symint.hint = hint
+        self.fill_expr(symint.symbolic)
+
+    def fill_expr(self, message):
+        """Write this expression into an artifact SymExpr."""
         for monomial, coefficient in self.terms:
-            term = symint.symbolic.terms.add(coefficient=coefficient)
+            term = message.terms.add(coefficient=coefficient)
             term.symbols.extend(monomial)
-        symint.symbolic.constant = self.constant
-        symint.symbolic.divisor = self.divisor
+        message.constant = self.constant
+        message.divisor = self.divisor
 
 
 class Fitter:
@@ -85,13 +97,46 @@ class Fitter:
     def __init__(self, symbols, points):
         """symbols: names in declaration order; points: one {name: size} per trace."""
         self._points = points
+        self._symbols = list(symbols)
         self._cache = {}
+        self._set_monomials()
+
+    def _set_monomials(self):
         monomials = []
         for degree in range(1, _MAX_DEGREE + 1):
-            monomials.extend(itertools.combinations_with_replacement(symbols, degree))
+            monomials.extend(itertools.combinations_with_replacement(self._symbols, degree))
         # A monomial constant over the points says nothing the constant term does not.
         self._monomials = [m for m in monomials
-                           if len({self._monomial_at(m, p) for p in points}) > 1]
+                           if len({self._monomial_at(m, p) for p in self._points}) > 1]
+
+    def add_symbol(self, name, values):
+        """A symbol found while fitting (a clamp), with its value at each point."""
+        for point, value in zip(self._points, values):
+            point[name] = value
+        self._symbols.append(name)
+        self._set_monomials()
+        self._cache = {key: expr for key, expr in self._cache.items() if expr is not None}
+
+    def fit_clamp(self, values):
+        """(expression, c) with min(expression, c) giving every value, where the
+        expression fits the points below the largest value c and reaches c at the
+        others; None if there is no such pair. One point below is taken for a symbol
+        itself (keep[:3] of a count traced at 2 below the clamp)."""
+        cap = max(values)
+        below = [i for i, v in enumerate(values) if v < cap]
+        if not below or len(below) == len(values):
+            return None
+        if len(below) == 1:  # too few to fit: a symbol itself, if one gives the value
+            candidates = [SymExpr([((s,), 1)]) for s in self._symbols
+                          if self._points[below[0]][s] == values[below[0]]]
+        else:
+            sub = Fitter(self._symbols, [self._points[i] for i in below])
+            candidates = [sub.fit([values[i] for i in below])]
+        for expr in candidates:
+            if expr is not None and not expr.is_constant and all(
+                    min(expr.evaluate(p), cap) == v for p, v in zip(self._points, values)):
+                return expr, cap
+        return None
 
     @staticmethod
     def _monomial_at(monomial, point):
@@ -128,7 +173,21 @@ class Fitter:
                     found = self._floor_division(m, coefficient, divisor, values)
                     if found is not None:
                         return found
-        return None
+        return self._sum_of_symbols(values)
+
+    def _sum_of_symbols(self, values):
+        """sum a_i*s_i + c over every symbol that varies, zero coefficients dropped."""
+        singles = [m for m in self._monomials if len(m) == 1]
+        if len(singles) <= 2:
+            return None  # the one- and two-term forms covered these
+        rows = [[Fraction(self._monomial_at(m, p)) for m in singles] + [Fraction(1)]
+                for p in self._points]
+        solution = _solve(rows, [Fraction(v) for v in values])
+        if solution is None or any(c.denominator != 1 for c in solution):
+            return None
+        *coefficients, constant = [int(c) for c in solution]
+        expr = SymExpr(zip(singles, coefficients), constant)
+        return expr if self._fits(expr, values) else None
 
     def _linear(self, monomials, values):
         """Integer coefficients of sum c_i*m_i + c0 through all points, or None."""

@@ -12,8 +12,8 @@ import sys
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from . import export_mode, fast_path, mask_indexing, value_escapes
-from .data_dependent import NonzeroCalls, is_nonzero
+from . import batched_nms, export_mode, fast_path, mask_indexing, roi_align, value_escapes
+from .data_dependent import NonzeroCalls, is_nonzero, is_row_producer
 from .graph_builder import GraphBuilder
 from .op_findings import OpFindings
 from .report import Report
@@ -22,6 +22,9 @@ from .schema import op_schema
 from .signatures import method_parameters
 from .source_location import SourceLocator
 from .user_errors import is_user_file
+
+# Calls recorded as the ATen ops they mean (each rewrite returns None for other calls).
+_REWRITERS = (mask_indexing, roi_align)
 
 _TENSOR_STR = os.path.join(os.sep + "torch", "_tensor_str.py")
 
@@ -43,12 +46,14 @@ class _RecordingMode(TorchDispatchMode):
         if (func._schema.name in fast_path.UNRECORDED_PROBES or _printing_a_tensor()
                 or is_identity_restride(func, args, kwargs)):
             return func(*args, **kwargs)
-        # Mask indexing is recorded as the nonzero and index it means; its sub-ops come
-        # back through this method, and so are recorded like any call.
+        # Mask indexing is recorded as the nonzero and index it means, roi_align as its
+        # matrix products; their sub-ops come back through this method, and so are
+        # recorded like any call.
         dispatch = lambda sub_op, *sub_args: self.__torch_dispatch__(sub_op, types, sub_args)
-        result = mask_indexing.rewrite(func, args, kwargs, dispatch)
-        if result is not None:
-            return result
+        for rewriter in _REWRITERS:
+            result = rewriter.rewrite(func, args, kwargs, dispatch)
+            if result is not None:
+                return result
         if is_nonzero(func):  # a second count of one mask is a copy of the first
             earlier = self._nonzero_calls.earlier_result(args[0])
             if earlier is not None:
@@ -56,7 +61,7 @@ class _RecordingMode(TorchDispatchMode):
         return self._record(func, args, kwargs)
 
     def _record(self, func, args, kwargs):
-        nonzero = is_nonzero(func)
+        rows = is_row_producer(func)
         try:
             loc = self._locator.current()
             node = self._builder.begin_node(func, args, kwargs, loc)
@@ -64,10 +69,10 @@ class _RecordingMode(TorchDispatchMode):
             raise ExporterBug("recording %s" % func) from e
         result = func(*args, **kwargs)  # the model's own errors propagate unchanged
         try:
-            if nonzero:  # other row counts in a retrace (data_dependent.py)
-                result = self._nonzero_calls.result(args[0], result)
+            if rows:  # other row counts in a retrace (data_dependent.py)
+                result = self._nonzero_calls.result(op_schema(func).target, args[0], result)
             self._builder.end_node(node, result)
-            if nonzero:
+            if rows:
                 self._nonzero_calls.recorded_as(node.outputs[0])
             self._findings.check(func, op_schema(func), args, kwargs, result, loc)
         except Exception as e:
@@ -140,7 +145,8 @@ def trace(model, example_inputs, model_dir, supported_ops=None, method="forward"
     mode = _RecordingMode(builder, OpFindings(report, supported_ops, nonzero_calls), locator,
                           nonzero_calls)
     with torch.no_grad(), fast_path.steered_off(report, locator), \
-            export_mode.answered(report, locator), value_escapes.reported(report, locator), mode:
+            export_mode.answered(report, locator), batched_nms.steered(report, locator), \
+            value_escapes.reported(report, locator), mode:
         result = function(*example_inputs)
     graph, weights = builder.finish(result)
     return Trace(graph, weights, report, result, slots, nonzero_calls.calls)

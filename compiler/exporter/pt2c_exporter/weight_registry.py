@@ -36,6 +36,16 @@ class WeightRegistry:
         self._by_id.setdefault(id(tensor), (entry, tensor))
         self._by_layout.setdefault((storage_key(tensor), layout_key(tensor)), (entry, tensor))
 
+    def checkpoint(self):
+        """Where anonymous constant names stand, for rewind()."""
+        return self._anonymous
+
+    def rewind(self, checkpoint):
+        """Name the next anonymous constants as after checkpoint(): a trace redone in
+        place of another (forced rows, export.py) names its constants as the traces at
+        other sizes do, which compare their graphs by value names."""
+        self._anonymous = checkpoint
+
     def resolve(self, tensor):
         """(kind, fqn) of a tensor; unknown tensors become anonymous constants."""
         found = self._by_id.get(id(tensor))
