@@ -87,6 +87,19 @@ def check_against_eager(pt2c, cpp_host, python, model_py, work_dir, tolerance=1e
     return so, [np.load(p) for p in refs]
 
 
+def check_at_seeds(pt2c, cpp_host, python, model_py, work_dir, seeds=(7, 8), tolerance=1e-5):
+    """Compiles once and compares with eager at each seed (data-dependent sizes: the
+    seeds select other counts); returns the references."""
+    work = pathlib.Path(work_dir)
+    so = compile_model(pt2c, model_py, work)
+    found = []
+    for seed in seeds:
+        inputs, refs = eager_data(python, model_py, work / f"data{seed}", seed)
+        run_against_references(cpp_host, so, inputs, refs, work / f"out{seed}", tolerance)
+        found.append([np.load(p) for p in refs])
+    return found
+
+
 # How many architectures of a sweep (test_timm.py, test_transformers_sweep.py) a CI run
 # adds to the fixed sample.
 CI_SWEEP_COUNT = 5

@@ -8,22 +8,8 @@ the C++ host, which sizes outputs at the bounds and reads the run's sizes back
 
     python -m pytest tests/e2e/test_data_dependent.py
 """
-import numpy as np
-
 from conftest import run
-from harness import check_against_eager, compile_model, eager_data, run_against_references, \
-    write_model
-
-
-def check_at_seeds(pt2c, cpp_host, python, model_py, tmp_path, seeds=(7, 8)):
-    """Compiles once and compares with eager at each seed; returns the references."""
-    so = compile_model(pt2c, model_py, tmp_path)
-    found = []
-    for seed in seeds:
-        inputs, refs = eager_data(python, model_py, tmp_path / f"data{seed}", seed)
-        run_against_references(cpp_host, so, inputs, refs, tmp_path / f"out{seed}", 1e-5)
-        found.append([np.load(p) for p in refs])
-    return found
+from harness import check_against_eager, check_at_seeds, write_model
 
 
 def test_nonzero_and_mask_indexing_match_eager(pt2c, cpp_host, python, tmp_path):

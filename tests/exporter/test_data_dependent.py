@@ -444,3 +444,32 @@ def test_batched_nms_is_one_nms_whose_count_is_data_dependent(export_source):
     assert "batched_nms traced as one nms" in steered.message and steered.loc.line == 7
     (rows,) = [e for e in report if e.op == "torchvision::nms" and e.kind == "DATA_DEPENDENT"]
     assert "at most 1200 here (the number of boxes)" in rows.message
+
+
+def test_a_clamp_above_the_example_count_of_a_selection_of_a_selection(export_source):
+    # nms of the boxes a score threshold passed: at the example it keeps at most the 6
+    # that passed, below keep[:10]; its bound over every run is 40, and the trace there
+    # shows the clamp.
+    pytest.importorskip("torchvision")
+    run = export_source("""
+        import torch
+        import torchvision
+
+        class M(torch.nn.Module):
+            def forward(self, boxes, scores):
+                passed = scores > 0.5
+                boxes, scores = boxes[passed], scores[passed]
+                keep = torchvision.ops.nms(boxes, scores, 0.5)
+                return boxes[keep[:10]]
+
+        corner = torch.arange(40.0)[:, None] * 10
+        model = M()
+        example_inputs = (torch.cat([corner, corner, corner + 5, corner + 5], 1),
+                          (torch.arange(40) % 7 == 0).float())
+    """)
+    graph = graph_of(run)
+    (clamp,) = [d for d in graph.dynamic_dims if d.HasField("clamp")]
+    assert (clamp.name, clamp.clamp.expr, clamp.max) == ("c0", "min(u1, 10)", 10)
+    (kept,) = [d for d in graph.dynamic_dims if d.name == "u1"]
+    assert kept.max == 40 and list(kept.traced_sizes) == [6, 5, 2, 3, 40]
+    assert output_sizes(graph) == [["c0", 4]]

@@ -14,11 +14,17 @@ Value scatterAlong(PrimBuilder &b, Value self, int64_t dim, Value index, Value s
   RankedTensorType indexType = tensorType(index);
   // The count of written slices may be dynamic (a KV cache written at `cache_position`,
   // one entry per token of a prompt of any length): the one-hot table then has a dynamic
-  // dim, which the max below reduces away. The tensor written stays static.
+  // dim, which the max below reduces away. So may the written dim itself (rows of a
+  // data-dependent selection written back, as torchvision's pooler does per level):
+  // the table's other dim, which the result keeps.
   bool dynamicCount =
       indexType.getRank() == batchDims + 1 && indexType.isDynamicDim(batchDims) && !accumulate;
-  if (!type.hasStaticShape() ||
-      (!dynamicCount && (!indexType.hasStaticShape() || !tensorType(source).hasStaticShape())))
+  bool dynamicSize = batchDims == 0 && !accumulate && type.isDynamicDim(dim);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d) && !(d == dim && dynamicSize))
+      return b.fail("writing at indices into a tensor of dynamic sizes");
+  if (!dynamicCount &&
+      (!indexType.hasStaticShape() || (!dynamicSize && !tensorType(source).hasStaticShape())))
     return b.fail("writing at indices into a tensor of dynamic sizes");
   if (batchDims != 0 && batchDims != dim)
     return b.fail("scatterAlong: batch dims must be none or all dims before `dim`");
@@ -28,10 +34,12 @@ Value scatterAlong(PrimBuilder &b, Value self, int64_t dim, Value index, Value s
   int64_t batch = 1;
   for (int64_t s : batchShape)
     batch *= s;
-  SmallVector<Value> pairSizes; // the dynamic count, if it is
+  SmallVector<Value> pairSizes; // the dynamic count and size, where they are
   if (dynamicCount)
     pairSizes.push_back(b.create<prim::DimSizeOp>(index, batchDims));
-  if (!dynamicCount && batch * n * size > kMaxScatterTable)
+  if (dynamicSize)
+    pairSizes.push_back(b.create<prim::DimSizeOp>(self, dim));
+  if (!dynamicCount && !dynamicSize && batch * n * size > kMaxScatterTable)
     return b.fail("writes " + Twine(batch * n) + " indexed slices into " + Twine(size) +
                   " positions: the one-hot table pt2c builds for it would exceed " +
                   Twine(kMaxScatterTable) + " entries");
@@ -74,7 +82,7 @@ Value scatterAlong(PrimBuilder &b, Value self, int64_t dim, Value index, Value s
                                      b.splat(-1.0, pairType, wanted));
   Value position = b.reduce(prim::ReduceKind::MAX, k, {batchDims}); // [batch..., size]
   Value found = b.create<prim::CompareOp>(prim::CompareDirection::GE, position,
-                                          b.splat(0.0, tensorType(position)));
+                                          b.splat(0.0, tensorType(position), position));
   // Clamps the -1s (prim.gather clamps out-of-range indices).
   Value gathered = b.create<prim::GatherOp>(written, position, dim, batchDims);
   if (b.failed())
@@ -82,7 +90,7 @@ Value scatterAlong(PrimBuilder &b, Value self, int64_t dim, Value index, Value s
   SmallVector<int64_t> foundDims = llvm::to_vector(llvm::seq<int64_t>(0, batchDims));
   foundDims.push_back(dim);
   Value everywhere =
-      b.broadcastInDim(found, type.clone(tensorType(found).getElementType()), foundDims);
+      b.broadcastInDim(found, type.clone(tensorType(found).getElementType()), foundDims, self);
   return b.create<prim::SelectOp>(everywhere, gathered, self);
 }
 

@@ -25,7 +25,7 @@ constexpr int64_t kMaxScatterSum = int64_t(1) << 28;
 /// its entries lie in [0, size of dim). `source` has self's shape with `dim` of size n.
 /// Without `accumulate` a position written twice keeps the last write, as eager's CPU
 /// loops do. Static shapes, except that without `accumulate` the count n may be
-/// dynamic.
+/// dynamic, and so may `dim` itself where there are no batch dims.
 mlir::Value scatterAlong(PrimBuilder &b, mlir::Value self, int64_t dim, mlir::Value index,
                          mlir::Value source, bool accumulate, int64_t batchDims = 0);
 

@@ -43,6 +43,35 @@ Value indexPutMask(aten::IndexPutOp op, PrimBuilder &b, Value mask, int64_t firs
   return b.create<prim::SelectOp>(where, value, op.getSelf());
 }
 
+/// x[idx] = v with one 1-D index on dim 0, where sizes are dynamic (rows of a
+/// data-dependent selection written back: torchvision's MultiScaleRoIAlign puts each
+/// level's pooled boxes at their positions this way). The dims after 0 stay static.
+Value indexPutRows(aten::IndexPutOp op, PrimBuilder &b) {
+  RankedTensorType type = b.resultType();
+  Value index = op.getIndices()[0];
+  RankedTensorType indexType = tensorType(index);
+  if (op.getAccumulate().value_or(false) || indexType.getRank() != 1 ||
+      !RankedTensorType::get(type.getShape().drop_front(), type.getElementType()).hasStaticShape())
+    return b.fail("index_put into a tensor of dynamic sizes (supported: x[idx] = v with "
+                  "one 1-D index on dim 0, the other dims static)");
+  SmallVector<Value> count;
+  if (indexType.isDynamicDim(0))
+    count.push_back(b.create<prim::DimSizeOp>(index, 0));
+  Value position =
+      flatIndexPosition(b, op.getSelf(), index, indexType.getShape(), count); // wrapped
+  SmallVector<int64_t> sourceShape(type.getShape());
+  sourceShape[0] = indexType.getDimSize(0);
+  auto sourceType = type.clone(sourceShape);
+  Value values = b.convert(op.getValues(), type.getElementType());
+  if (tensorType(values).getShape() != sourceType.getShape()) { // broadcast, right-aligned
+    int64_t rank = tensorType(values).getRank();
+    SmallVector<int64_t> dims =
+        llvm::to_vector(llvm::seq<int64_t>(type.getRank() - rank, type.getRank()));
+    values = b.create<prim::BroadcastInDimOp>(sourceType, values, dims, count);
+  }
+  return scatterAlong(b, op.getSelf(), 0, position, values, /*accumulate=*/false);
+}
+
 /// index_put(self, indices, values, accumulate): self with the elements that
 /// self[indices] reads replaced by values (broadcast to that read's shape), or
 /// values added there. The indexed dims are moved first and flattened, as index.Tensor
@@ -53,14 +82,24 @@ Value indexPut(aten::IndexPutOp op, PrimBuilder &b) {
   int64_t rank = type.getRank(), k = op.getIndices().size();
   if (k == 0)
     return b.fail("index_put without index tensors");
-  if (!type.hasStaticShape())
-    return b.fail("index_put into a tensor of dynamic sizes");
   SmallVector<int64_t> dims = llvm::to_vector(llvm::seq<int64_t>(0, k));
   if (auto present = op->getAttrOfType<DenseI64ArrayAttr>(kPresentIndicesAttr))
     dims.assign(present.asArrayRef().begin(), present.asArrayRef().end());
   if ((int64_t)dims.size() != k || dims.back() >= rank)
     return b.fail(Twine(kPresentIndicesAttr) + " does not match the index tensors");
-  if (k == 1 && tensorType(op.getIndices()[0]).getElementType().isInteger(1))
+  bool mask = k == 1 && tensorType(op.getIndices()[0]).getElementType().isInteger(1);
+  bool dynamic = !type.hasStaticShape() || llvm::any_of(op.getIndices(), [](Value i) {
+    return !tensorType(i).hasStaticShape();
+  });
+  if (dynamic && !mask) {
+    if (k != 1 || dims.front() != 0)
+      return b.fail("index_put with dynamic sizes and an index on another dim than 0, or "
+                    "several indices");
+    return indexPutRows(op, b);
+  }
+  if (!type.hasStaticShape())
+    return b.fail("index_put into a tensor of dynamic sizes");
+  if (mask)
     return indexPutMask(op, b, op.getIndices()[0], dims.front());
   for (Value index : op.getIndices())
     if (!tensorType(index).hasStaticShape())

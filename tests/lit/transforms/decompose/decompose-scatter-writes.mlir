@@ -29,6 +29,27 @@ func.func @index_put_rows(%x: tensor<4x2xf32>, %i: tensor<3xi64>, %v: tensor<3x2
 
 // -----
 
+// x[i] = v where the rows and the index count are dynamic (torchvision's pooler writes
+// each level's boxes back): the one-hot table is [count, rows], both run-time sizes.
+// CHECK-LABEL: func.func @index_put_dynamic_rows
+// CHECK-SAME: (%[[X:.*]]: tensor<?x2xf32>, %[[I:.*]]: tensor<?xi64>, %[[V:.*]]: tensor<?x2xf32>)
+// CHECK: %[[IDX:.*]] = prim.select %{{.*}} : tensor<?xi1>, tensor<?xi64>
+// CHECK: %[[N:.*]] = prim.dim_size %[[IDX]], 0
+// CHECK-NEXT: %[[ROWS:.*]] = prim.dim_size %[[X]], 0
+// CHECK-NEXT: %[[W:.*]] = prim.broadcast_in_dim %[[IDX]], dims = [0] sizes(%[[N]], %[[ROWS]]) : tensor<?xi64> -> tensor<?x?xi64>
+// CHECK-NEXT: %[[J:.*]] = prim.iota 1 sizes(%[[N]], %[[ROWS]]) : tensor<?x?xi64>
+// CHECK-NEXT: prim.compare EQ, %[[W]], %[[J]]
+// CHECK: %[[LAST:.*]] = prim.reduce MAX, %{{.*}}, dims = [0] : tensor<?x?xi64>, tensor<i64> -> tensor<?xi64>
+// CHECK: %[[G:.*]] = prim.gather %[[V]], %[[LAST]], axis = 0 : tensor<?x2xf32>, tensor<?xi64> -> tensor<?x2xf32>
+// CHECK: %[[R:.*]] = prim.select %{{.*}}, %[[G]], %[[X]] : tensor<?x2xi1>, tensor<?x2xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @index_put_dynamic_rows(%x: tensor<?x2xf32>, %i: tensor<?xi64>, %v: tensor<?x2xf32>) -> tensor<?x2xf32> {
+  %0 = "aten.index_put"(%x, %i, %v) {operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<?x2xf32>, tensor<?xi64>, tensor<?x2xf32>) -> tensor<?x2xf32>
+  return %0 : tensor<?x2xf32>
+}
+
+// -----
+
 // x.index_put_((i,), v, accumulate=True): every index that hits a position adds there.
 // CHECK-LABEL: func.func @index_put_accumulate
 // CHECK-SAME: (%[[X:.*]]: tensor<4xf32>, %{{.*}}: tensor<3xi64>, %[[V:.*]]: tensor<f32>)

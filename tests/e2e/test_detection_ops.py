@@ -1,0 +1,53 @@
+"""torchvision's detection building blocks compiled for the CPU, against eager:
+MultiScaleRoIAlign over a data-dependent selection of boxes (roi_align recorded as
+matrix products, each level's boxes picked by nonzero and written back by index_put),
+nms and batched_nms (the kept count a data-dependent size), and keep[:k] of it (a clamp
+symbol). Boxes are made valid inside forward() from the random inputs eager_reference
+draws, so each seed selects and keeps other counts.
+
+    python -m pytest tests/e2e/test_detection_ops.py
+"""
+import textwrap
+
+import pytest
+
+from harness import check_at_seeds, write_model
+
+pytest.importorskip("torchvision")
+
+# Valid boxes (x1 < x2, y1 < y2) inside a 128x128 image from any [n, 4] tensor.
+BOXES = """import torch
+import torchvision
+
+
+def boxes_from(raw):
+    corner = raw[:, :2].abs() * 40
+    return torch.cat([corner, corner + raw[:, 2:].abs() * 30 + 1], 1)
+"""
+
+
+def detection_model(tmp_path, source):
+    """model.py: boxes_from() and the imports, then `source`."""
+    return write_model(tmp_path, BOXES + textwrap.dedent(source))
+
+
+def test_multi_scale_roi_align_over_selected_boxes(pt2c, cpp_host, python, tmp_path):
+    model = detection_model(tmp_path, """
+        from collections import OrderedDict
+
+        class Pool(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.pool = torchvision.ops.MultiScaleRoIAlign(["0", "1"], 7, 2)
+
+            def forward(self, f0, f1, raw, scores):
+                boxes = boxes_from(raw)[scores > 0.3]
+                feats = OrderedDict([("0", f0), ("1", f1)])
+                return self.pool(feats, [boxes], [(128, 128)])
+
+        model = Pool()
+        example_inputs = (torch.randn(1, 8, 32, 32), torch.randn(1, 8, 16, 16),
+                          torch.randn(20, 4), torch.rand(20))
+    """)
+    refs = check_at_seeds(pt2c, cpp_host, python, model, tmp_path, seeds=(7, 8, 9))
+    assert len({r[0].shape[0] for r in refs}) > 1  # the seeds selected other counts
