@@ -51,3 +51,22 @@ def test_multi_scale_roi_align_over_selected_boxes(pt2c, cpp_host, python, tmp_p
     """)
     refs = check_at_seeds(pt2c, cpp_host, python, model, tmp_path, seeds=(7, 8, 9))
     assert len({r[0].shape[0] for r in refs}) > 1  # the seeds selected other counts
+
+
+def test_paste_masks_of_selected_detections(pt2c, cpp_host, python, tmp_path):
+    # Mask R-CNN's last step: each detection's mask resized into its box of the image
+    # (torchvision loops over detections; the trace makes it two bmm per batch).
+    model = detection_model(tmp_path, """
+        from torchvision.models.detection import roi_heads
+
+        class Paste(torch.nn.Module):
+            def forward(self, masks, raw, scores):
+                keep = scores > 0.4
+                return roi_heads.paste_masks_in_image(masks[keep].sigmoid(),
+                                                      boxes_from(raw)[keep], (96, 112))
+
+        model = Paste()
+        example_inputs = (torch.randn(12, 1, 28, 28), torch.randn(12, 4), torch.rand(12))
+    """)
+    refs = check_at_seeds(pt2c, cpp_host, python, model, tmp_path, seeds=(7, 8, 9))
+    assert len({r[0].shape[0] for r in refs}) > 1

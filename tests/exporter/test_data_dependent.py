@@ -473,3 +473,28 @@ def test_a_clamp_above_the_example_count_of_a_selection_of_a_selection(export_so
     (kept,) = [d for d in graph.dynamic_dims if d.name == "u1"]
     assert kept.max == 40 and list(kept.traced_sizes) == [6, 5, 2, 3, 40]
     assert output_sizes(graph) == [["c0", 4]]
+
+
+def test_paste_masks_is_matrix_products_for_any_detection_count(export_source):
+    # torchvision loops over the detections in Python, reading each box's corners as
+    # ints (a graph per count, and guards); the trace makes it bmm of bilinear weights.
+    pytest.importorskip("torchvision")
+    run = export_source("""
+        import torch
+        from torchvision.models.detection import roi_heads
+
+        class M(torch.nn.Module):
+            def forward(self, masks, boxes, scores):
+                keep = scores > 0.5
+                return roi_heads.paste_masks_in_image(masks[keep], boxes[keep], (40, 48))
+
+        corner = torch.rand(8, 2) * 30
+        model = M()
+        example_inputs = (torch.rand(8, 1, 14, 14), torch.cat([corner, corner + 9], 1),
+                          torch.tensor([0.9, 0.1, 0.8, 0.7, 0.2, 0.6, 0.9, 0.3]))
+    """)
+    graph = graph_of(run)
+    assert len(nodes(graph, "aten::bmm")) == 2 and not graph.guards
+    assert output_sizes(graph) == [["u0", 1, 40, 48]]
+    (steered,) = [e for e in run.artifact().message.report if e.kind == "EXPORT_PATH"]
+    assert "paste_masks_in_image traced as matrix products" in steered.message

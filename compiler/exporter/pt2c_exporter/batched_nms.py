@@ -17,39 +17,27 @@ graph for 0 boxes and for many. Each call is an EXPORT_PATH report entry. Code t
 imported batched_nms by name before the trace keeps torchvision's own. Nothing changes
 where torchvision is not installed.
 """
-import contextlib
 import sys
 
 import torch
+
+from .library_patch import replaced
 
 _MESSAGE = ("torchvision.ops.batched_nms traced as one nms over boxes offset per class (its "
             "coordinate trick) for every box count: the same boxes kept, one graph for none "
             "and for many")
 
 
-@contextlib.contextmanager
 def steered(report, locator):
-    boxes_module = sys.modules.get("torchvision.ops.boxes")
-    if boxes_module is None or not hasattr(boxes_module, "batched_nms"):
-        yield
-        return
-    ops_module = sys.modules["torchvision.ops"]
-    nms = boxes_module.nms
+    def make(original):
+        nms = sys.modules["torchvision.ops.boxes"].nms
 
-    def batched_nms(boxes, scores, idxs, iou_threshold):
-        report.add("EXPORT_PATH", _MESSAGE, locator.current(), "torchvision::nms",
-                   "coordinate trick")
-        with_zero = torch.cat([boxes.reshape(-1), boxes.new_zeros(1)])
-        offsets = idxs.to(boxes) * (with_zero.max() + 1)
-        return nms(boxes + offsets[:, None], scores, iou_threshold)
+        def batched_nms(boxes, scores, idxs, iou_threshold):
+            report.add("EXPORT_PATH", _MESSAGE, locator.current(), "torchvision::nms",
+                       "coordinate trick")
+            with_zero = torch.cat([boxes.reshape(-1), boxes.new_zeros(1)])
+            offsets = idxs.to(boxes) * (with_zero.max() + 1)
+            return nms(boxes + offsets[:, None], scores, iou_threshold)
+        return batched_nms
 
-    batched_nms.__doc__ = boxes_module.batched_nms.__doc__
-    originals = [(m, m.batched_nms) for m in (boxes_module, ops_module)
-                 if getattr(m, "batched_nms", None) is not None]
-    for module, _ in originals:
-        module.batched_nms = batched_nms
-    try:
-        yield
-    finally:
-        for module, original in originals:
-            module.batched_nms = original
+    return replaced("batched_nms", make, ["torchvision.ops.boxes", "torchvision.ops"])

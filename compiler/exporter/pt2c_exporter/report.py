@@ -16,7 +16,8 @@ The kinds (README.md says what each detects and misses):
   FAST_PATH           a module's fused inference kernel, steered off or taken
   EXPORT_PATH         code asked torch.compiler.is_exporting(), was told True and took
                       its export path (export_mode.py); torchvision's batched_nms
-                      traced as its coordinate trick (batched_nms.py)
+                      and paste_masks_in_image traced as one path for every count
+                      (batched_nms.py, paste_masks.py)
   UNSUPPORTED_DTYPE, UNSUPPORTED_ARGUMENT, UNTRACKED_ALIAS, NON_TENSOR_OUTPUT
                       what the artifact format cannot describe
 """

@@ -12,7 +12,8 @@ import sys
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from . import batched_nms, export_mode, fast_path, mask_indexing, roi_align, value_escapes
+from . import (batched_nms, export_mode, fast_path, mask_indexing, paste_masks, roi_align,
+               value_escapes)
 from .data_dependent import NonzeroCalls, is_nonzero, is_row_producer
 from .graph_builder import GraphBuilder
 from .op_findings import OpFindings
@@ -146,7 +147,7 @@ def trace(model, example_inputs, model_dir, supported_ops=None, method="forward"
                           nonzero_calls)
     with torch.no_grad(), fast_path.steered_off(report, locator), \
             export_mode.answered(report, locator), batched_nms.steered(report, locator), \
-            value_escapes.reported(report, locator), mode:
+            paste_masks.steered(report, locator), value_escapes.reported(report, locator), mode:
         result = function(*example_inputs)
     graph, weights = builder.finish(result)
     return Trace(graph, weights, report, result, slots, nonzero_calls.calls)

@@ -33,15 +33,43 @@ Value sliceDim(PrimBuilder &b, Value value, int64_t dim, int64_t start, int64_t 
   return b.create<prim::SliceOp>(value, starts, limits, strides);
 }
 
+/// replaceRange where dims other than `dim` are dynamic (boxes[:, 0] = x of [n, 4]
+/// boxes, n a data-dependent count), which prim.slice cannot cut: the piece spread
+/// over the whole dim by a gather of constant positions, then a select of the range.
+Value replaceRangeOfDynamic(PrimBuilder &b, Value parent, int64_t dim, int64_t start, int64_t end,
+                            Value piece) {
+  RankedTensorType type = tensorType(parent);
+  int64_t size = type.getDimSize(dim);
+  SmallVector<int64_t> from;
+  SmallVector<bool> inRange;
+  for (int64_t j = 0; j < size; ++j)
+    from.push_back(std::clamp<int64_t>(j - start, 0, end - start - 1)),
+        inRange.push_back(j >= start && j < end);
+  MLIRContext *context = type.getContext();
+  auto positions = RankedTensorType::get({size}, IntegerType::get(context, 64));
+  Value spread = b.create<prim::GatherOp>(
+      piece, b.create<prim::ConstantOp>(DenseElementsAttr::get(positions, ArrayRef(from))), dim, 0);
+  auto flags = RankedTensorType::get({size}, IntegerType::get(context, 1));
+  Value range = b.create<prim::ConstantOp>(DenseElementsAttr::get(flags, ArrayRef(inRange)));
+  Value where = b.broadcastInDim(range, type.clone(flags.getElementType()), {dim}, parent);
+  return b.create<prim::SelectOp>(where, spread, parent);
+}
+
 /// `parent` with elements [start, start + piece's size) of dim `dim` replaced by `piece`
 /// (which has parent's sizes elsewhere).
 Value replaceRange(PrimBuilder &b, Value parent, int64_t dim, int64_t start, Value piece) {
   RankedTensorType type = tensorType(parent);
-  if (!type.hasStaticShape() || !tensorType(piece).hasStaticShape())
+  if (type.isDynamicDim(dim) || tensorType(piece).isDynamicDim(dim))
     return b.fail("writing through a view of a tensor with dynamic sizes");
   int64_t size = type.getDimSize(dim), end = start + tensorType(piece).getDimSize(dim);
   if (start < 0 || end > size)
     return b.fail("the written view lies outside the tensor it views");
+  if (!type.hasStaticShape()) {
+    if (start == end) // nothing written
+      return parent;
+    return start == 0 && end == size ? piece
+                                     : replaceRangeOfDynamic(b, parent, dim, start, end, piece);
+  }
   SmallVector<Value> parts;
   if (start > 0)
     parts.push_back(sliceDim(b, parent, dim, 0, start));

@@ -193,3 +193,25 @@ func.func @in_place_without_a_tensor_overload(%x: tensor<4xi64>, %y: tensor<4xi6
   %3 = "aten.leaky_relu_"(%2) {negative_slope = 0.1 : f64} : (tensor<4xf32>) -> tensor<4xf32>
   return %0, %2 : tensor<4xi64>, tensor<4xf32>
 }
+
+// -----
+
+// boxes[:, 2] = y where the rows are dynamic (a data-dependent count): prim.slice cannot
+// cut a dynamic dim, so the column is spread over the dim by a gather of constant
+// positions and selected where the view lies.
+// CHECK-LABEL: func.func @write_column_of_dynamic_rows
+// CHECK: %[[X:.*]] = "aten.clone"
+// CHECK: %[[PIECE:.*]] = prim.reshape %{{.*}} : tensor<?xf32> -> tensor<?x1xf32>
+// CHECK-NEXT: %[[AT:.*]] = prim.constant dense<0> : tensor<4xi64>
+// CHECK-NEXT: %[[SPREAD:.*]] = prim.gather %[[PIECE]], %[[AT]], axis = 1 : tensor<?x1xf32>, tensor<4xi64> -> tensor<?x4xf32>
+// CHECK-NEXT: %[[RANGE:.*]] = prim.constant dense<[false, false, true, false]> : tensor<4xi1>
+// CHECK-NEXT: %[[ROWS:.*]] = prim.dim_size %[[X]], 0
+// CHECK-NEXT: %[[WHERE:.*]] = prim.broadcast_in_dim %[[RANGE]], dims = [1] sizes(%[[ROWS]]) : tensor<4xi1> -> tensor<?x4xi1>
+// CHECK-NEXT: %[[NEW:.*]] = prim.select %[[WHERE]], %[[SPREAD]], %[[X]]
+// CHECK-NEXT: return %[[NEW]]
+func.func @write_column_of_dynamic_rows(%a: tensor<?x4xf32>, %y: tensor<?xf32>) -> tensor<?x4xf32> {
+  %x = "aten.clone"(%a) : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %0 = "aten.select.int"(%x) {dim = 1 : i64, index = 2 : i64} : (tensor<?x4xf32>) -> tensor<?xf32>
+  %1 = "aten.copy_"(%0, %y) {non_blocking = false} : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  return %x : tensor<?x4xf32>
+}
