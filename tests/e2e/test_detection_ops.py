@@ -70,3 +70,37 @@ def test_paste_masks_of_selected_detections(pt2c, cpp_host, python, tmp_path):
     """)
     refs = check_at_seeds(pt2c, cpp_host, python, model, tmp_path, seeds=(7, 8, 9))
     assert len({r[0].shape[0] for r in refs}) > 1
+
+
+def test_batched_nms_and_the_top_detections(pt2c, cpp_host, python, tmp_path):
+    # Per-class nms of boxes that passed a score threshold, then keep[:8]: two
+    # data-dependent counts and a clamp of the second (min(u1, 8)).
+    model = detection_model(tmp_path, """
+        class Suppress(torch.nn.Module):
+            def forward(self, raw, scores, classes):
+                passed = scores > 0.2
+                boxes, scores = boxes_from(raw)[passed], scores[passed]
+                labels = (classes[passed].abs() * 3).long() % 3
+                keep = torchvision.ops.batched_nms(boxes, scores, labels, 0.3)[:8]
+                return boxes[keep], scores[keep], labels[keep]
+
+        model = Suppress()
+        example_inputs = (torch.randn(40, 4), torch.rand(40), torch.randn(40))
+    """)
+    refs = check_at_seeds(pt2c, cpp_host, python, model, tmp_path, seeds=(7, 8, 9))
+    assert {r[1].shape[0] for r in refs} == {8}  # more than 8 kept: the clamp holds
+
+
+def test_top_scores_of_a_selection(pt2c, cpp_host, python, tmp_path):
+    # RetinaNet's per-level step: scores above a threshold, then topk(min(k, count)).
+    model = detection_model(tmp_path, """
+        class Top(torch.nn.Module):
+            def forward(self, scores):
+                picked = scores[scores > 0.7]
+                values, where = picked.topk(min(6, picked.shape[0]))
+                return values, where
+
+        model = Top()
+        example_inputs = (torch.rand(30),)
+    """)
+    check_at_seeds(pt2c, cpp_host, python, model, tmp_path, seeds=(7, 8, 9))

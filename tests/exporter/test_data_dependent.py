@@ -471,7 +471,7 @@ def test_a_clamp_above_the_example_count_of_a_selection_of_a_selection(export_so
     (clamp,) = [d for d in graph.dynamic_dims if d.HasField("clamp")]
     assert (clamp.name, clamp.clamp.expr, clamp.max) == ("c0", "min(u1, 10)", 10)
     (kept,) = [d for d in graph.dynamic_dims if d.name == "u1"]
-    assert kept.max == 40 and list(kept.traced_sizes) == [6, 5, 2, 3, 40]
+    assert kept.max == 40 and list(kept.traced_sizes) == [6, 7, 2, 3, 40]
     assert output_sizes(graph) == [["c0", 4]]
 
 

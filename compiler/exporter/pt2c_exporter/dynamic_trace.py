@@ -46,24 +46,22 @@ def trace_sizes(symbol):
 
 
 def row_count_trace_sizes(symbol):
-    """For a data-dependent row count: one next to the example's, a small one (2, else
-    3 or 1; and 3 too where the example is larger), and the bound. Not 1 where it can
-    be helped: a row count of 1 makes views of sizes that need copies at other counts
-    (reshape of a sliced [n, k, 4] is a view at n = 1 only), another graph. A count ranges over
+    """For a data-dependent row count: the example's plus one, a small one (2, else 3
+    or 4), 3 too where the example is larger, and the bound. A count ranges over
     [0, bound] from run to run, unlike a declared dim's example, and a size the model
     clamps (`keep[:100]`, `topk(min(k, n))`) must be traced below and above the clamp:
     the fit then finds min(n, 100) (a clamp symbol), where points on one side only
     would make it n or 100, wrong for the counts on the other side. _validate checks
-    the fit at a count of 0 too."""
+    the fit at a count of 0 too. Never 1: a count of 1 makes views of sizes that need
+    copies at other counts (reshape of a sliced [n, k, 4]), and indexing with one index
+    takes another path, another graph. A count above the example's bound is fine to
+    force (the rows repeat), and the bound over every run is often larger anyway."""
     e, high = symbol.example, symbol.max
-    near = [n for n in (e + 1, e - 1) if 0 <= n <= high][:1]
-    small = [n for n in (2, 3, 1) if n <= high and n != e and n not in near][:1]
-    if len(near + small) != 2:
-        return trace_sizes(symbol)
-    sizes = near + small
+    sizes = [e + 1]
+    sizes += [n for n in (2, 3, 4) if n not in (e, e + 1)][:1]
     if e >= 4 and 3 not in sizes:
         sizes.append(3)  # two points below a clamp the example is above
-    if high not in sizes and high != e:
+    if high > max(sizes) and high != e:
         sizes.append(high)
     return sizes
 
@@ -333,22 +331,27 @@ def _node_difference(a, b, values_a, values_b):
 
 class _Fill:
     """Fits each integer that differs between the traces and writes its expression:
-    a plain one (symbolic_fit.Fitter), else min(expression, c) as a clamp symbol."""
+    a plain one (symbolic_fit.Fitter), else min(expression, c) as a clamp symbol.
+    Clamps are of data-dependent counts only: those are traced at their bound, where
+    the clamp shows; a declared dim is traced at a few sizes near its example."""
 
     def __init__(self, fitter, shapes, points, shown):
         self._fitter = fitter
         self._shapes = shapes
         self._points = points
+        self._counts = {s.name for s in shapes.symbols if s.produced is not None}
         self.shown = shown
 
     def __call__(self, symint, seen, where):
-        # A plateau (the largest size at two points or more) is a clamp's mark: there,
-        # min(u0, 3) is preferred to a floor division that happens to fit the points
-        # ((u0 + 9) // 4 at u0 = 2, 3, 5, 6) and fails at the counts between them.
+        # A clamp is preferred to a floor division that happens to fit the points:
+        # keep[:100] gives 1, 0, 100 at u9 = 1, 0, 8080, which (u9 + 80) // 81 fits
+        # too, wrong at most counts in between. Where the size really is a floor
+        # division, the clamp at its value at the largest count traced (the bound) is
+        # the same size at every count up to the bound.
         expr = self._fitter.fit(seen)
-        if expr is None or (expr.divisor != 1 and seen.count(max(seen)) > 1):
+        if expr is None or expr.divisor != 1:
             found = self._fitter.fit_clamp(seen)
-            if found is not None:
+            if found is not None and self._of_counts(found[0]):
                 clamp = self._shapes.add_clamp(*found)
                 if clamp.name not in self._points[0]:
                     self._fitter.add_symbol(clamp.name, [clamp.value(p) for p in self._points])
@@ -359,6 +362,11 @@ class _Fill:
                               "products m of the dims, sums of the dims, and min(any of "
                               "those, c))" % (self.shown, where(), _listed(seen, self._points)))
         expr.fill(symint, seen[0])
+
+    def _of_counts(self, expr):
+        clamps = {c.name for c in self._shapes.clamps}
+        return all(name in self._counts or name in clamps
+                   for monomial, _ in expr.terms for name in monomial)
 
 
 def _symbolize(graphs, points, fill):
