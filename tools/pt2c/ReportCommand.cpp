@@ -5,6 +5,7 @@
 #include <iostream>
 #include <vector>
 
+#include "compiler/import/ArtifactSymExpr.h"
 #include "ir/artifact/ArtifactFile.h"
 #include "llvm/Support/Error.h"
 
@@ -82,6 +83,20 @@ void appendJsonString(std::string &out, const std::string &s) {
   out += '"';
 }
 
+// Dynamic dim `position` of the graph as an expression of the dims before it: a clamp's
+// "min(u0, 100)", or `of`'s "u0" alone; "?" where the artifact is malformed (the
+// report still prints).
+std::string clampText(const artifact::Graph &graph, int position, bool ofOnly = false) {
+  std::vector<std::string> names = dynamicDimNames(graph);
+  const artifact::Clamp &clamp = graph.dynamic_dims(position).clamp();
+  auto e = ofOnly ? symExprOf(clamp.of(), names, position) : clampExprOf(clamp, names, position);
+  if (!e) {
+    llvm::consumeError(e.takeError());
+    return "?";
+  }
+  return sym::print(*e, names);
+}
+
 // Per graph with dynamic dimensions (model.py's dynamic_shapes): their ranges, the
 // inputs that have them and the sizes the exporter traced. report_text.py prints the same.
 std::string dynamicDimsText(const artifact::Artifact &artifact) {
@@ -90,18 +105,22 @@ std::string dynamicDimsText(const artifact::Artifact &artifact) {
     if (graph.dynamic_dims().empty())
       continue;
     std::vector<std::vector<std::string>> rows = {{"NAME", "RANGE", "INPUTS", "TRACED AT"}};
-    for (const auto &d : graph.dynamic_dims()) {
-      std::string inputs, sizes;
+    for (int k = 0; k < graph.dynamic_dims_size(); ++k) {
+      const artifact::DynamicDim &d = graph.dynamic_dims(k);
+      std::string name = d.name(), inputs, sizes;
       for (const auto &in : d.inputs())
         inputs += (inputs.empty() ? "" : ", ") + in.input() + " dim " + std::to_string(in.dim());
       if (d.has_produced()) // a data-dependent size: the graph computes it
         inputs = "data-dependent (" + d.produced().value() + " dim " +
                  std::to_string(d.produced().dim()) + ")";
+      if (d.has_clamp()) { // the run computes it from the dims above
+        name += " = " + clampText(graph, k);
+        inputs = "clamp of the dims above";
+      }
       for (int i = 0; i < d.traced_sizes_size(); ++i)
         sizes += (i ? ", " : "") + std::to_string(d.traced_sizes(i)) + (i ? "" : " (example)");
-      rows.push_back({d.name(),
-                      "[" + std::to_string(d.min()) + ", " + std::to_string(d.max()) + "]", inputs,
-                      sizes});
+      rows.push_back({name, "[" + std::to_string(d.min()) + ", " + std::to_string(d.max()) + "]",
+                      inputs, sizes});
     }
     out += "\ndynamic dimensions of " + graph.name() + ":\n" + table(rows);
   }
@@ -111,7 +130,8 @@ std::string dynamicDimsText(const artifact::Artifact &artifact) {
 std::string dynamicDimsJson(const artifact::Artifact &artifact) {
   std::string out;
   for (const auto &graph : artifact.graphs())
-    for (const auto &d : graph.dynamic_dims()) {
+    for (int k = 0; k < graph.dynamic_dims_size(); ++k) {
+      const artifact::DynamicDim &d = graph.dynamic_dims(k);
       out += out.empty() ? "\n    {\"graph\": " : ",\n    {\"graph\": ";
       appendJsonString(out, graph.name());
       out += ", \"name\": ";
@@ -128,6 +148,11 @@ std::string dynamicDimsJson(const artifact::Artifact &artifact) {
         out += ", \"produced\": {\"value\": ";
         appendJsonString(out, d.produced().value());
         out += ", \"dim\": " + std::to_string(d.produced().dim()) + "}";
+      }
+      if (d.has_clamp()) {
+        out += ", \"clamp\": {\"of\": ";
+        appendJsonString(out, clampText(graph, k, /*ofOnly=*/true));
+        out += ", \"at_most\": " + std::to_string(d.clamp().at_most()) + "}";
       }
       out += ", \"traced_sizes\": [";
       for (int i = 0; i < d.traced_sizes_size(); ++i)
