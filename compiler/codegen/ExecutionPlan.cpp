@@ -87,16 +87,22 @@ private:
     return n;
   }
 
+  // Appends the expression's code to sym_code (a count, then the postfix pairs) and
+  // returns its offset.
+  int64_t addCode(const sym::Expr &e) {
+    std::vector<int64_t> code;
+    sym::encode(e, code);
+    int64_t at = r.symCode.size();
+    r.symCode.push_back(code.size() / 2);
+    r.symCode.insert(r.symCode.end(), code.begin(), code.end());
+    return at;
+  }
+
   // A dims[] entry: the size, or -(1 + offset) of its expression's code.
   int64_t dimEntry(const sym::Expr &d) {
     if (auto c = sym::constantValue(d))
       return *c;
-    std::vector<int64_t> code;
-    sym::encode(d, code);
-    int64_t at = r.symCode.size();
-    r.symCode.push_back(code.size() / 2);
-    r.symCode.insert(r.symCode.end(), code.begin(), code.end());
-    return -(1 + at);
+    return -(1 + addCode(d));
   }
 
   mlir::LogicalResult addSymbols() {
@@ -115,6 +121,17 @@ private:
         // A data-dependent size: addSteps binds it to the step that computes it.
         s.flags = PT2C_SYM_FLAG_PRODUCED;
         s.dim = UINT32_MAX;
+      } else if (auto derived = d.getAs<mlir::StringAttr>("derived")) {
+        // A clamp: the run evaluates its expression over the symbols before it.
+        std::string error;
+        auto e = sym::parse(derived.getValue(),
+                            llvm::ArrayRef(symbolNames).take_front(r.syms.size()), &error);
+        if (!e)
+          return func.emitError() << "the size '" << d.getAs<mlir::StringAttr>("name").str()
+                                  << "' = " << derived.getValue()
+                                  << " is no expression of the sizes before it: " << error;
+        s.flags = PT2C_SYM_FLAG_DERIVED;
+        s.dim = addCode(*e);
       } else {
         // The plan's inputs are the function's pt2c.input arguments, in order.
         auto inputName = d.getAs<mlir::StringAttr>("input");

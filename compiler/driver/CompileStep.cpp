@@ -87,6 +87,33 @@ llvm::Error placeWeights(const WeightsBlob &blob, const std::string &artifactPat
   return llvm::Error::success();
 }
 
+// Why GPU targets cannot compile the model's sizes, or success. Data-dependent sizes have
+// no GPU kernels and no GPU binding of their symbols yet; sizes derived from other sizes
+// (clamps) no GPU evaluation.
+llvm::Error gpuSupportsSizes(mlir::ModuleOp module) {
+  mlir::WalkResult nonzero = module->walk([](prim::NonzeroOp op) {
+    op.emitError() << "a data-dependent size (nonzero, x[mask], masked_select) compiles "
+                      "for --target cpu only so far";
+    return mlir::WalkResult::interrupt();
+  });
+  if (nonzero.wasInterrupted())
+    return fail("the model has data-dependent sizes, which GPU targets do not support yet");
+  for (auto func : module.getOps<mlir::func::FuncOp>()) {
+    auto symbols = func->getAttrOfType<mlir::ArrayAttr>(kSymbolsAttr);
+    if (!symbols)
+      continue;
+    for (mlir::Attribute a : symbols) {
+      auto d = llvm::cast<mlir::DictionaryAttr>(a);
+      if (auto derived = d.getAs<mlir::StringAttr>("derived"))
+        return fail("the size '" + d.getAs<mlir::StringAttr>("name").getValue() +
+                    "' = " + derived.getValue() +
+                    " (a clamped size: x[:k] or topk(min(k, n)) of a dynamic size) compiles "
+                    "for --target cpu only so far");
+    }
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Error compileArtifact(const Resources &resources, const PipelineOptions &options,
@@ -140,16 +167,9 @@ llvm::Error compileArtifact(const Resources &resources, const PipelineOptions &o
   if (auto err = lowerAtenToPrim(context, *module, *artifact, lowering))
     return err;
   timer.done("prim", std::to_string(countOps(*module)) + " prim ops");
-  if (lowering.fusedOps) {
-    // Data-dependent sizes have no GPU kernels and no GPU binding of their symbols yet.
-    mlir::WalkResult nonzero = module->walk([](prim::NonzeroOp op) {
-      op.emitError() << "a data-dependent size (nonzero, x[mask], masked_select) compiles "
-                        "for --target cpu only so far";
-      return mlir::WalkResult::interrupt();
-    });
-    if (nonzero.wasInterrupted())
-      return fail("the model has data-dependent sizes, which GPU targets do not support yet");
-  }
+  if (lowering.fusedOps)
+    if (auto err = gpuSupportsSizes(*module))
+      return err;
   if (options.emit == "prim") {
     // Derived weights' bytes would print as megabytes of hex.
     module->print(llvm::outs(), mlir::OpPrintingFlags().elideLargeResourceString(256));

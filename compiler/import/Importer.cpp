@@ -1,5 +1,6 @@
 #include "compiler/import/Importer.h"
 
+#include "compiler/import/ArtifactSymExpr.h"
 #include "compiler/import/DTypes.h"
 #include "compiler/import/SchemaArgs.h"
 #include "ir/aten/AtenDtypeRules.h"
@@ -27,8 +28,7 @@ public:
       : b(builder), ctx(builder.getContext()), graph(graph), state(state) {
     for (const auto &v : graph.values())
       metas[v.name()] = &v.meta();
-    for (const auto &d : graph.dynamic_dims())
-      symbolNames.push_back(d.name());
+    symbolNames = dynamicDimNames(graph);
   }
 
   mlir::LogicalResult run(mlir::Location fallbackLoc);
@@ -42,6 +42,8 @@ private:
   mlir::FailureOr<mlir::Value> wrappedNumber(const Argument &arg, const artifact::Node &node,
                                              mlir::Location loc);
   mlir::FailureOr<std::string> symbolicText(const artifact::SymInt &size, mlir::Location loc);
+  mlir::FailureOr<mlir::DictionaryAttr> clampSymbol(const artifact::DynamicDim &dim,
+                                                    size_t position, mlir::Location loc);
   mlir::LogicalResult declareSymbols(mlir::func::FuncOp func, mlir::Location loc);
   mlir::FailureOr<mlir::ArrayAttr> dimsOf(const std::string &valueName, mlir::Location loc);
 
@@ -56,28 +58,30 @@ private:
   llvm::SmallVector<mlir::NamedAttribute> symbolicArgs;
 };
 
-// The exporter's fitted expression (c + sum a*prod(symbols)) // d as sym::Expr text.
 mlir::FailureOr<std::string> GraphImporter::symbolicText(const artifact::SymInt &size,
                                                          mlir::Location loc) {
-  const artifact::SymExpr &e = size.symbolic();
-  if (e.terms().empty())
-    return mlir::emitError(loc) << "artifact is malformed: size " << size.expr()
-                                << " has no structured expression";
-  sym::Expr sum = sym::constant(e.constant());
-  for (const auto &term : e.terms()) {
-    sym::Expr product = sym::constant(term.coefficient());
-    for (const std::string &name : term.symbols()) {
-      auto it = std::find(symbolNames.begin(), symbolNames.end(), name);
-      if (it == symbolNames.end())
-        return mlir::emitError(loc) << "artifact is malformed: size " << size.expr() << " uses '"
-                                    << name << "', which is no dynamic dimension";
-      product = sym::mul(product, sym::symbol(it - symbolNames.begin()));
-    }
-    sum = sym::add(sum, product);
-  }
-  if (e.divisor() > 1)
-    sum = sym::floorDiv(sum, sym::constant(e.divisor()));
-  return sym::print(sum, symbolNames);
+  auto e = symExprOf(size.symbolic(), symbolNames, symbolNames.size());
+  if (!e)
+    return mlir::emitError(loc) << "artifact is malformed: size " << size.expr() << " "
+                                << llvm::toString(e.takeError());
+  return sym::print(*e, symbolNames);
+}
+
+// A clamped size (DynamicDim.clamp) as a derived symbol: {name, min, max, derived =
+// "min(<of>, <at_most>)"}, its expression over the symbols before it, which the run
+// evaluates once they are known.
+mlir::FailureOr<mlir::DictionaryAttr>
+GraphImporter::clampSymbol(const artifact::DynamicDim &dim, size_t position, mlir::Location loc) {
+  auto value = clampExprOf(dim.clamp(), symbolNames, position);
+  if (!value)
+    return mlir::emitError(loc) << "artifact is malformed: clamp '" << dim.name() << "' "
+                                << llvm::toString(value.takeError());
+  return b.getDictionaryAttr({
+      b.getNamedAttr("name", b.getStringAttr(dim.name())),
+      b.getNamedAttr("min", b.getI64IntegerAttr(dim.min())),
+      b.getNamedAttr("max", b.getI64IntegerAttr(dim.max())),
+      b.getNamedAttr("derived", b.getStringAttr(sym::print(*value, symbolNames))),
+  });
 }
 
 // "model.py:12: `if x.sum() > 0:` (bool(tensor) in `if`)": what the runtime prints when
@@ -365,14 +369,22 @@ mlir::FailureOr<mlir::ArrayAttr> GraphImporter::dimsOf(const std::string &valueN
 }
 
 // pt2c.symbols on the model function: each dynamic dimension with its range and the
-// first input dim that has its size (the runtime reads the value there), or `produced`
-// for a data-dependent size (the op that computes the value binds it: prim.nonzero); and
-// pt2c.dims on every input argument with a dynamic dim.
+// first input dim that has its size (the runtime reads the value there), `produced` for
+// a data-dependent size (the op that computes the value binds it: prim.nonzero) or
+// `derived` for a clamp (the run evaluates it); and pt2c.dims on every input argument
+// with a dynamic dim.
 mlir::LogicalResult GraphImporter::declareSymbols(mlir::func::FuncOp func, mlir::Location loc) {
   if (graph.dynamic_dims().empty())
     return mlir::success();
   llvm::SmallVector<mlir::Attribute> symbols;
   for (const auto &dim : graph.dynamic_dims()) {
+    if (dim.has_clamp()) {
+      auto derived = clampSymbol(dim, symbols.size(), loc);
+      if (mlir::failed(derived))
+        return mlir::failure();
+      symbols.push_back(*derived);
+      continue;
+    }
     if (dim.has_produced()) {
       symbols.push_back(b.getDictionaryAttr({
           b.getNamedAttr("name", b.getStringAttr(dim.name())),

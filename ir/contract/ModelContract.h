@@ -70,7 +70,9 @@ constexpr char kGuardAttr[] = "pt2c.guard";
 // ---- Symbolic sizes (models with dynamic dimensions; ir/symbolic/SymbolicIR.h) ------
 
 // Model function: `pt2c.symbols = [{name, min, max, input, dim}, ...]` (input: the
-// pt2c.input name of the input whose dim gives the symbol). Set by the importer; read by
+// pt2c.input name of the input whose dim gives the symbol; a data-dependent size has
+// `produced` instead, a clamp `derived = "min(u0, 100)"`, its expression over the
+// symbols before it). Set by the importer; read by
 // the symbolic IR helpers, symbolic-shapes, form-kernels, the driver and the execution
 // plan (the plan's symbol table).
 constexpr char kSymbolsAttr[] = "pt2c.symbols";

@@ -1,5 +1,6 @@
 #include "ir/symbolic/SymExpr.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "pt2c/plan_format.h"
@@ -32,6 +33,8 @@ int64_t apply(Kind kind, int64_t a, int64_t b) {
     return floorDivide(a, b);
   case Kind::CeilDiv:
     return ceilDivide(a, b);
+  case Kind::Min:
+    return std::min(a, b);
   default:
     return 0;
   }
@@ -44,11 +47,12 @@ Expr binary(Kind kind, const Expr &a, const Expr &b) {
   return make(kind, 0, a, b);
 }
 
-// Precedence for printing: + - bind looser than * and the divisions.
+// Precedence for printing: + - bind looser than * and the divisions; atoms (and min,
+// which prints as a call) need no parentheses.
 int precedence(Kind kind) {
-  return kind == Kind::Add || kind == Kind::Sub           ? 1
-         : kind == Kind::Constant || kind == Kind::Symbol ? 3
-                                                          : 2;
+  return kind == Kind::Add || kind == Kind::Sub                                ? 1
+         : kind == Kind::Constant || kind == Kind::Symbol || kind == Kind::Min ? 3
+                                                                               : 2;
 }
 
 const char *spelling(Kind kind) {
@@ -66,6 +70,27 @@ const char *spelling(Kind kind) {
   default:
     return "";
   }
+}
+
+// The binary kinds and their PT2C_SYM_* opcodes.
+constexpr std::pair<Kind, int64_t> kOpcodes[] = {
+    {Kind::Add, PT2C_SYM_ADD},         {Kind::Sub, PT2C_SYM_SUB},
+    {Kind::Mul, PT2C_SYM_MUL},         {Kind::FloorDiv, PT2C_SYM_FLOORDIV},
+    {Kind::CeilDiv, PT2C_SYM_CEILDIV}, {Kind::Min, PT2C_SYM_MIN},
+};
+
+int64_t opcode(Kind kind) {
+  for (auto [k, op] : kOpcodes)
+    if (k == kind)
+      return op;
+  return -1;
+}
+
+std::optional<Kind> kindOf(int64_t op) {
+  for (auto [k, code] : kOpcodes)
+    if (code == op)
+      return k;
+  return std::nullopt;
 }
 
 class Parser {
@@ -132,6 +157,15 @@ private:
       if (!e || !take(")"))
         return fail("expected ')'");
       return e;
+    }
+    if (take("min(")) {
+      Expr a = sum();
+      if (!a || !take(","))
+        return fail("expected ',' in min(a, b)");
+      Expr b = sum();
+      if (!b || !take(")"))
+        return fail("expected ')' after min's operands");
+      return min(a, b);
     }
     size_t start = pos;
     if (pos < text.size() && text[pos] == '-')
@@ -224,6 +258,14 @@ Expr ceilDiv(const Expr &a, const Expr &b) {
   return binary(Kind::CeilDiv, a, b);
 }
 
+Expr min(const Expr &a, const Expr &b) {
+  if (!a || !b)
+    return nullptr;
+  if (equal(a, b))
+    return a;
+  return binary(Kind::Min, a, b);
+}
+
 bool equal(const Expr &a, const Expr &b) {
   if (a == b)
     return true;
@@ -250,7 +292,9 @@ bool isMonotone(const Expr &e) {
   case Kind::Constant:
   case Kind::Symbol:
     return true;
+  // The smaller of two growing values grows too.
   case Kind::Add:
+  case Kind::Min:
     return isMonotone(e->lhs) && isMonotone(e->rhs);
   // Products of non-negative growing terms grow; a negative constant factor would not.
   case Kind::Mul:
@@ -276,6 +320,8 @@ std::string print(const Expr &e, llvm::ArrayRef<std::string> names) {
   case Kind::Symbol:
     return e->value < static_cast<int64_t>(names.size()) ? names[e->value]
                                                          : "s" + std::to_string(e->value);
+  case Kind::Min:
+    return "min(" + print(e->lhs, names) + ", " + print(e->rhs, names) + ")";
   default:
     break;
   }
@@ -309,12 +355,32 @@ void encode(const Expr &e, std::vector<int64_t> &words) {
   }
   encode(e->lhs, words);
   encode(e->rhs, words);
-  int64_t op = e->kind == Kind::Add        ? PT2C_SYM_ADD
-               : e->kind == Kind::Sub      ? PT2C_SYM_SUB
-               : e->kind == Kind::Mul      ? PT2C_SYM_MUL
-               : e->kind == Kind::FloorDiv ? PT2C_SYM_FLOORDIV
-                                           : PT2C_SYM_CEILDIV;
-  words.insert(words.end(), {op, 0});
+  words.insert(words.end(), {opcode(e->kind), 0});
+}
+
+std::optional<Expr> decode(llvm::ArrayRef<int64_t> words) {
+  if (words.size() % 2 != 0)
+    return std::nullopt;
+  std::vector<Expr> stack;
+  for (size_t i = 0; i < words.size(); i += 2) {
+    int64_t op = words[i], operand = words[i + 1];
+    if (op == PT2C_SYM_CONSTANT || op == PT2C_SYM_SYMBOL) {
+      if (op == PT2C_SYM_SYMBOL && operand < 0)
+        return std::nullopt;
+      stack.push_back(op == PT2C_SYM_CONSTANT ? constant(operand) : symbol(operand));
+      continue;
+    }
+    auto kind = kindOf(op);
+    if (!kind || stack.size() < 2)
+      return std::nullopt;
+    Expr rhs = stack.back();
+    stack.pop_back();
+    // make, not the folding builders: the text shows the code as it is.
+    stack.back() = make(*kind, 0, stack.back(), rhs);
+  }
+  if (stack.size() != 1)
+    return std::nullopt;
+  return stack.front();
 }
 
 } // namespace pt2c::sym

@@ -1,8 +1,9 @@
 // Symbolic sizes: integer expressions over a graph's dynamic dimensions (model.py's
 // dynamic_shapes), as the compiler carries them from the artifact to the execution
 // plan. An expression is a small tree of constants, symbols (a dynamic dimension, by
-// its position in the graph's symbol list) and + - * floor/ceil division; its text form
-// uses the symbols' names ("batch*seq", "(seq + 1) floordiv 2"), which is how it travels
+// its position in the graph's symbol list), + - * floor/ceil division and min (a clamped
+// size: keep[:100] of a data-dependent count); its text form uses the symbols' names
+// ("batch*seq", "(seq + 1) floordiv 2", "min(u0, 100)"), which is how it travels
 // in MLIR attributes between passes. The plan stores it as postfix code
 // (plan_format.h, PT2C_SYM_*), which the runtime evaluates on every run.
 #ifndef PT2C_IR_SYMBOLIC_SYMEXPR_H_
@@ -19,7 +20,7 @@
 
 namespace pt2c::sym {
 
-enum class Kind { Constant, Symbol, Add, Sub, Mul, FloorDiv, CeilDiv };
+enum class Kind { Constant, Symbol, Add, Sub, Mul, FloorDiv, CeilDiv, Min };
 
 struct Node;
 using Expr = std::shared_ptr<const Node>;
@@ -30,7 +31,7 @@ struct Node {
   Expr lhs, rhs;
 };
 
-// Builders fold constants and the identities x + 0, x * 1, x * 0, x floordiv 1.
+// Builders fold constants and the identities x + 0, x * 1, x * 0, x floordiv 1, min(x, x).
 Expr constant(int64_t value);
 Expr symbol(unsigned position);
 Expr add(const Expr &a, const Expr &b);
@@ -38,6 +39,7 @@ Expr sub(const Expr &a, const Expr &b);
 Expr mul(const Expr &a, const Expr &b);
 Expr floorDiv(const Expr &a, const Expr &b);
 Expr ceilDiv(const Expr &a, const Expr &b);
+Expr min(const Expr &a, const Expr &b);
 
 std::optional<int64_t> constantValue(const Expr &e);
 bool equal(const Expr &a, const Expr &b);
@@ -58,6 +60,9 @@ std::optional<Expr> parse(llvm::StringRef text, llvm::ArrayRef<std::string> name
 
 // Postfix code (plan_format.h): (opcode, operand) pairs.
 void encode(const Expr &e, std::vector<int64_t> &words);
+// encode()'s inverse, for tools that print a plan; std::nullopt for code that is not
+// one well-formed expression.
+std::optional<Expr> decode(llvm::ArrayRef<int64_t> words);
 
 } // namespace pt2c::sym
 

@@ -110,6 +110,8 @@ mlir::Value materialize(mlir::OpBuilder &b, mlir::Location loc, const Expr &e,
     return b.create<mlir::arith::MulIOp>(loc, l, r);
   case Kind::FloorDiv:
     return b.create<mlir::arith::FloorDivSIOp>(loc, l, r);
+  case Kind::Min:
+    return b.create<mlir::arith::MinSIOp>(loc, l, r);
   default:
     return b.create<mlir::arith::CeilDivSIOp>(loc, l, r);
   }

@@ -2,7 +2,8 @@
 // travel in attributes, and how an expression becomes index arithmetic on prim.symbol.
 //
 //   model function attribute  pt2c.symbols = [{name, min, max, input, dim}, ...] (input:
-//                             the pt2c.input name of the input whose dim gives it)
+//                             the pt2c.input name of the input whose dim gives it; or
+//                             `produced`; or derived = "min(u0, 100)")
 //   argument attribute        pt2c.dims = ["batch", "16"] (one per dim; static as numbers)
 //   op attribute              pt2c.result_dims = [["batch", "16"], ...] (one per result)
 //   aten op attribute         pt2c.sym.<arg> = "seq" or ["batch*seq", ""] (importer: the

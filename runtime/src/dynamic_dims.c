@@ -58,7 +58,8 @@ static pt2c_status plan_output_shape(const pt2c_model *graph, const char *functi
   if (status != PT2C_OK)
     return status;
   int64_t sym_values[PT2C_MAX_SYMS];
-  status = pt2c_sym_bind(plan, inputs, num_inputs, sym_values);
+  uint32_t known;
+  status = pt2c_sym_bind(plan, inputs, num_inputs, sym_values, &known);
   if (status == PT2C_OK)
     status = pt2c_check_tensors(plan, "input", plan->inputs, plan->header->num_inputs, inputs,
                                 num_inputs, sym_values);

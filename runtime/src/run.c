@@ -30,11 +30,13 @@ static void bind_caller_buffers(pt2c_model *model, const pt2c_tensor *inputs,
 }
 
 /* The checks every run starts with, whatever the device; binds the dynamic dimensions'
- * values (sym_values, PT2C_MAX_SYMS entries) from the inputs. */
+ * values (sym_values, PT2C_MAX_SYMS entries) from the inputs, `known` the bits of those
+ * that are final (symbolic.h). */
 static pt2c_status check_run(const pt2c_model *model, const pt2c_tensor *inputs, int32_t num_inputs,
-                             pt2c_tensor *outputs, int32_t num_outputs, int64_t *sym_values) {
+                             pt2c_tensor *outputs, int32_t num_outputs, int64_t *sym_values,
+                             uint32_t *known) {
   const pt2c_plan *plan = &model->plan;
-  pt2c_status status = pt2c_sym_bind(plan, inputs, num_inputs, sym_values);
+  pt2c_status status = pt2c_sym_bind(plan, inputs, num_inputs, sym_values, known);
   if (status == PT2C_OK)
     status = pt2c_check_tensors(plan, "input", plan->inputs, plan->header->num_inputs, inputs,
                                 num_inputs, sym_values);
@@ -80,7 +82,8 @@ static pt2c_status run_device_claimed(pt2c_model *model, const pt2c_tensor *inpu
                      "pt2c_model_run_device: this model runs on the CPU; use pt2c_model_run "
                      "(compile with --target cuda for a GPU model)");
   int64_t sym_values[PT2C_MAX_SYMS];
-  status = check_run(model, inputs, num_inputs, outputs, num_outputs, sym_values);
+  uint32_t known;
+  status = check_run(model, inputs, num_inputs, outputs, num_outputs, sym_values, &known);
   if (status != PT2C_OK)
     return status;
   return pt2c_cuda_run(model, inputs, outputs, sym_values, /*host_memory=*/0, (CUstream)stream);
@@ -100,10 +103,13 @@ PT2C_API pt2c_status pt2c_model_run_device(pt2c_model *model, const pt2c_tensor 
 }
 
 /* Binds the data-dependent sizes step `step` computed (PT2C_SYM_FLAG_PRODUCED) to the
- * values it wrote. A value outside the symbol's range would make later kernels read
- * or write past their buffers, so it fails the run instead (a compiler bug). */
-static pt2c_status bind_produced_symbols(pt2c_model *model, uint32_t step, int64_t *sym_values) {
+ * values it wrote, then the derived sizes those complete. A value outside the symbol's
+ * range would make later kernels read or write past their buffers, so it fails the run
+ * instead (a compiler bug). */
+static pt2c_status bind_produced_symbols(pt2c_model *model, uint32_t step, int64_t *sym_values,
+                                         uint32_t *known) {
   const pt2c_plan *plan = &model->plan;
+  uint32_t bound = 0;
   for (uint32_t k = 0; k < plan->header->num_syms; ++k) {
     const pt2c_plan_sym *sym = &plan->syms[k];
     if (!pt2c_sym_computed_by(plan, &plan->steps[step], sym))
@@ -116,12 +122,14 @@ static pt2c_status bind_produced_symbols(pt2c_model *model, uint32_t step, int64
                        "its bound [%" PRId64 ", %" PRId64 "]",
                        step, value, pt2c_plan_string(plan, sym->name), sym->min, sym->max);
     sym_values[k] = value;
+    bound |= 1u << k;
   }
-  return PT2C_OK;
+  *known |= bound;
+  return bound ? pt2c_sym_derive(plan, sym_values, known) : PT2C_OK;
 }
 
 /* The steps of a CPU plan, in order, on the bound buffers. */
-static pt2c_status run_cpu_steps(pt2c_model *model, int64_t *sym_values) {
+static pt2c_status run_cpu_steps(pt2c_model *model, int64_t *sym_values, uint32_t known) {
   const pt2c_plan *plan = &model->plan;
   pt2c_status status = PT2C_OK;
   for (uint32_t s = 0; s < plan->header->num_steps && status == PT2C_OK; ++s) {
@@ -142,7 +150,7 @@ static pt2c_status run_cpu_steps(pt2c_model *model, int64_t *sym_values) {
     }
     if (model->profile)
       pt2c_step_profile_add(model->profile, step_number, pt2c_step_profile_now() - start);
-    status = bind_produced_symbols(model, step_number, sym_values);
+    status = bind_produced_symbols(model, step_number, sym_values, &known);
   }
   return status;
 }
@@ -153,14 +161,16 @@ static pt2c_status run_graph(pt2c_model *model, const pt2c_tensor *inputs, int32
                              pt2c_tensor *outputs, int32_t num_outputs) {
   const pt2c_plan *plan = &model->plan;
   int64_t sym_values[PT2C_MAX_SYMS];
-  pt2c_status status = check_run(model, inputs, num_inputs, outputs, num_outputs, sym_values);
+  uint32_t known;
+  pt2c_status status =
+      check_run(model, inputs, num_inputs, outputs, num_outputs, sym_values, &known);
   if (status != PT2C_OK)
     return status;
   if (pt2c_plan_device_is_gpu(plan->header->device)) {
     status = pt2c_cuda_run(model, inputs, outputs, sym_values, /*host_memory=*/1, NULL);
   } else {
     bind_caller_buffers(model, inputs, outputs);
-    status = run_cpu_steps(model, sym_values);
+    status = run_cpu_steps(model, sym_values, known);
     if (status == PT2C_OK)
       status = pt2c_check_guards(model);
   }

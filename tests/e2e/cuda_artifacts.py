@@ -128,13 +128,13 @@ def cubin_param_bytes(cubin):
 
 
 def read_plan(blob):
-    """The parts of an execution plan (runtime/include/pt2c/plan_format.h, version 9 (8: the
-    same, the sym table's flags then reserved); 7:
+    """The parts of an execution plan (runtime/include/pt2c/plan_format.h, version 10 (9: the
+    same without derived symbols; 8: the sym table's flags then reserved); 7:
     the same without the state table and its header count; 5: also without the sym
     table and its two header counts) the CUDA tests look at."""
     magic, version = struct.unpack_from("<8sI", blob, 0)
-    assert magic == b"PT2CPLN1" and version in (5, 6, 7, 8, 9), (magic, version)
-    counts = {5: 2, 6: 4, 7: 6, 8: 6, 9: 6}[version]  # uint32 counts after the three uint64 sizes
+    assert magic == b"PT2CPLN1" and version in (5, 6, 7, 8, 9, 10), (magic, version)
+    counts = {5: 2, 6: 4, 7: 6, 8: 6, 9: 6, 10: 6}[version]  # uint32 counts after the three uint64 sizes
     fields = struct.unpack_from("<8s10I3Q%dI" % counts, blob, 0)
     (num_inputs, num_outputs, num_buffers, num_steps, num_step_args, num_dims, num_kernels,
      num_guards, device) = fields[2:11]

@@ -11,8 +11,7 @@
 #include <vector>
 
 #include "ir/artifact/ArtifactFile.h"
-#include "llvm/Support/CRC.h"
-#include "llvm/Support/Endian.h"
+#include "tests/unit/artifact_bytes.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace pt2c_test {
@@ -28,23 +27,6 @@ struct Seed {
   Artifact message;
   std::string blob;
 };
-
-// The file the exporter writes (writer.py): header, message, padding to 64, blob; the
-// CRC-32 covers the message and the blob.
-inline std::string serializeArtifact(const Artifact &message, const std::string &blob) {
-  std::string body;
-  message.SerializeToString(&body);
-  std::string file(pt2c::kArtifactHeaderSize, '\0');
-  std::memcpy(&file[0], pt2c::kArtifactMagic, 8);
-  llvm::support::endian::write64le(&file[8], body.size());
-  auto bytes = [](const std::string &s) {
-    return llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(s.data()), s.size());
-  };
-  llvm::support::endian::write32le(&file[16], llvm::crc32(llvm::crc32(bytes(body)), bytes(blob)));
-  file += body;
-  file.resize(llvm::alignTo(file.size(), pt2c::kArtifactAlignment), '\0');
-  return file + blob;
-}
 
 inline std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &sizes) {
   std::vector<int64_t> strides(sizes.size(), 1);

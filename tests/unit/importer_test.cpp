@@ -157,8 +157,8 @@ void makeBatchDynamic(pt2c::ArtifactFile &file, const std::string &name) {
   }
 }
 
-TEST_CASE("symbolic sizes become dynamic dims, with the symbols on the function") {
-  Context c;
+// reluAddArtifact with dim 0 of x, r and y the dynamic dimension "batch" of x.
+pt2c::ArtifactFile batchArtifact() {
   pt2c::ArtifactFile file = reluAddArtifact();
   auto *dim = file.message.mutable_graphs(0)->add_dynamic_dims();
   dim->set_name("batch");
@@ -169,6 +169,28 @@ TEST_CASE("symbolic sizes become dynamic dims, with the symbols on the function"
   where->set_dim(0);
   for (const char *v : {"x", "r", "y"})
     makeBatchDynamic(file, v);
+  return file;
+}
+
+// Declares the clamp `name` = min(coefficient*`of` + constant, at_most), as the exporter
+// writes keep[:at_most] of a size.
+void addClamp(pt2c::ArtifactFile &file, const std::string &name, const std::string &of,
+              int64_t coefficient, int64_t constant, int64_t atMost, int64_t max) {
+  auto *dim = file.message.mutable_graphs(0)->add_dynamic_dims();
+  dim->set_name(name);
+  dim->set_min(0);
+  dim->set_max(max);
+  auto *clamp = dim->mutable_clamp();
+  clamp->set_at_most(atMost);
+  clamp->mutable_of()->set_constant(constant);
+  auto *term = clamp->mutable_of()->add_terms();
+  term->set_coefficient(coefficient);
+  term->add_symbols(of);
+}
+
+TEST_CASE("symbolic sizes become dynamic dims, with the symbols on the function") {
+  Context c;
+  pt2c::ArtifactFile file = batchArtifact();
   auto module = pt2c::importArtifact(c.ctx, file);
   REQUIRE(module);
   auto func = module->lookupSymbol<mlir::func::FuncOp>("forward");
@@ -229,4 +251,49 @@ TEST_CASE("a negative size is refused, not made a tensor type") {
   CHECK(!pt2c::importArtifact(c.ctx, file));
   REQUIRE(!c.errors.empty());
   CHECK(c.errors[0].find("'r' has a negative size (-3)") != std::string::npos);
+}
+
+TEST_CASE("a clamp becomes a derived symbol: min(of, at_most) over the symbols before it") {
+  Context c;
+  pt2c::ArtifactFile file = batchArtifact();
+  addClamp(file, "c0", "batch", 2, 1, 5, 5);
+  auto module = pt2c::importArtifact(c.ctx, file);
+  REQUIRE(module);
+  auto func = module->lookupSymbol<mlir::func::FuncOp>("forward");
+  auto symbols = func->getAttrOfType<mlir::ArrayAttr>("pt2c.symbols");
+  REQUIRE(symbols.size() == 2);
+  auto c0 = llvm::cast<mlir::DictionaryAttr>(symbols[1]);
+  CHECK(c0.getAs<mlir::StringAttr>("name").str() == "c0");
+  CHECK(c0.getAs<mlir::StringAttr>("derived").str() == "min(1 + 2*batch, 5)");
+  CHECK(c0.getAs<mlir::IntegerAttr>("min").getInt() == 0);
+  CHECK(c0.getAs<mlir::IntegerAttr>("max").getInt() == 5);
+  CHECK(!c0.get("input"));
+  CHECK(!c0.get("produced"));
+  CHECK(c.errors.empty());
+}
+
+TEST_CASE("a clamp of a dimension listed after it, or of nothing, is refused") {
+  Context c;
+  pt2c::ArtifactFile file = reluAddArtifact();
+  addClamp(file, "c0", "batch", 1, 0, 4, 4); // "batch" comes next
+  pt2c::ArtifactFile batched = batchArtifact();
+  *file.message.mutable_graphs(0)->add_dynamic_dims() = batched.message.graphs(0).dynamic_dims(0);
+  for (const char *v : {"x", "r", "y"})
+    makeBatchDynamic(file, v);
+  CHECK(!pt2c::importArtifact(c.ctx, file));
+  REQUIRE(!c.errors.empty());
+  CHECK(c.errors[0].find("clamp 'c0' uses 'batch', which is not listed before it") !=
+        std::string::npos);
+
+  Context empty;
+  file = batchArtifact();
+  addClamp(file, "c0", "batch", 1, 0, 4, 4);
+  file.message.mutable_graphs(0)
+      ->mutable_dynamic_dims(1)
+      ->mutable_clamp()
+      ->mutable_of()
+      ->clear_terms();
+  CHECK(!pt2c::importArtifact(empty.ctx, file));
+  REQUIRE(!empty.errors.empty());
+  CHECK(empty.errors[0].find("clamp 'c0' has no structured expression") != std::string::npos);
 }

@@ -110,6 +110,16 @@ public:
     sym.dim = buffer, sym.flags = PT2C_SYM_FLAG_PRODUCED, sym.max = max;
     syms_.push_back(sym);
   }
+  // A size in [min, max] derived from the symbols before it (a clamp): `code` is the
+  // add_size_code entry of its expression (`flags`: other flags, for corrupt plans).
+  void add_derived_sym(const std::string &name, int64_t code, int64_t min, int64_t max,
+                       uint32_t flags = PT2C_SYM_FLAG_DERIVED) {
+    pt2c_plan_sym sym{};
+    sym.name = add_string(name);
+    sym.dim = static_cast<uint32_t>(-(code + 1)), sym.flags = flags;
+    sym.min = min, sym.max = max;
+    syms_.push_back(sym);
+  }
   // A size expression from (opcode, operand) pairs; returns the dims[] entry naming it.
   int64_t add_size_code(const std::vector<int64_t> &pairs) {
     int64_t at = static_cast<int64_t>(sym_code_.size());

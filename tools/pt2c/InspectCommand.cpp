@@ -13,6 +13,7 @@
 #include "compiler/codegen/PlanReader.h"
 #include "compiler/driver/AtomicOutput.h"
 #include "ir/artifact/ArtifactFile.h"
+#include "ir/symbolic/SymExpr.h"
 #include "pt2c/pt2c.hpp"
 #include "runtime/src/cuda/cuda_fatbin.h"
 #include "tools/pt2c/PlanSvg.h"
@@ -47,6 +48,25 @@ std::string tensorText(const PlanRecords &plan, const pt2c_plan_tensor &t) {
     text += (d ? ", " : "") + (size < 0 ? std::string("?") : std::to_string(size));
   }
   return text + "]";
+}
+
+// "n: input 0 dim 0", "u0: data-dependent (buffer 3)", "c0 = min(u0, 100)".
+std::string symText(const PlanRecords &plan, const pt2c_plan_sym &entry) {
+  std::string name = str(plan, entry.name);
+  if (entry.flags & PT2C_SYM_FLAG_PRODUCED)
+    return name + ": data-dependent (buffer " + std::to_string(entry.dim) + ")";
+  if (!(entry.flags & PT2C_SYM_FLAG_DERIVED))
+    return name + ": input " + std::to_string(entry.input) + " dim " + std::to_string(entry.dim);
+  // A count, then the postfix pairs (plan_format.h); "?" for code past the table.
+  std::optional<sym::Expr> e;
+  const std::vector<int64_t> &code = plan.symCode;
+  if (entry.dim < code.size() && code[entry.dim] >= 0 &&
+      static_cast<uint64_t>(code[entry.dim]) <= (code.size() - entry.dim - 1) / 2)
+    e = sym::decode(llvm::ArrayRef(code).slice(entry.dim + 1, 2 * code[entry.dim]));
+  std::vector<std::string> names;
+  for (const auto &s : plan.syms)
+    names.push_back(str(plan, s.name));
+  return name + " = " + (e ? sym::print(*e, names) : "?");
 }
 
 std::string spatial(const uint64_t *values, uint32_t rank, const char *sep) {
@@ -124,8 +144,8 @@ void printPlan(const PlanRecords &plan, const std::vector<std::string> &labels) 
   for (const auto &t : plan.outputs)
     std::printf("    %s\n", tensorText(plan, t).c_str());
   for (const auto &sym : plan.syms)
-    std::printf("  dynamic dim %s: input %u dim %u, in [%" PRId64 ", %" PRId64 "]\n",
-                str(plan, sym.name).c_str(), sym.input, sym.dim, sym.min, sym.max);
+    std::printf("  dynamic dim %s, in [%" PRId64 ", %" PRId64 "]\n", symText(plan, sym).c_str(),
+                sym.min, sym.max);
   uint64_t stateBytes = 0, weightBuffers = 0, stateBuffers = 0;
   for (const auto &b : plan.buffers) {
     if (b.kind == PT2C_BUFFER_STATE)

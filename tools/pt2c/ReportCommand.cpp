@@ -90,20 +90,20 @@ std::string dynamicDimsText(const artifact::Artifact &artifact) {
     if (graph.dynamic_dims().empty())
       continue;
     std::vector<std::vector<std::string>> rows = {{"NAME", "RANGE", "INPUTS", "TRACED AT"}};
-    for (const auto &d : graph.dynamic_dims()) {
-      std::string inputs, sizes;
+    for (int k = 0; k < graph.dynamic_dims_size(); ++k) {
+      const artifact::DynamicDim &d = graph.dynamic_dims(k);
+      std::string name = d.name(), inputs, sizes;
       for (const auto &in : d.inputs())
         inputs += (inputs.empty() ? "" : ", ") + in.input() + " dim " + std::to_string(in.dim());
       if (d.has_produced()) // a data-dependent size: the graph computes it
         inputs = "data-dependent (" + d.produced().value() + " dim " +
                  std::to_string(d.produced().dim()) + ")";
-      if (d.has_clamp()) // evaluated from the dims before it
+      if (d.has_clamp()) // evaluated from the dims before it, as the exporter wrote it
         inputs = d.clamp().expr();
       for (int i = 0; i < d.traced_sizes_size(); ++i)
         sizes += (i ? ", " : "") + std::to_string(d.traced_sizes(i)) + (i ? "" : " (example)");
-      rows.push_back({d.name(),
-                      "[" + std::to_string(d.min()) + ", " + std::to_string(d.max()) + "]", inputs,
-                      sizes});
+      rows.push_back({name, "[" + std::to_string(d.min()) + ", " + std::to_string(d.max()) + "]",
+                      inputs, sizes});
     }
     out += "\ndynamic dimensions of " + graph.name() + ":\n" + table(rows);
   }
@@ -113,7 +113,8 @@ std::string dynamicDimsText(const artifact::Artifact &artifact) {
 std::string dynamicDimsJson(const artifact::Artifact &artifact) {
   std::string out;
   for (const auto &graph : artifact.graphs())
-    for (const auto &d : graph.dynamic_dims()) {
+    for (int k = 0; k < graph.dynamic_dims_size(); ++k) {
+      const artifact::DynamicDim &d = graph.dynamic_dims(k);
       out += out.empty() ? "\n    {\"graph\": " : ",\n    {\"graph\": ";
       appendJsonString(out, graph.name());
       out += ", \"name\": ";

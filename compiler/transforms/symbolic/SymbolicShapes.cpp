@@ -134,6 +134,8 @@ private:
         e = sym::floorDiv(l, r); // sizes are non-negative: truncation is the floor
       else if (llvm::isa<mlir::arith::CeilDivSIOp, mlir::arith::CeilDivUIOp>(op))
         e = sym::ceilDiv(l, r);
+      else if (llvm::isa<mlir::arith::MinSIOp, mlir::arith::MinUIOp>(op))
+        e = sym::min(l, r);
     }
     if (!e)
       return op->emitError() << "pt2c cannot express this size computation (" << op->getName()

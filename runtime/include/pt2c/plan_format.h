@@ -63,7 +63,8 @@
 /* 7: named model state: header.num_states and the state table. */
 /* 8: the SYMBOLS buffer kind (CUDA plans with dynamic dimensions). */
 /* 9: data-dependent symbols: sym.flags (was reserved), PT2C_SYM_FLAG_PRODUCED. */
-#define PT2C_PLAN_VERSION 9u
+/* 10: derived symbols (PT2C_SYM_FLAG_DERIVED) and the PT2C_SYM_MIN opcode. */
+#define PT2C_PLAN_VERSION 10u
 
 /* Whether a plan's steps are GPU launches from its pt2c_plan_gpu_kernel table. */
 static inline int pt2c_plan_device_is_gpu(uint32_t device) {
@@ -104,8 +105,8 @@ typedef struct pt2c_plan_header {
  * Kernels get the symbol values, in sym order, as their second argument. */
 typedef struct pt2c_plan_sym {
   uint32_t name;    /* offset into strings: model.py's name for the dimension */
-  uint32_t input;   /* the input whose dim gives its value (PRODUCED: 0) */
-  uint32_t dim;     /* (PRODUCED: the buffer that holds it) */
+  uint32_t input;   /* the input whose dim gives its value (PRODUCED, DERIVED: 0) */
+  uint32_t dim;     /* (PRODUCED: the buffer that holds it; DERIVED: its expression) */
   uint32_t flags;   /* PT2C_SYM_FLAG_* */
   int64_t min, max; /* the inclusive range a run may give */
 } pt2c_plan_sym;
@@ -119,6 +120,15 @@ typedef struct pt2c_plan_sym {
  * only. */
 #define PT2C_SYM_FLAG_PRODUCED 1u
 
+/* A size computed from earlier symbols (the exporter's clamps c0, c1, ...: min(u0, 100)
+ * for keep[:100] of a data-dependent count): no input gives it and no step computes it;
+ * `dim` is the offset in sym_code of its expression (a count, then the postfix pairs, as
+ * for a dims[] entry), which uses only symbols before it. The run evaluates it once the
+ * symbols it uses are known (after the inputs are read; again after each step that binds
+ * a data-dependent size), checking it against [min, max]; until then it is max. CPU
+ * plans only. */
+#define PT2C_SYM_FLAG_DERIVED 2u
+
 enum {
   PT2C_SYM_CONSTANT = 0, /* push operand */
   PT2C_SYM_SYMBOL = 1,   /* push the value of sym `operand` */
@@ -127,6 +137,7 @@ enum {
   PT2C_SYM_MUL = 4,      /* a * b */
   PT2C_SYM_FLOORDIV = 5, /* floor(a / b) */
   PT2C_SYM_CEILDIV = 6,  /* ceil(a / b) */
+  PT2C_SYM_MIN = 7,      /* the smaller of a and b */
 };
 #define PT2C_SYM_MAX_STACK 16
 

@@ -74,3 +74,29 @@ func.func @data_dependent_rows(%x: tensor<3x4xf32> {pt2c.input = "x"}) -> tensor
   %twice = prim.add %rows, %rows : tensor<?x2xi64>
   return %twice : tensor<?x2xi64>
 }
+
+// -----
+
+// A clamp of a data-dependent size (the exporter's c0 = min(u0, 2), a `derived` symbol)
+// is a symbol like any other in sizes; index arithmetic that takes a minimum is min().
+// CHECK-LABEL: func.func @clamped_rows(
+// CHECK: prim.nonzero {{.*}}pt2c.result_dims = {{\[}}["u0", "1"], []]
+// CHECK: prim.broadcast_in_dim {{.*}}pt2c.result_dims = {{\[}}["c0"]]
+// CHECK: prim.broadcast_in_dim {{.*}}pt2c.result_dims = {{\[}}["min(u0, 2)"]]
+// KERNELS-LABEL: func.func private @clamped_rows_kernel_{{[0-9]+}}(
+// KERNELS-SAME: pt2c.symbol_names = ["u0", "c0"]
+func.func @clamped_rows(%x: tensor<5xf32> {pt2c.input = "x"}) -> (tensor<?x1xi64>, tensor<?xf32>, tensor<?xf32>)
+    attributes {pt2c.symbols = [{name = "u0", min = 0 : i64, max = 5 : i64, produced},
+                                {name = "c0", min = 0 : i64, max = 2 : i64, derived = "min(u0, 2)"}]} {
+  %zero = prim.constant dense<0.0> : tensor<5xf32>
+  %positive = prim.compare GT, %x, %zero : tensor<5xf32>
+  %rows, %count = prim.nonzero %positive, "u0" : tensor<5xi1> -> tensor<?x1xi64>, tensor<i64>
+  %one = prim.constant dense<1.0> : tensor<f32>
+  %c0 = prim.symbol "c0", 1
+  %kept = prim.broadcast_in_dim %one, dims = [] sizes(%c0) : tensor<f32> -> tensor<?xf32>
+  %u0 = prim.symbol "u0", 0
+  %c2 = arith.constant 2 : index
+  %clamped = arith.minsi %u0, %c2 : index
+  %also = prim.broadcast_in_dim %one, dims = [] sizes(%clamped) : tensor<f32> -> tensor<?xf32>
+  return %rows, %kept, %also : tensor<?x1xi64>, tensor<?xf32>, tensor<?xf32>
+}
