@@ -143,7 +143,7 @@ llvm::Error compileArtifact(const Resources &resources, const PipelineOptions &o
   if (lowering.fusedOps) {
     // Data-dependent sizes have no GPU kernels and no GPU binding of their symbols yet.
     mlir::WalkResult nonzero = module->walk([](prim::NonzeroOp op) {
-      op.emitError() << "a data-dependent size (nonzero, x[mask], masked_select) compiles "
+      op.emitError() << "a data-dependent size (nonzero, x[mask], masked_select, nms) compiles "
                         "for --target cpu only so far";
       return mlir::WalkResult::interrupt();
     });
