@@ -92,7 +92,7 @@ llvm::Error placeWeights(const WeightsBlob &blob, const std::string &artifactPat
 // (clamps) no GPU evaluation.
 llvm::Error gpuSupportsSizes(mlir::ModuleOp module) {
   mlir::WalkResult nonzero = module->walk([](prim::NonzeroOp op) {
-    op.emitError() << "a data-dependent size (nonzero, x[mask], masked_select) compiles "
+    op.emitError() << "a data-dependent size (nonzero, x[mask], masked_select, nms) compiles "
                       "for --target cpu only so far";
     return mlir::WalkResult::interrupt();
   });

@@ -239,7 +239,13 @@ GraphImporter::wrappedNumber(const Argument &arg, const artifact::Node &node, ml
 mlir::LogicalResult GraphImporter::importNode(const artifact::Node &node) {
   mlir::Location loc = locationOf(node);
   llvm::StringRef target = node.target();
-  std::string opName = "aten." + target.drop_front(target.find("::") + 2).str();
+  // ir/aten/gen_aten_ops.py's names: aten::mm -> aten.mm, and an op of another namespace
+  // keeps it as a prefix (torchvision::nms -> aten.torchvision_nms).
+  auto [ns, base] = target.split("::");
+  std::string opName = "aten.";
+  if (ns != "aten")
+    opName += ns.str() + "_";
+  opName += base.str();
   if (!node.overload().empty() && node.overload() != "default")
     opName += "." + node.overload();
   std::string torchName =

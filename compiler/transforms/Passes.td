@@ -42,7 +42,8 @@ def LowerPrimToLinalgPass : Pass<"pt2c-lower-prim-to-linalg"> {
     linalg.generic for elementwise ops, broadcasts and general contractions,
     linalg.matmul/batch_matmul for plain matrix products, linalg.transpose,
     tensor.collapse_shape/expand_shape for reshapes, and an scf.for over the operand
-    for prim.nonzero (its rows are appended in order).
+    for prim.nonzero (its rows are appended in order) and scalar loops for
+    prim.nms_keep (a sort, then the greedy walk).
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

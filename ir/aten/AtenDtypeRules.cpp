@@ -591,6 +591,16 @@ LogicalResult coordinates(DtypeQuery &q, Types &out) {
   return success();
 }
 
+/// torchvision::nms: int64 indices; boxes and scores of one floating-point dtype (its
+/// kernels read both as one scalar type).
+LogicalResult keptBoxes(DtypeQuery &q, Types &out) {
+  if (!isFloating(q.elem(0)) || q.elem(0) != q.elem(1))
+    return q.fail("expects dets and scores of one floating-point dtype, got " + str(q.elem(0)) +
+                  " and " + str(q.elem(1)));
+  setAll(q, out, q.i64());
+  return success();
+}
+
 struct RuleEntry {
   Rule rule;
   /// In-place ops (`add_`, ...) write self: the rule's result must be castable into
@@ -721,6 +731,7 @@ const llvm::StringMap<RuleEntry> &rules() {
     add({"aten.histc"}, histogram);
     add({"aten._grouped_mm"}, groupedMatmul);
     add({"aten.nonzero"}, coordinates);
+    add({"aten.torchvision_nms"}, keptBoxes);
 
     add({"aten._to_copy", "aten.new_zeros", "aten.new_ones", "aten.new_full", "aten.zeros_like",
          "aten.ones_like", "aten.full_like", "aten.empty_like"},

@@ -202,6 +202,18 @@ LogicalResult coordinates(ShapeQuery &q, Shape &out) {
   return success();
 }
 
+/// torchvision::nms: the indices of the boxes it keeps, known at run time; dets [N, 4]
+/// (x1, y1, x2, y2) with one score each.
+LogicalResult keptBoxes(ShapeQuery &q, Shape &out) {
+  ArrayRef<int64_t> dets = q.shape(0), scores = q.shape(1);
+  if (dets.size() != 2 || (dets[1] != kDyn && dets[1] != 4) || scores.size() != 1)
+    return q.fail("expects dets [N, 4] and scores [N]");
+  if (dets[0] != kDyn && scores[0] != kDyn && dets[0] != scores[0])
+    return q.fail("has " + Twine(dets[0]) + " boxes but " + Twine(scores[0]) + " scores");
+  out = {kDyn};
+  return success();
+}
+
 /// torch.matmul: vectors are promoted to matrices and the promoted dim is dropped again;
 /// leading (batch) dims broadcast.
 LogicalResult matmul(ShapeQuery &q, Shape &out) {
@@ -985,6 +997,7 @@ const llvm::StringMap<Rule> &rules() {
     t["aten._grouped_mm"] = groupedMatmul;
     t["aten.histc"] = histogram;
     t["aten.nonzero"] = coordinates;
+    t["aten.torchvision_nms"] = keptBoxes;
     t["aten.linalg_vector_norm"] = reduceDims;
     for (StringRef name :
          {"aten.clamp_min", "aten.clamp_max", "aten.clamp_min_", "aten.clamp_min_.Tensor"})

@@ -2,12 +2,15 @@
 """Writes the ODS for the `aten` dialect from ATen schema strings (docs/ARCHITECTURE.md decision 4).
 
 Input: aten_ops.txt, one schema per line exactly as `str(torch.ops.aten.X.Y._schema)`
-prints it; blank lines and lines starting with '#' are ignored.
+prints it; blank lines and lines starting with '#' are ignored. Ops of other namespaces
+that models call like ATen ops (torchvision::nms) are listed the same way.
 Output (stdout): AtenOps.td, which mlir-tblgen turns into C++.
 
 The conventions below are what the importer (compiler/import) relies on when it builds
 ops generically from a trace, so change them only together with it:
-  * op name: `aten.<name>` plus `.<overload>` unless the overload is `default`;
+  * op name: `aten.<name>` plus `.<overload>` unless the overload is `default`; an op
+    of another namespace is `aten.<namespace>_<name>` (torchvision::nms ->
+    aten.torchvision_nms): a dot would read as an overload (mlir_name);
   * operands: the Tensor arguments in schema order (`Tensor?` -> Optional,
     `Tensor[]` -> Variadic);
   * every other argument is an attribute named exactly like the schema argument;
@@ -77,11 +80,20 @@ def parse_type(text):
     return text, is_list, optional, mutable
 
 
+def mlir_name(qualified):
+    """The aten dialect's name (after `aten.`) of a schema's op, overload included:
+    `aten::add.Tensor` -> `add.Tensor`, `torchvision::nms` -> `torchvision_nms` (ATen
+    has no op of that name). compiler/import/Importer.cpp names ops the same way."""
+    namespace, _, name = qualified.partition("::")
+    return name if namespace == "aten" else namespace + "_" + name
+
+
 def parse_schema(line):
-    m = re.fullmatch(r"aten::(\w+)(?:\.(\w+))?\((.*)\) -> (.*)", line)
+    m = re.fullmatch(r"(\w+::\w+)(?:\.(\w+))?\((.*)\) -> (.*)", line)
     if not m:
-        raise SchemaError("not an aten schema")
-    name, overload, args_text, rets_text = m.groups()
+        raise SchemaError("not a schema (namespace::name(args) -> results)")
+    qualified, overload, args_text, rets_text = m.groups()
+    name = mlir_name(qualified)
     overload = overload or "default"
     args = []
     for arg in split_top_level(args_text):

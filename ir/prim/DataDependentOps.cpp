@@ -20,6 +20,21 @@ LogicalResult NonzeroOp::verify() {
   return success();
 }
 
+LogicalResult NmsKeepOp::verify() {
+  auto boxes = cast<RankedTensorType>(getBoxes().getType());
+  auto scores = cast<RankedTensorType>(getScores().getType());
+  if (boxes.getRank() != 2 || boxes.getDimSize(1) != 4 || scores.getRank() != 1 ||
+      boxes.getDimSize(0) != scores.getDimSize(0) ||
+      boxes.getElementType() != scores.getElementType())
+    return emitOpError("expects boxes [N, 4] and scores [N] of one type, got ")
+           << boxes << " and " << scores;
+  auto i64 = RankedTensorType::get(scores.getShape(), IntegerType::get(getContext(), 64));
+  auto i1 = RankedTensorType::get(scores.getShape(), IntegerType::get(getContext(), 1));
+  if (getOrder().getType() != i64 || getKept().getType() != i1)
+    return emitOpError("results must be ") << i64 << " and " << i1;
+  return success();
+}
+
 } // namespace pt2c::prim
 
 #define GET_OP_CLASSES

@@ -49,7 +49,9 @@ DOC = REPO / "docs" / "OP_COVERAGE.md"
 CORE_OPS = REPO / "tools" / "docs" / "core_aten_ops.txt"
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+sys.path.insert(0, str(ATEN_OPS.parent))
 import core_aten_gaps  # noqa: E402
+from gen_aten_ops import mlir_name  # noqa: E402  (the dialect's op names)
 
 
 def dialect_ops():
@@ -61,7 +63,7 @@ def dialect_ops():
             section = line.lstrip("# ").strip()
         elif line:
             name = line.split("(", 1)[0].strip()
-            ops.append((section, "aten." + name[len("aten::"):], line))
+            ops.append((section, "aten." + mlir_name(name), line))
     return ops
 
 

@@ -111,7 +111,7 @@ void populateCol2ImDecompositions(DecompositionSet &set);
 void populateIm2ColDecompositions(DecompositionSet &set);
 /// histc and _grouped_mm of mixture-of-experts routing (ExpertRouting.cpp).
 void populateExpertRoutingDecompositions(DecompositionSet &set);
-/// nonzero, whose row count the run binds (DataDependent.cpp).
+/// nonzero and torchvision::nms, whose row counts the run binds (DataDependent.cpp).
 void populateDataDependentDecompositions(DecompositionSet &set);
 /// linalg_vector_norm, _weight_norm_interface (Norms.cpp).
 void populateNormDecompositions(DecompositionSet &set);

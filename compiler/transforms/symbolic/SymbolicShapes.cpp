@@ -187,6 +187,11 @@ private:
         return std::nullopt;
       return Dims{sym::symbol(it - names.begin()), sym::constant(type.getDimSize(1))};
     }
+    if (auto k = llvm::dyn_cast<prim::NmsKeepOp>(op)) {
+      // The order and the mask have one entry per box.
+      const Dims *od = operandDims(k.getScores());
+      return od ? std::optional<Dims>(*od) : std::nullopt;
+    }
     if (op->hasTrait<mlir::OpTrait::Elementwise>()) {
       // Operands and result share a shape: any operand's dims will do.
       Dims d = staticDims(type);

@@ -234,3 +234,12 @@ func.func @index_add_index_dtype(%x: tensor<3x4xf32>, %i: tensor<2xi16>, %s: ten
   %0 = "aten.index_add"(%x, %i, %s) {dim = 0 : i64} : (tensor<3x4xf32>, tensor<2xi16>, tensor<2x4xf32>) -> tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }
+
+// -----
+
+// torchvision's kernels read boxes and scores as one scalar type.
+func.func @nms_mixed_dtypes(%boxes: tensor<3x4xf32>, %scores: tensor<3xf64>) -> tensor<?xi64> {
+  // expected-error @+1 {{expects dets and scores of one floating-point dtype, got f32 and f64}}
+  %0 = "aten.torchvision_nms"(%boxes, %scores) {iou_threshold = 5.000000e-01 : f64} : (tensor<3x4xf32>, tensor<3xf64>) -> tensor<?xi64>
+  return %0 : tensor<?xi64>
+}

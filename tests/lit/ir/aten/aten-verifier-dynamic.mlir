@@ -28,3 +28,19 @@ func.func @rank_still_checked(%x: tensor<?x16xf32>, %y: tensor<16x?xf32>) -> ten
   %0 = "aten.matmul"(%x, %y) : (tensor<?x16xf32>, tensor<16x?xf32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+func.func @nms_boxes_have_four_coordinates(%boxes: tensor<?x5xf32>, %scores: tensor<?xf32>) -> tensor<?xi64> {
+  // expected-error @+1 {{expects dets [N, 4] and scores [N]}}
+  %0 = "aten.torchvision_nms"(%boxes, %scores) {iou_threshold = 5.000000e-01 : f64} : (tensor<?x5xf32>, tensor<?xf32>) -> tensor<?xi64>
+  return %0 : tensor<?xi64>
+}
+
+// -----
+
+func.func @nms_one_score_per_box(%boxes: tensor<3x4xf32>, %scores: tensor<2xf32>) -> tensor<?xi64> {
+  // expected-error @+1 {{has 3 boxes but 2 scores}}
+  %0 = "aten.torchvision_nms"(%boxes, %scores) {iou_threshold = 5.000000e-01 : f64} : (tensor<3x4xf32>, tensor<2xf32>) -> tensor<?xi64>
+  return %0 : tensor<?xi64>
+}

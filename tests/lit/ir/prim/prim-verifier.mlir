@@ -156,3 +156,19 @@ func.func @float_only(%x: tensor<2xi32>) -> tensor<2xi32> {
   %0 = prim.exp %x : tensor<2xi32>
   return %0 : tensor<2xi32>
 }
+
+// -----
+
+func.func @nms_keep_scores_per_box(%b: tensor<3x4xf32>, %s: tensor<?xf32>) -> tensor<3xi1> {
+  // expected-error @+1 {{expects boxes [N, 4] and scores [N] of one type}}
+  %order, %kept = prim.nms_keep %b, %s, iou_threshold = 5.000000e-01 : tensor<3x4xf32>, tensor<?xf32> -> tensor<3xi64>, tensor<3xi1>
+  return %kept : tensor<3xi1>
+}
+
+// -----
+
+func.func @nms_keep_results(%b: tensor<?x4xf32>, %s: tensor<?xf32>) -> tensor<?xi1> {
+  // expected-error @+1 {{results must be 'tensor<?xi64>' and 'tensor<?xi1>'}}
+  %order, %kept = prim.nms_keep %b, %s, iou_threshold = 5.000000e-01 : tensor<?x4xf32>, tensor<?xf32> -> tensor<?xi32>, tensor<?xi1>
+  return %kept : tensor<?xi1>
+}

@@ -100,3 +100,30 @@ func.func @clamped_rows(%x: tensor<5xf32> {pt2c.input = "x"}) -> (tensor<?x1xi64
   %also = prim.broadcast_in_dim %one, dims = [] sizes(%clamped) : tensor<f32> -> tensor<?xf32>
   return %rows, %kept, %also : tensor<?x1xi64>, tensor<?xf32>, tensor<?xf32>
 }
+
+// -----
+
+// nms over a selection (u0 boxes scoring above 0): prim.nms_keep's order and mask have
+// u0 entries, the nonzero of the mask binds u1, and the kept indices are u1.
+// CHECK-LABEL: func.func @nms_over_a_selection(
+// CHECK: prim.nms_keep {{.*}}pt2c.result_dims = {{\[}}["u0"], ["u0"]]
+// CHECK: prim.nonzero {{.*}}"u1" {pt2c.result_dims = {{\[}}["u1", "1"], []]
+// CHECK: prim.gather {{.*}}pt2c.result_dims = {{\[}}["u1"]]
+func.func @nms_over_a_selection(%boxes: tensor<8x4xf32> {pt2c.input = "boxes"},
+                                %scores: tensor<8xf32> {pt2c.input = "scores"}) -> tensor<?xi64>
+    attributes {pt2c.symbols = [{name = "u0", min = 0 : i64, max = 8 : i64, produced},
+                                {name = "u1", min = 0 : i64, max = 8 : i64, produced}]} {
+  %zero = prim.constant dense<0.0> : tensor<8xf32>
+  %positive = prim.compare GT, %scores, %zero : tensor<8xf32>
+  %rows, %n = prim.nonzero %positive, "u0" : tensor<8xi1> -> tensor<?x1xi64>, tensor<i64>
+  %u0 = prim.symbol "u0", 0
+  %picked = prim.reshape %rows sizes(%u0) : tensor<?x1xi64> -> tensor<?xi64>
+  %b = prim.gather %boxes, %picked, axis = 0 : tensor<8x4xf32>, tensor<?xi64> -> tensor<?x4xf32>
+  %s = prim.gather %scores, %picked, axis = 0 : tensor<8xf32>, tensor<?xi64> -> tensor<?xf32>
+  %order, %kept = prim.nms_keep %b, %s, iou_threshold = 5.000000e-01 : tensor<?x4xf32>, tensor<?xf32> -> tensor<?xi64>, tensor<?xi1>
+  %positions, %count = prim.nonzero %kept, "u1" : tensor<?xi1> -> tensor<?x1xi64>, tensor<i64>
+  %u1 = prim.symbol "u1", 1
+  %flat = prim.reshape %positions sizes(%u1) : tensor<?x1xi64> -> tensor<?xi64>
+  %keep = prim.gather %order, %flat, axis = 0 : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64>
+  return %keep : tensor<?xi64>
+}
