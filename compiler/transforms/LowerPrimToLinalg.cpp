@@ -38,6 +38,7 @@ struct LowerPrimToLinalgPass : impl::LowerPrimToLinalgPassBase<LowerPrimToLinalg
     lower::populateReduceLowering(patterns);
     lower::populateIndexingLowering(patterns);
     lower::populateDataDependentLowering(patterns);
+    lower::populateSortLowering(patterns);
     if (mlir::failed(mlir::applyPartialConversion(getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }

@@ -20,6 +20,7 @@ void populatePadLowering(mlir::RewritePatternSet &patterns);
 void populateReduceLowering(mlir::RewritePatternSet &patterns);
 void populateIndexingLowering(mlir::RewritePatternSet &patterns);
 void populateDataDependentLowering(mlir::RewritePatternSet &patterns);
+void populateSortLowering(mlir::RewritePatternSet &patterns);
 
 /// A tensor.empty of `type`; `dynamicSizes` has one index per dynamic dim.
 inline mlir::Value emptyTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType type,

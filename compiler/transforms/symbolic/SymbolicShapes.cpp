@@ -185,8 +185,9 @@ private:
         return std::nullopt;
       return Dims{sym::symbol(it - names.begin()), sym::constant(type.getDimSize(1))};
     }
-    if (op->hasTrait<mlir::OpTrait::Elementwise>()) {
-      // Operands and result share a shape: any operand's dims will do.
+    if (op->hasTrait<mlir::OpTrait::Elementwise>() ||
+        op->hasTrait<mlir::OpTrait::SameOperandsAndResultShape>()) {
+      // Operands and result share a shape (prim.argsort too): any operand's dims will do.
       Dims d = staticDims(type);
       for (mlir::Value v : op->getOperands())
         if (const Dims *od = operandDims(v); od && od->size() == d.size())
