@@ -68,6 +68,21 @@ def test_ties_nans_and_integers_keep_eagers_order(pt2c, cpp_host, python, tmp_pa
     assert len(np.unique(coarse_down)) < len(coarse_down) and np.isnan(nans_down[0])
 
 
+def test_sort_of_nothing_and_of_everything(pt2c, cpp_host, python, tmp_path):
+    # Counts at both ends: 0 rows (no passes, nothing written) and every element.
+    model = write_model(tmp_path, """
+        import torch
+
+        class Ends(torch.nn.Module):
+            def forward(self, x):
+                return x[x > 1e9].sort(descending=True), x[x.abs() >= 0].sort()
+
+        model = Ends()
+        example_inputs = (torch.randn(7),)
+    """)
+    check_at_seeds(pt2c, cpp_host, python, model, tmp_path, SEEDS[:1])
+
+
 def test_topk_and_sort_along_a_dynamic_dimension(pt2c, cpp_host, python, tmp_path):
     # Along dim 0, whose size n model.py declares dynamic: the dim is moved last, sorted
     # per column and moved back; the static dim 1 keeps the selection form.
