@@ -39,6 +39,7 @@ struct LowerPrimToLinalgPass : impl::LowerPrimToLinalgPassBase<LowerPrimToLinalg
     lower::populateIndexingLowering(patterns);
     lower::populateDataDependentLowering(patterns);
     lower::populateNonMaxSuppressionLowering(patterns);
+    lower::populateSortLowering(patterns);
     if (mlir::failed(mlir::applyPartialConversion(getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }

@@ -1,5 +1,5 @@
 // The `prim` dialect's definition, its op base class and tensor constraints: what the
-// op files (PrimOps.td, DataDependentOps.td) share.
+// op files (PrimOps.td, DataDependentOps.td, SortOps.td) share.
 #ifndef PT2C_PRIM_BASE_TD
 #define PT2C_PRIM_BASE_TD
 

@@ -2,6 +2,7 @@
 // logic (inference, verifiers, folders) is in PrimOps.cpp.
 #include "ir/prim/PrimDialect.h"
 #include "ir/prim/DataDependentOps.h"
+#include "ir/prim/SortOps.h"
 
 #include "ir/prim/PrimDialect.cpp.inc"
 #include "ir/prim/PrimEnums.cpp.inc"
@@ -16,6 +17,10 @@ void pt2c::prim::PrimDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "ir/prim/DataDependentOps.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "ir/prim/SortOps.cpp.inc"
       >();
 }
 

@@ -5,6 +5,9 @@
 // (a classifier's full sort over 1000 classes) counts each element's rank against
 // every other element instead, O(n^2) per row, bounded by kMaxRankSorted. Both are
 // plain prim (elementwise ops, reductions, a gather) that every target lowers and fuses.
+// Where neither applies (a dim of run-time size: a data-dependent selection's count or
+// a dynamic dimension, a count k known at run time, a dim or table beyond the bounds)
+// the dim is sorted by prim.argsort instead (SortPermutation.cpp), O(n log n), CPU only.
 //
 // The order is PyTorch eager's: NaN counts as larger than every number (first for
 // largest/descending, last for smallest/ascending) and equal values come in order of
@@ -12,6 +15,7 @@
 // returns it sorted, which is one of the orders eager may give.
 #include "compiler/transforms/decompose/DecompositionSet.h"
 #include "compiler/transforms/decompose/IndexReduce.h"
+#include "compiler/transforms/decompose/SortPermutation.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
 using namespace mlir;
@@ -43,19 +47,18 @@ Value neverWins(PrimBuilder &b, RankedTensorType type, bool largest, Value like)
 /// of elements j that come before it (larger, or smaller when !largest; NaN larger than
 /// every number; equal ones by position), the ranks are a permutation, and output
 /// position r takes the i of rank r. That compares every pair along the dim, so the
-/// dim is bounded by kMaxRankSorted and the whole [rows, n, n] table by kMaxRankTable.
+/// dim is bounded by kMaxRankSorted and the whole [rows, n, n] table by kMaxRankTable;
+/// beyond them (or with dynamic rows) the dim is sorted instead.
 SmallVector<Value> selectByRank(PrimBuilder &b, Value x, int64_t dim, int64_t k, bool largest) {
   RankedTensorType type = tensorType(x);
   int64_t rank = type.getRank(), n = type.getDimSize(dim);
-  if (!type.hasStaticShape())
-    return {
-        b.fail("topk/sort of more than " + Twine(kMaxSelected) + " elements needs static sizes")};
   int64_t rows = type.getNumElements() / std::max<int64_t>(n, 1);
-  if (n > kMaxRankSorted || rows * n * n > kMaxRankTable)
-    return {b.fail("topk/sort of " + Twine(k) + " out of " + Twine(n) + " elements (" +
-                   Twine(rows) + " rows): pt2c sorts by comparing every pair, at most " +
-                   Twine(kMaxRankSorted) + " elements per row and " + Twine(kMaxRankTable) +
-                   " pairs in all")};
+  if (!type.hasStaticShape() || n > kMaxRankSorted || rows * n * n > kMaxRankTable) {
+    OpFoldResult count;
+    if (k < n)
+      count = IntegerAttr::get(IntegerType::get(type.getContext(), 64), k);
+    return sortByPermutation(b, x, dim, largest, count);
+  }
   MLIRContext *context = type.getContext();
   auto i1 = IntegerType::get(context, 1);
   auto i64 = IntegerType::get(context, 64);
@@ -114,11 +117,9 @@ SmallVector<Value> selectByRank(PrimBuilder &b, Value x, int64_t dim, int64_t k,
 }
 
 /// The first `k` elements of `x` along `dim` in selection order, as the values and
-/// indices results of `op` (dim `dim` of size k).
+/// indices results of `op` (dim `dim` of size k); `dim` is static.
 SmallVector<Value> selectInOrder(PrimBuilder &b, Value x, int64_t dim, int64_t k, bool largest) {
   RankedTensorType type = tensorType(x);
-  if (type.isDynamicDim(dim))
-    return {b.fail("topk/sort along a dynamic dim")};
   int64_t n = type.getDimSize(dim);
   if (k < 1 || k > n)
     return {b.fail("topk of " + Twine(k) + " elements out of " + Twine(n))};
@@ -182,30 +183,36 @@ SmallVector<Value> selectInOrder(PrimBuilder &b, Value x, int64_t dim, int64_t k
   return {allValues, allIndices};
 }
 
-/// Checks the results against the trace's types (a rank-0 input is its own top-1).
-SmallVector<Value> selection(PrimBuilder &b, Value x, int64_t dimArg, int64_t k, bool largest) {
-  int64_t rank = tensorType(x).getRank();
-  if (rank == 0) {
-    if (k != 1)
+/// The first `count` elements of `x` along dim `dimArg` in selection order: a static
+/// count (an IntegerAttr), a run-time one (an index Value), or all where it is null. A
+/// rank-0 input is its own top-1.
+SmallVector<Value> selection(PrimBuilder &b, Value x, int64_t dimArg, OpFoldResult count,
+                             bool largest) {
+  RankedTensorType type = tensorType(x);
+  auto k = dyn_cast_or_null<Attribute>(count);
+  if (type.getRank() == 0) {
+    if (k && cast<IntegerAttr>(k).getInt() != 1)
       return {b.fail("topk of a 0-d tensor with k != 1")};
     return {x, b.splat(0.0, b.resultType(1))};
   }
-  return selectInOrder(b, x, normalizeDim(dimArg, rank), k, largest);
+  int64_t dim = normalizeDim(dimArg, type.getRank());
+  if (type.isDynamicDim(dim) || (count && !k))
+    return sortByPermutation(b, x, dim, largest, count);
+  return selectInOrder(b, x, dim, k ? cast<IntegerAttr>(k).getInt() : type.getDimSize(dim),
+                       largest);
 }
 
 SmallVector<Value> topk(aten::TopkOp op, PrimBuilder &b) {
-  return selection(b, op.getSelf(), op.getDimAttr() ? op.getDimAttr().getInt() : -1,
-                   (int64_t)op.getK(), op.getLargest().value_or(true));
+  OpFoldResult count = b.symbolicInt("k"); // min(1000, u0): a count the run knows
+  if (!count)
+    count = IntegerAttr::get(IntegerType::get(op.getContext(), 64), (int64_t)op.getK());
+  return selection(b, op.getSelf(), op.getDimAttr() ? op.getDimAttr().getInt() : -1, count,
+                   op.getLargest().value_or(true));
 }
 
 template <typename OpT> SmallVector<Value> sort(OpT op, PrimBuilder &b) {
-  Value x = op.getSelf();
-  RankedTensorType type = tensorType(x);
-  int64_t dimArg = op.getDimAttr() ? op.getDimAttr().getInt() : -1;
-  int64_t size = type.getRank() == 0 ? 1 : type.getDimSize(normalizeDim(dimArg, type.getRank()));
-  if (ShapedType::isDynamic(size))
-    return {b.fail("sort along a dynamic dim")};
-  return selection(b, x, dimArg, size, op.getDescending().value_or(false));
+  return selection(b, op.getSelf(), op.getDimAttr() ? op.getDimAttr().getInt() : -1, {},
+                   op.getDescending().value_or(false));
 }
 
 } // namespace

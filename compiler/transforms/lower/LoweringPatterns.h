@@ -22,6 +22,8 @@ void populateIndexingLowering(mlir::RewritePatternSet &patterns);
 void populateDataDependentLowering(mlir::RewritePatternSet &patterns);
 /// prim.nms_keep (NonMaxSuppression.cpp).
 void populateNonMaxSuppressionLowering(mlir::RewritePatternSet &patterns);
+/// prim.argsort (Sort.cpp).
+void populateSortLowering(mlir::RewritePatternSet &patterns);
 
 /// A tensor.empty of `type`; `dynamicSizes` has one index per dynamic dim.
 inline mlir::Value emptyTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType type,

@@ -192,8 +192,9 @@ private:
       const Dims *od = operandDims(k.getScores());
       return od ? std::optional<Dims>(*od) : std::nullopt;
     }
-    if (op->hasTrait<mlir::OpTrait::Elementwise>()) {
-      // Operands and result share a shape: any operand's dims will do.
+    if (op->hasTrait<mlir::OpTrait::Elementwise>() ||
+        op->hasTrait<mlir::OpTrait::SameOperandsAndResultShape>()) {
+      // Operands and result share a shape (prim.argsort too): any operand's dims will do.
       Dims d = staticDims(type);
       for (mlir::Value v : op->getOperands())
         if (const Dims *od = operandDims(v); od && od->size() == d.size())

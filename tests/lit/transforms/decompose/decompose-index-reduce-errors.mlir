@@ -1,15 +1,6 @@
 // A decomposition that does not apply says why, after MLIR's "failed to legalize".
 // RUN: pt2c-opt %s --split-input-file --pt2c-decompose-aten-to-prim --verify-diagnostics
 
-// Beyond 64 selection steps topk compares every pair of the dim: n is bounded.
-func.func @topk_too_many(%x: tensor<2x10000xf32>) -> (tensor<2x100xf32>, tensor<2x100xi64>) {
-  // expected-error @+1 {{failed to legalize operation 'aten.topk' that was explicitly marked illegal: topk/sort of 100 out of 10000 elements (2 rows): pt2c sorts by comparing every pair, at most 8192 elements per row and 67108864 pairs in all}}
-  %v, %i = "aten.topk"(%x) {k = 100 : i64} : (tensor<2x10000xf32>) -> (tensor<2x100xf32>, tensor<2x100xi64>)
-  return %v, %i : tensor<2x100xf32>, tensor<2x100xi64>
-}
-
-// -----
-
 // max_unpool2d compares every value's index with every output position: bounded.
 func.func @unpool_too_large(%v: tensor<1x1x64x64xf32>, %i: tensor<1x1x64x64xi64>) -> tensor<1x1x128x128xf32> {
   // expected-error @+1 {{failed to legalize operation 'aten.max_unpool2d' that was explicitly marked illegal: writes 4096 indexed slices into 16384 positions: the one-hot table pt2c builds for it would exceed 16777216 entries}}
