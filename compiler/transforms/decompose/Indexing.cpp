@@ -300,6 +300,13 @@ template <typename OpT> SmallVector<Value> split(OpT op, PrimBuilder &b) {
   Value self = op.getSelf();
   int64_t dim =
       normalizeDim(op.getDimAttr() ? op.getDimAttr().getInt() : 0, tensorType(self).getRank());
+  if (op->getNumResults() == 1 && tensorType(op->getResult(0)) == tensorType(self)) {
+    // One piece is the whole tensor, whatever its size (a batch of one image's boxes
+    // split per image: a data-dependent count).
+    b.sizesFollowResultType("split_size");
+    b.sizesFollowResultType("split_sizes");
+    return {self};
+  }
   SmallVector<int64_t> sizes;
   for (Value result : op->getResults())
     sizes.push_back(tensorType(result).getDimSize(dim));
