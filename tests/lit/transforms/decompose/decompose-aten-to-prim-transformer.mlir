@@ -412,3 +412,15 @@ func.func @safe_softmax(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
   %0 = "aten._safe_softmax"(%x) {dim = -1 : i64} : (tensor<2x5xf32>) -> tensor<2x5xf32>
   return %0 : tensor<2x5xf32>
 }
+
+// -----
+
+// split_with_sizes into one piece of a data-dependent size (Faster R-CNN splits its
+// boxes per image, one image here): the piece is the tensor itself.
+// CHECK-LABEL: func.func @split_one_piece_of_a_dynamic_dim
+// CHECK-SAME: (%[[X:.*]]: tensor<?x5x4xf32>)
+// CHECK-NEXT: return %[[X]]
+func.func @split_one_piece_of_a_dynamic_dim(%x: tensor<?x5x4xf32>) -> tensor<?x5x4xf32> {
+  %0 = "aten.split_with_sizes"(%x) {dim = 0 : i64, split_sizes = array<i64: 150>, pt2c.sym.split_sizes = ["c0"], pt2c.result_dims = [["c0", "5", "4"]]} : (tensor<?x5x4xf32>) -> tensor<?x5x4xf32>
+  return %0 : tensor<?x5x4xf32>
+}
