@@ -2,7 +2,8 @@
 dilation and groups, eval-mode batch norm with non-trivial statistics, in-place
 activations, pooling (ceil_mode, count_include_pad, divisor_override, adaptive sizes
 that do not divide, max-pool indices), reductions, padding and concatenation."""
-from harness import check_against_eager, write_model
+from harness import (check_against_eager, compile_model, eager_data, run_against_references,
+                     write_model)
 
 # Eval-mode batch norm with statistics far from the defaults (mean 0, var 1), so that
 # the scale and shift really matter. Indented like the model texts it is pasted into.
@@ -151,3 +152,57 @@ def test_used_max_pool_indices_match_eager(pt2c, cpp_host, python, tmp_path):
         example_inputs = (torch.randn(1, 2, 7, 9),)
     """)
     check_against_eager(pt2c, cpp_host, python, model, tmp_path)
+
+
+def test_transposed_convolutions(pt2c, cpp_host, python, tmp_path):
+    model = write_model(tmp_path, """
+        import torch
+        from torch import nn
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                # kernel = stride (Mask R-CNN's mask head, U-Net upsampling): one product;
+                # the rest as convolutions of a zero-interleaved input: overlapping
+                # windows with padding, output padding, groups and dilation; 1-D and 3-D.
+                self.tile = nn.ConvTranspose2d(6, 5, 2, stride=2)
+                self.overlap = nn.ConvTranspose2d(5, 4, 4, stride=2, padding=1, bias=False)
+                self.grouped = nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1,
+                                                  groups=2, dilation=2)
+                self.rect = nn.ConvTranspose2d(6, 3, (3, 2), stride=(1, 3), padding=(1, 0))
+                self.line = nn.ConvTranspose1d(6, 4, 5, stride=3, padding=2, output_padding=2)
+                self.volume = nn.ConvTranspose3d(2, 3, 2, stride=2)
+
+            def forward(self, x, v):
+                t = torch.relu(self.tile(x))
+                o = self.overlap(t)
+                g = self.grouped(o)
+                return g, self.rect(x), self.line(x.flatten(2)), self.volume(v)
+
+        def model():
+            torch.manual_seed(0)
+            return M()
+
+        example_inputs = (torch.randn(2, 6, 5, 7), torch.randn(1, 2, 3, 2, 4))
+    """)
+    check_against_eager(pt2c, cpp_host, python, model, tmp_path)
+
+
+def test_transposed_convolution_of_a_dynamic_batch(pt2c, cpp_host, python, tmp_path):
+    model = write_model(tmp_path, """
+        import torch
+        from torch import nn
+
+        def model():
+            torch.manual_seed(0)
+            return nn.Sequential(nn.ConvTranspose2d(4, 4, 2, stride=2), nn.ReLU(),
+                                 nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1))
+
+        example_inputs = (torch.randn(3, 4, 6, 6),)
+        dynamic_shapes = {"input": {0: ("rois", 1, 16)}}
+    """)
+    so = compile_model(pt2c, model, tmp_path)
+    for seed, rois in ((7, 1), (8, 11)):
+        inputs, refs = eager_data(python, model, tmp_path / f"data{seed}", seed,
+                                  shapes=[[rois, 4, 6, 6]])
+        run_against_references(cpp_host, so, inputs, refs, tmp_path / f"out{seed}", 1e-4)

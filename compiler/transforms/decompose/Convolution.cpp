@@ -1,7 +1,8 @@
 // aten.convolution -> prim.convolution (symmetric padding) plus the bias as a
-// broadcast add; a patch embedding (windows that tile the input) -> a matrix product.
-// Transposed convolution is not supported yet.
+// broadcast add; a patch embedding (windows that tile the input) -> a matrix product;
+// transposed convolutions in TransposedConvolution.cpp.
 #include "compiler/transforms/decompose/DecompositionSet.h"
+#include "compiler/transforms/decompose/TransposedConvolution.h"
 #include "compiler/transforms/decompose/WindowArgs.h"
 
 using namespace mlir;
@@ -67,7 +68,7 @@ Value patchConvolution(aten::ConvolutionOp op, Value input, Value weight, ArrayR
 
 Value convolution(aten::ConvolutionOp op, PrimBuilder &b) {
   if (op.getTransposed())
-    return b.fail("transposed convolution is not supported yet");
+    return transposedConvolution(op, b);
   RankedTensorType type = b.resultType();
   size_t spatial = type.getRank() - 2;
   SmallVector<int64_t> stride = windowArg(op.getStride(), spatial, {1});

@@ -236,3 +236,59 @@ func.func @constant_pad(%x: tensor<2x3x4xf32>) -> tensor<2x8x5xf32> {
   %0 = "aten.constant_pad_nd"(%x) {pad = array<i64: 1, 0, 2, 3>, value = -1.5 : f64} : (tensor<2x3x4xf32>) -> tensor<2x8x5xf32>
   return %0 : tensor<2x8x5xf32>
 }
+
+// -----
+
+// A transposed convolution whose windows tile the output (kernel = stride): one product
+// contracting the input's channels, each position's patch [O, 2, 2] interleaved into
+// place, then the bias.
+// CHECK-LABEL: func.func @transposed_tiling
+// CHECK-SAME: (%[[X:.*]]: tensor<2x6x5x7xf32>, %[[W:.*]]: tensor<6x5x2x2xf32>, %[[B:.*]]: tensor<5xf32>)
+// CHECK-NEXT: %[[F:.*]] = prim.reshape %[[W]] : tensor<6x5x2x2xf32> -> tensor<6x20xf32>
+// CHECK-NEXT: %[[M:.*]] = prim.dot_general %[[X]], %[[F]], batch = [] x [], contract = [1] x [0] : (tensor<2x6x5x7xf32>, tensor<6x20xf32>) -> tensor<2x5x7x20xf32>
+// CHECK-NEXT: %[[S:.*]] = prim.reshape %[[M]] : tensor<2x5x7x20xf32> -> tensor<2x5x7x5x2x2xf32>
+// CHECK-NEXT: %[[T:.*]] = prim.transpose %[[S]], permutation = [0, 3, 1, 4, 2, 5] : tensor<2x5x7x5x2x2xf32> -> tensor<2x5x5x2x7x2xf32>
+// CHECK-NEXT: %[[Y:.*]] = prim.reshape %[[T]] : tensor<2x5x5x2x7x2xf32> -> tensor<2x5x10x14xf32>
+// CHECK-NEXT: %[[BB:.*]] = prim.broadcast_in_dim %[[B]], dims = [1]
+// CHECK-NEXT: %[[R:.*]] = prim.add %[[Y]], %[[BB]]
+// CHECK-NEXT: return %[[R]]
+func.func @transposed_tiling(%x: tensor<2x6x5x7xf32>, %w: tensor<6x5x2x2xf32>, %b: tensor<5xf32>) -> tensor<2x5x10x14xf32> {
+  %0 = "aten.convolution"(%x, %w, %b) {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, transposed = true, output_padding = array<i64: 0, 0>, groups = 1 : i64} : (tensor<2x6x5x7xf32>, tensor<6x5x2x2xf32>, tensor<5xf32>) -> tensor<2x5x10x14xf32>
+  return %0 : tensor<2x5x10x14xf32>
+}
+
+// -----
+
+// Overlapping windows (kernel 4, stride 2, padding 1, 2 groups): the input with a zero
+// after each element (3 -> 6), padded by 4 - 1 - 1 = 2 before and 1 after (to the
+// output's 6), convolved with the kernel reversed and each group's [in, out] swapped.
+// CHECK-LABEL: func.func @transposed_overlapping
+// CHECK-SAME: (%[[X:.*]]: tensor<1x4x3xf32>, %[[W:.*]]: tensor<4x2x4xf32>)
+// CHECK-DAG: %[[REV:.*]] = prim.constant dense<[3, 2, 1, 0]> : tensor<4xi64>
+// CHECK-DAG: %[[ZERO:.*]] = prim.constant dense<0.000000e+00> : tensor<f32>
+// CHECK: %[[U:.*]] = prim.reshape %[[X]] : tensor<1x4x3xf32> -> tensor<1x4x3x1xf32>
+// CHECK-NEXT: %[[P:.*]] = prim.pad %[[U]], %[[ZERO]], low = [0, 0, 0, 0], high = [0, 0, 0, 1]
+// CHECK-NEXT: %[[I:.*]] = prim.reshape %[[P]] : tensor<1x4x3x2xf32> -> tensor<1x4x6xf32>
+// CHECK-NEXT: %[[G:.*]] = prim.reshape %[[W]] : tensor<4x2x4xf32> -> tensor<2x2x2x4xf32>
+// CHECK-NEXT: %[[GT:.*]] = prim.transpose %[[G]], permutation = [0, 2, 1, 3]
+// CHECK-NEXT: %[[F:.*]] = prim.reshape %[[GT]] : tensor<2x2x2x4xf32> -> tensor<4x2x4xf32>
+// CHECK-NEXT: %[[FR:.*]] = prim.gather %[[F]], %[[REV]], axis = 2
+// CHECK-NEXT: %[[C:.*]] = prim.convolution %[[I]], %[[FR]], strides = [1], low = [2], high = [1], dilations = [1], groups = 2 : (tensor<1x4x6xf32>, tensor<4x2x4xf32>) -> tensor<1x4x6xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @transposed_overlapping(%x: tensor<1x4x3xf32>, %w: tensor<4x2x4xf32>) -> tensor<1x4x6xf32> {
+  %0 = "aten.convolution"(%x, %w) {stride = array<i64: 2>, padding = array<i64: 1>, dilation = array<i64: 1>, transposed = true, output_padding = array<i64: 0>, groups = 2 : i64} : (tensor<1x4x3xf32>, tensor<4x2x4xf32>) -> tensor<1x4x6xf32>
+  return %0 : tensor<1x4x6xf32>
+}
+
+// -----
+
+// A stride beyond the kernel (2 taps, stride 3): the interleaved input (9) ends in more
+// zeros than the output (8) reaches, so it is cropped rather than padded after.
+// CHECK-LABEL: func.func @transposed_cropping
+// CHECK: %[[I:.*]] = prim.reshape %{{.*}} : tensor<1x2x3x3xf32> -> tensor<1x2x9xf32>
+// CHECK-NEXT: %[[S:.*]] = prim.slice %[[I]], start = [0, 0, 0], limit = [1, 2, 8], strides = [1, 1, 1]
+// CHECK: prim.convolution %[[S]], %{{.*}}, strides = [1], low = [1], high = [0], dilations = [1], groups = 1 : (tensor<1x2x8xf32>, tensor<1x2x2xf32>) -> tensor<1x1x8xf32>
+func.func @transposed_cropping(%x: tensor<1x2x3xf32>, %w: tensor<2x1x2xf32>) -> tensor<1x1x8xf32> {
+  %0 = "aten.convolution"(%x, %w) {stride = array<i64: 3>, padding = array<i64: 0>, dilation = array<i64: 1>, transposed = true, output_padding = array<i64: 0>, groups = 1 : i64} : (tensor<1x2x3xf32>, tensor<2x1x2xf32>) -> tensor<1x1x8xf32>
+  return %0 : tensor<1x1x8xf32>
+}
