@@ -9,6 +9,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace pt2c {
 
@@ -324,8 +325,43 @@ private:
   llvm::DenseMap<mlir::Value, Expr> indices;
 };
 
+// A data-dependent size whose prim.nonzero was erased as dead code (the model computes
+// it, then returns nothing that depends on it: Mask R-CNN's mask branch when only the
+// boxes are returned) sizes no live value either, since every value of that size follows
+// from the nonzero. It leaves the symbol list, with the clamps of it: the run could
+// never bind it.
+void dropDeadSymbols(mlir::func::FuncOp func) {
+  auto symbols = func->getAttrOfType<mlir::ArrayAttr>(kSymbolsAttr);
+  llvm::StringSet<> computed;
+  func.walk([&](prim::NonzeroOp op) { computed.insert(op.getSymbol()); });
+  llvm::SmallVector<mlir::Attribute> kept;
+  std::vector<std::string> keptNames;
+  for (mlir::Attribute a : symbols) {
+    auto d = llvm::cast<mlir::DictionaryAttr>(a);
+    std::string name = d.getAs<mlir::StringAttr>("name").str();
+    if (d.get("produced") && !computed.contains(name))
+      continue;
+    auto derived = d.getAs<mlir::StringAttr>("derived");
+    if (derived && !sym::parse(derived.getValue(), keptNames))
+      continue;
+    kept.push_back(a);
+    keptNames.push_back(name);
+  }
+  if (kept.size() == symbols.size())
+    return;
+  func->setAttr(kSymbolsAttr, mlir::ArrayAttr::get(func.getContext(), kept));
+  func.walk([&](prim::SymbolOp op) { // renumbered: prim.symbol holds its place in the list
+    auto at = llvm::find(keptNames, op.getName().str());
+    if (at != keptNames.end())
+      op.setIndex(at - keptNames.begin());
+  });
+}
+
 struct SymbolicShapesPass : impl::SymbolicShapesPassBase<SymbolicShapesPass> {
   void runOnOperation() override {
+    for (auto func : getOperation().getOps<mlir::func::FuncOp>())
+      if (func->hasAttr(kSymbolsAttr))
+        dropDeadSymbols(func);
     for (auto func : getOperation().getOps<mlir::func::FuncOp>())
       if (func->hasAttr(kSymbolsAttr) && mlir::failed(ShapeSolver(func).run()))
         return signalPassFailure();

@@ -103,6 +103,30 @@ func.func @clamped_rows(%x: tensor<5xf32> {pt2c.input = "x"}) -> (tensor<?x1xi64
 
 // -----
 
+// A data-dependent size whose nonzero is gone (dead code: the model returns nothing that
+// depends on it) leaves the symbol list with its clamp; the symbols after it move up, and
+// prim.symbol's index with them.
+// CHECK-LABEL: func.func @dead_data_dependent_size(
+// CHECK-SAME: pt2c.symbols = [{max = 5 : i64, min = 0 : i64, name = "u1", produced}, {derived = "min(u1, 2)", max = 2 : i64, min = 0 : i64, name = "c1"}]
+// CHECK: prim.symbol "c1", 1
+// KERNELS-LABEL: func.func private @dead_data_dependent_size_kernel_{{[0-9]+}}(
+// KERNELS-SAME: pt2c.symbol_names = ["u1", "c1"]
+func.func @dead_data_dependent_size(%x: tensor<5xf32> {pt2c.input = "x"}) -> (tensor<?x1xi64>, tensor<?xf32>)
+    attributes {pt2c.symbols = [{name = "u0", min = 0 : i64, max = 5 : i64, produced},
+                                {name = "c0", min = 0 : i64, max = 2 : i64, derived = "min(u0, 2)"},
+                                {name = "u1", min = 0 : i64, max = 5 : i64, produced},
+                                {name = "c1", min = 0 : i64, max = 2 : i64, derived = "min(u1, 2)"}]} {
+  %zero = prim.constant dense<0.0> : tensor<5xf32>
+  %positive = prim.compare GT, %x, %zero : tensor<5xf32>
+  %rows, %count = prim.nonzero %positive, "u1" : tensor<5xi1> -> tensor<?x1xi64>, tensor<i64>
+  %one = prim.constant dense<1.0> : tensor<f32>
+  %c1 = prim.symbol "c1", 3
+  %kept = prim.broadcast_in_dim %one, dims = [] sizes(%c1) : tensor<f32> -> tensor<?xf32>
+  return %rows, %kept : tensor<?x1xi64>, tensor<?xf32>
+}
+
+// -----
+
 // nms over a selection (u0 boxes scoring above 0): prim.nms_keep's order and mask have
 // u0 entries, the nonzero of the mask binds u1, and the kept indices are u1.
 // CHECK-LABEL: func.func @nms_over_a_selection(
