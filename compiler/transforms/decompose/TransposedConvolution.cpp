@@ -7,8 +7,9 @@
 //    and a reshape of the patches into place; no multiply by an inserted zero.
 //  - Otherwise an ordinary convolution of the input with (stride - 1) zeros inserted
 //    between its elements, padded by dilation * (k - 1) - padding on each side (plus the
-//    output padding after; cropped where that is negative), with the kernel flipped and its in/out channels swapped per
-//    group. That reuses the convolution kernels at stride^d times the product's work.
+//    output padding after; cropped where that is negative), with the kernel flipped and its in/out
+//    channels swapped per group. That reuses the convolution kernels at stride^d times the
+//    product's work.
 #include "compiler/transforms/decompose/TransposedConvolution.h"
 
 #include "compiler/transforms/decompose/WindowArgs.h"
@@ -111,7 +112,8 @@ Value transposedConvolution(aten::ConvolutionOp op, PrimBuilder &b) {
   auto wt = cast<RankedTensorType>(w.getType());
   int64_t groups = op.getGroupsAttr().getInt();
   if (!wt.hasStaticShape() || groups < 1 || wt.getDimSize(0) % groups != 0)
-    return b.fail("a transposed convolution needs a static weight whose channels the groups divide");
+    return b.fail(
+        "a transposed convolution needs a static weight whose channels the groups divide");
   for (size_t i = 0; i < spatial; ++i)
     if (xt.isDynamicDim(2 + i) || type.isDynamicDim(2 + i))
       return b.fail("a transposed convolution of a dynamic spatial size is not supported yet");
