@@ -77,9 +77,11 @@ def eager_reference(model_py, out_dir, timeout=None):
     return run([sys.executable, EAGER_REFERENCE, model_py, out_dir, "--seed", "7"], timeout)
 
 
-def measure(name, source, work, pt2c, cpp_host, timeout=None, reference=None):
+def measure(name, source, work, pt2c, cpp_host, timeout=None, reference=None, compare=None):
     """One row: a dict of the measured numbers, or {"error": ...} (`timeout`: seconds
-    each step may take; `reference`: a function like eager_reference)."""
+    each step may take; `reference`: a function like eager_reference; `compare`: a
+    function(outputs, references, tolerance) -> error over the outputs' arrays, instead
+    of the host's output-by-output max|diff| / max|ref|)."""
     work.mkdir(parents=True)
     if isinstance(source, pathlib.Path):
         model_py = source
@@ -108,9 +110,20 @@ def measure(name, source, work, pt2c, cpp_host, timeout=None, reference=None):
            "--tolerance", str(TOLERANCE)]
     for p in sorted(data.glob("input*.npy"), key=lambda p: int(p.stem[5:])):
         cmd += ["--input", p]
-    for p in sorted(data.glob("ref*.npy"), key=lambda p: int(p.stem[3:])):
-        cmd += ["--reference", p]
+    refs = sorted(data.glob("ref*.npy"), key=lambda p: int(p.stem[3:]))
+    if compare is None:
+        for p in refs:
+            cmd += ["--reference", p]
     ran = run(cmd, timeout, env={"PATH": "/nonexistent"})
+    if compare is not None:
+        if ran.returncode != 0:
+            return {"error": "run: " + first_error(ran), **row}
+        import numpy as np
+        written = sorted((work / "out").glob("*.npy"), key=lambda p: int(p.stem.split("_")[0]))
+        outputs = [np.load(p) for p in written]
+        row["max_rel_error"] = compare(outputs, [np.load(p) for p in refs], TOLERANCE)
+        row["passed"] = row["max_rel_error"] <= TOLERANCE
+        return row
     errors = [float(x) for x in re.findall(r"rel = ([0-9.eE+-]+|nan|inf)", ran.stdout)]
     if not errors:
         return {"error": "run: " + first_error(ran), **row}

@@ -9,15 +9,20 @@ What each returns: segmentation the `out` map; video the class scores; optical f
 last of the flow predictions (RAFT with 4 refinement steps instead of 12, to keep the
 compile short); detection the boxes, scores and labels of the first image, whose count
 depends on the input (post-processing with score thresholds and non-maximum
-suppression).
+suppression), with PyTorch's default initialization of the layers (_DEFAULT_INIT) and
+compared as a set of detections in which equally scored ones may swap
+(tools/detection_match.py).
 
 Which architectures run is harness.sweep_selection's choice (the fixed SAMPLE by
 default, CI adds CI_DRAW drawn by the day); failures recorded in docs/zoo_sweeps.json
 are xfail, and tools/sweep_report.py --sweep torchvision records them (docs/ZOO.md,
 "Sweeps")."""
+import numpy as np
 import pytest
 
-from harness import check_against_eager, sweep_params, with_random_batch_norm, write_model
+from detection_match import detection_error
+from harness import (check_against_eager, compile_model, eager_data, run_against_references,
+                     sweep_params, with_random_batch_norm, write_model)
 
 SEGMENTATION, VIDEO, OPTICAL_FLOW, DETECTION = (
     "segmentation", "video", "optical flow", "detection")
@@ -93,12 +98,24 @@ _FORWARD = {
 }
 
 
+# torchvision's detection heads start near-constant (weights of std 0.01, a bias of the
+# prior probability 0.01): with random weights elsewhere every box then scores alike,
+# saturated at 1 or below the score threshold (FCOS detected nothing). PyTorch's default
+# initialization of every convolution and linear layer spreads the scores as a trained
+# detector's are spread.
+_DEFAULT_INIT = """
+    for m in net.modules():
+        if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear)):
+            m.reset_parameters()"""
+
+
 def model_source(name):
     """The model.py of architecture `name`."""
     family, builder, kwargs, shape = ARCHITECTURES[name]
     args = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
     inputs = 2 if family == OPTICAL_FLOW else 1
     examples = ", ".join([f"torch.randn({shape})"] * inputs)
+    init = _DEFAULT_INIT if family == DETECTION else ""
     return with_random_batch_norm(f"""
 import torch
 import torchvision
@@ -114,7 +131,7 @@ class Task(torch.nn.Module):
 
 def model():
     torch.manual_seed(0)
-    net = torchvision.models.{builder}({args}).eval()
+    net = torchvision.models.{builder}({args}).eval(){init}
     return Task(random_batch_norm(net))
 
 
@@ -126,4 +143,12 @@ example_inputs = lambda: ({examples},)
 def test_torchvision_task_model_matches_eager(name, pt2c, cpp_host, python, tmp_path):
     pytest.importorskip("torchvision")
     model = write_model(tmp_path, model_source(name))
-    check_against_eager(pt2c, cpp_host, python, model, tmp_path, tolerance=1e-4)
+    if ARCHITECTURES[name][0] != DETECTION:
+        check_against_eager(pt2c, cpp_host, python, model, tmp_path, tolerance=1e-4)
+        return
+    so = compile_model(pt2c, model, tmp_path)
+    inputs, refs = eager_data(python, model, tmp_path / "data")
+    run_against_references(cpp_host, so, inputs, [], tmp_path / "out", 1e-4)
+    written = sorted((tmp_path / "out").glob("*.npy"), key=lambda p: int(p.stem.split("_")[0]))
+    error = detection_error([np.load(p) for p in written], [np.load(p) for p in refs], 1e-4)
+    assert error <= 1e-4, f"detections differ from eager's: {error}"
