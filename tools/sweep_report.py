@@ -160,6 +160,20 @@ def measure(name, family, source, work, args):
     return row
 
 
+# Why a recorded failure fails, where its error line does not say (shown while it fails).
+WHY = {
+    "ssdlite320_mobilenet_v3_large":
+        "with random weights hundreds of boxes at different positions score alike to 1e-7, "
+        "and the 300-detection cut-off falls inside such a group: pt2c scores one box "
+        "0.23731543 where eager scores it 0.23731546, and keeps two boxes of the group that "
+        "eager's cut-off drops",
+    "keypointrcnn_resnet50_fpn":
+        "heatmaps_to_keypoints loops in Python over the detections and resizes each "
+        "heatmap to the size of its box (`int(widths_ceil[i].item())`): a graph per "
+        "detection count, each with sizes read from values",
+}
+
+
 def cell(text):
     text = re.sub(r"/\S*/(site|dist)-packages/", "", str(text))
     return text.replace("\\|", "|").replace("|", "\\|")
@@ -242,6 +256,8 @@ Recorded with {meta.get('versions', '?')} at commit {meta.get('commit', '?')},
                                "from float64: ill-conditioned, see tools/sweep_report.py)"
                                if row["eager_f32_error"] > 1e-4 else
                                f" (eager float32 vs float64: {row['eager_f32_error']:.2e})")
+            if reason(row) is not None and name in WHY:
+                result += f"; {WHY[name]}"
             lines.append(f"| {name} | {row['family']} | {cell(row['what'])} | "
                          f"{row.get('aten_ops') or ''} | {row.get('export_s', '')} | "
                          f"{row.get('compile_s', '')} | {cell(result)} |")
