@@ -42,6 +42,8 @@ void decompose::populateAtenToPrimDecompositions(mlir::RewritePatternSet &patter
   populateArgReduceDecompositions(set);
   populateTopKDecompositions(set);
   populateScatterWriteDecompositions(set);
+  populateScatterReduceDecompositions(set);
+  populateMaskedScatterDecompositions(set);
 }
 
 namespace {

@@ -200,6 +200,14 @@ LogicalResult maskedFill(DtypeQuery &q, Types &out) {
   return sameAsSelf(q, out);
 }
 
+/// masked_scatter(self, mask, source): a bool mask and a source of self's dtype.
+LogicalResult maskedScatter(DtypeQuery &q, Types &out) {
+  if (failed(q.expectOperand(1, "the mask", {q.i1()})) ||
+      failed(q.expectOperand(2, "the source", {q.elem(0)})))
+    return failure();
+  return sameAsSelf(q, out);
+}
+
 /// Matrix products and convolution: PyTorch does not promote them; every tensor
 /// operand must have the input's dtype.
 LogicalResult sameDtypeOperands(DtypeQuery &q, Types &out) {
@@ -258,7 +266,8 @@ LogicalResult indexCopy(DtypeQuery &q, Types &out) {
   return sameAsSelf(q, out);
 }
 
-/// scatter.src/scatter_add/index_add(self, index, src) and scatter.value(self, index): an
+/// scatter.src/scatter_add/index_add/scatter_reduce(self, index, src) and
+/// scatter.value(self, index): an
 /// int32 or int64 index and a source of self's dtype.
 LogicalResult scatter(DtypeQuery &q, Types &out) {
   Type i32 = IntegerType::get(q.ctx(), 32);
@@ -680,9 +689,14 @@ const llvm::StringMap<RuleEntry> &rules() {
     add({"aten.index.Tensor"}, indexTensor);
     add({"aten.index_copy"}, indexCopy);
     add({"aten.index_copy_"}, indexCopy, true);
-    add({"aten.scatter.src", "aten.scatter.value", "aten.scatter_add", "aten.index_add"}, scatter);
-    add({"aten.scatter_.src", "aten.scatter_.value", "aten.scatter_add_", "aten.index_add_"},
+    add({"aten.scatter.src", "aten.scatter.value", "aten.scatter_add", "aten.index_add",
+         "aten.scatter_reduce.two"},
+        scatter);
+    add({"aten.scatter_.src", "aten.scatter_.value", "aten.scatter_add_", "aten.index_add_",
+         "aten.scatter_reduce_.two"},
         scatter, true);
+    add({"aten.masked_scatter"}, maskedScatter);
+    add({"aten.masked_scatter_"}, maskedScatter, true);
     add({"aten.index_put"}, indexPut);
     add({"aten.index_put_"}, indexPut, true);
     add({"aten.index_fill.int_Scalar"}, indexFill);

@@ -5,7 +5,8 @@ exactly: one value off is far over that). Each model holds many ops, since a com
 takes seconds: elementwise math (inputs mapped into each function's domain), rounding
 (halves, for round's half-to-even), division with rounding and remainders on negative
 operands, clamps and activations, NaN and inf classes, boolean logic, reductions,
-flips, copies, reflection/replication padding and slice/select scatters."""
+flips, copies, reflection/replication padding, slice/select scatters, scatter_reduce and
+masked_scatter."""
 from harness import check_against_eager, write_model
 
 
@@ -296,5 +297,35 @@ def test_one_sided_clamps_and_addcmul(pt2c, cpp_host, python, tmp_path):
 
         model = M()
         example_inputs = (torch.randn(4, 6), torch.randn(4, 6), torch.arange(-12, 12).reshape(4, 6))
+    """)
+    check_against_eager(pt2c, cpp_host, python, model, tmp_path)
+
+
+def test_scatter_reduce_and_masked_scatter(pt2c, cpp_host, python, tmp_path):
+    model = write_model(tmp_path, """
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x, y, tokens, features):
+                # Targets drawn from the data: some positions get several values, some none.
+                index = ((y.abs() * 10).long() % 6)[:, :5]
+                src = y[:, :5] * 3
+                reduced = [x.scatter_reduce(1, index, src, reduce, include_self=keep)
+                           for reduce in ("sum", "prod", "mean", "amax", "amin")
+                           for keep in (True, False)]
+                rows = x.t().scatter_reduce(0, index.t(), src.t(), "amax", include_self=False)
+                # Image features into the token embeddings where a token is a placeholder
+                # (transformers' multimodal models), and a flat in-place form.
+                placeholder = (tokens[..., :1] > 0.3).expand_as(tokens)
+                merged = tokens.masked_scatter(placeholder, features)
+                flat = x.clone()
+                flat.masked_scatter_(x > 0, y * 10)
+                return (*reduced, rows, merged, flat)
+
+        def model():
+            return M()
+
+        example_inputs = (torch.randn(4, 6), torch.randn(4, 6), torch.randn(2, 7, 8),
+                          torch.randn(14, 8))
     """)
     check_against_eager(pt2c, cpp_host, python, model, tmp_path)

@@ -35,9 +35,6 @@ REASONS = {
     "aten._local_scalar_dense": (
         "`.item()`: a Python number read from tensor data, which the exporter reports as "
         "DATA_DEPENDENT (the traced value becomes a constant)"),
-    "aten.masked_scatter": (
-        "which source element lands where depends on the mask's data (a prefix count "
-        "over the flattened mask): " + NOT_YET),
     "aten._fft_r2c": "complex results: the artifact and the dialects have no complex dtypes",
     "aten._fft_c2r": "complex inputs: the artifact and the dialects have no complex dtypes",
     "aten.atan2.out": ("an out= form (writes a tensor the caller passes); the dialect has "
@@ -48,7 +45,6 @@ REASONS = {
     "aten._embedding_bag": (
         "eager calls _embedding_bag_forward_only (not a Core op) under torch.no_grad(), "
         "which is how the exporter traces; both are " + NOT_YET),
-    "aten.scatter_reduce.two": NOT_YET,
     "aten._native_batch_norm_legit": (
         "torch.export's form of batch norm with batch statistics; eager, which the "
         "exporter traces, calls native_batch_norm (in the dialect) instead"),

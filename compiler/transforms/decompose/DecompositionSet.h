@@ -136,6 +136,8 @@ void populateTopKDecompositions(DecompositionSet &set);
 /// index_put, index_fill, index_add, scatter(_add), max_unpool2d, diagonal
 /// (ScatterWrites.cpp).
 void populateScatterWriteDecompositions(DecompositionSet &set);
+void populateScatterReduceDecompositions(DecompositionSet &set);
+void populateMaskedScatterDecompositions(DecompositionSet &set);
 
 /// f16/bf16 ops rebuilt in f32 (LowPrecision.cpp); not a DecompositionSet entry: it
 /// matches any aten op, before the op's own decomposition.

@@ -225,8 +225,7 @@ Value PrimBuilder::reshape(Value value, RankedTensorType type) {
   return create<prim::ReshapeOp>(type, value, sizes);
 }
 
-/// The identity of a reduction: folding it in changes nothing.
-static TypedAttr reductionIdentity(prim::ReduceKind kind, Type elementType) {
+TypedAttr reductionIdentity(prim::ReduceKind kind, Type elementType) {
   using K = prim::ReduceKind;
   if (auto f = dyn_cast<FloatType>(elementType)) {
     if (kind == K::MAX || kind == K::MIN)

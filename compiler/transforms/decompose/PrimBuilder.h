@@ -22,6 +22,10 @@
 
 namespace pt2c::decompose {
 
+/// The identity of a reduction of `elementType` elements: folding it in changes nothing
+/// (0 for SUM, 1 for PROD, -inf or the lowest integer for MAX, ...).
+mlir::TypedAttr reductionIdentity(prim::ReduceKind kind, mlir::Type elementType);
+
 class PrimBuilder {
 public:
   PrimBuilder(mlir::PatternRewriter &rewriter, mlir::Operation *atenOp)

@@ -204,3 +204,44 @@ func.func @index_fill_columns(%x: tensor<2x4xf32>, %i: tensor<2xi64>) -> tensor<
   %0 = "aten.index_fill.int_Scalar"(%x, %i) {dim = 1 : i64, value = 2.5 : f64} : (tensor<2x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
+
+// -----
+
+// scatter_reduce (amax, without self): the one-hot table hit[row, k, j], each position's
+// MAX over the k that hit it (-inf where none does), and self kept where none does.
+// CHECK-LABEL: func.func @scatter_reduce_amax
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3xf32>, %[[I:.*]]: tensor<2x2xi64>, %[[S:.*]]: tensor<2x2xf32>)
+// CHECK: %[[WANT:.*]] = prim.broadcast_in_dim %[[I]], dims = [0, 1] : tensor<2x2xi64> -> tensor<2x2x3xi64>
+// CHECK-NEXT: %[[IOTA:.*]] = prim.iota 2 : tensor<2x2x3xi64>
+// CHECK-NEXT: %[[HIT:.*]] = prim.compare EQ, %[[WANT]], %[[IOTA]]
+// CHECK-NEXT: %[[SPREAD:.*]] = prim.broadcast_in_dim %[[S]], dims = [0, 1]
+// CHECK-NEXT: %[[NEGINF:.*]] = prim.constant dense<0xFF800000> : tensor<2x2x3xf32>
+// CHECK-NEXT: %[[TERMS:.*]] = prim.select %[[HIT]], %[[SPREAD]], %[[NEGINF]]
+// CHECK: %[[MAX:.*]] = prim.reduce MAX, %[[TERMS]], %{{.*}}, dims = [1]
+// CHECK: %[[TOUCHED:.*]] = prim.reduce OR, %[[HIT]], %{{.*}}, dims = [1]
+// CHECK-NEXT: %[[R:.*]] = prim.select %[[TOUCHED]], %[[MAX]], %[[X]]
+// CHECK-NEXT: return %[[R]]
+func.func @scatter_reduce_amax(%x: tensor<2x3xf32>, %i: tensor<2x2xi64>, %s: tensor<2x2xf32>) -> tensor<2x3xf32> {
+  %0 = "aten.scatter_reduce.two"(%x, %i, %s) {dim = 1 : i64, reduce = "amax", include_self = false} : (tensor<2x3xf32>, tensor<2x2xi64>, tensor<2x2xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// masked_scatter: the flattened mask's inclusive prefix count by shifted adds (1, 2, 4),
+// minus one, is where each true position reads the source.
+// CHECK-LABEL: func.func @masked_scatter
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3xf32>, %[[M:.*]]: tensor<2x1xi1>, %[[S:.*]]: tensor<6xf32>)
+// CHECK: %[[MASK:.*]] = prim.broadcast_in_dim %[[M]], dims = [0, 1] : tensor<2x1xi1> -> tensor<2x3xi1>
+// CHECK: prim.pad %{{.*}}, low = [1], high = [0]
+// CHECK: prim.pad %{{.*}}, low = [2], high = [0]
+// CHECK: prim.pad %{{.*}}, low = [4], high = [0]
+// CHECK: %[[COUNT:.*]] = prim.add
+// CHECK: %[[FROM:.*]] = prim.sub %[[COUNT]]
+// CHECK-NEXT: %[[TAKEN:.*]] = prim.gather %[[S]], %[[FROM]], axis = 0
+// CHECK-NEXT: %[[PLACED:.*]] = prim.reshape %[[TAKEN]] : tensor<6xf32> -> tensor<2x3xf32>
+// CHECK-NEXT: prim.select %[[MASK]], %[[PLACED]], %[[X]]
+func.func @masked_scatter(%x: tensor<2x3xf32>, %m: tensor<2x1xi1>, %s: tensor<6xf32>) -> tensor<2x3xf32> {
+  %0 = "aten.masked_scatter"(%x, %m, %s) : (tensor<2x3xf32>, tensor<2x1xi1>, tensor<6xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
