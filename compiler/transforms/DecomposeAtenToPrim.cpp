@@ -44,6 +44,7 @@ void decompose::populateAtenToPrimDecompositions(mlir::RewritePatternSet &patter
   populateScatterWriteDecompositions(set);
   populateScatterReduceDecompositions(set);
   populateMaskedScatterDecompositions(set);
+  populateEmbeddingBagDecompositions(set);
 }
 
 namespace {

@@ -200,6 +200,19 @@ LogicalResult maskedFill(DtypeQuery &q, Types &out) {
   return sameAsSelf(q, out);
 }
 
+/// _embedding_bag(weight, indices, offsets, ..., per_sample_weights): the bags in the
+/// weight's dtype, then offset2bag, bag_size and max_indices as int64; integer indices
+/// and offsets, per-sample weights of the weight's dtype.
+LogicalResult embeddingBag(DtypeQuery &q, Types &out) {
+  Type i32 = IntegerType::get(q.ctx(), 32);
+  if (failed(q.expectOperand(1, "the indices", {q.i64(), i32})) ||
+      failed(q.expectOperand(2, "the offsets", {q.i64(), i32})) ||
+      (q.numOperands() > 3 && failed(q.expectOperand(3, "the per-sample weights", {q.elem(0)}))))
+    return failure();
+  out = {q.elem(0), q.i64(), q.i64(), q.i64()};
+  return success();
+}
+
 /// masked_scatter(self, mask, source): a bool mask and a source of self's dtype.
 LogicalResult maskedScatter(DtypeQuery &q, Types &out) {
   if (failed(q.expectOperand(1, "the mask", {q.i1()})) ||
@@ -696,6 +709,7 @@ const llvm::StringMap<RuleEntry> &rules() {
          "aten.scatter_reduce_.two"},
         scatter, true);
     add({"aten.masked_scatter"}, maskedScatter);
+    add({"aten._embedding_bag", "aten._embedding_bag_forward_only"}, embeddingBag);
     add({"aten.masked_scatter_"}, maskedScatter, true);
     add({"aten.index_put"}, indexPut);
     add({"aten.index_put_"}, indexPut, true);

@@ -5,8 +5,8 @@ exactly: one value off is far over that). Each model holds many ops, since a com
 takes seconds: elementwise math (inputs mapped into each function's domain), rounding
 (halves, for round's half-to-even), division with rounding and remainders on negative
 operands, clamps and activations, NaN and inf classes, boolean logic, reductions,
-flips, copies, reflection/replication padding, slice/select scatters, scatter_reduce and
-masked_scatter."""
+flips, copies, reflection/replication padding, slice/select scatters, scatter_reduce,
+masked_scatter and embedding bags."""
 from harness import check_against_eager, write_model
 
 
@@ -327,5 +327,38 @@ def test_scatter_reduce_and_masked_scatter(pt2c, cpp_host, python, tmp_path):
 
         example_inputs = (torch.randn(4, 6), torch.randn(4, 6), torch.randn(2, 7, 8),
                           torch.randn(14, 8))
+    """)
+    check_against_eager(pt2c, cpp_host, python, model, tmp_path)
+
+
+def test_embedding_bags(pt2c, cpp_host, python, tmp_path):
+    model = write_model(tmp_path, """
+        import torch
+        from torch import nn
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.sums = nn.EmbeddingBag(20, 6, mode="sum")
+                self.means = nn.EmbeddingBag(20, 6, mode="mean", padding_idx=3)
+                self.maxes = nn.EmbeddingBag(20, 6, mode="max", include_last_offset=True)
+                self.rows = nn.EmbeddingBag(20, 6, mode="mean")
+
+            def forward(self, x):
+                # Ids drawn from the data (padding id 3 among them); bags of 3, 0, 2 and
+                # 5 ids (an empty one), and the 2-D form: one bag per row.
+                ids = (x.abs() * 100).long() % 20
+                offsets = torch.tensor([0, 3, 3, 5])
+                weights = x.sigmoid()
+                return (self.sums(ids, offsets, per_sample_weights=weights),
+                        self.means(ids, offsets),
+                        self.maxes(ids, torch.tensor([0, 3, 3, 5, 10])),
+                        self.rows(ids.view(2, 5)))
+
+        def model():
+            torch.manual_seed(0)
+            return M()
+
+        example_inputs = (torch.randn(10),)
     """)
     check_against_eager(pt2c, cpp_host, python, model, tmp_path)

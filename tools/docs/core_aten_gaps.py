@@ -42,9 +42,6 @@ REASONS = {
     "aten.as_strided": (
         "arbitrary strides over a storage: pt2c's value semantics have no strides (the "
         "exporter drops as_strided_ calls that keep every element in place)"),
-    "aten._embedding_bag": (
-        "eager calls _embedding_bag_forward_only (not a Core op) under torch.no_grad(), "
-        "which is how the exporter traces; both are " + NOT_YET),
     "aten._native_batch_norm_legit": (
         "torch.export's form of batch norm with batch statistics; eager, which the "
         "exporter traces, calls native_batch_norm (in the dialect) instead"),

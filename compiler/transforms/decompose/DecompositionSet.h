@@ -138,6 +138,7 @@ void populateTopKDecompositions(DecompositionSet &set);
 void populateScatterWriteDecompositions(DecompositionSet &set);
 void populateScatterReduceDecompositions(DecompositionSet &set);
 void populateMaskedScatterDecompositions(DecompositionSet &set);
+void populateEmbeddingBagDecompositions(DecompositionSet &set);
 
 /// f16/bf16 ops rebuilt in f32 (LowPrecision.cpp); not a DecompositionSet entry: it
 /// matches any aten op, before the op's own decomposition.

@@ -124,3 +124,25 @@ func.func @col2im(%x: tensor<1x4x2xf32>) -> tensor<1x1x2x3xf32> {
   %0 = "aten.col2im"(%x) {output_size = array<i64: 2, 3>, kernel_size = array<i64: 2, 2>, dilation = array<i64: 1, 1>, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x2xf32>) -> tensor<1x1x2x3xf32>
   return %0 : tensor<1x1x2x3xf32>
 }
+
+// -----
+
+// embedding_bag (mean): position k's bag is the count of offsets <= k, minus one; the
+// bags' members as a [bags, n] 0/1 matrix times the gathered rows, divided by each
+// bag's size (at least 1: an empty bag gives 0). The unused backward results are
+// zeros that canonicalization drops.
+// CHECK-LABEL: func.func @embedding_bag_mean
+// CHECK-SAME: (%[[W:.*]]: tensor<5x2xf32>, %[[I:.*]]: tensor<4xi64>, %[[O:.*]]: tensor<2xi64>)
+// CHECK: %[[K:.*]] = prim.iota 1 : tensor<2x4xi64>
+// CHECK-NEXT: %[[STARTS:.*]] = prim.broadcast_in_dim %[[O]], dims = [0]
+// CHECK-NEXT: %[[BEGUN:.*]] = prim.compare LE, %[[STARTS]], %[[K]]
+// CHECK: %[[BAG:.*]] = prim.sub
+// CHECK: %[[MEMBER:.*]] = prim.compare EQ
+// CHECK-NEXT: %[[ROWS:.*]] = prim.gather %[[W]], %[[I]], axis = 0 : tensor<5x2xf32>, tensor<4xi64> -> tensor<4x2xf32>
+// CHECK: %[[SUMS:.*]] = prim.dot_general %{{.*}}, %[[ROWS]], batch = [] x [], contract = [1] x [0] : (tensor<2x4xf32>, tensor<4x2xf32>) -> tensor<2x2xf32>
+// CHECK: %[[SIZE:.*]] = prim.max
+// CHECK: prim.div %[[SUMS]]
+func.func @embedding_bag_mean(%w: tensor<5x2xf32>, %i: tensor<4xi64>, %o: tensor<2xi64>) -> tensor<2x2xf32> {
+  %0:4 = "aten._embedding_bag"(%w, %i, %o) {mode = 1 : i64} : (tensor<5x2xf32>, tensor<4xi64>, tensor<2xi64>) -> (tensor<2x2xf32>, tensor<4xi64>, tensor<2xi64>, tensor<2xi64>)
+  return %0#0 : tensor<2x2xf32>
+}
