@@ -12,7 +12,6 @@ RANDOM = ("random: the exporter reports RANDOMNESS (its values are fixed at trac
           "the runtime has no random number generator")
 SIZE_QUERY = ("a size query returning a Python int: the exporter records sizes in tensor "
               "metadata (dynamic ones as symbolic expressions), never as graph ops")
-NOT_YET = "not implemented yet"
 
 REASONS = {
     "aten._adaptive_avg_pool2d_backward": TRAINING,
