@@ -271,6 +271,8 @@ struct AbsorbTransposesIntoAttention : OpRewritePattern<AttentionOp> {
     SmallVector<Value> operands = {op.getQuery(), op.getKey(), op.getValue()};
     bool changed = false;
     for (unsigned i = 0; i < 3; ++i) {
+      if (op.partOf(i) >= 0)
+        continue; // a packed operand: already read in place
       if (auto transpose = operands[i].getDefiningOp<TransposeOp>();
           swapsHeadsAndLength(transpose)) {
         operands[i] = transpose.getOperand();
@@ -299,7 +301,8 @@ struct AbsorbTransposesIntoAttention : OpRewritePattern<AttentionOp> {
       return failure();
     auto fused = rewriter.create<AttentionOp>(
         op.getLoc(), resultType, operands[0], operands[1], operands[2], op.getBias(),
-        op.getScaleAttr(), op.getCausalAttr(), rewriter.getDenseBoolArrayAttr(layout));
+        op.getScaleAttr(), op.getCausalAttr(), rewriter.getDenseBoolArrayAttr(layout),
+        op.getPartsAttr());
     if (outTranspose) {
       Value result = fused.getResult();
       if (sequenceFirst)
@@ -368,7 +371,54 @@ struct AbsorbRepeatedHeadsIntoAttention : OpRewritePattern<AttentionOp> {
     rewriter.replaceOpWithNewOp<AttentionOp>(
         op, op.getType(), op.getQuery(), key->build(rewriter, op.getLoc()),
         value->build(rewriter, op.getLoc()), op.getBias(), op.getScaleAttr(), op.getCausalAttr(),
-        op.getHeadsInnerAttr());
+        op.getHeadsInnerAttr(), op.getPartsAttr());
+    return success();
+  }
+};
+
+/// attention(reshape(slice(x))) where x is [B, len, P, H, dim] (heads inner) and the
+/// slice takes one part p of dim 2 whole: the op reads part p of x in place. timm's and
+/// other fused q/k/v projections split their output this way; each slice was a copy.
+struct AbsorbPackedSlicesIntoAttention : OpRewritePattern<AttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  static std::optional<std::pair<Value, int64_t>> packedPart(Value operand) {
+    auto reshape = operand.getDefiningOp<ReshapeOp>();
+    auto slice = reshape ? reshape.getOperand().getDefiningOp<SliceOp>() : SliceOp();
+    if (!slice)
+      return std::nullopt;
+    auto packed = cast<RankedTensorType>(slice.getOperand().getType());
+    auto type = cast<RankedTensorType>(operand.getType());
+    if (packed.getRank() != 5 || !packed.hasStaticShape() || !type.hasStaticShape())
+      return std::nullopt;
+    ArrayRef<int64_t> p = packed.getShape();
+    int64_t part = slice.getStartIndices()[2];
+    SmallVector<int64_t> start = {0, 0, part, 0, 0}, limit = {p[0], p[1], part + 1, p[3], p[4]};
+    if (slice.getStartIndices() != ArrayRef<int64_t>(start) ||
+        slice.getLimitIndices() != ArrayRef<int64_t>(limit) ||
+        !llvm::all_of(slice.getStrides(), [](int64_t s) { return s == 1; }) ||
+        type.getShape() != ArrayRef<int64_t>{p[0], p[1], p[3], p[4]})
+      return std::nullopt;
+    return std::make_pair(slice.getOperand(), part);
+  }
+
+  LogicalResult matchAndRewrite(AttentionOp op, PatternRewriter &rewriter) const override {
+    SmallVector<Value> operands = {op.getQuery(), op.getKey(), op.getValue()};
+    SmallVector<int64_t> parts = {op.partOf(0), op.partOf(1), op.partOf(2)};
+    bool changed = false;
+    for (unsigned i = 0; i < 3; ++i) {
+      if (parts[i] >= 0 || !op.getHeadsInner()[i])
+        continue;
+      if (auto found = packedPart(operands[i])) {
+        std::tie(operands[i], parts[i]) = *found;
+        changed = true;
+      }
+    }
+    if (!changed)
+      return failure();
+    rewriter.replaceOpWithNewOp<AttentionOp>(
+        op, op.getType(), operands[0], operands[1], operands[2], op.getBias(), op.getScaleAttr(),
+        op.getCausalAttr(), op.getHeadsInnerAttr(), rewriter.getDenseI64ArrayAttr(parts));
     return success();
   }
 };
@@ -376,7 +426,8 @@ struct AbsorbRepeatedHeadsIntoAttention : OpRewritePattern<AttentionOp> {
 } // namespace
 
 void AttentionOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
-  patterns.add<AbsorbTransposesIntoAttention, AbsorbRepeatedHeadsIntoAttention>(context);
+  patterns.add<AbsorbTransposesIntoAttention, AbsorbRepeatedHeadsIntoAttention,
+               AbsorbPackedSlicesIntoAttention>(context);
 }
 
 namespace {

@@ -112,9 +112,16 @@ LogicalResult ReshapeOp::verify() {
   return success();
 }
 
+int64_t AttentionOp::partOf(unsigned which) {
+  std::optional<ArrayRef<int64_t>> parts = getParts();
+  return which < 3 && parts && parts->size() == 3 ? (*parts)[which] : -1;
+}
+
 SmallVector<int64_t, 4> AttentionOp::logicalShape(unsigned which) {
   Value tensors[4] = {getQuery(), getKey(), getValue(), getResult()};
   SmallVector<int64_t, 4> shape(cast<RankedTensorType>(tensors[which].getType()).getShape());
+  if (partOf(which) >= 0 && shape.size() == 5) // [B, len, P, H, dim]
+    return {shape[0], shape[3], shape[1], shape[4]};
   if (shape.size() == 4 && getHeadsInner()[which])
     std::swap(shape[1], shape[2]);
   return shape;
@@ -123,12 +130,20 @@ SmallVector<int64_t, 4> AttentionOp::logicalShape(unsigned which) {
 LogicalResult AttentionOp::verify() {
   if (getHeadsInner().size() != 4)
     return emitOpError("heads_inner needs 4 entries: query, key, value, result");
+  if (getParts() && getParts()->size() != 3)
+    return emitOpError("parts needs 3 entries: query, key, value");
   Value tensors[4] = {getQuery(), getKey(), getValue(), getResult()};
   Type t = getQuery().getType().getElementType();
-  for (Value v : tensors) {
+  for (auto [which, v] : llvm::enumerate(tensors)) {
     auto type = cast<RankedTensorType>(v.getType());
-    if (!type.hasStaticShape() || type.getRank() != 4)
+    if (int64_t part = partOf(which); part >= 0) {
+      if (!type.hasStaticShape() || type.getRank() != 5 || !getHeadsInner()[which] ||
+          part >= type.getDimSize(2))
+        return emitOpError("a packed operand is a static [B, len, P, H, dim] tensor, heads "
+                           "inner, of which it reads a part p < P");
+    } else if (!type.hasStaticShape() || type.getRank() != 4) {
       return emitOpError("needs query, key, value and result of static rank-4 shapes");
+    }
     if (type.getElementType() != t)
       return emitOpError("needs query, key, value and result of one element type");
   }

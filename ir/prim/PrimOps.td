@@ -273,23 +273,31 @@ def Prim_AttentionOp : Prim_Op<"attention"> {
     `heads_inner` [q, k, v, result]: that tensor is laid out [B, len, H, dim] instead
     (the layout of a Linear's output split into heads, before the transpose that
     attention code applies; canonicalization absorbs such transposes into the op).
+    `parts` [q, k, v], when present: where entry i is p >= 0, operand i (heads inner)
+    is a packed [B, len, P, H, dim] tensor of which the op reads part p of dim 2 (a
+    fused q/k/v projection's output, split by the model into P parts after its reshape;
+    canonicalization absorbs such slices into the op); -1 keeps the operand as it is.
     Only the CUDA pipeline emits it (the decomposition of scaled_dot_product_attention
     in a module marked `pt2c.fused_ops`); every other target sees that formula
     as prim ops.
   }];
   let arguments = (ins Prim_FloatTensor:$query, Prim_FloatTensor:$key,
                        Prim_FloatTensor:$value, Optional<Prim_FloatTensor>:$bias,
-                       F64Attr:$scale, BoolAttr:$causal, DenseBoolArrayAttr:$heads_inner);
+                       F64Attr:$scale, BoolAttr:$causal, DenseBoolArrayAttr:$heads_inner,
+                       OptionalAttr<DenseI64ArrayAttr>:$parts);
   let results = (outs Prim_FloatTensor:$result);
   let assemblyFormat = [{
     $query `,` $key `,` $value (`bias` $bias^)? `,` `scale` `=` $scale `,` `causal` `=` $causal
-    `,` `heads_inner` `=` $heads_inner attr-dict `:` type(operands) `->` type($result)
+    `,` `heads_inner` `=` $heads_inner (`,` `parts` `=` $parts^)? attr-dict `:` type(operands)
+    `->` type($result)
   }];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     /// The [B, H, len, dim] shape of q, k, v or the result (0..3), whatever its layout.
     llvm::SmallVector<int64_t, 4> logicalShape(unsigned which);
+    /// The part of dim 2 that operand `which` (0..2) reads when it is packed, else -1.
+    int64_t partOf(unsigned which);
   }];
 }
 

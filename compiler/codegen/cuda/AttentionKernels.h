@@ -32,10 +32,13 @@ struct Attention {
 
   // Indices into q, k, v or the result (0..3) for [b, h, row, column] in its layout; h is
   // the query's head: key and value read head h / headsPerKv (grouped-query attention).
-  llvm::SmallVector<mlir::Value, 4> at(unsigned which, mlir::Value bi, mlir::Value hi,
+  // A packed operand ([B, len, P, H, dim]) takes its part's index as a fifth.
+  llvm::SmallVector<mlir::Value, 5> at(unsigned which, mlir::Value bi, mlir::Value hi,
                                        mlir::Value row, mlir::Value col) {
     if ((which == 1 || which == 2) && headsPerKv > 1)
       hi = b.create<mlir::arith::DivUIOp>(loc, hi, kb.index(headsPerKv));
+    if (int64_t part = op.partOf(which); part >= 0)
+      return {bi, row, kb.index(part), hi, col};
     if (op.getHeadsInner()[which])
       return {bi, row, hi, col};
     return {bi, hi, row, col};

@@ -180,12 +180,13 @@ bool emitMmaAttentionKernel(Attention &a) {
   auto quadReduce = [&](mlir::Value value, bool max) {
     return shuffleReduce(b, loc, value, max, {1, 2});
   };
-  // The element index of [b, h, row, col] in operand `which` (0..3: q, k, v, out).
+  // The element index of [b, h, row, col] in operand `which` (0..3: q, k, v, out), packed
+  // operands included.
   auto linear = [&](unsigned which, mlir::Value memref, mlir::Value row, mlir::Value col) {
     auto type = llvm::cast<mlir::MemRefType>(memref.getType());
-    llvm::SmallVector<mlir::Value, 4> indices = a.at(which, a.bIdx, a.hIdx, row, col);
+    llvm::SmallVector<mlir::Value, 5> indices = a.at(which, a.bIdx, a.hIdx, row, col);
     mlir::Value offset = indices[0];
-    for (int64_t d = 1; d < 4; ++d)
+    for (int64_t d = 1; d < (int64_t)indices.size(); ++d)
       offset =
           add(b.create<mlir::arith::MulIOp>(loc, offset, kb.index(type.getDimSize(d))), indices[d]);
     return offset;

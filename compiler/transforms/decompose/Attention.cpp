@@ -177,7 +177,7 @@ Value fusedAttention(Operation *op, PrimBuilder &b, const AttentionArgs &args) {
   return b.create<prim::AttentionOp>(
       resultType, args.query, args.key, args.value, bias,
       FloatAttr::get(Float64Type::get(context), scale), BoolAttr::get(context, args.isCausal),
-      DenseBoolArrayAttr::get(context, {false, false, false, false}));
+      DenseBoolArrayAttr::get(context, {false, false, false, false}), DenseI64ArrayAttr());
 }
 
 std::optional<double> optionalScale(std::optional<APFloat> scale) {

@@ -138,3 +138,16 @@ func.func private @rms_norm(%x: tensor<6x32xf16>, %w: tensor<32xf16>) -> tensor<
   return %0 : tensor<6x32xf16>
 }
 // NVVM: llvm.func @rms_norm_kernel(
+
+// Attention over a packed q/k/v projection [1, len, 3, H, dim] (parts = [0, 1, 2]): the
+// one buffer is indexed [b, row, part, h, column], part 0 for the queries, 1 for the
+// keys, 2 for the values; nothing is copied out first.
+// CHECK-LABEL: func.func private @packed_parts(
+// CHECK-SAME: %[[P:.*]]: memref<1x5x3x2x8xf32>
+// CHECK: memref.load %[[P]][%{{.*}}, %{{.*}}, %c0{{.*}}, %{{.*}}, %{{.*}}] : memref<1x5x3x2x8xf32>
+// CHECK: memref.load %[[P]][%{{.*}}, %{{.*}}, %c1{{.*}}, %{{.*}}, %{{.*}}] : memref<1x5x3x2x8xf32>
+// CHECK: memref.load %[[P]][%{{.*}}, %{{.*}}, %c2{{.*}}, %{{.*}}, %{{.*}}] : memref<1x5x3x2x8xf32>
+func.func private @packed_parts(%p: tensor<1x5x3x2x8xf32>) -> tensor<1x5x2x8xf32> attributes {pt2c.kernel} {
+  %0 = prim.attention %p, %p, %p, scale = 0.25, causal = false, heads_inner = [true, true, true, true], parts = [0, 1, 2] : tensor<1x5x3x2x8xf32>, tensor<1x5x3x2x8xf32>, tensor<1x5x3x2x8xf32> -> tensor<1x5x2x8xf32>
+  return %0 : tensor<1x5x2x8xf32>
+}

@@ -58,13 +58,13 @@ func.func @packed_unit_batch(%p: tensor<5x48xf16>) -> tensor<5x1x2x8xf16> {
 
 // timm's attention: the fused projection [1, len, 3, H, dim] is sliced per q/k/v, each
 // slice [1, len, 1, H, dim] moved to [1, 1, H, len, dim] and reshaped to [1, H, len,
-// dim]. Attention reads each slice reshaped to [1, len, H, dim] instead (heads_inner):
-// no transpose is left to copy.
+// dim]. Attention reads each slice reshaped to [1, len, H, dim] instead (heads_inner),
+// and then each slice in place, as part 0, 1 or 2 of the projection (parts): no
+// transpose and no slice is left to copy.
 // CHECK-LABEL: func.func @timm_qkv_split
-// CHECK-NOT: prim.transpose
-// CHECK: %[[Q:.*]] = prim.reshape %{{.*}} : tensor<1x5x1x2x8xf16> -> tensor<1x5x2x8xf16>
-// CHECK: prim.attention %[[Q]], {{.*}} heads_inner = [true, true, true, true] : tensor<1x5x2x8xf16>, tensor<1x5x2x8xf16>, tensor<1x5x2x8xf16> -> tensor<1x5x2x8xf16>
-// CHECK-NOT: prim.transpose
+// CHECK-SAME: (%[[P:.*]]: tensor<1x5x3x2x8xf16>)
+// CHECK-NEXT: %[[A:.*]] = prim.attention %[[P]], %[[P]], %[[P]], scale = 1.000000e+00, causal = false, heads_inner = [true, true, true, true], parts = [0, 1, 2] : tensor<1x5x3x2x8xf16>, tensor<1x5x3x2x8xf16>, tensor<1x5x3x2x8xf16> -> tensor<1x5x2x8xf16>
+// CHECK-NEXT: return %[[A]]
 func.func @timm_qkv_split(%p: tensor<1x5x3x2x8xf16>) -> tensor<1x5x2x8xf16> {
   %s0 = prim.slice %p, start = [0, 0, 0, 0, 0], limit = [1, 5, 1, 2, 8], strides = [1, 1, 1, 1, 1] : tensor<1x5x3x2x8xf16> -> tensor<1x5x1x2x8xf16>
   %s1 = prim.slice %p, start = [0, 0, 1, 0, 0], limit = [1, 5, 2, 2, 8], strides = [1, 1, 1, 1, 1] : tensor<1x5x3x2x8xf16> -> tensor<1x5x1x2x8xf16>
@@ -78,6 +78,21 @@ func.func @timm_qkv_split(%p: tensor<1x5x3x2x8xf16>) -> tensor<1x5x2x8xf16> {
   %a = prim.attention %q, %k, %v, scale = 1.0, causal = false, heads_inner = [false, false, false, false] : tensor<1x2x5x8xf16>, tensor<1x2x5x8xf16>, tensor<1x2x5x8xf16> -> tensor<1x2x5x8xf16>
   %m = prim.transpose %a, permutation = [0, 2, 1, 3] : tensor<1x2x5x8xf16> -> tensor<1x5x2x8xf16>
   return %m : tensor<1x5x2x8xf16>
+}
+
+// -----
+
+// A slice that takes part of the heads too (heads 0..1 of 3) is no whole part: the
+// attention reads the slice as before.
+// CHECK-LABEL: func.func @partial_qkv_slice
+// CHECK: prim.slice
+// CHECK: prim.attention {{.*}} heads_inner = [true, true, true, true] : tensor<1x5x2x8xf16>
+// CHECK-NOT: parts
+func.func @partial_qkv_slice(%p: tensor<1x5x3x3x8xf16>) -> tensor<1x5x2x8xf16> {
+  %s = prim.slice %p, start = [0, 0, 0, 0, 0], limit = [1, 5, 1, 2, 8], strides = [1, 1, 1, 1, 1] : tensor<1x5x3x3x8xf16> -> tensor<1x5x1x2x8xf16>
+  %q = prim.reshape %s : tensor<1x5x1x2x8xf16> -> tensor<1x5x2x8xf16>
+  %a = prim.attention %q, %q, %q, scale = 1.0, causal = false, heads_inner = [true, true, true, true] : tensor<1x5x2x8xf16>, tensor<1x5x2x8xf16>, tensor<1x5x2x8xf16> -> tensor<1x5x2x8xf16>
+  return %a : tensor<1x5x2x8xf16>
 }
 
 // -----
@@ -126,6 +141,14 @@ func.func @mismatched_heads(%q: tensor<1x2x3x4xf32>, %k: tensor<1x3x3x4xf32>) ->
   // expected-error @+1 {{key and value need one head count that divides the query's}}
   %0 = prim.attention %q, %k, %k, scale = 1.0, causal = false, heads_inner = [false, false, false, false] : tensor<1x2x3x4xf32>, tensor<1x3x3x4xf32>, tensor<1x3x3x4xf32> -> tensor<1x2x3x4xf32>
   return %0 : tensor<1x2x3x4xf32>
+}
+
+// -----
+
+func.func @packed_part_out_of_range(%p: tensor<1x5x3x2x8xf32>) -> tensor<1x5x2x8xf32> {
+  // expected-error @+1 {{a packed operand is a static [B, len, P, H, dim] tensor, heads inner, of which it reads a part p < P}}
+  %0 = prim.attention %p, %p, %p, scale = 1.0, causal = false, heads_inner = [true, true, true, true], parts = [0, 1, 3] : tensor<1x5x3x2x8xf32>, tensor<1x5x3x2x8xf32>, tensor<1x5x3x2x8xf32> -> tensor<1x5x2x8xf32>
+  return %0 : tensor<1x5x2x8xf32>
 }
 
 // -----
