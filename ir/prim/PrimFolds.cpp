@@ -299,10 +299,10 @@ struct AbsorbTransposesIntoAttention : OpRewritePattern<AttentionOp> {
     }
     if (!changed)
       return failure();
-    auto fused = rewriter.create<AttentionOp>(
-        op.getLoc(), resultType, operands[0], operands[1], operands[2], op.getBias(),
-        op.getScaleAttr(), op.getCausalAttr(), rewriter.getDenseBoolArrayAttr(layout),
-        op.getPartsAttr());
+    auto fused =
+        rewriter.create<AttentionOp>(op.getLoc(), resultType, operands[0], operands[1], operands[2],
+                                     op.getBias(), op.getScaleAttr(), op.getCausalAttr(),
+                                     rewriter.getDenseBoolArrayAttr(layout), op.getPartsAttr());
     if (outTranspose) {
       Value result = fused.getResult();
       if (sequenceFirst)
