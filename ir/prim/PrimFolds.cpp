@@ -376,41 +376,73 @@ struct AbsorbRepeatedHeadsIntoAttention : OpRewritePattern<AttentionOp> {
   }
 };
 
-/// attention(reshape(slice(x))) where x is [B, len, P, H, dim] (heads inner) and the
-/// slice takes one part p of dim 2 whole: the op reads part p of x in place. timm's and
-/// other fused q/k/v projections split their output this way; each slice was a copy.
+/// attention(reshape(slice(x))) where the slice takes one part p of one dim of x whole,
+/// with the dims before it holding [B, len] and those after it [H, dim] in row-major
+/// order: x is then a packed [B, len, P, H, dim] projection (a reshape away), of which
+/// the op reads part p in place. timm splits its fused q/k/v projection this way
+/// ([B, len, 3, H, dim]), nn.MultiheadAttention as [B, len, 1, 3, H * dim]; each slice
+/// was a copy.
 struct AbsorbPackedSlicesIntoAttention : OpRewritePattern<AttentionOp> {
   using OpRewritePattern::OpRewritePattern;
 
-  static std::optional<std::pair<Value, int64_t>> packedPart(Value operand) {
+  struct Part {
+    Value packed;          // x
+    int64_t index;         // p
+    RankedTensorType type; // [B, len, P, H, dim]
+  };
+
+  static std::optional<Part> packedPart(Value operand) {
     auto reshape = operand.getDefiningOp<ReshapeOp>();
     auto slice = reshape ? reshape.getOperand().getDefiningOp<SliceOp>() : SliceOp();
     if (!slice)
       return std::nullopt;
     auto packed = cast<RankedTensorType>(slice.getOperand().getType());
-    auto type = cast<RankedTensorType>(operand.getType());
-    if (packed.getRank() != 5 || !packed.hasStaticShape() || !type.hasStaticShape())
+    auto type = cast<RankedTensorType>(operand.getType()); // [B, len, H, dim]
+    if (!packed.hasStaticShape() || !type.hasStaticShape() || type.getRank() != 4 ||
+        !llvm::all_of(slice.getStrides(), [](int64_t s) { return s == 1; }))
       return std::nullopt;
-    ArrayRef<int64_t> p = packed.getShape();
-    int64_t part = slice.getStartIndices()[2];
-    SmallVector<int64_t> start = {0, 0, part, 0, 0}, limit = {p[0], p[1], part + 1, p[3], p[4]};
-    if (slice.getStartIndices() != ArrayRef<int64_t>(start) ||
-        slice.getLimitIndices() != ArrayRef<int64_t>(limit) ||
-        !llvm::all_of(slice.getStrides(), [](int64_t s) { return s == 1; }) ||
-        type.getShape() != ArrayRef<int64_t>{p[0], p[1], p[3], p[4]})
+    std::optional<int64_t> cut;
+    for (int64_t d = 0; d < packed.getRank(); ++d) {
+      int64_t start = slice.getStartIndices()[d], limit = slice.getLimitIndices()[d];
+      if (start == 0 && limit == packed.getDimSize(d))
+        continue;
+      if (cut || limit != start + 1)
+        return std::nullopt;
+      cut = d;
+    }
+    if (!cut)
       return std::nullopt;
-    return std::make_pair(slice.getOperand(), part);
+    ArrayRef<int64_t> p = packed.getShape(), t = type.getShape();
+    int64_t before = 1, after = 1;
+    for (int64_t d = 0; d < packed.getRank(); ++d) {
+      if (d < *cut)
+        before *= p[d];
+      else if (d > *cut)
+        after *= p[d];
+    }
+    if (before != t[0] * t[1] || after != t[2] * t[3])
+      return std::nullopt;
+    return Part{slice.getOperand(), slice.getStartIndices()[*cut],
+                type.clone({t[0], t[1], p[*cut], t[2], t[3]})};
   }
 
   LogicalResult matchAndRewrite(AttentionOp op, PatternRewriter &rewriter) const override {
     SmallVector<Value> operands = {op.getQuery(), op.getKey(), op.getValue()};
     SmallVector<int64_t> parts = {op.partOf(0), op.partOf(1), op.partOf(2)};
+    llvm::SmallDenseMap<Value, Value> views;
     bool changed = false;
     for (unsigned i = 0; i < 3; ++i) {
       if (parts[i] >= 0 || !op.getHeadsInner()[i])
         continue;
       if (auto found = packedPart(operands[i])) {
-        std::tie(operands[i], parts[i]) = *found;
+        Value &view = views[found->packed]; // one reshape for q, k and v
+        if (!view)
+          view = found->packed.getType() == found->type
+                     ? found->packed
+                     : rewriter.create<ReshapeOp>(op.getLoc(), found->type, found->packed,
+                                                  ValueRange{});
+        operands[i] = view;
+        parts[i] = found->index;
         changed = true;
       }
     }

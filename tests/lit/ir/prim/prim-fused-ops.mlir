@@ -22,15 +22,14 @@ func.func @absorb_transposes(%x: tensor<1x5x2x8xf16>, %k: tensor<1x2x5x8xf16>) -
 // split by a transpose that brings the 3 to the front and a slice each, then rank-3
 // head splits; the heads merge sequence-first. Canonicalization leaves one slice per
 // operand (the transpose never made, the unit-dim transposes now reshapes), all read
-// [1, len, H, dim], and the result written that way.
+// [1, len, H, dim], and the result written that way; then the slices go too: the
+// projection reshaped to [1, len, 3, H, dim] is read in place (parts).
 // CHECK-LABEL: func.func @packed_unit_batch
 // CHECK-SAME: (%[[P:[a-z0-9]+]]: tensor<5x48xf16>)
 // CHECK-NOT: prim.transpose
-// CHECK: %[[R:.*]] = prim.reshape %[[P]] : tensor<5x48xf16> -> tensor<1x5x1x3x16xf16>
-// CHECK: prim.slice %[[R]], start = [0, 0, 0, 0, 0], limit = [1, 5, 1, 1, 16]
-// CHECK: prim.slice %[[R]], start = [0, 0, 0, 1, 0], limit = [1, 5, 1, 2, 16]
-// CHECK: prim.slice %[[R]], start = [0, 0, 0, 2, 0], limit = [1, 5, 1, 3, 16]
-// CHECK: %[[O:.*]] = prim.attention {{.*}} heads_inner = [true, true, true, true] : tensor<1x5x2x8xf16>, tensor<1x5x2x8xf16>, tensor<1x5x2x8xf16> -> tensor<1x5x2x8xf16>
+// CHECK-NOT: prim.slice
+// CHECK: %[[R:.*]] = prim.reshape %[[P]] : tensor<5x48xf16> -> tensor<1x5x3x2x8xf16>
+// CHECK-NEXT: %[[O:.*]] = prim.attention %[[R]], %[[R]], %[[R]], {{.*}} heads_inner = [true, true, true, true], parts = [0, 1, 2] : tensor<1x5x3x2x8xf16>, tensor<1x5x3x2x8xf16>, tensor<1x5x3x2x8xf16> -> tensor<1x5x2x8xf16>
 // CHECK: prim.reshape %[[O]] : tensor<1x5x2x8xf16> -> tensor<5x1x2x8xf16>
 // CHECK-NOT: prim.transpose
 func.func @packed_unit_batch(%p: tensor<5x48xf16>) -> tensor<5x1x2x8xf16> {
@@ -78,6 +77,25 @@ func.func @timm_qkv_split(%p: tensor<1x5x3x2x8xf16>) -> tensor<1x5x2x8xf16> {
   %a = prim.attention %q, %k, %v, scale = 1.0, causal = false, heads_inner = [false, false, false, false] : tensor<1x2x5x8xf16>, tensor<1x2x5x8xf16>, tensor<1x2x5x8xf16> -> tensor<1x2x5x8xf16>
   %m = prim.transpose %a, permutation = [0, 2, 1, 3] : tensor<1x2x5x8xf16> -> tensor<1x5x2x8xf16>
   return %m : tensor<1x5x2x8xf16>
+}
+
+// -----
+
+// nn.MultiheadAttention's packed projection [1, len, 1, 3, H * dim]: one part of dim 3,
+// [1, len] before it and [H * dim] after it, is the same packed layout reshaped.
+// CHECK-LABEL: func.func @mha_qkv_split
+// CHECK-SAME: (%[[X:.*]]: tensor<1x5x1x3x16xf16>)
+// CHECK-NEXT: %[[P:.*]] = prim.reshape %[[X]] : tensor<1x5x1x3x16xf16> -> tensor<1x5x3x2x8xf16>
+// CHECK-NEXT: prim.attention %[[P]], %[[P]], %[[P]], {{.*}} parts = [0, 1, 2]
+func.func @mha_qkv_split(%x: tensor<1x5x1x3x16xf16>) -> tensor<1x5x2x8xf16> {
+  %s0 = prim.slice %x, start = [0, 0, 0, 0, 0], limit = [1, 5, 1, 1, 16], strides = [1, 1, 1, 1, 1] : tensor<1x5x1x3x16xf16> -> tensor<1x5x1x1x16xf16>
+  %s1 = prim.slice %x, start = [0, 0, 0, 1, 0], limit = [1, 5, 1, 2, 16], strides = [1, 1, 1, 1, 1] : tensor<1x5x1x3x16xf16> -> tensor<1x5x1x1x16xf16>
+  %s2 = prim.slice %x, start = [0, 0, 0, 2, 0], limit = [1, 5, 1, 3, 16], strides = [1, 1, 1, 1, 1] : tensor<1x5x1x3x16xf16> -> tensor<1x5x1x1x16xf16>
+  %q = prim.reshape %s0 : tensor<1x5x1x1x16xf16> -> tensor<1x5x2x8xf16>
+  %k = prim.reshape %s1 : tensor<1x5x1x1x16xf16> -> tensor<1x5x2x8xf16>
+  %v = prim.reshape %s2 : tensor<1x5x1x1x16xf16> -> tensor<1x5x2x8xf16>
+  %a = prim.attention %q, %k, %v, scale = 1.0, causal = false, heads_inner = [true, true, true, true] : tensor<1x5x2x8xf16>, tensor<1x5x2x8xf16>, tensor<1x5x2x8xf16> -> tensor<1x5x2x8xf16>
+  return %a : tensor<1x5x2x8xf16>
 }
 
 // -----
