@@ -4,6 +4,7 @@
 #include "compiler/transforms/fold/FoldLowPrecision.h"
 #include "compiler/transforms/fold/FoldScales.h"
 #include "compiler/transforms/fold/HostEvaluator.h"
+#include "compiler/transforms/fold/MergeProjections.h"
 #include "ir/contract/ModelContract.h"
 #include "ir/contract/StorageBytes.h"
 #include "ir/prim/PrimDialect.h"
@@ -70,6 +71,12 @@ public:
 
   void run() {
     findConstants();
+    auto module = func->getParentOfType<ModuleOp>();
+    if (module && module->hasAttr(kFusedOpsAttr) &&
+        fold::mergeSiblingProjections(func, [&](Value v) { return constant.contains(v); })) {
+      constant.clear();
+      findConstants(); // the joined weights
+    }
     SmallVector<Value> roots = chooseRoots();
     SmallVector<std::pair<Value, std::string>> folded;
     for (Value root : roots) {

@@ -18,6 +18,9 @@
 //    out of the weights blob.
 // 3. Causal masks (CausalMask.h, run before 2): a prim.attention bias that evaluates
 //    to the causal mask becomes the op's `causal` flag.
+// 4. Sibling projections (MergeProjections.h, GPU modules, run before 2): Linears
+//    reading one activation with equal output sizes become one product whose joined
+//    weight 2 folds.
 #ifndef PT2C_COMPILER_TRANSFORMS_FOLD_FOLDWEIGHTS_H_
 #define PT2C_COMPILER_TRANSFORMS_FOLD_FOLDWEIGHTS_H_
 
