@@ -5,7 +5,8 @@
 // dimensions are innermost), each accumulating its share in a register, and
 // gpu.all_reduce (warp shuffles, then one value per warp through shared memory; lowered
 // by convert-gpu-to-nvvm) combines the partial results. Thread 0 folds the total into
-// the output, so the output's initial value (the fill before the reduction) is kept.
+// the output's initial value: the value of the fill just before the reduction (which
+// then goes), else the output as loaded.
 #include "compiler/codegen/cuda/GpuPasses.h"
 
 #include <limits>
@@ -200,8 +201,25 @@ mlir::Value combine(mlir::OpBuilder &b, mlir::Operation *combiner, mlir::Value a
   return b.create(state)->getResult(0);
 }
 
+// The fill that sets the whole output just before the reduction (constants aside), if
+// any: thread 0 then combines the fill value itself, and the fill, a launch of its own,
+// goes (a mean over H x W was two launches for one reduction).
+mlir::linalg::FillOp initialFill(mlir::linalg::GenericOp generic) {
+  mlir::Value target = generic.getDpsInitOperand(0)->get();
+  for (mlir::Operation *op = generic->getPrevNode(); op; op = op->getPrevNode()) {
+    if (op->hasTrait<mlir::OpTrait::ConstantLike>())
+      continue;
+    auto fill = llvm::dyn_cast<mlir::linalg::FillOp>(op);
+    if (fill && fill.getOutputs()[0] == target && fill.getInputs()[0].getType().isIntOrFloat())
+      return fill;
+    return {};
+  }
+  return {};
+}
+
 void rewrite(const RowReduction &r, int64_t blockSize) {
   mlir::linalg::GenericOp generic = r.generic;
+  mlir::linalg::FillOp fill = initialFill(generic); // before ops are added in between
   mlir::Location loc = generic.getLoc();
   mlir::OpBuilder b(generic);
   auto index = [&](int64_t v) { return b.create<mlir::arith::ConstantIndexOp>(loc, v); };
@@ -263,9 +281,12 @@ void rewrite(const RowReduction &r, int64_t blockSize) {
   mlir::Value target = generic.getDpsInitOperand(0)->get();
   auto outIndices =
       indicesOf(b, loc, generic.getMatchingIndexingMap(generic.getDpsInitOperand(0)), ivs);
-  mlir::Value old = b.create<mlir::memref::LoadOp>(loc, target, outIndices);
+  mlir::Value old = fill ? fill.getInputs()[0]
+                         : b.create<mlir::memref::LoadOp>(loc, target, outIndices).getResult();
   b.create<mlir::memref::StoreOp>(loc, combine(b, r.combiner, old, total), target, outIndices);
   generic.erase();
+  if (fill)
+    fill.erase();
 }
 
 struct MapRowReductionsToGpuPass : impl::MapRowReductionsToGpuPassBase<MapRowReductionsToGpuPass> {

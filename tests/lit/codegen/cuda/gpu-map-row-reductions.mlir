@@ -96,6 +96,42 @@ func.func @spatial_sums(%x: memref<2x16x7x7xf32>, %y: memref<2x16xf32>) {
   return
 }
 
+// The fill just before a reduction (how every reduction of a kernel starts) is not a
+// launch of its own: thread 0 combines the fill value with the total and stores it.
+// A fill further up, with another op in between, stays, and the output is loaded.
+// MAP-LABEL: func.func @filled_sums
+// MAP-NOT:     linalg.fill
+// MAP:         gpu.launch
+// MAP:           %[[ALL:.*]] = gpu.all_reduce add
+// MAP:           scf.if
+// MAP-NEXT:        %[[NEW:.*]] = arith.addf %cst, %[[ALL]] : f32
+// MAP-NEXT:        memref.store %[[NEW]], %arg1
+// MAP:         linalg.fill ins(%cst : f32) outs(%arg2 : memref<2x16xf32>)
+// MAP:         memref.copy
+// MAP:         gpu.launch
+// MAP:           scf.if
+// MAP-NEXT:        memref.load %arg2
+func.func @filled_sums(%x: memref<2x16x7x7xf32>, %y: memref<2x16xf32>, %z: memref<2x16xf32>,
+                       %w: memref<2x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<2x16xf32>)
+  linalg.generic {indexing_maps = [#x4, #y2], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x : memref<2x16x7x7xf32>) outs(%y : memref<2x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%z : memref<2x16xf32>)
+  memref.copy %w, %z : memref<2x16xf32> to memref<2x16xf32>
+  linalg.generic {indexing_maps = [#x4, #y2], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x : memref<2x16x7x7xf32>) outs(%z : memref<2x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
 // Every dimension reduced (a rank-0 result): one block; an i64 sum.
 // MAP-LABEL: func.func @full_sum_i64
 // MAP:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, {{.*}} threads({{.*}}) in (%{{.*}} = %c256,
