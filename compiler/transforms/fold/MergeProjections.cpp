@@ -112,16 +112,15 @@ void merge(ArrayRef<Projection> group) {
   int64_t n = shape.back() / parts;
   shape.back() = parts;
   shape.push_back(n);
-  Value packed =
-      b.create<prim::ReshapeOp>(loc, productType.clone(shape), product, ValueRange{});
+  Value packed = b.create<prim::ReshapeOp>(loc, productType.clone(shape), product, ValueRange{});
   SmallVector<int64_t> start(shape.size(), 0), limit(shape), strides(shape.size(), 1);
   for (int64_t i = 0; i < parts; ++i) {
     Projection p = group[i];
     start[last] = i;
     limit[last] = i + 1;
-    Value part = b.create<prim::SliceOp>(loc, packed, b.getDenseI64ArrayAttr(start),
-                                         b.getDenseI64ArrayAttr(limit),
-                                         b.getDenseI64ArrayAttr(strides));
+    Value part =
+        b.create<prim::SliceOp>(loc, packed, b.getDenseI64ArrayAttr(start),
+                                b.getDenseI64ArrayAttr(limit), b.getDenseI64ArrayAttr(strides));
     Value result = p.result();
     result.replaceAllUsesWith(
         b.create<prim::ReshapeOp>(loc, result.getType(), part, ValueRange{}).getResult());
