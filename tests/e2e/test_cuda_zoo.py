@@ -20,6 +20,7 @@ tests/gpu/make_zoo_cuda_bundle.sh.
 """
 import argparse
 import pathlib
+import re
 import sys
 import textwrap
 
@@ -99,7 +100,22 @@ def main():
         source = zoo[name]
         text = source.read_text() if isinstance(source, pathlib.Path) else textwrap.dedent(source)
         (directory / "model.py").write_text(text)
+        if isinstance(source, pathlib.Path):
+            write_neighbours(source, text, args.write_models)
         print(name)
+
+
+def write_neighbours(source, text, out):
+    """What an example's model.py loads from beside its folder (resnet18_fp16 reads
+    "resnet18"/model.py, the fp16 BERT "seeded_weights.py"), written beside it in `out`."""
+    examples = source.parent.parent
+    for quoted in set(re.findall(r'"([A-Za-z0-9_.]+)"', text)):
+        found = examples / quoted
+        if found.is_file() and found.suffix == ".py":
+            (out / quoted).write_text(found.read_text())
+        elif (found / "model.py").is_file() and found != source.parent:
+            (out / quoted).mkdir(parents=True, exist_ok=True)
+            (out / quoted / "model.py").write_text((found / "model.py").read_text())
 
 
 if __name__ == "__main__":

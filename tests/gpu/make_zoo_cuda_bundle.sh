@@ -67,4 +67,11 @@ for name in "${names[@]}"; do
   fi
   echo "$name: $so_mib MiB .so, built in $(( $(date +%s) - start )) s; bundle $total_mib MiB"
 done
+# What the models' model.py files load from beside their folders (resnet18_fp16 reads
+# ../resnet18/model.py), for bench.py's torch runs on the GPU machine.
+for extra in "$models"/*; do
+  base=$(basename "$extra")
+  case " ${names[*]} " in *" $base "*) continue ;; esac
+  cp -r "$extra" "$out/$base"
+done
 du -sh "$out"
