@@ -439,7 +439,8 @@ def test_attention_and_layer_norm_are_one_fused_kernel_each(pt2c, cpp_host, tmp_
     """Four-dimensional attention on the GPU is one launch of the fused kernel
     (codegen/cuda/AttentionKernel.cpp): a block per 4 query rows and per batch x head, no
     GEMM steps for the scores or for P @ V, and no copies for the head split and merge
-    (the kernel reads q, k, v where the Linear wrote them and writes the merged layout).
+    (the kernel reads q, k, v where their joined Linear wrote them and writes the merged
+    layout).
     Layer norm is one launch of its own fused kernel (LayerNormKernel.cpp), a warp per
     row, reading and writing f16. The launches' parameters match their cubins' (the fake
     driver checks); their numerics are checked on a GPU (tests/gpu: the zoo's
@@ -450,7 +451,9 @@ def test_attention_and_layer_norm_are_one_fused_kernel_each(pt2c, cpp_host, tmp_
     result = run([pt2c, model_py, "--target", "cuda:sm_90", "-o", so])
     assert result.returncode == 0, result.stderr
     plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
-    assert [g["n"] for g in plan["gemms"]] == [32, 32, 32]  # the Linear layers only
+    # The q, k and v Linears only, as one GEMM with their weights joined (n = 3 x 32):
+    # attention reads its three parts of the product in place.
+    assert [g["n"] for g in plan["gemms"]] == [96]
     launches, steps = [], plan["steps"]
     for j, step in enumerate(steps):  # the launches that run, not the GEMMs' fallbacks
         if step["kind"] == 0 and not any(
