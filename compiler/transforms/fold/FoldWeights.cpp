@@ -71,8 +71,7 @@ public:
 
   void run() {
     findConstants();
-    auto module = func->getParentOfType<ModuleOp>();
-    if (module && module->hasAttr(kFusedOpsAttr) &&
+    if (inFusedOpsModule(func) &&
         fold::mergeSiblingProjections(func, [&](Value v) { return constant.contains(v); })) {
       constant.clear();
       findConstants(); // the joined weights

@@ -4,6 +4,7 @@
 
 #include "ir/prim/PrimDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace pt2c::fold {
@@ -74,12 +75,6 @@ std::optional<Projection> projectionOf(prim::DotGeneralOp dot,
   return p;
 }
 
-// `v` is available at `at`: a block argument, or defined earlier in its block.
-bool availableAt(Value v, Operation *at) {
-  Operation *def = v.getDefiningOp();
-  return !def || (def->getBlock() == at->getBlock() && def->isBeforeInBlock(at));
-}
-
 // Replaces the projections (same x, same weight type, all with or all without a bias;
 // the first is the earliest) by one product and a slice of it each.
 void merge(ArrayRef<Projection> group) {
@@ -140,6 +135,7 @@ bool mergeSiblingProjections(func::FuncOp func, const std::function<bool(Value)>
   // contracted dims, and whether (and which) bias.
   using Key = std::tuple<Value, Type, Attribute, Attribute, Type>;
   llvm::MapVector<Key, SmallVector<Projection>> groups;
+  DominanceInfo dominance(func);
   func.walk([&](prim::DotGeneralOp dot) {
     std::optional<Projection> p = projectionOf(dot, isFoldable);
     if (!p)
@@ -149,8 +145,9 @@ bool mergeSiblingProjections(func::FuncOp func, const std::function<bool(Value)>
     SmallVector<Projection> &group = groups[key];
     // The merged product goes where the first one was: a later sibling's weight or bias
     // must already be there.
-    if (!group.empty() && (!availableAt(dot.getRhs(), group.front().dot) ||
-                           (p->bias && !availableAt(p->bias, group.front().dot))))
+    Operation *at = group.empty() ? nullptr : group.front().dot;
+    if (at && (!dominance.properlyDominates(dot.getRhs(), at) ||
+               (p->bias && !dominance.properlyDominates(p->bias, at))))
       return;
     group.push_back(*p);
   });
