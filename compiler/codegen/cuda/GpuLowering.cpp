@@ -26,6 +26,7 @@ void buildKernelsToGpuPipeline(mlir::OpPassManager &pm, const GpuLoweringOptions
   // No deallocations after bufferization: the host code is never run; its allocations
   // become arena buffers of the plan.
   buildBufferizeKernelsPipeline(pm);
+  pm.addNestedPass<mlir::func::FuncOp>(createWriteReshapedResultsInPlacePass());
   // Kernels of dynamic graphs: buffers at the symbols' maxima, sizes read on the GPU.
   pm.addPass(createBoundDynamicBuffersPass());
   // Reductions over many elements to launches of their own, the rest to parallel loops,

@@ -164,4 +164,17 @@ def LoadGpuSymbolsPass : Pass<"pt2c-gpu-load-symbols", "::mlir::func::FuncOp"> {
   ];
 }
 
+def WriteReshapedResultsInPlacePass
+    : Pass<"pt2c-write-reshaped-results-in-place", "::mlir::func::FuncOp"> {
+  let summary = "Compute a result that is a reshape of a temporary into its out-param";
+  let description = [{
+    After buffer-results-to-out-params: `memref.copy (reshape %tmp), %out`, where %tmp
+    is a static memref.alloc and %out an out-param nothing else uses, becomes %tmp :=
+    the inverse reshape of %out, and the copy goes. A loop nest linalg fused through a
+    reshape (a stacked concatenate's collapse: rotary embeddings) computes in the
+    expanded shape; the copy would be a launch of its own.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 #endif // PT2C_CODEGEN_CUDA_PASSES_TD

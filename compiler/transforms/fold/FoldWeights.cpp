@@ -43,6 +43,14 @@ OperandRange dataOperands(Operation *op) {
   return op->getOperands();
 }
 
+// Ops a kernel would recompute at a real cost per element of a table it reads: a rotary
+// embedding's cos and sin of positions times frequencies.
+bool isTranscendental(Operation *op) {
+  return isa<prim::ExpOp, prim::LogOp, prim::TanhOp, prim::ErfOp, prim::SigmoidOp, prim::CosOp,
+             prim::SinOp, prim::TanOp, prim::PowOp, prim::Expm1Op, prim::Log1pOp, prim::Log2Op,
+             prim::Log10Op>(op);
+}
+
 bool isWeightArgument(Value v) {
   auto arg = dyn_cast<BlockArgument>(v);
   if (!arg || !arg.getOwner()->isEntryBlock())
@@ -76,6 +84,7 @@ public:
       constant.clear();
       findConstants(); // the joined weights
     }
+    dropSatisfiedGuards();
     SmallVector<Value> roots = chooseRoots();
     SmallVector<std::pair<Value, std::string>> folded;
     for (Value root : roots) {
@@ -140,6 +149,31 @@ private:
     }
   }
 
+  // A guard whose value is a constant the traced value satisfies can never fail: checking
+  // it would cost every GPU run a stream synchronization and a device-to-host copy (the
+  // guards transformers' masks put on position ids are input-independent). It leaves the
+  // function's results; one that does not hold stays, so every run reports it.
+  void dropSatisfiedGuards() {
+    Operation *ret = func.front().getTerminator();
+    llvm::BitVector satisfied(func.getNumResults());
+    for (auto [i, v] : llvm::enumerate(ret->getOperands())) {
+      auto guard = func.getResultAttrOfType<DictionaryAttr>(i, kGuardAttr);
+      auto expected = guard ? guard.getAs<FloatAttr>("expected") : FloatAttr();
+      if (!expected || !constant.contains(v))
+        continue;
+      std::optional<HostTensor> t = evaluateRoot(v);
+      if (!t || t->numElements() != 1)
+        continue;
+      double actual = t->isFloat() ? t->floats[0] : static_cast<double>(t->ints[0]);
+      if (actual == expected.getValueAsDouble())
+        satisfied.set(i);
+    }
+    if (satisfied.none())
+      return;
+    ret->eraseOperands(satisfied);
+    (void)func.eraseResults(satisfied);
+  }
+
   // The constants to store: starting from those that run-time ops read, each value is
   // stored unless that is not worth it, in which case its op stays and its constant
   // operands are considered instead.
@@ -174,7 +208,8 @@ private:
   // Stored only if it is no bigger than the data it is computed from, or, up to
   // kComputedBytes, if computing it reads its inputs more than once per element (a
   // reduction, a windowed one, a gather, a product: the running sum under a decoder's
-  // attention mask, a rotary table). Not stored: a broadcast to an activation's shape
+  // attention mask) or takes a transcendental function of them (a rotary table's cos and
+  // sin). Not stored: a broadcast to an activation's shape
   // (the kernel reading it broadcasts for free) and a mere reshape of one weight (free
   // at run time: the plan aliases it).
   bool worthStoring(Value v) {
@@ -213,8 +248,9 @@ private:
         if (!dense || !dense.isSplat())
           sources.bytes += bytesOf(x.getType());
       } else {
-        sources.costly |=
-            isa<prim::ReduceOp, prim::ReduceWindowOp, prim::GatherOp, prim::DotGeneralOp>(def);
+        sources.costly |= isa<prim::ReduceOp, prim::ReduceWindowOp, prim::GatherOp,
+                              prim::DotGeneralOp>(def) ||
+                          isTranscendental(def);
         for (Value o : def->getOperands())
           stack.push_back(o);
       }

@@ -1,9 +1,11 @@
 // Lowering of prim ops that move or produce data without arithmetic: constants, dim
 // sizes, transposes, broadcasts and reshapes.
 #include "compiler/transforms/lower/LoweringPatterns.h"
+#include "ir/contract/ModelContract.h"
 #include "ir/prim/PrimDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -54,24 +56,45 @@ struct TransposeLowering : OpConversionPattern<prim::TransposeOp> {
 };
 
 /// A linalg.generic that reads operand dim i at loop bd[i], or at 0 where a size-1
-/// dim is expanded; loops of new dims are not read at all.
+/// dim is expanded; loops of new dims are not read at all. On the GPU (a module marked
+/// kFusedOpsAttr) the expanded size-1 dims are sliced out of the operand first, so
+/// that every indexing map is a projected permutation: linalg's fusion through a
+/// reshape (a stacked concatenate's collapse, compiler/transforms/lower/Indexing.cpp)
+/// accepts nothing else, and rotary embeddings broadcast their [1, 1, len, dim] tables.
 struct BroadcastInDimLowering : OpConversionPattern<prim::BroadcastInDimOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(prim::BroadcastInDimOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType in = op.getOperand().getType(), out = op.getType();
+    Value operand = adaptor.getOperand();
+    bool collapse = inFusedOpsModule(op) && in.hasStaticShape();
     SmallVector<AffineExpr> reads;
-    for (auto [i, d] : llvm::enumerate(op.getBroadcastDimensions()))
-      reads.push_back(in.getDimSize(i) == 1 && out.getDimSize(d) != 1
-                          ? rewriter.getAffineConstantExpr(0)
-                          : rewriter.getAffineDimExpr(d));
+    SmallVector<int64_t> keptShape;
+    for (auto [i, d] : llvm::enumerate(op.getBroadcastDimensions())) {
+      bool expanded = in.getDimSize(i) == 1 && out.getDimSize(d) != 1;
+      if (expanded && collapse)
+        continue;
+      reads.push_back(expanded ? rewriter.getAffineConstantExpr(0)
+                               : rewriter.getAffineDimExpr(d));
+      keptShape.push_back(in.getDimSize(i));
+    }
+    if (collapse && static_cast<int64_t>(reads.size()) != in.getRank()) {
+      // A rank-reducing slice, not a collapse_shape: fusion by expansion would push a
+      // reshape back into the consumer's loops.
+      SmallVector<OpFoldResult> zeros(in.getRank(), rewriter.getIndexAttr(0)),
+          ones(in.getRank(), rewriter.getIndexAttr(1)), sizes;
+      for (int64_t size : in.getShape())
+        sizes.push_back(rewriter.getIndexAttr(size));
+      operand = rewriter.create<tensor::ExtractSliceOp>(
+          loc, RankedTensorType::get(keptShape, in.getElementType()), operand, zeros, sizes, ones);
+    }
     SmallVector<AffineMap> maps = {AffineMap::get(out.getRank(), 0, reads, rewriter.getContext()),
                                    rewriter.getMultiDimIdentityMap(out.getRank())};
     SmallVector<utils::IteratorType> iterators(out.getRank(), utils::IteratorType::parallel);
     Value init = emptyTensor(rewriter, loc, out, adaptor.getDynamicSizes());
     auto generic = rewriter.create<linalg::GenericOp>(
-        loc, TypeRange{out}, ValueRange{adaptor.getOperand()}, ValueRange{init}, maps, iterators,
+        loc, TypeRange{out}, ValueRange{operand}, ValueRange{init}, maps, iterators,
         [](OpBuilder &b, Location l, ValueRange args) { b.create<linalg::YieldOp>(l, args[0]); });
     rewriter.replaceOp(op, generic->getResults());
     return success();

@@ -108,3 +108,48 @@ func.func @causal_bias(%x: tensor<1x2x3x4xf32> {pt2c.input = "x"}) -> (tensor<1x
   %b = prim.attention %x, %x, %x bias %sbias, scale = 5.000000e-01, causal = false, heads_inner = [false, false, false, false] : tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>, tensor<1x1x3x3xf32> -> tensor<1x2x3x4xf32>
   return %a, %b : tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>
 }
+
+// -----
+
+// A rotary table as transformers computes it: positions times frequencies as a
+// broadcast product (no dot_general), then cos. Stored though it is bigger than its
+// sources: each element costs a cos at run time.
+// cos([[0, 0], [1, 0.5]]) = [[1, 1], [0.5403023, 0.87758255]] in f32.
+// CHECK-LABEL: func.func @rotary_table_broadcast(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<2x2xf32> {pt2c.input = "x"}, %[[C:[^:]*]]: tensor<2x2xf32> {pt2c.value = dense_resource<[[R:.*]]> : tensor<2x2xf32>, pt2c.weight = "#fold0"})
+// CHECK-NEXT: %[[Y:.*]] = prim.mul %[[X]], %[[C]]
+// CHECK-NEXT: return %[[Y]]
+// CHECK: [[R]]: "0x400000000000803F0000803F40510A3F40A9603F"
+func.func @rotary_table_broadcast(%x: tensor<2x2xf32> {pt2c.input = "x"}) -> tensor<2x2xf32> {
+  %p = prim.iota 0 : tensor<2xf32>
+  %f = prim.constant dense<[1.0, 0.5]> : tensor<2xf32>
+  %pb = prim.broadcast_in_dim %p, dims = [0] : tensor<2xf32> -> tensor<2x2xf32>
+  %fb = prim.broadcast_in_dim %f, dims = [1] : tensor<2xf32> -> tensor<2x2xf32>
+  %t = prim.mul %pb, %fb : tensor<2x2xf32>
+  %c = prim.cos %t : tensor<2x2xf32>
+  %y = prim.mul %x, %c : tensor<2x2xf32>
+  return %y : tensor<2x2xf32>
+}
+
+// -----
+
+// Guards on values no input reaches (transformers checks its position ids, an iota, for
+// packed sequences): one the traced value satisfies can never fail and leaves the
+// results, with the ops computing it; one it does not satisfy stays, so that every run
+// reports it; a guard on the input stays.
+// CHECK-LABEL: func.func @constant_guards(
+// CHECK-SAME: -> (tensor<3xf32> {pt2c.output = "y"}, tensor<i1> {pt2c.guard = {expected = 0.000000e+00 : f64, message = "never"}}, tensor<i1> {pt2c.guard = {expected = 1.000000e+00 : f64, message = "input"}})
+// CHECK: %[[NEVER:.*]] = prim.compare EQ
+// CHECK: %[[IN:.*]] = prim.compare GT
+// CHECK: return %{{.*}}, %[[NEVER]], %[[IN]] :
+func.func @constant_guards(%x: tensor<3xf32> {pt2c.input = "x"}) -> (tensor<3xf32> {pt2c.output = "y"}, tensor<i1> {pt2c.guard = {expected = 1.0 : f64, message = "always"}}, tensor<i1> {pt2c.guard = {expected = 0.0 : f64, message = "never"}}, tensor<i1> {pt2c.guard = {expected = 1.0 : f64, message = "input"}}) {
+  %pos = prim.iota 0 : tensor<3xi64>
+  %two = prim.constant dense<2> : tensor<i64>
+  %last = prim.slice %pos, start = [2], limit = [3], strides = [1] : tensor<3xi64> -> tensor<1xi64>
+  %lastr = prim.reshape %last : tensor<1xi64> -> tensor<i64>
+  %ok = prim.compare EQ, %lastr, %two : tensor<i64>
+  %zero = prim.constant dense<0.0> : tensor<f32>
+  %sum = prim.reduce SUM, %x, %zero, dims = [0] : tensor<3xf32>, tensor<f32> -> tensor<f32>
+  %pos_sum = prim.compare GT, %sum, %zero : tensor<f32>
+  return %x, %ok, %ok, %pos_sum : tensor<3xf32>, tensor<i1>, tensor<i1>, tensor<i1>
+}
