@@ -248,9 +248,9 @@ private:
         if (!dense || !dense.isSplat())
           sources.bytes += bytesOf(x.getType());
       } else {
-        sources.costly |= isa<prim::ReduceOp, prim::ReduceWindowOp, prim::GatherOp,
-                              prim::DotGeneralOp>(def) ||
-                          isTranscendental(def);
+        sources.costly |=
+            isa<prim::ReduceOp, prim::ReduceWindowOp, prim::GatherOp, prim::DotGeneralOp>(def) ||
+            isTranscendental(def);
         for (Value o : def->getOperands())
           stack.push_back(o);
       }

@@ -75,8 +75,7 @@ struct BroadcastInDimLowering : OpConversionPattern<prim::BroadcastInDimOp> {
       bool expanded = in.getDimSize(i) == 1 && out.getDimSize(d) != 1;
       if (expanded && collapse)
         continue;
-      reads.push_back(expanded ? rewriter.getAffineConstantExpr(0)
-                               : rewriter.getAffineDimExpr(d));
+      reads.push_back(expanded ? rewriter.getAffineConstantExpr(0) : rewriter.getAffineDimExpr(d));
       keptShape.push_back(in.getDimSize(i));
     }
     if (collapse && static_cast<int64_t>(reads.size()) != in.getRank()) {
