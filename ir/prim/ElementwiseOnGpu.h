@@ -8,10 +8,11 @@
 namespace pt2c::prim {
 
 /// Data movement that the GPU lowering computes elementwise, in a module marked
-/// pt2c.fused_ops (the CUDA pipeline): a concatenation of equal static parts (their
-/// stack, selected by its index) and a slice read only by elementwise ops or such
-/// concatenations (read in place, no copy). form-kernels fuses them like elementwise
-/// ops; lower/Indexing.cpp lowers them so (rotary embeddings' rotate_half: one kernel).
+/// pt2c.fused_ops (the CUDA pipeline): a concatenation of static parts (equal ones as
+/// their stack, selected by its index; others each element read from its part) and a
+/// slice read only by elementwise ops or such concatenations (read in place, no copy).
+/// form-kernels fuses them like elementwise ops; lower/Indexing.cpp lowers them so
+/// (rotary embeddings' rotate_half, a ViT's class token before its patches: one kernel).
 bool isElementwiseOnGpu(mlir::Operation *op);
 
 } // namespace pt2c::prim

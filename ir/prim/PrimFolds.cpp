@@ -7,6 +7,7 @@
 
 #include <numeric>
 
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -141,10 +142,58 @@ struct UnitDimTransposeToReshape : OpRewritePattern<TransposeOp> {
   }
 };
 
+/// transpose(collapse(transpose(x, p)), q) where each merged group of transposed dims is
+/// a run of consecutive dims of x, in order: the collapse can merge those dims of x
+/// itself first, and the two transposes compose into one (often none). A strided patch
+/// embedding's [1, H, W, C] product, moved to [1, C, H, W], flattened to [1, C, H * W]
+/// and moved back to [1, H * W, C] (timm's and torchvision's ViTs) is then a reshape.
+struct TransposeOfCollapsedTranspose : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransposeOp op, PatternRewriter &rewriter) const override {
+    auto reshape = op.getOperand().getDefiningOp<ReshapeOp>();
+    auto inner = reshape ? reshape.getOperand().getDefiningOp<TransposeOp>() : TransposeOp();
+    if (!inner || !reshape->hasOneUse())
+      return failure();
+    auto from = cast<RankedTensorType>(reshape.getOperand().getType());
+    auto to = cast<RankedTensorType>(reshape.getType());
+    if (!from.hasStaticShape() || !to.hasStaticShape() || to.getRank() >= from.getRank())
+      return failure();
+    std::optional<SmallVector<ReassociationIndices>> groups =
+        getReassociationIndicesForCollapse(from.getShape(), to.getShape());
+    if (!groups)
+      return failure();
+    ArrayRef<int64_t> p = inner.getPermutation();
+    // Each group's first dim of x; the group must continue it dim by dim.
+    SmallVector<int64_t> firstOfX;
+    for (const ReassociationIndices &g : *groups) {
+      for (size_t i = 1; i < g.size(); ++i)
+        if (p[g[i]] != p[g[0]] + static_cast<int64_t>(i))
+          return failure();
+      firstOfX.push_back(p[g[0]]);
+    }
+    // x collapsed: the groups in x's order; group j of the result is dim order[j] there.
+    SmallVector<int64_t> byX = llvm::to_vector(llvm::seq<int64_t>(0, groups->size()));
+    llvm::sort(byX, [&](int64_t a, int64_t b) { return firstOfX[a] < firstOfX[b]; });
+    SmallVector<int64_t> position(groups->size()), collapsedShape;
+    for (auto [k, j] : llvm::enumerate(byX)) {
+      position[j] = k;
+      collapsedShape.push_back(to.getDimSize(j));
+    }
+    Value collapsed = rewriter.create<ReshapeOp>(op.getLoc(), to.clone(collapsedShape),
+                                                 inner.getOperand(), ValueRange{});
+    SmallVector<int64_t> composed;
+    for (int64_t d : op.getPermutation())
+      composed.push_back(position[d]);
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, collapsed, composed);
+    return success();
+  }
+};
+
 } // namespace
 
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
-  patterns.add<UnitDimTransposeToReshape>(context);
+  patterns.add<UnitDimTransposeToReshape, TransposeOfCollapsedTranspose>(context);
   populateTransposeSinkingPatterns(patterns);
 }
 

@@ -133,12 +133,14 @@ struct SliceThroughTranspose : OpRewritePattern<SliceOp> {
 
 /// slice(reshape(x)) = reshape(slice(x)) where the reshape only adds or drops unit dims
 /// (static shapes): the slice of each dim larger than 1 applies to its counterpart in x.
+/// Not on the GPU where elementwise kernels read the slice in place: there a reshape
+/// after the slice would make it a copy (a joined gate and up projection's halves).
 struct SliceThroughUnitReshape : OpRewritePattern<SliceOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(SliceOp op, PatternRewriter &rewriter) const override {
     auto reshape = op.getOperand().getDefiningOp<ReshapeOp>();
-    if (!reshape)
+    if (!reshape || isElementwiseOnGpu(op))
       return failure();
     auto from = cast<RankedTensorType>(reshape.getOperand().getType());
     auto to = cast<RankedTensorType>(reshape.getType());
@@ -173,10 +175,36 @@ struct SliceThroughUnitReshape : OpRewritePattern<SliceOp> {
   }
 };
 
+/// slice(slice(x)) = one slice of x: start s1 + s2 * t1, stride t1 * t2 per dim. The
+/// halves rotate_half takes of a joined q/k projection's q part then read the
+/// projection directly, and the part is read in place instead of copied.
+struct ComposeSlices : OpRewritePattern<SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SliceOp op, PatternRewriter &rewriter) const override {
+    auto inner = op.getOperand().getDefiningOp<SliceOp>();
+    if (!inner)
+      return failure();
+    RankedTensorType out = op.getType();
+    size_t rank = out.getRank();
+    SmallVector<int64_t> start(rank), limit(rank), strides(rank);
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t size = out.getDimSize(d);
+      if (ShapedType::isDynamic(size))
+        return failure();
+      strides[d] = inner.getStrides()[d] * op.getStrides()[d];
+      start[d] = inner.getStartIndices()[d] + op.getStartIndices()[d] * inner.getStrides()[d];
+      limit[d] = size == 0 ? start[d] : start[d] + (size - 1) * strides[d] + 1;
+    }
+    rewriter.replaceOpWithNewOp<SliceOp>(op, inner.getOperand(), start, limit, strides);
+    return success();
+  }
+};
+
 } // namespace
 
 void SliceOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
-  patterns.add<SliceThroughTranspose, SliceThroughUnitReshape>(context);
+  patterns.add<SliceThroughTranspose, SliceThroughUnitReshape, ComposeSlices>(context);
 }
 
 LogicalResult ConcatenateOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
@@ -219,13 +247,19 @@ bool pt2c::prim::isElementwiseOnGpu(Operation *op) {
   if (!pt2c::inFusedOpsModule(op))
     return false;
   if (auto concat = dyn_cast<ConcatenateOp>(op))
-    return concat.joinsEqualStaticParts();
+    return concat.joinsStaticParts();
   if (!isa<SliceOp>(op) || op->use_empty())
     return false;
   return llvm::all_of(op->getUsers(), [](Operation *user) {
     auto concat = dyn_cast<ConcatenateOp>(user);
-    return user->hasTrait<OpTrait::Elementwise>() || (concat && concat.joinsEqualStaticParts());
+    return user->hasTrait<OpTrait::Elementwise>() || (concat && concat.joinsStaticParts());
   });
+}
+
+bool ConcatenateOp::joinsStaticParts() {
+  return getInputs().size() >= 2 && llvm::all_of(getInputs().getTypes(), [](Type t) {
+           return cast<RankedTensorType>(t).hasStaticShape();
+         });
 }
 
 bool ConcatenateOp::joinsEqualStaticParts() {

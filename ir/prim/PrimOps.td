@@ -390,6 +390,9 @@ def Prim_ConcatenateOp : Prim_Op<"concatenate", [InferTypeOpAdaptor]> {
     /// result is then their stack along a new dim, reshaped, which the GPU lowering
     /// computes elementwise (fusible with the operands' producers and the consumers).
     bool joinsEqualStaticParts();
+    /// At least two operands, all statically shaped: on the GPU the result is computed
+    /// elementwise, each element read from the part its index falls in.
+    bool joinsStaticParts();
   }];
 }
 

@@ -15,10 +15,16 @@ using namespace mlir;
 
 // y = x W, contracting one dim of a rank-2 constant W, and y + broadcast(b) when the
 // product's only user adds a constant [N] bias along the last dim (a Linear).
+//
+// Read either by attention alone (`view` null), or in place by elementwise kernels:
+// then `view` is the value those read, the result itself or its one reshape, of shape
+// [lead..., H, inner...] with lead the product's rows and H * prod(inner) = N.
 struct Projection {
   prim::DotGeneralOp dot;
   prim::AddOp biasAdd; // null without a bias
   Value bias;
+  Value view;
+  size_t leadRank = 0; // of the view
 
   Value result() { return biasAdd ? biasAdd.getResult() : dot.getResult(); }
 };
@@ -60,6 +66,44 @@ bool feedsAttention(Value v) {
   });
 }
 
+// Whether every reader of `v` reads it in place inside an elementwise kernel: ops with
+// the Elementwise trait, slices so read, and concatenations of static parts
+// (prim::isElementwiseOnGpu; rotary embeddings' rotate_half).
+bool readInPlace(Value v) {
+  return !v.use_empty() && llvm::all_of(v.getUsers(), [](Operation *user) {
+    if (user->hasTrait<OpTrait::Elementwise>())
+      return true;
+    if (auto slice = dyn_cast<prim::SliceOp>(user))
+      return readInPlace(slice.getResult());
+    auto concat = dyn_cast<prim::ConcatenateOp>(user);
+    return concat && concat.joinsStaticParts();
+  });
+}
+
+// The view of p's result that elementwise kernels read in place (Projection::view), if
+// any, with its lead rank.
+std::optional<std::pair<Value, size_t>> inPlaceView(Projection &p) {
+  Value view = p.result();
+  if (view.hasOneUse())
+    if (auto reshape = dyn_cast<prim::ReshapeOp>(*view.user_begin()))
+      view = reshape.getResult();
+  auto type = dyn_cast<RankedTensorType>(view.getType());
+  if (!type || !type.hasStaticShape() || !readInPlace(view))
+    return std::nullopt;
+  ArrayRef<int64_t> out = cast<RankedTensorType>(p.result().getType()).getShape();
+  int64_t rows = 1;
+  for (int64_t size : out.drop_back())
+    rows *= size;
+  // The shortest prefix of the view's dims that multiplies to the rows, then the split of N.
+  int64_t product = 1;
+  size_t lead = 0;
+  while (lead < static_cast<size_t>(type.getRank()) && product != rows)
+    product *= type.getDimSize(lead++);
+  if (product != rows || lead == static_cast<size_t>(type.getRank()))
+    return std::nullopt;
+  return std::make_pair(view, lead);
+}
+
 std::optional<Projection> projectionOf(prim::DotGeneralOp dot,
                                        const std::function<bool(Value)> &isFoldable) {
   auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
@@ -69,11 +113,18 @@ std::optional<Projection> projectionOf(prim::DotGeneralOp dot,
       dot.getRhsContractingDimensions().size() != 1 || !isFoldable(dot.getRhs()))
     return std::nullopt;
   auto [add, bias] = biasOf(dot, isFoldable);
-  Projection p{dot, add, bias};
-  if (!feedsAttention(p.result()))
+  Projection p{dot, add, bias, Value(), 0};
+  if (feedsAttention(p.result()))
+    return p;
+  auto view = inPlaceView(p);
+  if (!view)
     return std::nullopt;
+  std::tie(p.view, p.leadRank) = *view;
   return p;
 }
+
+void sliceParts(OpBuilder &b, Location loc, ArrayRef<Projection> group, Value product);
+void sliceViews(OpBuilder &b, Location loc, ArrayRef<Projection> group, Value product);
 
 // Replaces the projections (same x, same weight type, all with or all without a bias;
 // the first is the earliest) by one product and a slice of it each.
@@ -101,7 +152,24 @@ void merge(ArrayRef<Projection> group) {
                                                   b.getDenseI64ArrayAttr({last}), ValueRange{});
     product = b.create<prim::AddOp>(loc, wide, product); // a Linear's order: bias first
   }
-  // [..., P * N] -> [..., P, N]: the layout prim.attention's `parts` read in place.
+  if (group.front().view) {
+    sliceViews(b, loc, group, product);
+  } else {
+    sliceParts(b, loc, group, product);
+  }
+  // Only now: the builder inserts before the first product.
+  for (Projection p : group) {
+    if (p.biasAdd)
+      p.biasAdd.erase();
+    p.dot.erase();
+  }
+}
+
+// Attention's projections: [..., P * N] -> [..., P, N], the layout prim.attention's
+// `parts` read in place, and each result a reshape of its part.
+void sliceParts(OpBuilder &b, Location loc, ArrayRef<Projection> group, Value product) {
+  auto productType = cast<RankedTensorType>(product.getType());
+  int64_t last = productType.getRank() - 1;
   auto parts = static_cast<int64_t>(group.size());
   SmallVector<int64_t> shape(productType.getShape());
   int64_t n = shape.back() / parts;
@@ -120,11 +188,32 @@ void merge(ArrayRef<Projection> group) {
     result.replaceAllUsesWith(
         b.create<prim::ReshapeOp>(loc, result.getType(), part, ValueRange{}).getResult());
   }
-  // Only now: the builder inserts before the first product.
+}
+
+// Projections read in place: the product viewed as [lead..., sum of H, inner...] and
+// each view a slice of its heads, which the elementwise kernel reading it reads in place.
+void sliceViews(OpBuilder &b, Location loc, ArrayRef<Projection> group, Value product) {
+  auto first = cast<RankedTensorType>(group.front().view.getType());
+  size_t at = group.front().leadRank;
+  SmallVector<int64_t> shape(first.getShape());
+  shape[at] = 0;
+  for (const Projection &p : group)
+    shape[at] += cast<RankedTensorType>(p.view.getType()).getDimSize(at);
+  auto viewType = first.clone(shape);
+  Value whole = product.getType() == viewType
+                    ? product
+                    : b.create<prim::ReshapeOp>(loc, viewType, product, ValueRange{}).getResult();
+  SmallVector<int64_t> start(shape.size(), 0), limit(shape), strides(shape.size(), 1);
   for (Projection p : group) {
-    if (p.biasAdd)
-      p.biasAdd.erase();
-    p.dot.erase();
+    limit[at] = start[at] + cast<RankedTensorType>(p.view.getType()).getDimSize(at);
+    Value part =
+        b.create<prim::SliceOp>(loc, whole, b.getDenseI64ArrayAttr(start),
+                                b.getDenseI64ArrayAttr(limit), b.getDenseI64ArrayAttr(strides));
+    Operation *reshape = p.view == p.result() ? nullptr : p.view.getDefiningOp();
+    p.view.replaceAllUsesWith(part);
+    if (reshape)
+      reshape->erase();
+    start[at] = limit[at];
   }
 }
 
@@ -133,15 +222,33 @@ void merge(ArrayRef<Projection> group) {
 bool mergeSiblingProjections(func::FuncOp func, const std::function<bool(Value)> &isFoldable) {
   // Projections keyed by what must agree: x, the weight's type (N, K, element type), the
   // contracted dims, and whether (and which) bias.
-  using Key = std::tuple<Value, Type, Attribute, Attribute, Type>;
+  // Projections read in place may differ in N (grouped-query attention's q and k): their
+  // key has N as 0 and the view's shape with H as 0 instead.
+  using Key = std::tuple<Value, Type, Attribute, Attribute, Type, Type>;
   llvm::MapVector<Key, SmallVector<Projection>> groups;
   DominanceInfo dominance(func);
   func.walk([&](prim::DotGeneralOp dot) {
     std::optional<Projection> p = projectionOf(dot, isFoldable);
     if (!p)
       return;
-    Key key{dot.getLhs(), dot.getRhs().getType(), dot.getLhsContractingDimensionsAttr(),
-            dot.getRhsContractingDimensionsAttr(), p->bias ? p->bias.getType() : Type()};
+    Key key{dot.getLhs(),
+            dot.getRhs().getType(),
+            dot.getLhsContractingDimensionsAttr(),
+            dot.getRhsContractingDimensionsAttr(),
+            p->bias ? p->bias.getType() : Type(),
+            Type()};
+    if (p->view) {
+      auto weight = cast<RankedTensorType>(dot.getRhs().getType());
+      SmallVector<int64_t> w(weight.getShape());
+      w[1 - dot.getRhsContractingDimensions()[0]] = 0;
+      auto view = cast<RankedTensorType>(p->view.getType());
+      SmallVector<int64_t> v(view.getShape());
+      v[p->leadRank] = 0;
+      std::get<1>(key) = weight.clone(w);
+      std::get<4>(key) =
+          p->bias ? cast<RankedTensorType>(p->bias.getType()).clone(ArrayRef<int64_t>{0}) : Type();
+      std::get<5>(key) = view.clone(v);
+    }
     SmallVector<Projection> &group = groups[key];
     // The merged product goes where the first one was: a later sibling's weight or bias
     // must already be there.

@@ -1,8 +1,9 @@
 // Lowering of the prim ops that select, join or generate elements: gather (a
 // linalg.generic over the result that reads the operand with tensor.extract at the
 // gathered position), slice (a copy loop reading a strided view), concatenate (one copy per operand
-// into its part of a single destination; on the GPU, equal parts as one elementwise
-// stack) and iota (a linalg.generic of linalg.index).
+// into its part of a single destination; on the GPU one elementwise loop: equal parts
+// as their stack, others read from the part each index falls in) and iota (a linalg.generic of
+// linalg.index).
 //
 // Copies are explicit loops rather than tensor.extract_slice / insert_slice of whole
 // operands: those bufferize to memref.copy between strided views, which the CPU
@@ -120,7 +121,7 @@ struct SliceLowering : OpConversionPattern<prim::SliceOp> {
 /// same loop nest: rotate_half in rotary embeddings becomes part of one kernel instead of
 /// a copy per operand. Null where that does not apply.
 Value stackedConcatenate(prim::ConcatenateOp op, ValueRange inputs, OpBuilder &b) {
-  if (!prim::isElementwiseOnGpu(op))
+  if (!prim::isElementwiseOnGpu(op) || !op.joinsEqualStaticParts())
     return {};
   Location loc = op.getLoc();
   auto part = cast<RankedTensorType>(inputs[0].getType());
@@ -158,6 +159,55 @@ Value stackedConcatenate(prim::ConcatenateOp op, ValueRange inputs, OpBuilder &b
   return b.create<tensor::CollapseShapeOp>(loc, op.getType(), stack.getResult(0), groups);
 }
 
+/// For the GPU, static parts of different sizes joined along dim d: one linalg.generic
+/// over the result, each element read (tensor.extract) from the part its index along d
+/// falls in, at that index less the part's offset. Every part is read at an index
+/// clamped into it, the value of the wrong ones discarded by the select, so no read is
+/// out of bounds. Elementwise fusion then merges the consumers (a ViT's position
+/// embedding added to [class token; patches]): one launch instead of a copy per part
+/// and the consumer's.
+Value gatheredConcatenate(prim::ConcatenateOp op, ValueRange inputs, OpBuilder &b) {
+  if (!prim::isElementwiseOnGpu(op))
+    return {};
+  Location loc = op.getLoc();
+  RankedTensorType out = op.getType();
+  int64_t dim = op.getDimension(), rank = out.getRank();
+  SmallVector<int64_t> offsets{0};
+  for (Value v : inputs)
+    offsets.push_back(offsets.back() + cast<RankedTensorType>(v.getType()).getDimSize(dim));
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+  Value init = emptyTensor(b, loc, out, {});
+  auto generic = b.create<linalg::GenericOp>(
+      loc, TypeRange{out}, ValueRange{}, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nested, Location l, ValueRange) {
+        SmallVector<Value> index;
+        for (int64_t d = 0; d < rank; ++d)
+          index.push_back(nested.create<linalg::IndexOp>(l, d));
+        Value at = index[dim];
+        auto constant = [&](int64_t v) { return nested.create<arith::ConstantIndexOp>(l, v); };
+        Value picked;
+        for (int64_t k = static_cast<int64_t>(inputs.size()) - 1; k >= 0; --k) {
+          Value local = nested.create<arith::SubIOp>(l, at, constant(offsets[k]));
+          local = nested.create<arith::MaxSIOp>(l, local, constant(0));
+          local =
+              nested.create<arith::MinSIOp>(l, local, constant(offsets[k + 1] - offsets[k] - 1));
+          SmallVector<Value> partIndex(index);
+          partIndex[dim] = local;
+          Value value = nested.create<tensor::ExtractOp>(l, inputs[k], partIndex);
+          if (!picked) {
+            picked = value;
+            continue;
+          }
+          Value inPart = nested.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, at,
+                                                      constant(offsets[k + 1]));
+          picked = nested.create<arith::SelectOp>(l, inPart, value, picked);
+        }
+        nested.create<linalg::YieldOp>(l, picked);
+      });
+  return generic.getResult(0);
+}
+
 /// Each operand is copied into its part of one destination (at the running offset
 /// along the concatenated dim): extract_slice of the destination, a copy loop into it,
 /// insert_slice back, which bufferizes in place into a view of the destination.
@@ -168,6 +218,10 @@ struct ConcatenateLowering : OpConversionPattern<prim::ConcatenateOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     if (Value stacked = stackedConcatenate(op, adaptor.getInputs(), rewriter)) {
       rewriter.replaceOp(op, stacked);
+      return success();
+    }
+    if (Value gathered = gatheredConcatenate(op, adaptor.getInputs(), rewriter)) {
+      rewriter.replaceOp(op, gathered);
       return success();
     }
     Location loc = op.getLoc();

@@ -151,3 +151,25 @@ func.func @transpose_with_other_uses(%x: tensor<4x3xf32>) -> (tensor<3x4xf32>, t
   %0 = prim.slice %t, start = [0, 0], limit = [1, 4], strides = [1, 1] : tensor<3x4xf32> -> tensor<1x4xf32>
   return %t, %0 : tensor<3x4xf32>, tensor<1x4xf32>
 }
+
+// -----
+
+// A patch embedding's product [1, H, W, C] moved to [1, C, H, W], flattened to
+// [1, C, H * W] and moved back to [1, H * W, C]: H and W are consecutive dims of the
+// product, so the flattening applies to it and the transposes cancel. Where the merged
+// dims are not consecutive in x, the transposes stay.
+// CHECK-LABEL: func.func @patch_embedding_layout
+// CHECK-NEXT: %[[R:.*]] = prim.reshape %arg0 : tensor<1x2x3x4xf32> -> tensor<1x6x4xf32>
+// CHECK-NEXT: %[[T:.*]] = prim.transpose %arg0, permutation = [0, 3, 2, 1]
+// CHECK-NEXT: %[[F:.*]] = prim.reshape %[[T]] : tensor<1x4x3x2xf32> -> tensor<1x4x6xf32>
+// CHECK-NEXT: %[[B:.*]] = prim.transpose %[[F]], permutation = [0, 2, 1]
+// CHECK-NEXT: return %[[R]], %[[B]]
+func.func @patch_embedding_layout(%x: tensor<1x2x3x4xf32>) -> (tensor<1x6x4xf32>, tensor<1x6x4xf32>) {
+  %t = prim.transpose %x, permutation = [0, 3, 1, 2] : tensor<1x2x3x4xf32> -> tensor<1x4x2x3xf32>
+  %f = prim.reshape %t : tensor<1x4x2x3xf32> -> tensor<1x4x6xf32>
+  %b = prim.transpose %f, permutation = [0, 2, 1] : tensor<1x4x6xf32> -> tensor<1x6x4xf32>
+  %t2 = prim.transpose %x, permutation = [0, 3, 2, 1] : tensor<1x2x3x4xf32> -> tensor<1x4x3x2xf32>
+  %f2 = prim.reshape %t2 : tensor<1x4x3x2xf32> -> tensor<1x4x6xf32>
+  %b2 = prim.transpose %f2, permutation = [0, 2, 1] : tensor<1x4x6xf32> -> tensor<1x6x4xf32>
+  return %b, %b2 : tensor<1x6x4xf32>, tensor<1x6x4xf32>
+}

@@ -47,9 +47,10 @@ func.func @qkv(%x: tensor<2x4xf32> {pt2c.input = "x"},
 
 // -----
 
-// Left apart: a projection that something other than attention reads (its slice would
-// be a copy: rotary embeddings on k), projections of different sizes (q and k of
-// grouped-query attention), and any module outside the GPU pipeline.
+// Left apart: a projection that something other than attention or an elementwise
+// kernel reads (here the model returns k's product itself), projections of different
+// sizes that attention reads (q and k of grouped-query attention without rotary
+// embeddings), and any module outside the GPU pipeline.
 // CHECK-LABEL: func.func @read_elsewhere(
 // CHECK-COUNT-2: prim.dot_general
 // CHECK-NOT: prim.slice
@@ -101,4 +102,89 @@ func.func @cpu(%x: tensor<2x4xf32> {pt2c.input = "x"},
   %v = prim.reshape %v0 : tensor<2x2xf32> -> tensor<1x2x1x2xf32>
   %o = prim.attention %k, %k, %v, scale = 1.0, causal = false, heads_inner = [true, true, true, true] : tensor<1x2x1x2xf32>, tensor<1x2x1x2xf32>, tensor<1x2x1x2xf32> -> tensor<1x2x1x2xf32>
   return %o : tensor<1x2x1x2xf32>
+}
+
+// -----
+
+// Projections that elementwise kernels read in place merge too, whatever their sizes: a
+// gated MLP's gate and up (SiLU(gate) * up), and grouped-query attention's q and k
+// before rotary embeddings (4 and 2 columns here). Each result's reshape becomes a
+// slice of the joined product viewed as [lead..., heads, inner...]; a slice of it
+// (rotate_half) reads the product directly.
+// CHECK-LABEL: func.func @gate_up(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<2x4xf32> {pt2c.input = "x"}, %[[W:[^:]*]]: tensor<6x4xf32> {pt2c.value
+// CHECK-NEXT: %[[P:.*]] = prim.dot_general %[[X]], %[[W]], {{.*}} -> tensor<2x6xf32>
+// CHECK-NEXT: %[[V:.*]] = prim.reshape %[[P]] : tensor<2x6xf32> -> tensor<1x2x6xf32>
+// CHECK-NEXT: %[[G:.*]] = prim.slice %[[V]], start = [0, 0, 0], limit = [1, 2, 4]
+// CHECK-NEXT: %[[U:.*]] = prim.slice %[[V]], start = [0, 0, 4], limit = [1, 2, 6]
+// CHECK-NOT: prim.dot_general
+// CHECK: return
+module attributes {pt2c.fused_ops} {
+func.func @gate_up(%x: tensor<2x4xf32> {pt2c.input = "x"},
+                   %wg: tensor<4x4xf32> {pt2c.weight = "gate", pt2c.value = dense<1.0> : tensor<4x4xf32>},
+                   %wu: tensor<2x4xf32> {pt2c.weight = "up", pt2c.value = dense<2.0> : tensor<2x4xf32>}) -> (tensor<1x2x4xf32>, tensor<1x2x2xf32>) {
+  %g0 = prim.dot_general %x, %wg, batch = [] x [], contract = [1] x [1] : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+  %g = prim.reshape %g0 : tensor<2x4xf32> -> tensor<1x2x4xf32>
+  %s = prim.sigmoid %g : tensor<1x2x4xf32>
+  %u0 = prim.dot_general %x, %wu, batch = [] x [], contract = [1] x [1] : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x2xf32>
+  %u = prim.reshape %u0 : tensor<2x2xf32> -> tensor<1x2x2xf32>
+  %n = prim.neg %u : tensor<1x2x2xf32>
+  return %s, %n : tensor<1x2x4xf32>, tensor<1x2x2xf32>
+}
+}
+
+// -----
+
+// CHECK-LABEL: func.func @rotary_q_k(
+// CHECK: %[[P:.*]] = prim.dot_general {{.*}} -> tensor<2x6xf32>
+// CHECK-NEXT: %[[V:.*]] = prim.reshape %[[P]] : tensor<2x6xf32> -> tensor<1x2x3x2xf32>
+// CHECK-NEXT: %[[Q:.*]] = prim.slice %[[V]], start = [0, 0, 0, 0], limit = [1, 2, 2, 2]
+// CHECK-NEXT: %[[K:.*]] = prim.slice %[[V]], start = [0, 0, 2, 0], limit = [1, 2, 3, 2]
+// CHECK-NOT: prim.dot_general
+// CHECK: prim.attention
+module attributes {pt2c.fused_ops} {
+func.func @rotary_q_k(%x: tensor<2x4xf32> {pt2c.input = "x"},
+                      %wq: tensor<4x4xf32> {pt2c.weight = "q", pt2c.value = dense<1.0> : tensor<4x4xf32>},
+                      %wk: tensor<2x4xf32> {pt2c.weight = "k", pt2c.value = dense<2.0> : tensor<2x4xf32>},
+                      %cq: tensor<1x2x2x2xf32> {pt2c.input = "cq"}, %ck: tensor<1x2x1x2xf32> {pt2c.input = "ck"}) -> tensor<1x2x2x2xf32> {
+  %q0 = prim.dot_general %x, %wq, batch = [] x [], contract = [1] x [1] : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+  %q = prim.reshape %q0 : tensor<2x4xf32> -> tensor<1x2x2x2xf32>
+  %qr = prim.mul %q, %cq : tensor<1x2x2x2xf32>
+  %k0 = prim.dot_general %x, %wk, batch = [] x [], contract = [1] x [1] : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x2xf32>
+  %k = prim.reshape %k0 : tensor<2x2xf32> -> tensor<1x2x1x2xf32>
+  %kh = prim.slice %k, start = [0, 0, 0, 1], limit = [1, 2, 1, 2], strides = [1, 1, 1, 1] : tensor<1x2x1x2xf32> -> tensor<1x2x1x1xf32>
+  %kn = prim.neg %kh : tensor<1x2x1x1xf32>
+  %kc = prim.concatenate %kn, %kn dim = 3 : (tensor<1x2x1x1xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x1x2xf32>
+  %kr = prim.mul %k, %kc : tensor<1x2x1x2xf32>
+  %o = prim.attention %qr, %kr, %kr, scale = 1.0, causal = false, heads_inner = [true, true, true, true] : tensor<1x2x2x2xf32>, tensor<1x2x1x2xf32>, tensor<1x2x1x2xf32> -> tensor<1x2x2x2xf32>
+  return %o : tensor<1x2x2x2xf32>
+}
+}
+
+// -----
+
+// With biases (of different sizes): one joined bias, added before the slices.
+// CHECK-LABEL: func.func @gate_up_bias(
+// CHECK: %[[P:.*]] = prim.dot_general {{.*}} -> tensor<2x6xf32>
+// CHECK-NEXT: %[[B:.*]] = prim.broadcast_in_dim %{{.*}}, dims = [1] : tensor<6xf32> -> tensor<2x6xf32>
+// CHECK-NEXT: %[[Y:.*]] = prim.add %[[B]], %[[P]] : tensor<2x6xf32>
+// CHECK-NEXT: prim.slice %[[Y]], start = [0, 0], limit = [2, 4]
+// CHECK-NEXT: prim.slice %[[Y]], start = [0, 4], limit = [2, 6]
+// CHECK-NOT: prim.dot_general
+module attributes {pt2c.fused_ops} {
+func.func @gate_up_bias(%x: tensor<2x4xf32> {pt2c.input = "x"},
+                        %wg: tensor<4x4xf32> {pt2c.weight = "gate.weight", pt2c.value = dense<1.0> : tensor<4x4xf32>},
+                        %bg: tensor<4xf32> {pt2c.weight = "gate.bias", pt2c.value = dense<3.0> : tensor<4xf32>},
+                        %wu: tensor<2x4xf32> {pt2c.weight = "up.weight", pt2c.value = dense<2.0> : tensor<2x4xf32>},
+                        %bu: tensor<2xf32> {pt2c.weight = "up.bias", pt2c.value = dense<4.0> : tensor<2xf32>}) -> (tensor<2x4xf32>, tensor<2x2xf32>) {
+  %g0 = prim.dot_general %x, %wg, batch = [] x [], contract = [1] x [1] : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+  %gb = prim.broadcast_in_dim %bg, dims = [1] : tensor<4xf32> -> tensor<2x4xf32>
+  %g = prim.add %gb, %g0 : tensor<2x4xf32>
+  %s = prim.sigmoid %g : tensor<2x4xf32>
+  %u0 = prim.dot_general %x, %wu, batch = [] x [], contract = [1] x [1] : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x2xf32>
+  %ub = prim.broadcast_in_dim %bu, dims = [1] : tensor<2xf32> -> tensor<2x2xf32>
+  %u = prim.add %ub, %u0 : tensor<2x2xf32>
+  %n = prim.neg %u : tensor<2x2xf32>
+  return %s, %n : tensor<2x4xf32>, tensor<2x2xf32>
+}
 }
