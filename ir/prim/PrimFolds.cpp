@@ -142,12 +142,15 @@ struct UnitDimTransposeToReshape : OpRewritePattern<TransposeOp> {
   }
 };
 
-/// transpose(collapse(transpose(x, p)), q) where each merged group of transposed dims is
-/// a run of consecutive dims of x, in order: the collapse can merge those dims of x
-/// itself first, and the two transposes compose into one (often none). A strided patch
-/// embedding's [1, H, W, C] product, moved to [1, C, H, W], flattened to [1, C, H * W]
-/// and moved back to [1, H * W, C] (timm's and torchvision's ViTs) is then a reshape.
-struct TransposeOfCollapsedTranspose : OpRewritePattern<TransposeOp> {
+/// transpose(reshape(transpose(x, p)), q), the reshape a collapse or an expansion: it can
+/// reshape x itself, and the two transposes compose into one (often none). A collapse
+/// must merge runs of consecutive dims of x, in order; an expansion splits one dim at a
+/// time, which x's own dim can always take. A strided patch embedding's [1, H, W, C]
+/// product, moved to [1, C, H, W], flattened to [1, C, H * W] and moved back to
+/// [1, H * W, C] (timm's and torchvision's ViTs) becomes a reshape; Segformer's
+/// [1, H * W, C] sequence, moved to [1, C, H, W] and cut into patches (its spatial
+/// reduction as a GEMM), one transpose instead of two.
+struct TransposeOfReshapedTranspose : OpRewritePattern<TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(TransposeOp op, PatternRewriter &rewriter) const override {
@@ -157,43 +160,75 @@ struct TransposeOfCollapsedTranspose : OpRewritePattern<TransposeOp> {
       return failure();
     auto from = cast<RankedTensorType>(reshape.getOperand().getType());
     auto to = cast<RankedTensorType>(reshape.getType());
-    if (!from.hasStaticShape() || !to.hasStaticShape() || to.getRank() >= from.getRank())
+    if (!from.hasStaticShape() || !to.hasStaticShape() || to.getRank() == from.getRank())
       return failure();
+    ArrayRef<int64_t> p = inner.getPermutation();
+    SmallVector<int64_t> shape, perm; // x reshaped, and the transpose that gives `to`
+    bool ok = to.getRank() < from.getRank() ? collapse(from, to, p, shape, perm)
+                                            : expand(from, to, p, shape, perm);
+    if (!ok)
+      return failure();
+    Value reshaped = rewriter.create<ReshapeOp>(op.getLoc(), to.clone(shape), inner.getOperand(),
+                                                ValueRange{});
+    SmallVector<int64_t> composed;
+    for (int64_t d : op.getPermutation())
+      composed.push_back(perm[d]);
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, reshaped, composed);
+    return success();
+  }
+
+  // Groups of transposed dims merged into one: each must be consecutive dims of x, in
+  // order; x then merges them, in its own order.
+  static bool collapse(RankedTensorType from, RankedTensorType to, ArrayRef<int64_t> p,
+                       SmallVectorImpl<int64_t> &shape, SmallVectorImpl<int64_t> &perm) {
     std::optional<SmallVector<ReassociationIndices>> groups =
         getReassociationIndicesForCollapse(from.getShape(), to.getShape());
     if (!groups)
-      return failure();
-    ArrayRef<int64_t> p = inner.getPermutation();
-    // Each group's first dim of x; the group must continue it dim by dim.
+      return false;
     SmallVector<int64_t> firstOfX;
     for (const ReassociationIndices &g : *groups) {
       for (size_t i = 1; i < g.size(); ++i)
         if (p[g[i]] != p[g[0]] + static_cast<int64_t>(i))
-          return failure();
+          return false;
       firstOfX.push_back(p[g[0]]);
     }
-    // x collapsed: the groups in x's order; group j of the result is dim order[j] there.
     SmallVector<int64_t> byX = llvm::to_vector(llvm::seq<int64_t>(0, groups->size()));
     llvm::sort(byX, [&](int64_t a, int64_t b) { return firstOfX[a] < firstOfX[b]; });
-    SmallVector<int64_t> position(groups->size()), collapsedShape;
+    perm.resize(groups->size());
     for (auto [k, j] : llvm::enumerate(byX)) {
-      position[j] = k;
-      collapsedShape.push_back(to.getDimSize(j));
+      perm[j] = k;
+      shape.push_back(to.getDimSize(j));
     }
-    Value collapsed = rewriter.create<ReshapeOp>(op.getLoc(), to.clone(collapsedShape),
-                                                 inner.getOperand(), ValueRange{});
-    SmallVector<int64_t> composed;
-    for (int64_t d : op.getPermutation())
-      composed.push_back(position[d]);
-    rewriter.replaceOpWithNewOp<TransposeOp>(op, collapsed, composed);
-    return success();
+    return true;
+  }
+
+  // Each transposed dim i split into a group of `to` dims: x splits its dim p[i] so.
+  static bool expand(RankedTensorType from, RankedTensorType to, ArrayRef<int64_t> p,
+                     SmallVectorImpl<int64_t> &shape, SmallVectorImpl<int64_t> &perm) {
+    std::optional<SmallVector<ReassociationIndices>> groups =
+        getReassociationIndicesForReshape(from, to);
+    if (!groups || groups->size() != p.size())
+      return false;
+    SmallVector<int64_t> groupOfX(p.size()), start(p.size());
+    for (size_t i = 0; i < p.size(); ++i)
+      groupOfX[p[i]] = i;
+    for (size_t e = 0; e < p.size(); ++e) {
+      start[e] = shape.size();
+      for (int64_t t : (*groups)[groupOfX[e]])
+        shape.push_back(to.getDimSize(t));
+    }
+    perm.resize(to.getRank());
+    for (size_t i = 0; i < p.size(); ++i)
+      for (auto [o, t] : llvm::enumerate((*groups)[i]))
+        perm[t] = start[p[i]] + o;
+    return true;
   }
 };
 
 } // namespace
 
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
-  patterns.add<UnitDimTransposeToReshape, TransposeOfCollapsedTranspose>(context);
+  patterns.add<UnitDimTransposeToReshape, TransposeOfReshapedTranspose>(context);
   populateTransposeSinkingPatterns(patterns);
 }
 

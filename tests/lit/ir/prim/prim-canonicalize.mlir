@@ -173,3 +173,19 @@ func.func @patch_embedding_layout(%x: tensor<1x2x3x4xf32>) -> (tensor<1x6x4xf32>
   %b2 = prim.transpose %f2, permutation = [0, 2, 1] : tensor<1x4x6xf32> -> tensor<1x6x4xf32>
   return %b, %b2 : tensor<1x6x4xf32>, tensor<1x6x4xf32>
 }
+
+// -----
+
+// Segformer's sequence [1, H * W, C] moved to [1, C, H * W], split into 2 x 2 patches of
+// its 4 x 4 image ([1, C, 2, 2, 2, 2]) and moved to patch-major order: x's own dims
+// split so, and one transpose instead of two.
+// CHECK-LABEL: func.func @patches_of_a_sequence
+// CHECK-NEXT: %[[R:.*]] = prim.reshape %arg0 : tensor<1x16x3xf32> -> tensor<1x2x2x2x2x3xf32>
+// CHECK-NEXT: %[[T:.*]] = prim.transpose %[[R]], permutation = [0, 1, 3, 5, 2, 4]
+// CHECK-NEXT: return %[[T]]
+func.func @patches_of_a_sequence(%x: tensor<1x16x3xf32>) -> tensor<1x2x2x3x2x2xf32> {
+  %t = prim.transpose %x, permutation = [0, 2, 1] : tensor<1x16x3xf32> -> tensor<1x3x16xf32>
+  %r = prim.reshape %t : tensor<1x3x16xf32> -> tensor<1x3x2x2x2x2xf32>
+  %p = prim.transpose %r, permutation = [0, 2, 4, 1, 3, 5] : tensor<1x3x2x2x2x2xf32> -> tensor<1x2x2x3x2x2xf32>
+  return %p : tensor<1x2x2x3x2x2xf32>
+}
