@@ -168,8 +168,8 @@ struct TransposeOfReshapedTranspose : OpRewritePattern<TransposeOp> {
                                             : expand(from, to, p, shape, perm);
     if (!ok)
       return failure();
-    Value reshaped = rewriter.create<ReshapeOp>(op.getLoc(), to.clone(shape), inner.getOperand(),
-                                                ValueRange{});
+    Value reshaped =
+        rewriter.create<ReshapeOp>(op.getLoc(), to.clone(shape), inner.getOperand(), ValueRange{});
     SmallVector<int64_t> composed;
     for (int64_t d : op.getPermutation())
       composed.push_back(perm[d]);
