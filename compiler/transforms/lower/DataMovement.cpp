@@ -57,7 +57,7 @@ struct TransposeLowering : OpConversionPattern<prim::TransposeOp> {
 
 /// A linalg.generic that reads operand dim i at loop bd[i], or at 0 where a size-1
 /// dim is expanded; loops of new dims are not read at all. On the GPU (a module marked
-/// kFusedOpsAttr) the expanded size-1 dims are sliced out of the operand first, so
+/// kFusedOpsAttr) the expanded size-1 dims of a kernel argument are sliced out first, so
 /// that every indexing map is a projected permutation: linalg's fusion through a
 /// reshape (a stacked concatenate's collapse, compiler/transforms/lower/Indexing.cpp)
 /// accepts nothing else, and rotary embeddings broadcast their [1, 1, len, dim] tables.
@@ -68,7 +68,10 @@ struct BroadcastInDimLowering : OpConversionPattern<prim::BroadcastInDimOp> {
     Location loc = op.getLoc();
     RankedTensorType in = op.getOperand().getType(), out = op.getType();
     Value operand = adaptor.getOperand();
-    bool collapse = inFusedOpsModule(op) && in.hasStaticShape();
+    // Only an operand the kernel reads from memory: a computed one (a squeeze-excitation
+    // gate's sigmoid) fuses into this generic, and a slice in between would stop that.
+    bool collapse = inFusedOpsModule(op) && in.hasStaticShape() &&
+                    mlir::isa<BlockArgument>(op.getOperand());
     SmallVector<AffineExpr> reads;
     SmallVector<int64_t> keptShape;
     for (auto [i, d] : llvm::enumerate(op.getBroadcastDimensions())) {
