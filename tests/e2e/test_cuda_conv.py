@@ -227,6 +227,44 @@ def test_channels_last_transposes_what_our_kernels_read(pt2c, cpp_host, tmp_path
     assert [line.split()[1] for line in log if line.startswith("launch ")]  # the pool
 
 
+SQUEEZE_EXCITATION = """
+import torch
+
+
+class SqueezeExcitation(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.fc1 = torch.nn.Conv2d(8, 4, 1)
+        self.fc2 = torch.nn.Conv2d(4, 8, 1)
+
+    def forward(self, x):
+        y = torch.relu(self.stem(x))
+        g = torch.sigmoid(self.fc2(torch.relu(self.fc1(y.mean((2, 3), keepdim=True)))))
+        return y * g
+
+
+model = SqueezeExcitation
+example_inputs = (torch.randn(2, 3, 16, 16),)
+"""
+
+
+def test_channels_last_one_pixel_tensors_need_no_transpose(pt2c, cpp_host, tmp_path):
+    """A squeeze-excitation gate's two 1x1 convolutions read and write [N, C, 1, 1]
+    tensors, whose bytes are the same in NCHW and NHWC: channels-last, only the stem
+    transposes (its x in, its y out, which our pooling and scale kernels read); the gate's
+    convolutions read our pooled mean and feed our sigmoid as they are."""
+    (tmp_path / "se.py").write_text(SQUEEZE_EXCITATION)
+    so = tmp_path / "se_cuda.so"
+    result = run([pt2c, tmp_path / "se.py", "--target", "cuda:sm_90", "-o", so])
+    assert result.returncode == 0, result.stderr
+    assert "3 convolution steps (cuDNN" in result.stderr, result.stderr
+    np.save(tmp_path / "x.npy", np.ones((2, 3, 16, 16), np.float32))
+    _, log = run_fake(cpp_host, so, tmp_path / "x.npy", tmp_path, PT2C_CUDNN_NHWC="1")
+    transforms = [line.split()[2] for line in log if line.startswith("cudnn transform")]
+    assert transforms == ["to_nhwc", "to_nchw"]
+
+
 def test_without_channels_last_algorithms_every_convolution_goes_back_to_nchw(
         cnn, cpp_host, tmp_path):
     """A channels-last convolution has no fallback (our kernels read NCHW): when cuDNN finds

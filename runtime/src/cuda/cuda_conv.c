@@ -272,6 +272,14 @@ static uint64_t tensor_bytes(const pt2c_plan_conv *c, uint64_t channels, const u
   return (bytes + kAlignment - 1) / kAlignment * kAlignment;
 }
 
+/* Whether `sizes` (the spatial sizes of a convolution's input or output) are all 1. */
+static int single_pixel(const uint64_t *sizes, uint32_t rank) {
+  for (uint32_t d = 0; d < rank; ++d)
+    if (sizes[d] != 1)
+      return 0;
+  return 1;
+}
+
 /* Picks descriptors and algorithms for every convolution: channels-last for `wanted`
  * ones, with `nhwc` (per buffer) telling which of their operands are stored NHWC.
  * Returns 0 when a channels-last convolution found no algorithm (it has no fallback). */
@@ -289,9 +297,13 @@ static int prepare_all(pt2c_cuda_convs *convs, const pt2c_plan *plan, const uint
     destroy_descriptors(convs->api, e);
     e->served = 0;
     e->nhwc = wanted[i];
-    e->x_nchw = e->nhwc && !nhwc[pt2c_conv_buffer(plan, step_of[i], a.x)];
-    e->z_nchw = e->nhwc && a.z >= 0 && !nhwc[pt2c_conv_buffer(plan, step_of[i], a.z)];
-    e->y_nchw = e->nhwc && !nhwc[pt2c_conv_buffer(plan, step_of[i], a.y)];
+    /* A tensor of one pixel has the same bytes either way: nothing to transpose (each
+     * squeeze-excitation block's two 1x1 convolutions on its pooled [N, C, 1, 1]). */
+    int x_pixel = single_pixel(c->input, c->spatial_rank),
+        y_pixel = single_pixel(c->output, c->spatial_rank);
+    e->x_nchw = e->nhwc && !x_pixel && !nhwc[pt2c_conv_buffer(plan, step_of[i], a.x)];
+    e->z_nchw = e->nhwc && !y_pixel && a.z >= 0 && !nhwc[pt2c_conv_buffer(plan, step_of[i], a.z)];
+    e->y_nchw = e->nhwc && !y_pixel && !nhwc[pt2c_conv_buffer(plan, step_of[i], a.y)];
     int math = c->dtype != PT2C_F32 ? CUDNN_TENSOR_OP_MATH
                : tf32               ? CUDNN_DEFAULT_MATH
                                     : CUDNN_FMA_MATH;
