@@ -70,8 +70,8 @@ struct BroadcastInDimLowering : OpConversionPattern<prim::BroadcastInDimOp> {
     Value operand = adaptor.getOperand();
     // Only an operand the kernel reads from memory: a computed one (a squeeze-excitation
     // gate's sigmoid) fuses into this generic, and a slice in between would stop that.
-    bool collapse = inFusedOpsModule(op) && in.hasStaticShape() &&
-                    mlir::isa<BlockArgument>(op.getOperand());
+    bool collapse =
+        inFusedOpsModule(op) && in.hasStaticShape() && mlir::isa<BlockArgument>(op.getOperand());
     SmallVector<AffineExpr> reads;
     SmallVector<int64_t> keptShape;
     for (auto [i, d] : llvm::enumerate(op.getBroadcastDimensions())) {
