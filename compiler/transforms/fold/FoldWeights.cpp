@@ -209,9 +209,9 @@ private:
   // kComputedBytes, if computing it reads its inputs more than once per element (a
   // reduction, a windowed one, a gather, a product: the running sum under a decoder's
   // attention mask) or takes a transcendental function of them (a rotary table's cos and
-  // sin). Not stored: a broadcast to an activation's shape
-  // (the kernel reading it broadcasts for free) and a mere reshape of one weight (free
-  // at run time: the plan aliases it).
+  // sin). Not stored: a broadcast to an activation's shape (the kernel reading it
+  // broadcasts for free) and a mere reshape of one weight (free at run time: the plan
+  // aliases it).
   bool worthStoring(Value v) {
     if (auto b = v.getDefiningOp<prim::BroadcastInDimOp>();
         b && b.getType().getNumElements() > b.getOperand().getType().getNumElements())

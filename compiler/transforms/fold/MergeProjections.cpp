@@ -123,48 +123,6 @@ std::optional<Projection> projectionOf(prim::DotGeneralOp dot,
   return p;
 }
 
-void sliceParts(OpBuilder &b, Location loc, ArrayRef<Projection> group, Value product);
-void sliceViews(OpBuilder &b, Location loc, ArrayRef<Projection> group, Value product);
-
-// Replaces the projections (same x, same weight type, all with or all without a bias;
-// the first is the earliest) by one product and a slice of it each.
-void merge(ArrayRef<Projection> group) {
-  prim::DotGeneralOp first = group.front().dot;
-  OpBuilder b(first);
-  Location loc = first.getLoc();
-  int64_t outDim = 1 - first.getRhsContractingDimensions()[0]; // of W: N
-  SmallVector<Value> weights, biases;
-  for (Projection p : group) {
-    weights.push_back(p.dot.getRhs());
-    if (p.bias)
-      biases.push_back(p.bias);
-  }
-  Value joined = b.create<prim::ConcatenateOp>(loc, weights, b.getI64IntegerAttr(outDim));
-  Value product = b.create<prim::DotGeneralOp>(
-      loc, first.getLhs(), joined, first.getLhsBatchingDimensionsAttr(),
-      first.getRhsBatchingDimensionsAttr(), first.getLhsContractingDimensionsAttr(),
-      first.getRhsContractingDimensionsAttr());
-  auto productType = cast<RankedTensorType>(product.getType());
-  int64_t last = productType.getRank() - 1;
-  if (!biases.empty()) {
-    Value bias = b.create<prim::ConcatenateOp>(loc, biases, b.getI64IntegerAttr(0));
-    Value wide = b.create<prim::BroadcastInDimOp>(loc, productType, bias,
-                                                  b.getDenseI64ArrayAttr({last}), ValueRange{});
-    product = b.create<prim::AddOp>(loc, wide, product); // a Linear's order: bias first
-  }
-  if (group.front().view) {
-    sliceViews(b, loc, group, product);
-  } else {
-    sliceParts(b, loc, group, product);
-  }
-  // Only now: the builder inserts before the first product.
-  for (Projection p : group) {
-    if (p.biasAdd)
-      p.biasAdd.erase();
-    p.dot.erase();
-  }
-}
-
 // Attention's projections: [..., P * N] -> [..., P, N], the layout prim.attention's
 // `parts` read in place, and each result a reshape of its part.
 void sliceParts(OpBuilder &b, Location loc, ArrayRef<Projection> group, Value product) {
@@ -214,6 +172,45 @@ void sliceViews(OpBuilder &b, Location loc, ArrayRef<Projection> group, Value pr
     if (reshape)
       reshape->erase();
     start[at] = limit[at];
+  }
+}
+
+// Replaces the projections (same x, same weight type, all with or all without a bias;
+// the first is the earliest) by one product and a slice of it each.
+void merge(ArrayRef<Projection> group) {
+  prim::DotGeneralOp first = group.front().dot;
+  OpBuilder b(first);
+  Location loc = first.getLoc();
+  int64_t outDim = 1 - first.getRhsContractingDimensions()[0]; // of W: N
+  SmallVector<Value> weights, biases;
+  for (Projection p : group) {
+    weights.push_back(p.dot.getRhs());
+    if (p.bias)
+      biases.push_back(p.bias);
+  }
+  Value joined = b.create<prim::ConcatenateOp>(loc, weights, b.getI64IntegerAttr(outDim));
+  Value product = b.create<prim::DotGeneralOp>(
+      loc, first.getLhs(), joined, first.getLhsBatchingDimensionsAttr(),
+      first.getRhsBatchingDimensionsAttr(), first.getLhsContractingDimensionsAttr(),
+      first.getRhsContractingDimensionsAttr());
+  auto productType = cast<RankedTensorType>(product.getType());
+  int64_t last = productType.getRank() - 1;
+  if (!biases.empty()) {
+    Value bias = b.create<prim::ConcatenateOp>(loc, biases, b.getI64IntegerAttr(0));
+    Value wide = b.create<prim::BroadcastInDimOp>(loc, productType, bias,
+                                                  b.getDenseI64ArrayAttr({last}), ValueRange{});
+    product = b.create<prim::AddOp>(loc, wide, product); // a Linear's order: bias first
+  }
+  if (group.front().view) {
+    sliceViews(b, loc, group, product);
+  } else {
+    sliceParts(b, loc, group, product);
+  }
+  // Only now: the builder inserts before the first product.
+  for (Projection p : group) {
+    if (p.biasAdd)
+      p.biasAdd.erase();
+    p.dot.erase();
   }
 }
 

@@ -70,18 +70,18 @@ struct BroadcastInDimLowering : OpConversionPattern<prim::BroadcastInDimOp> {
     Value operand = adaptor.getOperand();
     // Only an operand the kernel reads from memory: a computed one (a squeeze-excitation
     // gate's sigmoid) fuses into this generic, and a slice in between would stop that.
-    bool collapse =
+    bool sliceUnitDims =
         inFusedOpsModule(op) && in.hasStaticShape() && mlir::isa<BlockArgument>(op.getOperand());
     SmallVector<AffineExpr> reads;
     SmallVector<int64_t> keptShape;
     for (auto [i, d] : llvm::enumerate(op.getBroadcastDimensions())) {
       bool expanded = in.getDimSize(i) == 1 && out.getDimSize(d) != 1;
-      if (expanded && collapse)
+      if (expanded && sliceUnitDims)
         continue;
       reads.push_back(expanded ? rewriter.getAffineConstantExpr(0) : rewriter.getAffineDimExpr(d));
       keptShape.push_back(in.getDimSize(i));
     }
-    if (collapse && static_cast<int64_t>(reads.size()) != in.getRank()) {
+    if (sliceUnitDims && static_cast<int64_t>(reads.size()) != in.getRank()) {
       // A rank-reducing slice, not a collapse_shape: fusion by expansion would push a
       // reshape back into the consumer's loops.
       SmallVector<OpFoldResult> zeros(in.getRank(), rewriter.getIndexAttr(0)),
