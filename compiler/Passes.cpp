@@ -13,6 +13,7 @@
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/Pipelines.h"
 #include "compiler/transforms/fold/FoldWeights.h"
+#include "compiler/transforms/kernels/ChannelsLastConvolutions.h"
 #include "compiler/transforms/kernels/FormKernels.h"
 #include "compiler/transforms/symbolic/SymbolicShapes.h"
 

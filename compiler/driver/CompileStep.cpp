@@ -179,6 +179,7 @@ llvm::Error compileArtifact(const Resources &resources, const PipelineOptions &o
   mlir::PassManager partition(&context);
   PrimToKernelsOptions kernelFormation;
   kernelFormation.fusedOps = lowering.fusedOps;
+  kernelFormation.channelsLastConvolutions = !cudaSms.empty();
   buildPrimToKernelsPipeline(partition, kernelFormation);
   if (mlir::failed(partition.run(*module)))
     return fail("kernel formation failed");

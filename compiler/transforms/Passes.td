@@ -68,6 +68,17 @@ def SymbolicShapesPass : Pass<"pt2c-symbolic-shapes", "::mlir::ModuleOp"> {
   ];
 }
 
+def ChannelsLastConvolutionsPass : Pass<"pt2c-channels-last-convolutions", "::mlir::ModuleOp"> {
+  let summary = "Compute half-precision 2-d convolutions channels-last (CUDA)";
+  let description = [{
+    Each f16/bf16 2-d prim.convolution of static shapes whose filter is a weight becomes
+    transpose(convolution{channels_last}(transpose(x, [0, 2, 3, 1]), w), [0, 3, 1, 2])
+    (kernels/ChannelsLastConvolutions.h); canonicalization then sinks and cancels the
+    transposes.
+  }];
+  let dependentDialects = ["::pt2c::prim::PrimDialect"];
+}
+
 def FormKernelsPass : Pass<"pt2c-form-kernels", "::mlir::ModuleOp"> {
   let summary = "Outline the prim ops of model functions into kernel functions";
   let description = [{

@@ -1,6 +1,7 @@
 #include "compiler/transforms/Pipelines.h"
 
 #include "compiler/transforms/Passes.h"
+#include "compiler/transforms/kernels/ChannelsLastConvolutions.h"
 #include "compiler/transforms/kernels/FormKernels.h"
 #include "compiler/transforms/symbolic/SymbolicShapes.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -22,6 +23,8 @@ void buildAtenToPrimPipeline(mlir::OpPassManager &pm, const AtenToPrimOptions &o
 void buildPrimToKernelsPipeline(mlir::OpPassManager &pm, const PrimToKernelsOptions &options) {
   // Weight folding narrows half arithmetic (FoldLowPrecision.h): the fused ops' patterns
   // (a residual add into layer norm) see the narrowed ops only now.
+  if (options.channelsLastConvolutions)
+    pm.addPass(createChannelsLastConvolutionsPass());
   if (options.fusedOps)
     pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(createSymbolicShapesPass());

@@ -33,9 +33,14 @@ struct PrimToKernelsOptions : mlir::PassPipelineOptions<PrimToKernelsOptions> {
   Option<bool> fusedOps{*this, "fused-ops",
                         llvm::cl::desc("The module has the GPU's fused ops (CUDA targets)"),
                         llvm::cl::init(false)};
+  Option<bool> channelsLastConvolutions{
+      *this, "channels-last-convolutions",
+      llvm::cl::desc("Half-precision convolutions compute channels-last (CUDA targets)"),
+      llvm::cl::init(false)};
 };
 
-// [canonicalize,] pt2c-symbolic-shapes, pt2c-form-kernels.
+// [pt2c-channels-last-convolutions,] [canonicalize,] pt2c-symbolic-shapes,
+// pt2c-form-kernels.
 void buildPrimToKernelsPipeline(mlir::OpPassManager &pm, const PrimToKernelsOptions &options);
 
 void registerFrontPipelines();

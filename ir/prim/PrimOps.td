@@ -457,11 +457,15 @@ def Prim_ConvolutionOp : Prim_Op<"convolution", [InferTypeOpAdaptor]> {
       result[n, o, x...] = sum_{c, k...} lhs_padded[n, g*C/G + c, x*stride + k*dil]
                                          * rhs[o, c, k...]
     The spatial attributes have one entry per spatial dim; no bias (an add).
+    With `channels_last` lhs is [N, spatial..., C] and the result [N, out..., O] (the
+    GPU's convolution library reads and writes that layout directly; rhs stays
+    [O, C / G, kernel...]).
   }];
   let arguments = (ins Prim_Tensor:$lhs, Prim_Tensor:$rhs,
                        DenseI64ArrayAttr:$window_strides,
                        DenseI64ArrayAttr:$padding_low, DenseI64ArrayAttr:$padding_high,
-                       DenseI64ArrayAttr:$rhs_dilation, I64Attr:$feature_group_count);
+                       DenseI64ArrayAttr:$rhs_dilation, I64Attr:$feature_group_count,
+                       UnitAttr:$channels_last);
   let results = (outs Prim_Tensor:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs `,` `strides` `=` $window_strides `,` `low` `=` $padding_low `,`

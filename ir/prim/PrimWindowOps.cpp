@@ -103,9 +103,12 @@ LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *, std::optional<Locat
       failed(checkAtLeast(loc, "dilation", dilations, 1)) ||
       failed(checkAtLeast(loc, "padding", low, 0)) || failed(checkAtLeast(loc, "padding", high, 0)))
     return failure();
+  // [N, C, spatial...], or channels-last [N, spatial..., C].
+  bool channelsLast = adaptor.getChannelsLast();
+  int64_t firstSpatial = channelsLast ? 1 : 2;
   int64_t groups = adaptor.getFeatureGroupCount();
-  int64_t channels = lhs.getDimSize(1), perGroup = rhs.getDimSize(1),
-          outChannels = rhs.getDimSize(0);
+  int64_t channels = lhs.getDimSize(channelsLast ? lhs.getRank() - 1 : 1),
+          perGroup = rhs.getDimSize(1), outChannels = rhs.getDimSize(0);
   if (groups < 1)
     return emitOptionalError(loc, "feature_group_count must be >= 1, got ", groups);
   if (!ShapedType::isDynamic(outChannels) && outChannels % groups != 0)
@@ -115,14 +118,18 @@ LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *, std::optional<Locat
       channels != perGroup * groups)
     return emitOptionalError(loc, "lhs has ", channels, " channels, but rhs expects ", groups,
                              " groups of ", perGroup);
-  SmallVector<int64_t> shape = {lhs.getDimSize(0), outChannels};
+  SmallVector<int64_t> shape = {lhs.getDimSize(0)};
+  if (!channelsLast)
+    shape.push_back(outChannels);
   for (int64_t d = 0; d < spatial; ++d) {
-    FailureOr<int64_t> n = windowCount(loc, lhs.getDimSize(d + 2), low[d], high[d],
+    FailureOr<int64_t> n = windowCount(loc, lhs.getDimSize(d + firstSpatial), low[d], high[d],
                                        rhs.getDimSize(d + 2), strides[d], dilations[d]);
     if (failed(n))
       return failure();
     shape.push_back(*n);
   }
+  if (channelsLast)
+    shape.push_back(outChannels);
   types.push_back(lhs.clone(shape));
   return success();
 }

@@ -1,6 +1,8 @@
-// Transposes sink below the elementwise math and concatenations that read them, in a
-// module the GPU pipelines marked pt2c.fused_ops, so that the attention (or matrix
-// product) at the end of the chain absorbs them into the layout it reads.
+// Transposes sink below the elementwise math, concatenations, reductions and pooling
+// that read them, in a module the GPU pipelines marked pt2c.fused_ops, so that the attention (or
+// matrix product) at the end of the chain absorbs them into the layout it reads, or the
+// next channels-last convolution's transpose cancels them
+// (compiler/transforms/kernels/ChannelsLastConvolutions.cpp).
 //
 // Rotary embeddings are the case: q and k leave their projections as [b, s, h, d],
 // are transposed to [b, h, s, d], rotated (x * cos + rotate_half(x) * sin) and handed
@@ -16,6 +18,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace pt2c::prim;
@@ -30,9 +33,17 @@ RankedTensorType untransposed(RankedTensorType t, ArrayRef<int64_t> perm) {
   return t.clone(shape);
 }
 
+/// A splat constant: the same elements in every layout (ReLU's zeros).
+bool isSplat(Value v) {
+  auto constant = v.getDefiningOp<ConstantOp>();
+  auto elements = constant ? dyn_cast<SplatElementsAttr>(constant.getValue()) : nullptr;
+  return elements != nullptr;
+}
+
 /// E(transpose(a, p), ...) = transpose(E(a, ...), p) for an elementwise op E whose
-/// other operands are transposes with the same permutation or broadcasts (which then
-/// broadcast into the untransposed layout: operand dim j lands on dim p[dims[j]]).
+/// other operands are transposes with the same permutation, broadcasts (which then
+/// broadcast into the untransposed layout: operand dim j lands on dim p[dims[j]]) or
+/// splat constants.
 struct SinkTransposeBelowElementwise : RewritePattern {
   SinkTransposeBelowElementwise(MLIRContext *context)
       : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
@@ -50,7 +61,7 @@ struct SinkTransposeBelowElementwise : RewritePattern {
         if (!perm.empty() && transpose.getPermutation() != perm)
           return failure();
         perm = transpose.getPermutation();
-      } else if (!v.getDefiningOp<BroadcastInDimOp>()) {
+      } else if (!v.getDefiningOp<BroadcastInDimOp>() && !isSplat(v)) {
         return failure();
       }
     if (perm.empty())
@@ -59,6 +70,13 @@ struct SinkTransposeBelowElementwise : RewritePattern {
     for (Value v : op->getOperands()) {
       if (auto transpose = v.getDefiningOp<TransposeOp>()) {
         operands.push_back(transpose.getOperand());
+        continue;
+      }
+      if (isSplat(v)) {
+        auto splat = cast<SplatElementsAttr>(v.getDefiningOp<ConstantOp>().getValue());
+        RankedTensorType type = untransposed(cast<RankedTensorType>(v.getType()), perm);
+        operands.push_back(rewriter.create<ConstantOp>(
+            v.getLoc(), SplatElementsAttr::get(type, splat.getSplatValue<Attribute>())));
         continue;
       }
       auto broadcast = v.getDefiningOp<BroadcastInDimOp>();
@@ -103,12 +121,78 @@ struct SinkTransposeBelowConcatenate : OpRewritePattern<ConcatenateOp> {
   }
 };
 
+/// reduce(transpose(a, p), dims) = reduce(a, p[dims]), then a transpose of the kept dims
+/// only where the transpose reordered them. A channels-last convolution's result reaches
+/// a mean over H x W (squeeze-excitation, global pooling) through a transpose back to
+/// NCHW: the mean reads the NHWC tensor directly instead.
+struct SinkTransposeBelowReduce : OpRewritePattern<ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReduceOp op, PatternRewriter &rewriter) const override {
+    auto transpose = op.getOperand().getDefiningOp<TransposeOp>();
+    if (!transpose || !pt2c::inFusedOpsModule(op) || !op.getType().hasStaticShape())
+      return failure();
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    SmallVector<int64_t> dims;
+    llvm::SmallBitVector reduced(perm.size());
+    for (int64_t d : op.getDimensions()) {
+      dims.push_back(perm[d]);
+      reduced.set(d);
+    }
+    llvm::sort(dims);
+    // The operand dims the result keeps, in the result's order; the new reduce keeps them
+    // in increasing order.
+    SmallVector<int64_t> kept;
+    for (int64_t d = 0; d < static_cast<int64_t>(perm.size()); ++d)
+      if (!reduced.test(d))
+        kept.push_back(perm[d]);
+    SmallVector<int64_t> sorted(kept);
+    llvm::sort(sorted);
+    SmallVector<int64_t> order;
+    for (int64_t d : kept)
+      order.push_back(llvm::find(sorted, d) - sorted.begin());
+    Value result = rewriter.create<ReduceOp>(op.getLoc(), op.getKind(), transpose.getOperand(),
+                                             op.getInit(), dims);
+    if (!llvm::equal(order, llvm::seq<int64_t>(0, order.size())))
+      result = rewriter.create<TransposeOp>(op.getLoc(), result, order);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// reduce_window(transpose(a, p)) = transpose(reduce_window(a), p) with each window
+/// attribute moved to the operand dim it slides over: a max pooling between
+/// channels-last convolutions (ResNet's stem) pools the NHWC tensor in place.
+struct SinkTransposeBelowReduceWindow : OpRewritePattern<ReduceWindowOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReduceWindowOp op, PatternRewriter &rewriter) const override {
+    auto transpose = op.getOperand().getDefiningOp<TransposeOp>();
+    if (!transpose || !pt2c::inFusedOpsModule(op) || !op.getType().hasStaticShape())
+      return failure();
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    auto moved = [&](ArrayRef<int64_t> values) {
+      SmallVector<int64_t> out(values.size());
+      for (auto [i, p] : llvm::enumerate(perm))
+        out[p] = values[i];
+      return out;
+    };
+    Value pooled = rewriter.create<ReduceWindowOp>(
+        op.getLoc(), op.getKind(), transpose.getOperand(), op.getInit(),
+        moved(op.getWindowDimensions()), moved(op.getWindowStrides()),
+        moved(op.getWindowDilations()), moved(op.getPaddingLow()), moved(op.getPaddingHigh()));
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, pooled, perm);
+    return success();
+  }
+};
+
 } // namespace
 
 namespace pt2c::prim {
 
 void populateTransposeSinkingPatterns(RewritePatternSet &patterns) {
-  patterns.add<SinkTransposeBelowElementwise, SinkTransposeBelowConcatenate>(patterns.getContext());
+  patterns.add<SinkTransposeBelowElementwise, SinkTransposeBelowConcatenate,
+               SinkTransposeBelowReduce, SinkTransposeBelowReduceWindow>(patterns.getContext());
 }
 
 /// Whether a transpose read by `user` moves below it (so a slice between them moves

@@ -330,6 +330,8 @@ static pt2c_status check_conv_step(const pt2c_plan *plan, uint32_t number,
     return CORRUPT("step %u: convolution dtype %u is not f32, f16 or bf16", number, c->dtype);
   if (c->epilogue > PT2C_CONV_EPILOGUE_BIAS_SILU)
     return CORRUPT("step %u: unknown convolution epilogue %u", number, c->epilogue);
+  if (c->layout > PT2C_CONV_LAYOUT_CHANNELS_LAST)
+    return CORRUPT("step %u: unknown convolution layout %u", number, c->layout);
   uint32_t expected_args = c->epilogue == PT2C_CONV_EPILOGUE_NONE            ? 3
                            : c->epilogue == PT2C_CONV_EPILOGUE_BIAS_ADD_RELU ? 5
                                                                              : 4;

@@ -159,12 +159,12 @@ def read_plan(blob):
     offset += 104 * num_gemms
     conv_fields = ("dtype", "epilogue", "spatial_rank", "groups", "batch", "in_channels",
                    "out_channels", "input", "kernel", "output", "stride", "padding",
-                   "dilation", "num_fallback_steps")
+                   "dilation", "num_fallback_steps", "layout")
     convs = []
     for i in range(num_convs):
-        values = struct.unpack_from("<4I21QI", blob, offset + 192 * i)
+        values = struct.unpack_from("<4I21Q2I", blob, offset + 192 * i)
         arrays = [tuple(values[7 + 3 * a:10 + 3 * a]) for a in range(6)]
-        convs.append(dict(zip(conv_fields, values[:7] + tuple(arrays) + values[25:26])))
+        convs.append(dict(zip(conv_fields, values[:7] + tuple(arrays) + values[25:27])))
     offset += 192 * num_convs + 32 * num_syms + 24 * num_states
     step_args = struct.unpack_from(f"<{num_step_args}I", blob, offset)
     offset += pad(4 * num_step_args) + 8 * num_dims + 8 * num_sym_words

@@ -16,6 +16,7 @@ if not find_cuda_toolkit():
     pytest.skip("no CUDA toolkit (ptxas, fatbinary): set PT2C_CUDA_HOME", allow_module_level=True)
 FAKE_CUDNN = BIN / "tests" / "unit" / "libfake_cudnn.so"
 STEP_KERNEL, STEP_CONV = 0, 2
+NCHW, CHANNELS_LAST = 0, 1  # pt2c_conv_layout
 
 @pytest.fixture(scope="module")
 def cnn(pt2c, tmp_path_factory):
@@ -101,7 +102,8 @@ def test_convolutions_become_conv_steps_with_fused_epilogues(cnn):
                 c["input"][:2], c["kernel"][:2], c["output"][:2], c["stride"][:2],
                 c["padding"][:2], c["dilation"][:2]) for c in plan["convs"]]
     assert records == EXPECTED_CONVS
-    assert all(c["dtype"] == 1 and c["spatial_rank"] == 2 and c["batch"] == 2
+    assert all(c["dtype"] == 1 and c["layout"] == NCHW and c["spatial_rank"] == 2
+               and c["batch"] == 2
                and c["input"][2] == c["kernel"][2] == c["output"][2] == 1
                for c in plan["convs"])
     steps = plan["steps"]
@@ -121,7 +123,10 @@ def test_convolutions_become_conv_steps_with_fused_epilogues(cnn):
 def test_f16_batch_norm_folds_into_the_same_convolution_steps(pt2c, tmp_path):
     """model.half(): batch norm and the residual sum compute in f32 and round to f16
     (decompose/LowPrecision.cpp); folding sees through the converts
-    (fold/FoldLowPrecision.h), so the f16 plan has the f32 plan's fused epilogues."""
+    (fold/FoldLowPrecision.h), so the f16 plan has the f32 plan's fused epilogues. Half
+    convolutions compute channels-last (kernels/ChannelsLastConvolutions.cpp): the
+    transposes between them cancel, and with cuDNN serving every convolution the only
+    kernels of ours that run transpose the model's input to NHWC and its output back."""
     source = CNN.replace("return net", "return net.half()").replace(
         "example_inputs = (torch.randn(2, 3, 16, 16),)",
         "example_inputs = (torch.randn(2, 3, 16, 16).half(),)")
@@ -132,7 +137,14 @@ def test_f16_batch_norm_folds_into_the_same_convolution_steps(pt2c, tmp_path):
     plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
     assert [c["epilogue"] for c in plan["convs"]] == [e[0] for e in EXPECTED_CONVS]
     assert {c["dtype"] for c in plan["convs"]} == {3}  # f16
-    assert launched_kernels(plan, cudnn_serves=True) == []
+    assert {c["layout"] for c in plan["convs"]} == {CHANNELS_LAST}
+    launched = launched_kernels(plan, cudnn_serves=True)
+    assert len(launched) == 2, launched
+    kernel_steps = [s for s in plan["steps"] if s["kind"] == STEP_KERNEL]
+    conv_steps = [s for s in plan["steps"] if s["kind"] == STEP_CONV]
+    # The first reads the model's input, the last writes its output.
+    assert kernel_steps[0]["args"][-1] == conv_steps[0]["args"][0]
+    assert kernel_steps[-1]["args"][0] == conv_steps[-1]["args"][-1]
 
 
 def test_cudnn_serves_every_convolution_and_matches_eager(cnn, cpp_host, tmp_path):

@@ -118,10 +118,11 @@ std::vector<std::string> stepLabels(const PlanRecords &plan) {
       uint32_t r = c.spatial_rank <= PT2C_CONV_MAX_SPATIAL ? c.spatial_rank : 0;
       std::snprintf(text, sizeof text,
                     "conv %s %" PRIu64 "->%" PRIu64 " kernel %s stride %s pad %s groups %u, "
-                    "input %s%s (%s; %u fallback steps)",
+                    "input %s%s%s (%s; %u fallback steps)",
                     dtypeName(c.dtype), c.in_channels, c.out_channels,
                     spatial(c.kernel, r, "x").c_str(), spatial(c.stride, r, "x").c_str(),
                     spatial(c.padding, r, "x").c_str(), c.groups, spatial(c.input, r, "x").c_str(),
+                    c.layout == PT2C_CONV_LAYOUT_CHANNELS_LAST ? " channels-last" : "",
                     convEpilogue(c.epilogue), convLibrary, c.num_fallback_steps);
     } else if (gpu && step.kernel < plan.gpuKernels.size()) {
       const pt2c_plan_gpu_kernel &k = plan.gpuKernels[step.kernel];

@@ -18,8 +18,12 @@ llvm::Expected<GpuCodegenSummary> emitGpuObject(mlir::ModuleOp kernels, const Mo
                                                 const CpuCodegenOptions &host,
                                                 const GpuTarget &target,
                                                 const std::string &objectPath) {
-  // Read at the prim level, before the lowering rewrites the kernel functions.
-  DenseKernels dense = findDenseKernels(kernels);
+  // Read at the prim level, before the lowering rewrites the kernel functions. cuDNN
+  // serves channels-last convolutions (the CUDA pipeline's pt2c-channels-last-convolutions
+  // makes them); on other targets their fallback runs.
+  DenseOptions options;
+  options.convs.channelsLast = target.device == PT2C_DEVICE_CUDA;
+  DenseKernels dense = findDenseKernels(kernels, options);
   if (mlir::failed(runKernelPipeline(kernels, target.buildPipeline)))
     return fail("lowering the kernels to GPU failed");
   auto launches = readLaunchTable(kernels);

@@ -1,5 +1,7 @@
 #include "compiler/codegen/dense/ConvKernels.h"
 
+#include <algorithm>
+
 #include "compiler/codegen/dense/KernelBody.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -29,7 +31,7 @@ llvm::ArrayRef<int64_t> shapeOf(mlir::Value value) {
 }
 
 // A kernel that is one convolution of two arguments, with the layout cuDNN takes.
-std::optional<ConvKernel> matchConv(mlir::func::FuncOp func) {
+std::optional<ConvKernel> matchConv(mlir::func::FuncOp func, const ConvMatchOptions &options) {
   auto b = body(func);
   if (!b || b->first.size() != 1)
     return std::nullopt;
@@ -47,6 +49,15 @@ std::optional<ConvKernel> matchConv(mlir::func::FuncOp func) {
   auto strides = i64Array(conv, "window_strides"), low = i64Array(conv, "padding_low");
   auto high = i64Array(conv, "padding_high"), dilations = i64Array(conv, "rhs_dilation");
   auto groupsAttr = conv->getAttrOfType<mlir::IntegerAttr>("feature_group_count");
+  bool channelsLast = conv->hasAttr("channels_last");
+  if (channelsLast && !options.channelsLast)
+    return std::nullopt;
+  // Channels and spatial sizes of x and y in [N, C, spatial...] order.
+  std::vector<int64_t> inDims(in.begin(), in.end()), outDims(out.begin(), out.end());
+  if (channelsLast && in.size() >= 3 && out.size() == in.size()) {
+    std::rotate(inDims.begin() + 1, inDims.end() - 1, inDims.end());
+    std::rotate(outDims.begin() + 1, outDims.end() - 1, outDims.end());
+  }
   if (in.size() < 3 || in.size() > 2 + PT2C_CONV_MAX_SPATIAL || filter.size() != in.size() ||
       out.size() != in.size() || strides.size() != spatial || low != high ||
       low.size() != spatial || dilations.size() != spatial || !groupsAttr)
@@ -55,23 +66,24 @@ std::optional<ConvKernel> matchConv(mlir::func::FuncOp func) {
   c.dtype = dtype;
   c.epilogue = PT2C_CONV_EPILOGUE_NONE;
   c.spatial_rank = spatial;
+  c.layout = channelsLast ? PT2C_CONV_LAYOUT_CHANNELS_LAST : PT2C_CONV_LAYOUT_NCHW;
   int64_t groups = groupsAttr.getInt();
   c.batch = in[0];
-  c.in_channels = in[1];
+  c.in_channels = inDims[1];
   c.out_channels = filter[0];
-  if (groups < 1 || in[1] % groups != 0 || filter[0] % groups != 0 || filter[1] * groups != in[1] ||
-      out[0] != in[0] || out[1] != filter[0])
+  if (groups < 1 || inDims[1] % groups != 0 || filter[0] % groups != 0 ||
+      filter[1] * groups != inDims[1] || out[0] != in[0] || outDims[1] != filter[0])
     return std::nullopt;
   c.groups = groups;
   for (size_t d = 0; d < PT2C_CONV_MAX_SPATIAL; ++d) {
     bool used = d < spatial;
-    c.input[d] = used ? in[2 + d] : 1;
+    c.input[d] = used ? inDims[2 + d] : 1;
     c.kernel[d] = used ? filter[2 + d] : 1;
-    c.output[d] = used ? out[2 + d] : 1;
+    c.output[d] = used ? outDims[2 + d] : 1;
     c.stride[d] = used ? strides[d] : 1;
     c.padding[d] = used ? low[d] : 0;
     c.dilation[d] = used ? dilations[d] : 1;
-    if (used && (in[2 + d] < 1 || filter[2 + d] < 1 || out[2 + d] < 1 || strides[d] < 1 ||
+    if (used && (inDims[2 + d] < 1 || filter[2 + d] < 1 || outDims[2 + d] < 1 || strides[d] < 1 ||
                  low[d] < 0 || dilations[d] < 1))
       return std::nullopt;
   }
@@ -124,9 +136,14 @@ std::optional<ConvEpilogueKernel> matchEpilogue(mlir::func::FuncOp func,
       return false;
     auto bias = mlir::dyn_cast<mlir::RankedTensorType>(op->getOperand(0).getType());
     auto dims = i64Array(op, "broadcast_dimensions");
-    return bias && bias.getRank() == 1 && bias.getDimSize(0) == shape[1] &&
-           bias.getElementType() == mlir::cast<mlir::RankedTensorType>(type).getElementType() &&
-           dims.size() == 1 && dims[0] == 1;
+    // Channels at dim 1, or last (a channels-last product, where the target takes one).
+    int64_t channelDim = dims.size() == 1 ? dims[0] : -1;
+    bool last = channelDim == static_cast<int64_t>(shape.size()) - 1;
+    if (channelDim != 1 && !(last && options.channelsLast))
+      return false;
+    e.channelsLast = last;
+    return bias && bias.getRank() == 1 && bias.getDimSize(0) == shape[channelDim] &&
+           bias.getElementType() == mlir::cast<mlir::RankedTensorType>(type).getElementType();
   };
   auto isBiasAdd = [&](mlir::Value v) {
     return is(v.getDefiningOp(), "prim.add") && v.getType() == type &&
@@ -176,7 +193,8 @@ std::optional<ConvEpilogueKernel> matchEpilogue(mlir::func::FuncOp func,
 
 ConvKernelTable findConvKernels(mlir::ModuleOp kernels, const ConvMatchOptions &options) {
   return findLibraryKernels<ConvKernel, ConvEpilogueKernel>(
-      kernels, matchConv, [&](mlir::func::FuncOp func) { return matchEpilogue(func, options); });
+      kernels, [&](mlir::func::FuncOp func) { return matchConv(func, options); },
+      [&](mlir::func::FuncOp func) { return matchEpilogue(func, options); });
 }
 
 } // namespace pt2c

@@ -2,9 +2,11 @@
 // prim-level kernel functions pt2c-form-kernels outlined (before GPU lowering):
 //   - a convolution kernel is exactly one prim.convolution of two of its arguments (x and
 //     w), f32, f16 or bf16, 1 to 3 spatial dims, padded the same on both sides of each
-//     spatial dim (see pt2c_plan_conv in plan_format.h);
-//   - a convolution epilogue kernel computes, from its arguments x (a [N, K, ...] product),
-//     bias ([K]) and optionally z (x's shape):
+//     spatial dim (see pt2c_plan_conv in plan_format.h); a channels-last one
+//     (prim.convolution's `channels_last`) only where the target takes it;
+//   - a convolution epilogue kernel computes, from its arguments x (a [N, K, ...] product,
+//     or [N, ..., K] where the target takes channels-last ones), bias ([K]) and optionally
+//     z (x's shape):
 //       x + broadcast(bias) over dim 1                      (BIAS: a conv's bias, or a
 //                                                            batch norm folded into one)
 //       max(x + broadcast(bias), 0)                          (BIAS_RELU)
@@ -39,6 +41,7 @@ struct ConvEpilogueKernel {
   int residual = -1;            // the argument z of BIAS_ADD_RELU, else -1
   uint32_t dtype = 0;           // pt2c_dtype of every operand
   std::vector<int64_t> shape;   // the product's shape, [N, K, spatial...]
+  bool channelsLast = false;    // the bias is over the last dim: shape is [N, spatial..., K]
 };
 
 using ConvKernelTable = LibraryKernelTable<ConvKernel, ConvEpilogueKernel>;
@@ -46,6 +49,7 @@ using ConvKernelTable = LibraryKernelTable<ConvKernel, ConvEpilogueKernel>;
 // What a target's convolution steps serve beyond bias (+ residual) + ReLU.
 struct ConvMatchOptions {
   bool siluEpilogue = false; // PT2C_CONV_EPILOGUE_BIAS_SILU (the CPU runtime's)
+  bool channelsLast = false; // PT2C_CONV_LAYOUT_CHANNELS_LAST (the CUDA runtime's)
 };
 
 ConvKernelTable findConvKernels(mlir::ModuleOp kernels, const ConvMatchOptions &options = {});

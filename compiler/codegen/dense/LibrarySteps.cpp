@@ -182,13 +182,17 @@ std::vector<uint32_t> LibraryStepPlanner::convArgs(size_t i,
   if (!epilogue)
     return plain;
   const ConvEpilogueKernel &e = *epilogue;
-  std::vector<int64_t> shape = {static_cast<int64_t>(c.batch),
-                                static_cast<int64_t>(c.out_channels)};
+  bool channelsLast = c.layout == PT2C_CONV_LAYOUT_CHANNELS_LAST;
+  std::vector<int64_t> shape = {static_cast<int64_t>(c.batch)};
+  if (!channelsLast)
+    shape.push_back(c.out_channels);
   for (uint32_t d = 0; d < c.spatial_rank; ++d)
     shape.push_back(c.output[d]);
+  if (channelsLast)
+    shape.push_back(c.out_channels);
   std::vector<uint32_t> next = buffersOf(r.steps[i + 1]);
   if (next.size() != (e.residual < 0 ? 3u : 4u) || next[e.input] != product || e.dtype != c.dtype ||
-      e.shape != shape)
+      e.shape != shape || e.channelsLast != channelsLast)
     return plain;
   std::vector<uint32_t> operands = {plain[0], plain[1], next[e.bias]};
   if (e.residual >= 0)

@@ -11,6 +11,9 @@
 // result as [N, G, O/G, out...], so that input channel g * C/G + c is an affine
 // function of the loops (no division).
 //
+// A channels-last convolution is lowered between two transposes (its library step's
+// fallback only).
+//
 // A pointwise convolution (1x1 kernel, stride 1, no padding) is a matrix product over
 // the flattened spatial dims: it first becomes a 1-D convolution over [N, C, H*W], so
 // that the innermost loop runs H*W times rather than W (7 in ResNet's last stage).
@@ -46,6 +49,10 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
     if (!rhsType.hasStaticShape() || lhsType.isDynamicDim(1))
       return rewriter.notifyMatchFailure(op, "dynamic channel or kernel sizes");
     int64_t spatial = lhsType.getRank() - 2;
+    if (op.getChannelsLast()) {
+      rewriter.replaceOp(op, throughTorchLayout(rewriter, op, adaptor));
+      return success();
+    }
     if (spatial > 1 && isPointwise(op)) {
       rewriter.replaceOp(op, flattenedPointwise(rewriter, op, adaptor));
       return success();
@@ -161,6 +168,26 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
                                                ArrayRef<int64_t>{0}, ArrayRef<int64_t>{0},
                                                ArrayRef<int64_t>{1}, op.getFeatureGroupCount());
     return b.create<tensor::ExpandShapeOp>(loc, op.getType(), flat, groups);
+  }
+
+  /// The channels-last `op` computed in torch's layout: its input transposed to
+  /// [N, C, spatial...], the convolution (which this pattern then lowers), its result
+  /// transposed back. This is the fallback of a library step that reads channels-last
+  /// operands directly; the transposes stay inside its kernels.
+  static Value throughTorchLayout(OpBuilder &b, prim::ConvolutionOp op, OpAdaptor adaptor) {
+    Location loc = op.getLoc();
+    int64_t rank = op.getType().getRank();
+    SmallVector<int64_t> toTorch = {0, rank - 1}, toChannelsLast = {0};
+    for (int64_t d = 1; d < rank - 1; ++d) {
+      toTorch.push_back(d);
+      toChannelsLast.push_back(d + 1);
+    }
+    toChannelsLast.push_back(1);
+    Value lhs = b.create<prim::TransposeOp>(loc, adaptor.getLhs(), toTorch);
+    Value conv = b.create<prim::ConvolutionOp>(loc, lhs, adaptor.getRhs(), op.getWindowStrides(),
+                                               op.getPaddingLow(), op.getPaddingHigh(),
+                                               op.getRhsDilation(), op.getFeatureGroupCount());
+    return b.create<prim::TransposeOp>(loc, conv, toChannelsLast);
   }
 
   /// `value` (static shape) with dim `d` split into `sizes`.

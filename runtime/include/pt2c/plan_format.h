@@ -296,13 +296,22 @@ typedef enum pt2c_conv_epilogue {
                                          * v * sigmoid(v); CPU plans only */
 } pt2c_conv_epilogue;
 
+/* Where a convolution's x, z and y keep their channels (w is [K, C/G, kernel...] in
+ * both). */
+typedef enum pt2c_conv_layout {
+  PT2C_CONV_LAYOUT_NCHW = 0,          /* [N, C, spatial...] */
+  PT2C_CONV_LAYOUT_CHANNELS_LAST = 1, /* [N, spatial..., C]: the plan's kernels read and
+                                       * write it (CUDA plans only) */
+} pt2c_conv_layout;
+
 #define PT2C_CONV_MAX_SPATIAL 3
 
 /* y[n, k, o...] = sum_{c, r...} x_padded[n, g * C/G + c, o * stride + r * dilation]
  *                               * w[k, c, r...]   with g = k / (K / G)
  * (prim.convolution: torch's convolution with groups, a cross-correlation). x is
  * [N, C, input...], w [K, C/G, kernel...], y and z [N, K, output...], bias [K], all
- * contiguous (NCHW); padding is the same on both sides of each spatial dim. Entries of the
+ * contiguous (NCHW; channels-last by `layout`); padding is the same on both sides of each
+ * spatial dim. Entries of the
  * spatial arrays past spatial_rank are 1 (sizes, strides, dilations) and 0 (padding). */
 typedef struct pt2c_plan_conv {
   uint32_t dtype;        /* pt2c_dtype of x, w, bias, z and y: f32, f16 or bf16 */
@@ -317,7 +326,7 @@ typedef struct pt2c_plan_conv {
   uint64_t padding[PT2C_CONV_MAX_SPATIAL];
   uint64_t dilation[PT2C_CONV_MAX_SPATIAL];
   uint32_t num_fallback_steps; /* the steps after this one that compute y without it */
-  uint32_t reserved;
+  uint32_t layout;             /* pt2c_conv_layout of x, z and y */
 } pt2c_plan_conv;
 
 /* Every generated CPU kernel has this signature: buffer base pointers in the step's order,

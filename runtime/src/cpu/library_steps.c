@@ -97,7 +97,7 @@ static pt2c_conv_prepacked *prepare_conv(const pt2c_plan *plan, void *const *buf
                                          const pt2c_plan_step *step) {
   const pt2c_plan_conv *c = &plan->convs[step->kernel];
   const float *w = weight_arg(plan, buffer_data, step, 1);
-  if (c->dtype != PT2C_F32 || w == NULL)
+  if (c->dtype != PT2C_F32 || c->layout != PT2C_CONV_LAYOUT_NCHW || w == NULL)
     return NULL; /* fallback */
   return pt2c_conv_prepack(c, w);
 }

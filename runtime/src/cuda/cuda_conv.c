@@ -65,15 +65,17 @@ static pt2c_cuda_library g_library = {
 
 /* One convolution's descriptors; `served` is 0 when its fallback steps run instead.
  * A channels-last convolution (`nhwc`) computes on NHWC x, z and y and a KRSC filter
- * (`filter`, a copy made at create); an operand whose buffer is NCHW (`x_nchw`, ...) is
- * transposed through scratch memory around the call (descriptors `x_nchw_desc`,
- * `y_nchw_desc`). It has no fallback: its buffers may hold NHWC bytes our kernels do not
- * read. */
+ * (`filter`, a copy made at create). It is one either because the plan says so (its
+ * record's layout: the plan's kernels read and write those buffers channels-last, and so
+ * does its fallback) or because the runtime chose it for an NCHW record (`chosen`). Then
+ * an operand whose buffer is NCHW (`x_nchw`, ...) is transposed through scratch memory
+ * around the call (descriptors `x_nchw_desc`, `y_nchw_desc`), and it has no fallback: its
+ * buffers may hold NHWC bytes our kernels do not read. */
 typedef struct conv_entry {
   int served;
   int algo, math;  /* cuDNN's algorithm and math type, as the search picked them */
   float search_ms; /* the search's time for them (PT2C_CUDNN_VERBOSE prints it) */
-  int nhwc, x_nchw, z_nchw, y_nchw;
+  int nhwc, chosen, x_nchw, z_nchw, y_nchw;
   cudnnTensorDescriptor_t x, y, bias, x_nchw_desc, y_nchw_desc;
   cudnnFilterDescriptor_t w;
   cudnnConvolutionDescriptor_t conv;
@@ -252,14 +254,18 @@ static void destroy_descriptors(const cudnn_api *api, conv_entry *e) {
  * has only generic kernels either way: on an H100, ViT-B/16's patch embedding was 4%
  * faster end to end channels-last, resnet18's first convolution as fast. Only 2-d
  * convolutions with a weight as the filter (transposed once at create). */
+static int filter_is_weight(const pt2c_plan *plan, uint32_t step, const pt2c_plan_conv *c) {
+  int w = pt2c_conv_arg_positions(c).w;
+  return plan->buffers[pt2c_conv_buffer(plan, step, w)].kind == PT2C_BUFFER_WEIGHT;
+}
+
 static int wants_nhwc(const pt2c_plan *plan, uint32_t step, const pt2c_plan_conv *c) {
   const char *setting = getenv("PT2C_CUDNN_NHWC");
   int forced = setting != NULL && strcmp(setting, "1") == 0;
   if ((setting != NULL && strcmp(setting, "0") == 0) || c->spatial_rank != 2 ||
-      (!forced && c->dtype == PT2C_F32))
+      c->layout != PT2C_CONV_LAYOUT_NCHW || (!forced && c->dtype == PT2C_F32))
     return 0;
-  int w = pt2c_conv_arg_positions(c).w;
-  return plan->buffers[pt2c_conv_buffer(plan, step, w)].kind == PT2C_BUFFER_WEIGHT;
+  return filter_is_weight(plan, step, c);
 }
 
 /* Bytes of a [batch, channels, sizes...] tensor of c's dtype, rounded up to kAlignment
@@ -281,8 +287,9 @@ static int single_pixel(const uint64_t *sizes, uint32_t rank) {
 }
 
 /* Picks descriptors and algorithms for every convolution: channels-last for `wanted`
- * ones, with `nhwc` (per buffer) telling which of their operands are stored NHWC.
- * Returns 0 when a channels-last convolution found no algorithm (it has no fallback). */
+ * ones, with `nhwc` (per buffer) telling which of their operands are stored NHWC, and for
+ * channels-last records (served only with their filter a weight, which is copied to KRSC
+ * order). Returns 0 when a wanted convolution found no algorithm (it has no fallback). */
 static int prepare_all(pt2c_cuda_convs *convs, const pt2c_plan *plan, const uint32_t *step_of,
                        const uint8_t *wanted, const uint8_t *nhwc) {
   int tf32 = pt2c_cuda_env_is("PT2C_CUDA_TF32", "1"),
@@ -296,18 +303,21 @@ static int prepare_all(pt2c_cuda_convs *convs, const pt2c_plan *plan, const uint
     pt2c_conv_args a = pt2c_conv_arg_positions(c);
     destroy_descriptors(convs->api, e);
     e->served = 0;
-    e->nhwc = wanted[i];
+    int planned = c->layout == PT2C_CONV_LAYOUT_CHANNELS_LAST;
+    e->nhwc = wanted[i] || planned;
+    e->chosen = wanted[i];
     /* A tensor of one pixel has the same bytes either way: nothing to transpose (each
      * squeeze-excitation block's two 1x1 convolutions on its pooled [N, C, 1, 1]). */
     int x_pixel = single_pixel(c->input, c->spatial_rank),
         y_pixel = single_pixel(c->output, c->spatial_rank);
-    e->x_nchw = e->nhwc && !x_pixel && !nhwc[pt2c_conv_buffer(plan, step_of[i], a.x)];
-    e->z_nchw = e->nhwc && !y_pixel && a.z >= 0 && !nhwc[pt2c_conv_buffer(plan, step_of[i], a.z)];
-    e->y_nchw = e->nhwc && !y_pixel && !nhwc[pt2c_conv_buffer(plan, step_of[i], a.y)];
+    e->x_nchw = e->chosen && !x_pixel && !nhwc[pt2c_conv_buffer(plan, step_of[i], a.x)];
+    e->z_nchw = e->chosen && !y_pixel && a.z >= 0 && !nhwc[pt2c_conv_buffer(plan, step_of[i], a.z)];
+    e->y_nchw = e->chosen && !y_pixel && !nhwc[pt2c_conv_buffer(plan, step_of[i], a.y)];
     int math = c->dtype != PT2C_F32 ? CUDNN_TENSOR_OP_MATH
                : tf32               ? CUDNN_DEFAULT_MATH
                                     : CUDNN_FMA_MATH;
-    prepare(convs, c, math, e);
+    if (!planned || filter_is_weight(plan, step_of[i], c))
+      prepare(convs, c, math, e);
     convs->served += e->served;
     if (verbose)
       fprintf(stderr,
@@ -316,7 +326,7 @@ static int prepare_all(pt2c_cuda_convs *convs, const pt2c_plan *plan, const uint
               i, e->nhwc ? "NHWC" : "NCHW", e->x_nchw ? ", x from NCHW" : "",
               e->z_nchw ? ", z from NCHW" : "", e->y_nchw ? ", y to NCHW" : "",
               e->served ? "served" : "not served", e->algo, e->math, e->search_ms);
-    if (!e->nhwc)
+    if (!e->chosen)
       continue;
     if (!e->served)
       return 0;
@@ -391,7 +401,7 @@ static pt2c_status choose_layouts_and_prepare(const pt2c_cuda_driver *cu, pt2c_c
   }
   for (uint32_t i = 0; i < count && status == PT2C_OK; ++i) {
     conv_entry *e = &convs->entries[i];
-    if (!e->nhwc)
+    if (!e->nhwc || !e->served)
       continue;
     int position = pt2c_conv_arg_positions(&plan->convs[i]).w;
     const pt2c_plan_buffer *w = &plan->buffers[pt2c_conv_buffer(plan, step_of[i], position)];
@@ -539,16 +549,17 @@ static int conv_usable(const void *table, uint32_t index, const CUdeviceptr *buf
   const pt2c_cuda_convs *convs = table;
   if (convs == NULL || convs->api == NULL || !convs->entries[index].served)
     return 0;
-  /* Channels-last convolutions must run (no fallback); cudnnTransformTensor takes any
-   * address, and what the convolution reads directly is arena or scratch memory. */
-  return convs->entries[index].nhwc || pt2c_cuda_all_aligned(buffers, num_buffers, kAlignment);
+  /* Convolutions the runtime made channels-last must run (no fallback);
+   * cudnnTransformTensor takes any address, and what the convolution reads directly is
+   * arena or scratch memory. */
+  return convs->entries[index].chosen || pt2c_cuda_all_aligned(buffers, num_buffers, kAlignment);
 }
 
 static int conv_refuse(void *table, uint32_t index) {
   pt2c_cuda_convs *convs = table;
   if (convs == NULL || !convs->entries[index].served)
     return 1;
-  if (convs->entries[index].nhwc)
+  if (convs->entries[index].chosen)
     return 0;
   convs->entries[index].served = 0;
   --convs->served;
