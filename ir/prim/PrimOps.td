@@ -467,6 +467,14 @@ def Prim_ConvolutionOp : Prim_Op<"convolution", [InferTypeOpAdaptor]> {
                        DenseI64ArrayAttr:$rhs_dilation, I64Attr:$feature_group_count,
                        UnitAttr:$channels_last);
   let results = (outs Prim_Tensor:$result);
+  let extraClassDeclaration = [{
+    /// A channels-last depthwise convolution (one input and one output channel per
+    /// group) of static shapes and at most kMaxDirectTaps taps: computed by a kernel of
+    /// its own, one thread per output reading neighbouring channels (lower/Convolution.cpp),
+    /// rather than by cuDNN, whose legacy API offers only a slow kernel for it.
+    bool isDirectDepthwise();
+    static constexpr int64_t kMaxDirectTaps = 49;
+  }];
   let assemblyFormat = [{
     $lhs `,` $rhs `,` `strides` `=` $window_strides `,` `low` `=` $padding_low `,`
     `high` `=` $padding_high `,` `dilations` `=` $rhs_dilation `,`

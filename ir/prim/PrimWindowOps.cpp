@@ -83,6 +83,18 @@ LogicalResult ReduceWindowOp::inferReturnTypes(MLIRContext *, std::optional<Loca
   return success();
 }
 
+bool ConvolutionOp::isDirectDepthwise() {
+  RankedTensorType lhs = getLhs().getType(), rhs = getRhs().getType();
+  if (!getChannelsLast() || !lhs.hasStaticShape() || !rhs.hasStaticShape() ||
+      !getType().hasStaticShape())
+    return false;
+  int64_t groups = getFeatureGroupCount(), taps = 1;
+  for (int64_t k : rhs.getShape().drop_front(2))
+    taps *= k;
+  return groups > 1 && lhs.getDimSize(lhs.getRank() - 1) == groups && rhs.getDimSize(0) == groups &&
+         taps <= kMaxDirectTaps;
+}
+
 LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                               Adaptor adaptor, SmallVectorImpl<Type> &types) {
   auto lhs = cast<RankedTensorType>(adaptor.getLhs().getType());

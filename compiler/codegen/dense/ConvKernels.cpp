@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "compiler/codegen/dense/KernelBody.h"
+#include "ir/prim/PrimDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -37,6 +38,9 @@ std::optional<ConvKernel> matchConv(mlir::func::FuncOp func, const ConvMatchOpti
     return std::nullopt;
   mlir::Operation *conv = b->first.front();
   if (!is(conv, "prim.convolution") || conv->getResult(0) != b->second)
+    return std::nullopt;
+  // Our own kernel computes it better than any algorithm cuDNN's API offers.
+  if (auto typed = mlir::dyn_cast<prim::ConvolutionOp>(conv); typed && typed.isDirectDepthwise())
     return std::nullopt;
   int x = argumentIndex(func, conv->getOperand(0)), w = argumentIndex(func, conv->getOperand(1));
   uint32_t dtype = floatDtype(conv->getResult(0));

@@ -49,6 +49,10 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
     if (!rhsType.hasStaticShape() || lhsType.isDynamicDim(1))
       return rewriter.notifyMatchFailure(op, "dynamic channel or kernel sizes");
     int64_t spatial = lhsType.getRank() - 2;
+    if (op.isDirectDepthwise()) {
+      rewriter.replaceOp(op, directDepthwise(rewriter, op, adaptor));
+      return success();
+    }
     if (op.getChannelsLast()) {
       rewriter.replaceOp(op, throughTorchLayout(rewriter, op, adaptor));
       return success();
@@ -188,6 +192,73 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
                                                op.getPaddingLow(), op.getPaddingHigh(),
                                                op.getRhsDilation(), op.getFeatureGroupCount());
     return b.create<prim::TransposeOp>(loc, conv, toChannelsLast);
+  }
+
+  /// A channels-last depthwise convolution (isDirectDepthwise) as one elementwise loop
+  /// over the output [N, out..., C]: each element sums its taps, unrolled, each read at
+  /// clamped indices and counted only inside the input (the zero padding is never
+  /// written out). Neighbouring threads take neighbouring channels, so every tap's reads
+  /// are contiguous.
+  static Value directDepthwise(OpBuilder &b, prim::ConvolutionOp op, OpAdaptor adaptor) {
+    Location loc = op.getLoc();
+    RankedTensorType out = op.getType(), in = op.getLhs().getType();
+    ArrayRef<int64_t> kernel = op.getRhs().getType().getShape().drop_front(2);
+    int64_t rank = out.getRank(), spatial = rank - 2;
+    Type accType = accumulatorType(out.getElementType());
+    Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
+    SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+    auto generic = b.create<linalg::GenericOp>(
+        loc, TypeRange{out}, ValueRange{}, ValueRange{emptyTensor(b, loc, out, {})}, maps,
+        iterators, [&](OpBuilder &nested, Location l, ValueRange) {
+          auto constant = [&](int64_t v) { return nested.create<arith::ConstantIndexOp>(l, v); };
+          SmallVector<Value> index;
+          for (int64_t d = 0; d < rank; ++d)
+            index.push_back(nested.create<linalg::IndexOp>(l, d));
+          Value channel = index.back(), zero = constant(0);
+          Value sum = nested.create<arith::ConstantOp>(l, nested.getZeroAttr(accType));
+          Value accZero = sum;
+          int64_t taps = 1;
+          for (int64_t k : kernel)
+            taps *= k;
+          for (int64_t tap = 0; tap < taps; ++tap) {
+            SmallVector<Value> at = {index[0]}, weightAt = {channel, zero};
+            Value inside;
+            for (int64_t d = 0, rest = tap; d < spatial; ++d) {
+              int64_t stride = 1;
+              for (int64_t e = d + 1; e < spatial; ++e)
+                stride *= kernel[e];
+              int64_t k = rest / stride;
+              rest %= stride;
+              // index * stride + k * dilation - padding_low, in [0, size) or padding.
+              Value pos = nested.create<arith::AddIOp>(
+                  l,
+                  nested.create<arith::MulIOp>(l, index[1 + d], constant(op.getWindowStrides()[d])),
+                  constant(k * op.getRhsDilation()[d] - op.getPaddingLow()[d]));
+              Value ok = nested.create<arith::AndIOp>(
+                  l, nested.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, pos, zero),
+                  nested.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, pos,
+                                               constant(in.getDimSize(1 + d))));
+              inside = inside ? nested.create<arith::AndIOp>(l, inside, ok).getResult() : ok;
+              Value clamped =
+                  nested.create<arith::MinSIOp>(l, nested.create<arith::MaxSIOp>(l, pos, zero),
+                                                constant(in.getDimSize(1 + d) - 1));
+              at.push_back(clamped);
+              weightAt.push_back(constant(k));
+            }
+            at.push_back(channel);
+            Value x = extendTo(nested, l, nested.create<tensor::ExtractOp>(l, lhs, at), accType);
+            Value w =
+                extendTo(nested, l, nested.create<tensor::ExtractOp>(l, rhs, weightAt), accType);
+            Value product = nested.create<arith::MulFOp>(l, x, w);
+            product = nested.create<arith::SelectOp>(l, inside, product, accZero);
+            sum = nested.create<arith::AddFOp>(l, sum, product);
+          }
+          if (sum.getType() != out.getElementType())
+            sum = nested.create<arith::TruncFOp>(l, out.getElementType(), sum);
+          nested.create<linalg::YieldOp>(l, sum);
+        });
+    return generic.getResult(0);
   }
 
   /// `value` (static shape) with dim `d` split into `sizes`.

@@ -183,9 +183,12 @@ static int may_take(const cudnnConvolutionFwdAlgoPerf_t *r, int math) {
  * math (f16, bf16) only tensor-op algorithms count while there are any: cudnnFind times
  * small convolutions mostly by its own overhead (0.03 to 0.12 ms for each of resnet18's,
  * whose kernels run in 4 to 20 us), so a generic kernel could win the search and then take
- * 17 to 80 us in the model (H100, cuDNN 9.19). */
-static int preferred(const cudnnConvolutionFwdAlgoPerf_t *r, int math) {
-  return math != CUDNN_TENSOR_OP_MATH ||
+ * 17 to 80 us in the model (H100, cuDNN 9.19). A depthwise convolution (one input channel
+ * per group) has no product for tensor cores to take: there the times decide alone
+ * (EfficientNet-B0 fp16 on an H200: its 16 depthwise convolutions took 203 us per run on
+ * the tensor-op pick, where torch's cuDNN runs them in 73). */
+static int preferred(const cudnnConvolutionFwdAlgoPerf_t *r, int math, const pt2c_plan_conv *c) {
+  return math != CUDNN_TENSOR_OP_MATH || c->in_channels == c->groups ||
          (r->mathType != CUDNN_DEFAULT_MATH && r->mathType != CUDNN_FMA_MATH);
 }
 
@@ -215,8 +218,8 @@ static void prepare(pt2c_cuda_convs *convs, const pt2c_plan_conv *c, int math, c
   }
   const cudnnConvolutionFwdAlgoPerf_t *pick = NULL;
   for (int i = 0; i < count; ++i) {
-    int better = pick == NULL || preferred(&best[i], math) > preferred(pick, math) ||
-                 (preferred(&best[i], math) == preferred(pick, math) && best[i].time < pick->time);
+    int mine = preferred(&best[i], math, c), theirs = pick ? preferred(pick, math, c) : 0;
+    int better = pick == NULL || mine > theirs || (mine == theirs && best[i].time < pick->time);
     if (better)
       pick = &best[i];
   }

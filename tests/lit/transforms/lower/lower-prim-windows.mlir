@@ -141,3 +141,33 @@ func.func @pointwise(%x: tensor<?x8x7x7xf32>, %w: tensor<16x8x1x1xf32>) -> tenso
   %0 = prim.convolution %x, %w, strides = [1, 1], low = [0, 0], high = [0, 0], dilations = [1, 1], groups = 1 : (tensor<?x8x7x7xf32>, tensor<16x8x1x1xf32>) -> tensor<?x16x7x7xf32>
   return %0 : tensor<?x16x7x7xf32>
 }
+
+// -----
+
+// A channels-last depthwise convolution (the CUDA pipeline's; not a cuDNN step): one
+// elementwise loop over the output [N, H, W, C] whose body sums the 3x3 taps, each read
+// at clamped indices and selected away outside the input, in f32; no padded copy.
+// CHECK-LABEL: func.func @direct_depthwise
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<1x5x5x8xf16>, %[[W:[a-z0-9]+]]: tensor<8x1x3x3xf16>)
+// CHECK-NOT: tensor.pad
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(
+// CHECK-COUNT-9: tensor.extract %[[X]]
+// CHECK-NOT: tensor.extract %[[X]]
+// CHECK: arith.truncf {{.*}} : f32 to f16
+func.func @direct_depthwise(%x: tensor<1x5x5x8xf16>, %w: tensor<8x1x3x3xf16>) -> tensor<1x3x3x8xf16> {
+  %0 = prim.convolution %x, %w, strides = [2, 2], low = [1, 1], high = [1, 1], dilations = [1, 1], groups = 8 {channels_last} : (tensor<1x5x5x8xf16>, tensor<8x1x3x3xf16>) -> tensor<1x3x3x8xf16>
+  return %0 : tensor<1x3x3x8xf16>
+}
+
+// -----
+
+// Any other channels-last convolution (the fallback of its cuDNN step) computes in
+// torch's layout between two transposes.
+// CHECK-LABEL: func.func @channels_last
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<1x4x4x2xf32>) outs(%{{.*}} : tensor<1x2x4x4xf32>) permutation = [0, 3, 1, 2]
+// CHECK: linalg.generic
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<1x3x4x4xf32>) outs(%{{.*}} : tensor<1x4x4x3xf32>) permutation = [0, 2, 3, 1]
+func.func @channels_last(%x: tensor<1x4x4x2xf32>, %w: tensor<3x2x1x1xf32>) -> tensor<1x4x4x3xf32> {
+  %0 = prim.convolution %x, %w, strides = [1, 1], low = [0, 0], high = [0, 0], dilations = [1, 1], groups = 1 {channels_last} : (tensor<1x4x4x2xf32>, tensor<3x2x1x1xf32>) -> tensor<1x4x4x3xf32>
+  return %0 : tensor<1x4x4x3xf32>
+}
