@@ -474,6 +474,10 @@ def Prim_ConvolutionOp : Prim_Op<"convolution", [InferTypeOpAdaptor]> {
     /// rather than by cuDNN, whose legacy API offers only a slow kernel for it.
     bool isDirectDepthwise();
     static constexpr int64_t kMaxDirectTaps = 49;
+    /// The transpose permutations between torch's [N, C, spatial...] and channels-last
+    /// [N, spatial..., C], for tensors of `rank`.
+    static ::llvm::SmallVector<int64_t> toChannelsLast(int64_t rank);
+    static ::llvm::SmallVector<int64_t> fromChannelsLast(int64_t rank);
   }];
   let assemblyFormat = [{
     $lhs `,` $rhs `,` `strides` `=` $window_strides `,` `low` `=` $padding_low `,`

@@ -95,6 +95,21 @@ bool ConvolutionOp::isDirectDepthwise() {
          taps <= kMaxDirectTaps;
 }
 
+SmallVector<int64_t> ConvolutionOp::toChannelsLast(int64_t rank) {
+  SmallVector<int64_t> perm = {0};
+  for (int64_t d = 2; d < rank; ++d)
+    perm.push_back(d);
+  perm.push_back(1);
+  return perm;
+}
+
+SmallVector<int64_t> ConvolutionOp::fromChannelsLast(int64_t rank) {
+  SmallVector<int64_t> perm = {0, rank - 1};
+  for (int64_t d = 1; d < rank - 1; ++d)
+    perm.push_back(d);
+  return perm;
+}
+
 LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                               Adaptor adaptor, SmallVectorImpl<Type> &types) {
   auto lhs = cast<RankedTensorType>(adaptor.getLhs().getType());

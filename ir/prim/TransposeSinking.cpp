@@ -33,11 +33,17 @@ RankedTensorType untransposed(RankedTensorType t, ArrayRef<int64_t> perm) {
   return t.clone(shape);
 }
 
-/// A splat constant: the same elements in every layout (ReLU's zeros).
-bool isSplat(Value v) {
+/// The value of a splat constant (the same elements in every layout: ReLU's zeros), else
+/// null.
+SplatElementsAttr splatOf(Value v) {
   auto constant = v.getDefiningOp<ConstantOp>();
-  auto elements = constant ? dyn_cast<SplatElementsAttr>(constant.getValue()) : nullptr;
-  return elements != nullptr;
+  return constant ? dyn_cast<SplatElementsAttr>(constant.getValue()) : nullptr;
+}
+
+/// Whether transposes may sink below `op`: the GPU's module, static result shapes.
+bool sinksHere(Operation *op) {
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  return pt2c::inFusedOpsModule(op) && type && type.hasStaticShape();
 }
 
 /// E(transpose(a, p), ...) = transpose(E(a, ...), p) for an elementwise op E whose
@@ -50,18 +56,16 @@ struct SinkTransposeBelowElementwise : RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
     if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
-        op->getNumRegions() != 0 || !pt2c::inFusedOpsModule(op))
+        op->getNumRegions() != 0 || !sinksHere(op))
       return failure();
-    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-    if (!type || !type.hasStaticShape())
-      return failure();
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
     ArrayRef<int64_t> perm;
     for (Value v : op->getOperands())
       if (auto transpose = v.getDefiningOp<TransposeOp>()) {
         if (!perm.empty() && transpose.getPermutation() != perm)
           return failure();
         perm = transpose.getPermutation();
-      } else if (!v.getDefiningOp<BroadcastInDimOp>() && !isSplat(v)) {
+      } else if (!v.getDefiningOp<BroadcastInDimOp>() && !splatOf(v)) {
         return failure();
       }
     if (perm.empty())
@@ -72,8 +76,7 @@ struct SinkTransposeBelowElementwise : RewritePattern {
         operands.push_back(transpose.getOperand());
         continue;
       }
-      if (isSplat(v)) {
-        auto splat = cast<SplatElementsAttr>(v.getDefiningOp<ConstantOp>().getValue());
+      if (SplatElementsAttr splat = splatOf(v)) {
         RankedTensorType type = untransposed(cast<RankedTensorType>(v.getType()), perm);
         operands.push_back(rewriter.create<ConstantOp>(
             v.getLoc(), SplatElementsAttr::get(type, splat.getSplatValue<Attribute>())));
@@ -102,7 +105,7 @@ struct SinkTransposeBelowConcatenate : OpRewritePattern<ConcatenateOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(ConcatenateOp op, PatternRewriter &rewriter) const override {
-    if (!pt2c::inFusedOpsModule(op) || !op.getType().hasStaticShape())
+    if (!sinksHere(op))
       return failure();
     ArrayRef<int64_t> perm;
     SmallVector<Value> parts;
@@ -130,7 +133,7 @@ struct SinkTransposeBelowReduce : OpRewritePattern<ReduceOp> {
 
   LogicalResult matchAndRewrite(ReduceOp op, PatternRewriter &rewriter) const override {
     auto transpose = op.getOperand().getDefiningOp<TransposeOp>();
-    if (!transpose || !pt2c::inFusedOpsModule(op) || !op.getType().hasStaticShape())
+    if (!transpose || !sinksHere(op))
       return failure();
     ArrayRef<int64_t> perm = transpose.getPermutation();
     SmallVector<int64_t> dims;
@@ -168,7 +171,7 @@ struct SinkTransposeBelowReduceWindow : OpRewritePattern<ReduceWindowOp> {
 
   LogicalResult matchAndRewrite(ReduceWindowOp op, PatternRewriter &rewriter) const override {
     auto transpose = op.getOperand().getDefiningOp<TransposeOp>();
-    if (!transpose || !pt2c::inFusedOpsModule(op) || !op.getType().hasStaticShape())
+    if (!transpose || !sinksHere(op))
       return failure();
     ArrayRef<int64_t> perm = transpose.getPermutation();
     auto moved = [&](ArrayRef<int64_t> values) {

@@ -44,18 +44,13 @@ void rewrite(prim::ConvolutionOp op) {
   rewriter.setInsertionPoint(op);
   mlir::Location loc = op.getLoc();
   int64_t rank = op.getType().getRank();
-  // [N, C, spatial...] -> [N, spatial..., C] and back.
-  llvm::SmallVector<int64_t> toChannelsLast = {0}, toTorch = {0, rank - 1};
-  for (int64_t d = 1; d < rank - 1; ++d) {
-    toChannelsLast.push_back(d + 1);
-    toTorch.push_back(d);
-  }
-  toChannelsLast.push_back(1);
-  mlir::Value x = rewriter.create<prim::TransposeOp>(loc, op.getLhs(), toChannelsLast);
+  mlir::Value x = rewriter.create<prim::TransposeOp>(loc, op.getLhs(),
+                                                     prim::ConvolutionOp::toChannelsLast(rank));
   mlir::Value conv = rewriter.create<prim::ConvolutionOp>(
       loc, x, op.getRhs(), op.getWindowStrides(), op.getPaddingLow(), op.getPaddingHigh(),
       op.getRhsDilation(), op.getFeatureGroupCount(), /*channels_last=*/true);
-  rewriter.replaceOpWithNewOp<prim::TransposeOp>(op, conv, toTorch);
+  rewriter.replaceOpWithNewOp<prim::TransposeOp>(op, conv,
+                                                 prim::ConvolutionOp::fromChannelsLast(rank));
 }
 
 struct ChannelsLastConvolutionsPass

@@ -181,17 +181,12 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
   static Value throughTorchLayout(OpBuilder &b, prim::ConvolutionOp op, OpAdaptor adaptor) {
     Location loc = op.getLoc();
     int64_t rank = op.getType().getRank();
-    SmallVector<int64_t> toTorch = {0, rank - 1}, toChannelsLast = {0};
-    for (int64_t d = 1; d < rank - 1; ++d) {
-      toTorch.push_back(d);
-      toChannelsLast.push_back(d + 1);
-    }
-    toChannelsLast.push_back(1);
-    Value lhs = b.create<prim::TransposeOp>(loc, adaptor.getLhs(), toTorch);
+    Value lhs = b.create<prim::TransposeOp>(loc, adaptor.getLhs(),
+                                            prim::ConvolutionOp::fromChannelsLast(rank));
     Value conv = b.create<prim::ConvolutionOp>(loc, lhs, adaptor.getRhs(), op.getWindowStrides(),
                                                op.getPaddingLow(), op.getPaddingHigh(),
                                                op.getRhsDilation(), op.getFeatureGroupCount());
-    return b.create<prim::TransposeOp>(loc, conv, toChannelsLast);
+    return b.create<prim::TransposeOp>(loc, conv, prim::ConvolutionOp::toChannelsLast(rank));
   }
 
   /// A channels-last depthwise convolution (isDirectDepthwise) as one elementwise loop

@@ -172,14 +172,14 @@ static int open_library(miopen_convs *convs) {
 static pt2c_status create_table(const pt2c_cuda_driver *cu, const pt2c_plan *plan,
                                 miopen_convs **out) {
   uint32_t count = plan->header->num_convs;
-  for (uint32_t i = 0; i < count; ++i)
+  for (uint32_t i = 0; i < count; ++i) {
     if (plan->convs[i].epilogue == PT2C_CONV_EPILOGUE_BIAS_SILU)
       return pt2c_fail(PT2C_ERROR_UNSUPPORTED,
                        "convolution %u has a SiLU epilogue, which only CPU plans use", i);
-  for (uint32_t i = 0; i < count; ++i)
     if (plan->convs[i].layout != PT2C_CONV_LAYOUT_NCHW)
       return pt2c_fail(PT2C_ERROR_UNSUPPORTED,
                        "convolution %u is channels-last, which only CUDA plans use", i);
+  }
   pt2c_status status = allocate_table(count, out);
   if (status != PT2C_OK)
     return status;
