@@ -15,6 +15,7 @@
 #include "compiler/transforms/fold/FoldWeights.h"
 #include "compiler/transforms/kernels/ChannelsLastConvolutions.h"
 #include "compiler/transforms/kernels/FormKernels.h"
+#include "compiler/transforms/kernels/PointwiseConvolutions.h"
 #include "compiler/transforms/symbolic/SymbolicShapes.h"
 
 namespace pt2c {

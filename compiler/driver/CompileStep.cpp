@@ -180,6 +180,7 @@ llvm::Error compileArtifact(const Resources &resources, const PipelineOptions &o
   PrimToKernelsOptions kernelFormation;
   kernelFormation.fusedOps = lowering.fusedOps;
   kernelFormation.channelsLastConvolutions = !cudaSms.empty();
+  kernelFormation.pointwiseConvolutionProducts = !cudaSms.empty();
   buildPrimToKernelsPipeline(partition, kernelFormation);
   if (mlir::failed(partition.run(*module)))
     return fail("kernel formation failed");

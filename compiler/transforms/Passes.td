@@ -79,6 +79,22 @@ def ChannelsLastConvolutionsPass : Pass<"pt2c-channels-last-convolutions", "::ml
   let dependentDialects = ["::pt2c::prim::PrimDialect"];
 }
 
+def PointwiseConvolutionProductsPass
+    : Pass<"pt2c-pointwise-convolution-products", "::mlir::ModuleOp"> {
+  let summary = "Write 1x1 convolutions as matrix products (CUDA)";
+  let description = [{
+    Each prim.convolution with a 1x1 filter, stride 1, no padding, one group and static
+    shapes whose product needs no transpose (channels-last, one spatial position, or one
+    image) becomes a prim.dot_general of its input and its filter as [O, C], reshaped to
+    the convolution's result (kernels/PointwiseConvolutions.h).
+  }];
+  let options = [
+    Option<"halfPrecision", "half-precision", "bool", /*default=*/"true",
+           "Also f16/bf16 convolutions (f32 ones always)">,
+  ];
+  let dependentDialects = ["::pt2c::prim::PrimDialect"];
+}
+
 def FormKernelsPass : Pass<"pt2c-form-kernels", "::mlir::ModuleOp"> {
   let summary = "Outline the prim ops of model functions into kernel functions";
   let description = [{

@@ -3,6 +3,7 @@
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/kernels/ChannelsLastConvolutions.h"
 #include "compiler/transforms/kernels/FormKernels.h"
+#include "compiler/transforms/kernels/PointwiseConvolutions.h"
 #include "compiler/transforms/symbolic/SymbolicShapes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -27,6 +28,10 @@ void buildPrimToKernelsPipeline(mlir::OpPassManager &pm, const PrimToKernelsOpti
     pm.addPass(createChannelsLastConvolutionsPass());
   if (options.fusedOps)
     pm.addPass(mlir::createCanonicalizerPass());
+  // After the transposes of channels-last convolutions have cancelled: a product reading
+  // a transpose would fold it into its dimension numbers instead.
+  if (options.pointwiseConvolutionProducts)
+    pm.addPass(createPointwiseConvolutionProductsPass());
   pm.addPass(createSymbolicShapesPass());
   pm.addPass(createFormKernelsPass());
 }

@@ -37,10 +37,14 @@ struct PrimToKernelsOptions : mlir::PassPipelineOptions<PrimToKernelsOptions> {
       *this, "channels-last-convolutions",
       llvm::cl::desc("Half-precision convolutions compute channels-last (CUDA targets)"),
       llvm::cl::init(false)};
+  Option<bool> pointwiseConvolutionProducts{
+      *this, "pointwise-convolution-products",
+      llvm::cl::desc("1x1 convolutions become matrix products (CUDA targets)"),
+      llvm::cl::init(false)};
 };
 
-// [pt2c-channels-last-convolutions,] [canonicalize,] pt2c-symbolic-shapes,
-// pt2c-form-kernels.
+// [pt2c-channels-last-convolutions,] [canonicalize,]
+// [pt2c-pointwise-convolution-products,] pt2c-symbolic-shapes, pt2c-form-kernels.
 void buildPrimToKernelsPipeline(mlir::OpPassManager &pm, const PrimToKernelsOptions &options);
 
 void registerFrontPipelines();

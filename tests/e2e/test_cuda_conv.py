@@ -271,14 +271,16 @@ example_inputs = (torch.randn(2, 3, 16, 16),)
 
 def test_channels_last_one_pixel_tensors_need_no_transpose(pt2c, cpp_host, tmp_path):
     """A squeeze-excitation gate's two 1x1 convolutions read and write [N, C, 1, 1]
-    tensors, whose bytes are the same in NCHW and NHWC: channels-last, only the stem
-    transposes (its x in, its y out, which our pooling and scale kernels read); the gate's
-    convolutions read our pooled mean and feed our sigmoid as they are."""
+    tensors, whose bytes are the same in NCHW and NHWC: they are matrix products of the
+    [N, C] rows (kernels/PointwiseConvolutions.cpp), GEMM steps that read our pooled mean
+    and feed our sigmoid as they are. Channels-last, only the stem's convolution
+    transposes (its x in, its y out, which our pooling and scale kernels read)."""
     (tmp_path / "se.py").write_text(SQUEEZE_EXCITATION)
     so = tmp_path / "se_cuda.so"
     result = run([pt2c, tmp_path / "se.py", "--target", "cuda:sm_90", "-o", so])
     assert result.returncode == 0, result.stderr
-    assert "3 convolution steps (cuDNN" in result.stderr, result.stderr
+    assert "2 GEMM steps (cuBLASLt" in result.stderr, result.stderr
+    assert "1 convolution steps (cuDNN" in result.stderr, result.stderr
     np.save(tmp_path / "x.npy", np.ones((2, 3, 16, 16), np.float32))
     _, log = run_fake(cpp_host, so, tmp_path / "x.npy", tmp_path, PT2C_CUDNN_NHWC="1")
     transforms = [line.split()[2] for line in log if line.startswith("cudnn transform")]

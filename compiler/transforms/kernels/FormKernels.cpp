@@ -44,6 +44,16 @@ bool isFusibleProducer(mlir::Operation *op) {
          op->getName().getStringRef() == "prim.broadcast_in_dim" || prim::isElementwiseOnGpu(op);
 }
 
+// A depthwise convolution that is one loop over its output (prim::ConvolutionOp::
+// isDirectDepthwise) joins the elementwise kernel that reads it: its bias and activation
+// then run in its launch (EfficientNet's 16 depthwise convolutions each saved one). Not a
+// library step's kernel: there it would be a prologue split off again, taking the
+// elementwise ops before it (the previous convolution's epilogue) along.
+bool joinsElementwiseConsumer(mlir::Operation *op, mlir::Operation *consumerRoot) {
+  auto conv = llvm::dyn_cast<prim::ConvolutionOp>(op);
+  return conv && conv.isDirectDepthwise() && consumerRoot->hasTrait<mlir::OpTrait::Elementwise>();
+}
+
 // The ops of one kernel in program order; `root` is the last, and only its results
 // may be used outside the kernel.
 struct Group {
@@ -72,12 +82,14 @@ private:
     for (mlir::Operation *op : llvm::reverse(ops)) {
       if (isClonedIntoUsers(op) || isAliasOp(op))
         continue;
-      if (isFusibleProducer(op))
-        if (auto g = soleConsumerGroup(op)) {
+      if (auto g = soleConsumerGroup(op))
+        if (isFusibleProducer(op) || joinsElementwiseConsumer(op, groups[*g].root)) {
           groupOf[op] = *g;
           groups[*g].ops.push_back(op);
           continue;
         }
+      if (isWidening(op) && duplicateIntoConsumerGroups(op))
+        continue;
       groupOf[op] = groups.size();
       groups.push_back({op, {op}});
     }
@@ -93,11 +105,52 @@ private:
         return std::nullopt;
       found = it->second;
     }
-    // The fused ops' kernels are written by hand for the op alone
-    // (codegen/cuda/FusedKernels.h).
-    if (found && llvm::isa<prim::AttentionOp, prim::LayerNormOp>(groups[*found].root))
+    if (found && !takesProducers(*found))
       return std::nullopt;
     return found;
+  }
+
+  // The fused ops' kernels are written by hand for the op alone
+  // (codegen/cuda/FusedKernels.h).
+  bool takesProducers(size_t g) const {
+    return !llvm::isa<prim::AttentionOp, prim::LayerNormOp>(groups[g].root);
+  }
+
+  // A float conversion to a wider type, on the GPU.
+  static bool isWidening(mlir::Operation *op) {
+    if (!llvm::isa<prim::ConvertOp>(op) || !inFusedOpsModule(op))
+      return false;
+    auto from = mlir::getElementTypeOrSelf(op->getOperand(0).getType());
+    auto to = mlir::getElementTypeOrSelf(op->getResult(0).getType());
+    return from.isa<mlir::FloatType>() && to.isa<mlir::FloatType>() &&
+           from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth();
+  }
+
+  // `op`, read by the kernels of several groups, becomes one copy in each of them, so
+  // that its narrow operand is what crosses between kernels: an f16 activation that
+  // both a reduction and an elementwise kernel read in f32 (EfficientNet's
+  // squeeze-excitation input) is stored and read in f16, not written out at twice the
+  // bytes. False (nothing changed) where a user is not in a group.
+  bool duplicateIntoConsumerGroups(mlir::Operation *op) {
+    llvm::MapVector<size_t, llvm::SmallVector<mlir::OpOperand *>> uses;
+    for (mlir::OpOperand &use : op->getUses()) {
+      auto it = groupOf.find(use.getOwner());
+      if (it == groupOf.end() || !takesProducers(it->second))
+        return false;
+      uses[it->second].push_back(&use);
+    }
+    if (uses.size() < 2)
+      return false;
+    mlir::OpBuilder b(op);
+    for (auto &[g, operands] : uses) {
+      mlir::Operation *copy = b.clone(*op);
+      for (mlir::OpOperand *use : operands)
+        use->set(copy->getResult(0));
+      groupOf[copy] = g;
+      groups[g].ops.push_back(copy);
+    }
+    op->erase();
+    return true;
   }
 
   void outline(Group &g) {

@@ -76,3 +76,48 @@ func.func @forward(%q: tensor<2x4x8x64xf32> {pt2c.input = "q"}, %cos: tensor<8x6
 }
 }
 
+
+// -----
+
+// On the GPU a channels-last depthwise convolution that is one loop over its output
+// (isDirectDepthwise) joins the elementwise kernel reading it: bias and SiLU in its
+// launch, the previous bias as its prologue. The f16 activation that both the mean and
+// the scale read in f32 crosses between kernels in f16: its widening conversion is
+// copied into each reader's kernel instead of being a kernel's f32 result.
+// CHECK-LABEL: func.func private @forward_kernel_0(
+// CHECK-SAME: tensor<1x4x4x8xf16>, %{{.*}}: tensor<1x8x1x1xf32>) -> tensor<1x4x4x8xf32>
+// CHECK-NEXT: prim.convert %{{.*}} : tensor<1x4x4x8xf16> -> tensor<1x4x4x8xf32>
+// CHECK-NEXT: prim.broadcast_in_dim
+// CHECK-NEXT: prim.mul
+// CHECK-LABEL: func.func private @forward_kernel_1(%{{.*}}: tensor<1x4x4x8xf16>) -> tensor<1x8xf32>
+// CHECK: prim.convert %{{.*}} : tensor<1x4x4x8xf16> -> tensor<1x4x4x8xf32>
+// CHECK-NEXT: prim.reduce SUM
+// CHECK-LABEL: func.func private @forward_kernel_2(
+// CHECK-SAME: -> tensor<1x4x4x8xf16>
+// CHECK: prim.add
+// CHECK: prim.convolution {{.*}} groups = 8 {channels_last}
+// CHECK: prim.add
+// CHECK: prim.sigmoid
+// CHECK: prim.mul
+// CHECK-NEXT: return %{{.*}} : tensor<1x4x4x8xf16>
+// CHECK-NOT: func.func private @forward_kernel_3
+module attributes {pt2c.fused_ops} {
+func.func @forward(%x: tensor<1x4x4x8xf16> {pt2c.input = "x"}, %b0: tensor<8xf16> {pt2c.input = "b0"},
+                   %w: tensor<8x1x3x3xf16> {pt2c.input = "w"}, %b1: tensor<8xf16> {pt2c.input = "b1"},
+                   %g: tensor<1x8x1x1xf32> {pt2c.input = "g"})
+    -> (tensor<1x8xf32>, tensor<1x4x4x8xf32>) {
+  %bb0 = prim.broadcast_in_dim %b0, dims = [3] : tensor<8xf16> -> tensor<1x4x4x8xf16>
+  %a = prim.add %x, %bb0 : tensor<1x4x4x8xf16>
+  %y = prim.convolution %a, %w, strides = [1, 1], low = [1, 1], high = [1, 1], dilations = [1, 1], groups = 8 {channels_last} : (tensor<1x4x4x8xf16>, tensor<8x1x3x3xf16>) -> tensor<1x4x4x8xf16>
+  %bb1 = prim.broadcast_in_dim %b1, dims = [3] : tensor<8xf16> -> tensor<1x4x4x8xf16>
+  %s = prim.add %y, %bb1 : tensor<1x4x4x8xf16>
+  %sg = prim.sigmoid %s : tensor<1x4x4x8xf16>
+  %act = prim.mul %s, %sg : tensor<1x4x4x8xf16>
+  %wide = prim.convert %act : tensor<1x4x4x8xf16> -> tensor<1x4x4x8xf32>
+  %zero = prim.constant dense<0.0> : tensor<f32>
+  %sum = prim.reduce SUM, %wide, %zero, dims = [1, 2] : tensor<1x4x4x8xf32>, tensor<f32> -> tensor<1x8xf32>
+  %gb = prim.broadcast_in_dim %g, dims = [0, 3, 1, 2] : tensor<1x8x1x1xf32> -> tensor<1x4x4x8xf32>
+  %scaled = prim.mul %wide, %gb : tensor<1x4x4x8xf32>
+  return %sum, %scaled : tensor<1x8xf32>, tensor<1x4x4x8xf32>
+}
+}
