@@ -269,7 +269,7 @@ static pt2c_status check_gemm_step(const pt2c_plan *plan, uint32_t number,
   const pt2c_plan_gemm *g = &plan->gemms[step->kernel];
   if (g->dtype != PT2C_F32 && g->dtype != PT2C_F16 && g->dtype != PT2C_BF16)
     return CORRUPT("step %u: GEMM dtype %u is not f32, f16 or bf16", number, g->dtype);
-  if (g->epilogue > PT2C_GEMM_EPILOGUE_BIAS_ADD || g->transpose_a > 1 || g->transpose_b > 1)
+  if (g->epilogue > PT2C_GEMM_EPILOGUE_BIAS_ADD_RELU || g->transpose_a > 1 || g->transpose_b > 1)
     return CORRUPT("step %u: unknown GEMM epilogue or transpose", number);
   if (g->input_dtype != 0 && ((g->input_dtype != PT2C_F16 && g->input_dtype != PT2C_BF16) ||
                               g->dtype != PT2C_F32 || g->epilogue != PT2C_GEMM_EPILOGUE_NONE))

@@ -66,7 +66,8 @@ TEST_CASE("a residual add of two arguments is an ADD epilogue") {
   CHECK(k.epilogue("ints") == nullptr);
 }
 
-TEST_CASE("a bias add then a residual add is a BIAS_ADD epilogue, in either order") {
+TEST_CASE("a bias add then a residual add is a BIAS_ADD epilogue in either order, BIAS_ADD_RELU "
+          "under a ReLU") {
   Kernels k(R"(
     func.func @residual_last(%z: tensor<4x16xf16>, %b: tensor<16xf16>, %x: tensor<4x16xf16>)
         -> tensor<4x16xf16> {
@@ -109,8 +110,13 @@ TEST_CASE("a bias add then a residual add is a BIAS_ADD epilogue, in either orde
     CHECK_FALSE(e->commutes);
     CHECK(e->n == 16);
   }
-  // No GEMM epilogue has a ReLU after the residual (the convolutions' BIAS_ADD_RELU has).
-  CHECK(k.epilogue("relu_after") == nullptr);
+  // A ReLU after the residual: BIAS_ADD_RELU (the libraries' ReLU takes the sum with C).
+  const pt2c::GemmEpilogueKernel *after = k.epilogue("relu_after");
+  REQUIRE(after != nullptr);
+  CHECK(after->epilogue == PT2C_GEMM_EPILOGUE_BIAS_ADD_RELU);
+  CHECK(after->bias == 1);
+  CHECK(after->residual == 2);
+  CHECK(after->input == 0);
   const pt2c::GemmEpilogueKernel *relu = k.epilogue("bias_relu");
   REQUIRE(relu != nullptr);
   CHECK(relu->epilogue == PT2C_GEMM_EPILOGUE_BIAS_RELU);

@@ -1,6 +1,7 @@
 // The runtime's CUDA path (runtime/src/cuda) against hand-built CUDA plans and a fake
 // driver (testdata/fake_cuda.c): create uploads weights once, host- and device-memory
 // runs, guards, errors for GPUs the model has no code for, and clean teardown.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -453,9 +454,10 @@ namespace {
 
 // y = x @ w^T + bias + residual (BIAS_ADD: C is a weight here, the model's residual stream
 // in a real plan), with fake_triple as the fallback; `c_is_d`: D as C, which is corrupt.
-std::vector<unsigned char> bias_add_plan(bool c_is_d = false) {
+std::vector<unsigned char> bias_add_plan(bool c_is_d = false,
+                                         uint32_t epilogue = PT2C_GEMM_EPILOGUE_BIAS_ADD) {
   pt2c_plan_gemm gemm = linear_relu_gemm();
-  gemm.epilogue = PT2C_GEMM_EPILOGUE_BIAS_ADD;
+  gemm.epilogue = epilogue;
   PlanBuilder plan;
   plan.device = PT2C_DEVICE_CUDA;
   uint32_t triple = plan.add_gpu_kernel("fake_triple", {1, 1, 1}, {6, 1, 1});
@@ -484,6 +486,24 @@ TEST_CASE("a BIAS_ADD GEMM step adds C through cuBLASLt's beta = 1") {
         sum += io.x[m * 4 + k] * kGemmWeights.w[n * 4 + k];
       CHECK(io.y[m * 3 + n] == sum);
     }
+}
+
+TEST_CASE("a BIAS_ADD_RELU GEMM step takes the ReLU of the sum with C") {
+  ModelPtr model = create_gemm_model(bias_add_plan(false, PT2C_GEMM_EPILOGUE_BIAS_ADD_RELU));
+  int before = matmuls();
+  GemmIo io;
+  REQUIRE(io.run(model.get()) == PT2C_OK);
+  CHECK(matmuls() == before + 1);
+  int clamped = 0;
+  for (int m = 0; m < 2; ++m)
+    for (int n = 0; n < 3; ++n) {
+      float sum = kGemmWeights.bias[n] + kGemmWeights.residual[m * 3 + n];
+      for (int k = 0; k < 4; ++k)
+        sum += io.x[m * 4 + k] * kGemmWeights.w[n * 4 + k];
+      clamped += sum < 0;
+      CHECK(io.y[m * 3 + n] == std::max(sum, 0.0f));
+    }
+  CHECK(clamped > 0); // the ReLU mattered
 }
 
 TEST_CASE("a GEMM step whose C is its D is corrupt") {

@@ -37,27 +37,29 @@ public:
     e.elements = dense::elementCount(*shape);
     mlir::Value sum = b->second;
     size_t extraOps = 0; // ops besides the bias's broadcast and add
-    if (is(sum.getDefiningOp(), "prim.max")) {
-      auto relu = split(sum.getDefiningOp(), isZeroSplat);
-      if (!relu)
+    bool relu = is(sum.getDefiningOp(), "prim.max");
+    if (relu) {
+      auto parts = split(sum.getDefiningOp(), isZeroSplat);
+      if (!parts)
         return std::nullopt;
-      sum = relu->second;
-      e.epilogue = PT2C_GEMM_EPILOGUE_BIAS_RELU;
+      sum = parts->second;
       extraOps = 2; // the zero constant and the max
-    } else if (!isBiasAdd(sum)) {
-      mlir::Operation *add = sum.getDefiningOp();
-      if (!is(add, "prim.add"))
-        return std::nullopt;
-      if (isArgument(add->getOperand(0)) && isArgument(add->getOperand(1)))
-        return residualOnly(e, add, b->first.size());
-      auto residual = split(add, [&](mlir::Value v) { return isBiasAdd(v); });
-      if (!residual || !isArgument(residual->second))
-        return std::nullopt;
-      e.epilogue = PT2C_GEMM_EPILOGUE_BIAS_ADD;
-      e.residual = argumentIndex(func, residual->second);
-      sum = residual->first;
-      extraOps = 1; // the residual's add
+    } else if (mlir::Operation *add = sum.getDefiningOp(); is(add, "prim.add") &&
+                                                           isArgument(add->getOperand(0)) &&
+                                                           isArgument(add->getOperand(1))) {
+      return residualOnly(e, add, b->first.size());
     }
+    bool residual = !isBiasAdd(sum);
+    if (residual) { // (x + bias) + z
+      auto parts = residualOf(sum);
+      if (!parts)
+        return std::nullopt;
+      e.residual = argumentIndex(func, parts->second);
+      sum = parts->first;
+      extraOps += 1; // the residual's add
+    }
+    e.epilogue = relu ? (residual ? PT2C_GEMM_EPILOGUE_BIAS_ADD_RELU : PT2C_GEMM_EPILOGUE_BIAS_RELU)
+                      : (residual ? PT2C_GEMM_EPILOGUE_BIAS_ADD : PT2C_GEMM_EPILOGUE_BIAS);
     if (!isBiasAdd(sum) || b->first.size() != 2 + extraOps)
       return std::nullopt;
     auto [bcast, x] =
@@ -96,6 +98,17 @@ private:
       return false;
     auto parts = split(v.getDefiningOp(), [&](mlir::Value w) { return isBroadcastBias(w); });
     return parts && isArgument(parts->second);
+  }
+
+  // (x + broadcast(bias), z) of `v` = (x + broadcast(bias)) + z, z an argument.
+  std::optional<std::pair<mlir::Value, mlir::Value>> residualOf(mlir::Value v) const {
+    mlir::Operation *add = v.getDefiningOp();
+    if (!is(add, "prim.add"))
+      return std::nullopt;
+    auto residual = split(add, [&](mlir::Value w) { return isBiasAdd(w); });
+    if (!residual || !isArgument(residual->second))
+      return std::nullopt;
+    return residual;
   }
 
   // x + z of two arguments and nothing else (ADD); which one is the product, the plan

@@ -10,6 +10,8 @@
 //       x + z                            (ADD: a transformer block's residual after a
 //                                         Linear without bias, as in Llama)
 //       (x + broadcast(bias)) + z        (BIAS_ADD: with the bias, as in GPT-2 and ViT)
+//       max((x + broadcast(bias)) + z, 0) (BIAS_ADD_RELU: a ResNet bottleneck's last 1x1
+//                                         convolution, channels-last)
 // LibrarySteps.h turns a GEMM kernel's step into a GEMM step, fused with the epilogue
 // kernel that follows it when that kernel is the GEMM result's only reader (and with a
 // BIAS epilogue then an ADD one, where a reshape keeps the two adds in two kernels).

@@ -241,17 +241,26 @@ typedef enum pt2c_gemm_epilogue {
   PT2C_GEMM_EPILOGUE_ADD = 3,      /* D = A x B + C */
   PT2C_GEMM_EPILOGUE_BIAS_ADD = 4, /* D = A x B + bias[n] + C (a Linear with bias, then
                                     * the residual: GPT-2, ViT, BERT) */
+  /* A bottleneck block's last 1x1 convolution as a GEMM (ResNet-50 channels-last): the
+   * libraries' ReLU epilogue applies to the sum that includes beta * C. */
+  PT2C_GEMM_EPILOGUE_BIAS_ADD_RELU = 5, /* D = max(A x B + bias[n] + C, 0) */
 } pt2c_gemm_epilogue;
 
 /* Whether an epilogue reads a bias vector (the step's third argument). */
 static inline int pt2c_gemm_epilogue_has_bias(uint32_t epilogue) {
   return epilogue == PT2C_GEMM_EPILOGUE_BIAS || epilogue == PT2C_GEMM_EPILOGUE_BIAS_RELU ||
-         epilogue == PT2C_GEMM_EPILOGUE_BIAS_ADD;
+         epilogue == PT2C_GEMM_EPILOGUE_BIAS_ADD || epilogue == PT2C_GEMM_EPILOGUE_BIAS_ADD_RELU;
 }
 
 /* Whether an epilogue adds a C matrix (the step's argument before D). */
 static inline int pt2c_gemm_epilogue_has_c(uint32_t epilogue) {
-  return epilogue == PT2C_GEMM_EPILOGUE_ADD || epilogue == PT2C_GEMM_EPILOGUE_BIAS_ADD;
+  return epilogue == PT2C_GEMM_EPILOGUE_ADD || epilogue == PT2C_GEMM_EPILOGUE_BIAS_ADD ||
+         epilogue == PT2C_GEMM_EPILOGUE_BIAS_ADD_RELU;
+}
+
+/* Whether an epilogue ends with max(., 0). */
+static inline int pt2c_gemm_epilogue_has_relu(uint32_t epilogue) {
+  return epilogue == PT2C_GEMM_EPILOGUE_BIAS_RELU || epilogue == PT2C_GEMM_EPILOGUE_BIAS_ADD_RELU;
 }
 
 /* What an epilogue adds to "A x B", for descriptions (pt2c inspect, PT2C_PROFILE). */
@@ -265,6 +274,8 @@ static inline const char *pt2c_gemm_epilogue_suffix(uint32_t epilogue) {
     return " + C";
   case PT2C_GEMM_EPILOGUE_BIAS_ADD:
     return " + bias + C";
+  case PT2C_GEMM_EPILOGUE_BIAS_ADD_RELU:
+    return " + bias + C, relu";
   default:
     return "";
   }

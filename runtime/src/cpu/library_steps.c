@@ -164,7 +164,7 @@ static int run_gemm(const gemm_state *state, const pt2c_plan_gemm *g, uint32_t n
   /* C has D's layout (ldc) and no byte of D (plan.c checks both). */
   if (pt2c_gemm_epilogue_has_c(g->epilogue))
     p.epilogue.residual = args[num_args - 2];
-  p.epilogue.relu = g->epilogue == PT2C_GEMM_EPILOGUE_BIAS_RELU;
+  p.epilogue.relu = pt2c_gemm_epilogue_has_relu(g->epilogue);
   if (pt2c_gemm_operand_dtype(g) != PT2C_F32 || g->dtype != PT2C_F32)
     return pt2c_half_gemm_run(g, &p);
   pt2c_sgemm_record(g, &p);

@@ -77,10 +77,11 @@ static int describe(const pt2c_cuda_gemms *gemms, const pt2c_plan_gemm *g, int c
   const pt2c_blaslt_dialect *dialect = gemms->dialect;
   int32_t op_a = g->transpose_b ? dialect->op_t : dialect->op_n;
   int32_t op_b = g->transpose_a ? dialect->op_t : dialect->op_n;
-  /* BIAS_ADD is the bias epilogue with beta = 1; ADD the default one with beta = 1. */
-  uint32_t epilogue = g->epilogue == PT2C_GEMM_EPILOGUE_BIAS_RELU ? dialect->epilogue_relu_bias
-                      : pt2c_gemm_epilogue_has_bias(g->epilogue)  ? dialect->epilogue_bias
-                                                                  : dialect->epilogue_default;
+  /* BIAS_ADD is the bias epilogue with beta = 1, BIAS_ADD_RELU the ReLU one (its max
+   * applies to the sum with beta * C); ADD the default one with beta = 1. */
+  uint32_t epilogue = pt2c_gemm_epilogue_has_relu(g->epilogue)   ? dialect->epilogue_relu_bias
+                      : pt2c_gemm_epilogue_has_bias(g->epilogue) ? dialect->epilogue_bias
+                                                                 : dialect->epilogue_default;
   if (api->MatmulDescCreate(&entry->desc, compute, dialect->r_32f) != 0) {
     entry->desc = NULL;
     return 0;
