@@ -122,7 +122,7 @@ private:
       return false;
     auto from = mlir::getElementTypeOrSelf(op->getOperand(0).getType());
     auto to = mlir::getElementTypeOrSelf(op->getResult(0).getType());
-    return from.isa<mlir::FloatType>() && to.isa<mlir::FloatType>() &&
+    return mlir::isa<mlir::FloatType>(from) && mlir::isa<mlir::FloatType>(to) &&
            from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth();
   }
 
