@@ -473,6 +473,9 @@ def Prim_ConvolutionOp : Prim_Op<"convolution", [InferTypeOpAdaptor]> {
     /// its own, one thread per output reading neighbouring channels (lower/Convolution.cpp),
     /// rather than by cuDNN, whose legacy API offers only a slow kernel for it.
     bool isDirectDepthwise();
+    /// A 1x1 filter moved by stride 1 over an unpadded input: a matrix product of the
+    /// filter with each position's channels.
+    bool isPointwise();
     static constexpr int64_t kMaxDirectTaps = 49;
     /// The transpose permutations between torch's [N, C, spatial...] and channels-last
     /// [N, spatial..., C], for tensors of `rank`.

@@ -95,6 +95,14 @@ bool ConvolutionOp::isDirectDepthwise() {
          taps <= kMaxDirectTaps;
 }
 
+bool ConvolutionOp::isPointwise() {
+  auto isOne = [](int64_t v) { return v == 1; };
+  auto isZero = [](int64_t v) { return v == 0; };
+  return llvm::all_of(getRhs().getType().getShape().drop_front(2), isOne) &&
+         llvm::all_of(getWindowStrides(), isOne) && llvm::all_of(getPaddingLow(), isZero) &&
+         llvm::all_of(getPaddingHigh(), isZero);
+}
+
 SmallVector<int64_t> ConvolutionOp::toChannelsLast(int64_t rank) {
   SmallVector<int64_t> perm = {0};
   for (int64_t d = 2; d < rank; ++d)

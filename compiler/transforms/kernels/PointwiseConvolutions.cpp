@@ -31,21 +31,14 @@ namespace pt2c {
 
 namespace {
 
-bool isPointwise(prim::ConvolutionOp op) {
+bool isPointwiseProduct(prim::ConvolutionOp op) {
   mlir::RankedTensorType lhs = op.getLhs().getType(), rhs = op.getRhs().getType();
   mlir::Type element = lhs.getElementType();
   if (!lhs.hasStaticShape() || !rhs.hasStaticShape() || !op.getType().hasStaticShape() ||
       op.getFeatureGroupCount() != 1 || op.getType().getElementType() != element ||
       !(element.isF32() || element.isF16() || element.isBF16()))
     return false;
-  auto ones = [](llvm::ArrayRef<int64_t> values) {
-    return llvm::all_of(values, [](int64_t v) { return v == 1; });
-  };
-  auto zeros = [](llvm::ArrayRef<int64_t> values) {
-    return llvm::all_of(values, [](int64_t v) { return v == 0; });
-  };
-  return ones(rhs.getShape().drop_front(2)) && ones(op.getWindowStrides()) &&
-         zeros(op.getPaddingLow()) && zeros(op.getPaddingHigh());
+  return op.isPointwise();
 }
 
 int64_t spatialSize(prim::ConvolutionOp op) {
@@ -92,7 +85,7 @@ struct PointwiseConvolutionProductsPass
     llvm::SmallVector<prim::ConvolutionOp> convs;
     getOperation().walk([&](prim::ConvolutionOp op) {
       bool half = !op.getType().getElementType().isF32();
-      if (isPointwise(op) && hasProductForm(op) && (!half || halfPrecision))
+      if (isPointwiseProduct(op) && hasProductForm(op) && (!half || halfPrecision))
         convs.push_back(op);
     });
     for (prim::ConvolutionOp op : convs)

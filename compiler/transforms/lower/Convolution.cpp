@@ -57,7 +57,7 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
       rewriter.replaceOp(op, throughTorchLayout(rewriter, op, adaptor));
       return success();
     }
-    if (spatial > 1 && isPointwise(op)) {
+    if (spatial > 1 && op.isPointwise()) {
       rewriter.replaceOp(op, flattenedPointwise(rewriter, op, adaptor));
       return success();
     }
@@ -148,14 +148,6 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
     }
     rewriter.replaceOp(op, roundAccumulator(rewriter, loc, result, outType));
     return success();
-  }
-
-  static bool isPointwise(prim::ConvolutionOp op) {
-    auto isOne = [](int64_t v) { return v == 1; };
-    auto isZero = [](int64_t v) { return v == 0; };
-    return llvm::all_of(op.getRhs().getType().getShape().drop_front(2), isOne) &&
-           llvm::all_of(op.getWindowStrides(), isOne) && llvm::all_of(op.getPaddingLow(), isZero) &&
-           llvm::all_of(op.getPaddingHigh(), isZero);
   }
 
   /// The pointwise `op` as a 1-D convolution over the flattened spatial dims (which
