@@ -2,8 +2,8 @@
 // broadcasts, reshapes and transposes that decompositions produce one op at a time, and
 // fold transposes into the dot_general that consumes them (so that a Linear layer's
 // weight is read in place instead of copied transposed).
+#include "ir/prim/LayoutSinking.h"
 #include "ir/prim/PrimDialect.h"
-#include "ir/prim/TransposeSinking.h"
 
 #include <numeric>
 
@@ -229,7 +229,7 @@ struct TransposeOfReshapedTranspose : OpRewritePattern<TransposeOp> {
 
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
   patterns.add<UnitDimTransposeToReshape, TransposeOfReshapedTranspose>(context);
-  populateTransposeSinkingPatterns(patterns);
+  populateLayoutSinkingPatterns(patterns);
 }
 
 namespace {

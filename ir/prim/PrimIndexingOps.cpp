@@ -3,8 +3,8 @@
 // compatible with any size.
 #include "ir/contract/ModelContract.h"
 #include "ir/prim/ElementwiseOnGpu.h"
+#include "ir/prim/LayoutSinking.h"
 #include "ir/prim/PrimDialect.h"
-#include "ir/prim/TransposeSinking.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
@@ -104,7 +104,7 @@ namespace {
 /// moved to x's dim p[i]; where the transpose only feeds slices, so that the whole
 /// transposed tensor is never made (nn.MultiheadAttention's packed q, k, v: the
 /// transpose that brings the 3 to the front, then a slice for each). On the GPU also
-/// where the slice's readers sink transposes (TransposeSinking.cpp): rotate_half's
+/// where the slice's readers sink transposes (LayoutSinking.cpp): rotate_half's
 /// halves of a transposed q then rotate before the transpose, as the rest of q does.
 struct SliceThroughTranspose : OpRewritePattern<SliceOp> {
   using OpRewritePattern::OpRewritePattern;

@@ -6,7 +6,10 @@
 // gpu.all_reduce (warp shuffles, then one value per warp through shared memory; lowered
 // by convert-gpu-to-nvvm) combines the partial results. Thread 0 folds the total into
 // the output's initial value: the value of the fill just before the reduction (which
-// then goes), else the output as loaded.
+// then goes), else the output as loaded. An elementwise loop nest right after the
+// reduction that reads its output one element per output (a mean's division and its
+// conversion to f16, which kernel formation put in the reduction's kernel) becomes the
+// launch's epilogue: thread 0 computes it for its row from the total it just stored.
 #include "compiler/codegen/cuda/GpuPasses.h"
 
 #include <limits>
@@ -19,6 +22,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace pt2c {
@@ -217,11 +221,94 @@ mlir::linalg::FillOp initialFill(mlir::linalg::GenericOp generic) {
   return {};
 }
 
+// The buffer a view-like op (subview, reshape, cast) views, through any chain of them.
+mlir::Value viewedBuffer(mlir::Value v) {
+  while (auto view = v.getDefiningOp<mlir::ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+// The input of `epilogue` that reads `target` through a permutation of its loops, if
+// it is the only operand on target's buffer: another read of it (at another index, or
+// through a view) could be of a row another block has not stored yet.
+mlir::OpOperand *readerOf(mlir::linalg::GenericOp epilogue, mlir::Value target) {
+  mlir::OpOperand *reader = nullptr;
+  for (mlir::OpOperand &operand : epilogue->getOpOperands()) {
+    if (viewedBuffer(operand.get()) != viewedBuffer(target))
+      continue;
+    if (reader || operand.get() != target || epilogue.isDpsInit(&operand) ||
+        !epilogue.getMatchingIndexingMap(&operand).isPermutation())
+      return nullptr;
+    reader = &operand;
+  }
+  return reader;
+}
+
+// The elementwise loop nest that reads the reduction's output, if it comes right after
+// the reduction (constants and allocations aside) and can run as its epilogue: all
+// parallel, reading the output through a permutation of its loops (so that each of its
+// iterations belongs to one output element: the row whose thread 0 runs it), and
+// writing no buffer the reduction reads (the other blocks may still be reading it).
+mlir::linalg::GenericOp epilogueOf(mlir::linalg::GenericOp generic) {
+  mlir::Operation *next = generic->getNextNode();
+  while (next && (next->hasTrait<mlir::OpTrait::ConstantLike>() ||
+                  llvm::isa<mlir::memref::AllocOp, mlir::memref::AllocaOp>(next)))
+    next = next->getNextNode();
+  auto epilogue = llvm::dyn_cast_if_present<mlir::linalg::GenericOp>(next);
+  if (!epilogue || !epilogue.hasPureBufferSemantics() ||
+      epilogue.getNumParallelLoops() != epilogue.getNumLoops())
+    return {};
+  mlir::Value target = generic.getDpsInitOperand(0)->get();
+  if (!readerOf(epilogue, target))
+    return {};
+  for (mlir::OpOperand &init : epilogue.getDpsInitsMutable())
+    for (mlir::OpOperand *input : generic.getDpsInputOperands())
+      if (viewedBuffer(input->get()) == viewedBuffer(init.get()))
+        return {};
+  return epilogue;
+}
+
+// Thread 0's epilogue for the output element at `outIndices`, whose value is `total`:
+// the epilogue's loop indices are those of that element (its read of the reduction's
+// output is a permutation), its other operands are loaded there, its results stored.
+void emitEpilogue(mlir::OpBuilder &b, mlir::Location loc, mlir::linalg::GenericOp epilogue,
+                  mlir::Value target, llvm::ArrayRef<mlir::Value> outIndices, mlir::Value total) {
+  mlir::OpOperand *reader = readerOf(epilogue, target);
+  mlir::AffineMap readMap = epilogue.getMatchingIndexingMap(reader);
+  llvm::SmallVector<mlir::Value> ivs(epilogue.getNumLoops());
+  for (auto [j, index] : llvm::enumerate(outIndices))
+    ivs[readMap.getDimPosition(j)] = index;
+  mlir::IRMapping mapping;
+  for (mlir::OpOperand &operand : epilogue->getOpOperands()) {
+    mlir::BlockArgument arg = epilogue.getMatchingBlockArgument(&operand);
+    if (&operand == reader)
+      mapping.map(arg, total);
+    else if (!arg.use_empty())
+      mapping.map(arg, b.create<mlir::memref::LoadOp>(
+                           loc, operand.get(),
+                           indicesOf(b, loc, epilogue.getMatchingIndexingMap(&operand), ivs)));
+  }
+  mlir::Block *payload = epilogue.getBody();
+  for (mlir::Operation &op : payload->without_terminator()) {
+    if (auto idx = llvm::dyn_cast<mlir::linalg::IndexOp>(op))
+      mapping.map(idx.getResult(), ivs[idx.getDim()]);
+    else
+      b.clone(op, mapping);
+  }
+  for (auto [init, value] :
+       llvm::zip(epilogue.getDpsInitsMutable(), payload->getTerminator()->getOperands()))
+    b.create<mlir::memref::StoreOp>(loc, mapping.lookupOrDefault(value), init.get(),
+                                    indicesOf(b, loc, epilogue.getMatchingIndexingMap(&init), ivs));
+}
+
 void rewrite(const RowReduction &r, int64_t blockSize) {
   mlir::linalg::GenericOp generic = r.generic;
   mlir::linalg::FillOp fill = initialFill(generic); // before ops are added in between
+  mlir::linalg::GenericOp epilogue = epilogueOf(generic);
   mlir::Location loc = generic.getLoc();
-  mlir::OpBuilder b(generic);
+  // At the epilogue, after the allocation of its output (nothing between the two reads
+  // or writes buffers).
+  mlir::OpBuilder b(epilogue ? epilogue.getOperation() : generic.getOperation());
   auto index = [&](int64_t v) { return b.create<mlir::arith::ConstantIndexOp>(loc, v); };
   int64_t threads = std::min(blockSize, (r.reduced + kWarp - 1) / kWarp * kWarp);
   mlir::Value one = index(1);
@@ -283,7 +370,12 @@ void rewrite(const RowReduction &r, int64_t blockSize) {
       indicesOf(b, loc, generic.getMatchingIndexingMap(generic.getDpsInitOperand(0)), ivs);
   mlir::Value old = fill ? fill.getInputs()[0]
                          : b.create<mlir::memref::LoadOp>(loc, target, outIndices).getResult();
-  b.create<mlir::memref::StoreOp>(loc, combine(b, r.combiner, old, total), target, outIndices);
+  mlir::Value result = combine(b, r.combiner, old, total);
+  b.create<mlir::memref::StoreOp>(loc, result, target, outIndices);
+  if (epilogue) {
+    emitEpilogue(b, loc, epilogue, target, outIndices, result);
+    epilogue.erase();
+  }
   generic.erase();
   if (fill)
     fill.erase();

@@ -8,7 +8,7 @@
 // launches of the 5 around each of EfficientNet's convolutions). Written as
 //   transpose(conv_channels_last(transpose(x, to NHWC), w), to NCHW)
 // the transposes sink below the elementwise math and reductions that read the result
-// (ir/prim/TransposeSinking.cpp) until they meet the next convolution's transpose and
+// (ir/prim/LayoutSinking.cpp) until they meet the next convolution's transpose and
 // cancel: our kernels then read and write NHWC as well, and only the model's input and
 // whatever leaves the convolutions for good (the classifier's pooled features) are
 // transposed, each once.

@@ -54,6 +54,33 @@ bool joinsElementwiseConsumer(mlir::Operation *op, mlir::Operation *consumerRoot
   return conv && conv.isDirectDepthwise() && consumerRoot->hasTrait<mlir::OpTrait::Elementwise>();
 }
 
+// The static shape of a tensor value, if it has one.
+std::optional<llvm::ArrayRef<int64_t>> staticShape(mlir::Value v) {
+  auto type = llvm::dyn_cast<mlir::RankedTensorType>(v.getType());
+  if (!type || !type.hasStaticShape())
+    return std::nullopt;
+  return type.getShape();
+}
+
+// A reduction on the GPU joins the elementwise kernel that reads it one element per
+// output (a mean's division and its conversion back to f16): that kernel's math becomes
+// the reduction launch's epilogue, run once per output by the thread that stores it
+// (compiler/codegen/cuda/MapRowReductionsToGpu.cpp), instead of a launch of its own. Not
+// where a reader broadcasts it (softmax's x - max reads it once per input element).
+bool joinsAsEpilogue(mlir::Operation *op, mlir::Operation *consumerRoot) {
+  if (!llvm::isa<prim::ReduceOp>(op) || !inFusedOpsModule(op) ||
+      !consumerRoot->hasTrait<mlir::OpTrait::Elementwise>())
+    return false;
+  std::optional<llvm::ArrayRef<int64_t>> shape = staticShape(op->getResult(0));
+  auto sameShape = [&](mlir::Operation *other) {
+    return staticShape(other->getResult(0)) == shape;
+  };
+  return shape && sameShape(consumerRoot) &&
+         llvm::all_of(op->getUsers(), [&](mlir::Operation *user) {
+           return user->hasTrait<mlir::OpTrait::Elementwise>() && sameShape(user);
+         });
+}
+
 // The ops of one kernel in program order; `root` is the last, and only its results
 // may be used outside the kernel.
 struct Group {
@@ -83,7 +110,8 @@ private:
       if (isClonedIntoUsers(op) || isAliasOp(op))
         continue;
       if (auto g = soleConsumerGroup(op))
-        if (isFusibleProducer(op) || joinsElementwiseConsumer(op, groups[*g].root)) {
+        if (isFusibleProducer(op) || joinsElementwiseConsumer(op, groups[*g].root) ||
+            joinsAsEpilogue(op, groups[*g].root)) {
           groupOf[op] = *g;
           groups[*g].ops.push_back(op);
           continue;

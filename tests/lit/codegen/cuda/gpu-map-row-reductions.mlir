@@ -214,3 +214,78 @@ func.func @not_row_reductions(%x: memref<6x16xf32>, %y: memref<6xf32>, %a: memre
   }
   return
 }
+
+// A mean: the reduction, then its division and conversion to f16 (the loop nest
+// kernel formation put right after it, pt2c-form-kernels' reduction epilogue). Thread 0
+// of each row computes them from the total it stored: one launch, not two.
+// MAP-LABEL: func.func @mean_with_epilogue
+// MAP-NOT:     linalg.generic
+// MAP:         gpu.launch blocks(%[[ROW:[^,]*]], %{{.*}}, %{{.*}}) in
+// MAP:           gpu.all_reduce add
+// MAP:           scf.if
+// MAP-NEXT:        %[[T:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
+// MAP-NEXT:        memref.store %[[T]], %arg1[%[[ROW]]] : memref<8xf32>
+// MAP-NEXT:        %[[M:.*]] = arith.divf %[[T]], %{{.*}} : f32
+// MAP-NEXT:        %[[H:.*]] = arith.truncf %[[M]] : f32 to f16
+// MAP-NEXT:        memref.store %[[H]], %arg2[%[[ROW]]] : memref<8xf16>
+// MAP-NOT:     linalg.generic
+// LAUNCH-LABEL: func.func @mean_with_epilogue
+// LAUNCH:         gpu.launch_func
+// LAUNCH-NOT:     gpu.launch_func
+// LAUNCH:         return
+#vec = affine_map<(d0) -> (d0)>
+func.func @mean_with_epilogue(%x: memref<8x64xf32>, %s: memref<8xf32>, %h: memref<8xf16>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%s : memref<8xf32>)
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x64xf32>) outs(%s : memref<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  }
+  %n = arith.constant 64.0 : f32
+  linalg.generic {indexing_maps = [#vec, #vec], iterator_types = ["parallel"]}
+      ins(%s : memref<8xf32>) outs(%h : memref<8xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %0 = arith.divf %in, %n : f32
+    %1 = arith.truncf %0 : f32 to f16
+    linalg.yield %1 : f16
+  }
+  return
+}
+
+// Loop nests after a reduction that stay launches of their own: one that writes what
+// the reduction reads (other blocks may still be reading it), and one that reads the
+// reduction's output at another row than its own (that row may not be stored yet).
+// MAP-LABEL: func.func @not_epilogues
+// MAP:         gpu.launch
+// MAP:         linalg.generic
+// MAP:         gpu.launch
+// MAP:         linalg.generic
+#first = affine_map<(d0) -> (d0, 0)>
+#reversed = affine_map<(d0) -> (7 - d0)>
+func.func @not_epilogues(%x: memref<8x64xf32>, %s: memref<8xf32>, %t: memref<8xf32>) {
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x64xf32>) outs(%s : memref<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#vec, #first], iterator_types = ["parallel"]}
+      ins(%s : memref<8xf32>) outs(%x : memref<8x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x64xf32>) outs(%s : memref<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#reversed, #vec], iterator_types = ["parallel"]}
+      ins(%s : memref<8xf32>) outs(%t : memref<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  return
+}

@@ -121,3 +121,60 @@ func.func @forward(%x: tensor<1x4x4x8xf16> {pt2c.input = "x"}, %b0: tensor<8xf16
   return %sum, %scaled : tensor<1x8xf32>, tensor<1x4x4x8xf32>
 }
 }
+
+// -----
+
+// On the GPU a reduction joins the elementwise kernel that reads it one element per
+// output: a mean's division and its conversion back to f16 become the reduction
+// launch's epilogue (pt2c-map-row-reductions-to-gpu), one kernel instead of two.
+// Softmax's x - max reads the maximum once per input element (a broadcast): that
+// reduction stays a kernel of its own.
+// CHECK-LABEL: func.func private @forward_kernel_0(
+// CHECK: prim.broadcast_in_dim
+// CHECK-NEXT: prim.sub
+// CHECK-LABEL: func.func private @forward_kernel_1(
+// CHECK: prim.reduce MAX
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func private @forward_kernel_2(%{{.*}}: tensor<1x4x4x8xf16>) -> tensor<1x8xf16>
+// CHECK: prim.convert %{{.*}} : tensor<1x4x4x8xf16> -> tensor<1x4x4x8xf32>
+// CHECK-NEXT: prim.reduce SUM
+// CHECK-NEXT: prim.div
+// CHECK-NEXT: prim.convert %{{.*}} : tensor<1x8xf32> -> tensor<1x8xf16>
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func @forward(
+// CHECK-COUNT-3: call @forward_kernel_
+// CHECK-NOT: call
+module attributes {pt2c.fused_ops} {
+func.func @forward(%x: tensor<1x4x4x8xf16> {pt2c.input = "x"}, %z: tensor<2x64xf32> {pt2c.input = "z"})
+    -> (tensor<1x8xf16>, tensor<2x64xf32>) {
+  %wide = prim.convert %x : tensor<1x4x4x8xf16> -> tensor<1x4x4x8xf32>
+  %zero = prim.constant dense<0.0> : tensor<f32>
+  %sum = prim.reduce SUM, %wide, %zero, dims = [1, 2] : tensor<1x4x4x8xf32>, tensor<f32> -> tensor<1x8xf32>
+  %n = prim.constant dense<16.0> : tensor<1x8xf32>
+  %mean = prim.div %sum, %n : tensor<1x8xf32>
+  %half = prim.convert %mean : tensor<1x8xf32> -> tensor<1x8xf16>
+  %ninf = prim.constant dense<0xFF800000> : tensor<f32>
+  %max = prim.reduce MAX, %z, %ninf, dims = [1] : tensor<2x64xf32>, tensor<f32> -> tensor<2xf32>
+  %mb = prim.broadcast_in_dim %max, dims = [0] : tensor<2xf32> -> tensor<2x64xf32>
+  %shifted = prim.sub %z, %mb : tensor<2x64xf32>
+  %e = prim.exp %shifted : tensor<2x64xf32>
+  return %half, %e : tensor<1x8xf16>, tensor<2x64xf32>
+}
+}
+
+// -----
+
+// The CPU keeps a reduction's readers in kernels of their own.
+// CHECK-LABEL: func.func private @forward_kernel_0(
+// CHECK: prim.div
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func private @forward_kernel_1(
+// CHECK: prim.reduce SUM
+// CHECK-NEXT: return
+func.func @forward(%x: tensor<4x8xf32> {pt2c.input = "x"}) -> tensor<4xf32> {
+  %zero = prim.constant dense<0.0> : tensor<f32>
+  %sum = prim.reduce SUM, %x, %zero, dims = [1] : tensor<4x8xf32>, tensor<f32> -> tensor<4xf32>
+  %n = prim.constant dense<8.0> : tensor<4xf32>
+  %mean = prim.div %sum, %n : tensor<4xf32>
+  return %mean : tensor<4xf32>
+}

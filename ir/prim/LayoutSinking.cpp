@@ -1,3 +1,5 @@
+// Layout changes sink below the math that reads them, on the GPU.
+//
 // Transposes sink below the elementwise math, concatenations, reductions and pooling
 // that read them, in a module the GPU pipelines marked pt2c.fused_ops, so that the attention (or
 // matrix product) at the end of the chain absorbs them into the layout it reads, or the
@@ -11,7 +13,16 @@
 // directly and attention reads its result in the [b, s, h, d] layout (heads_inner):
 // no copy at all. The CPU keeps the program's order (its kernels read strided
 // operands in place).
-#include "ir/prim/TransposeSinking.h"
+//
+// Reshapes sink below the elementwise ops that read them:
+// E(reshape(x), splats...) = reshape(E(x, splats...)). A reshape is an alias op that
+// kernel formation leaves between kernels, so an elementwise op reading one could not
+// join the kernel of the reshaped value's producer. A mean with keepdim is the case:
+// reduce, divide, reshape to [N, C, 1, 1], convert back to f16 was two kernels (the
+// reduction with its division, then the conversion); sunk, the conversion reads the
+// division and joins its kernel (compiler/transforms/kernels/FormKernels.cpp), and the
+// reshape after it is read in place by the next kernel.
+#include "ir/prim/LayoutSinking.h"
 #include "ir/contract/ModelContract.h"
 
 #include "ir/prim/PrimDialect.h"
@@ -189,13 +200,69 @@ struct SinkTransposeBelowReduceWindow : OpRewritePattern<ReduceWindowOp> {
   }
 };
 
+/// Whether an elementwise op reading `v` could join the kernel that computes it: `v` is
+/// elementwise math or a reduction. Not a fused op's result (a layer norm reads a
+/// widening conversion of its input inside its own kernel, attention's output is read
+/// by the next kernel as it is): there the reshape stays where the program put it.
+bool joinsProducer(Value v) {
+  Operation *def = v.getDefiningOp();
+  return def && (def->hasTrait<OpTrait::Elementwise>() || isa<ReduceOp>(def));
+}
+
+/// E(reshape(x), c...) = reshape(E(x, c'...)) for an elementwise op E whose other
+/// operands are splat constants (c' the same splat in x's shape), static shapes only,
+/// where x is computed by an op whose kernel E may join.
+struct SinkReshapeBelowElementwise : RewritePattern {
+  SinkReshapeBelowElementwise(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
+    if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
+        op->getNumRegions() != 0 || !sinksHere(op))
+      return failure();
+    ReshapeOp reshape;
+    for (Value v : op->getOperands()) {
+      if (auto r = v.getDefiningOp<ReshapeOp>()) {
+        if (reshape && r != reshape)
+          return failure(); // two reshaped operands: they may come from different shapes
+        reshape = r;
+      } else if (!splatOf(v)) {
+        return failure();
+      }
+    }
+    if (!reshape || !joinsProducer(reshape.getOperand()))
+      return failure();
+    auto from = cast<RankedTensorType>(reshape.getOperand().getType());
+    if (!from.hasStaticShape())
+      return failure();
+    SmallVector<Value> operands;
+    for (Value v : op->getOperands()) {
+      if (v == reshape.getResult()) {
+        operands.push_back(reshape.getOperand());
+        continue;
+      }
+      SplatElementsAttr splat = splatOf(v);
+      auto type = from.clone(cast<RankedTensorType>(v.getType()).getElementType());
+      operands.push_back(rewriter.create<ConstantOp>(
+          v.getLoc(), SplatElementsAttr::get(type, splat.getSplatValue<Attribute>())));
+    }
+    auto result = cast<RankedTensorType>(op->getResult(0).getType());
+    OperationState state(op->getLoc(), op->getName(), operands,
+                         TypeRange{from.clone(result.getElementType())}, op->getAttrs());
+    Operation *sunk = rewriter.create(state);
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, result, sunk->getResult(0), ValueRange{});
+    return success();
+  }
+};
+
 } // namespace
 
 namespace pt2c::prim {
 
-void populateTransposeSinkingPatterns(RewritePatternSet &patterns) {
-  patterns.add<SinkTransposeBelowElementwise, SinkTransposeBelowConcatenate,
-               SinkTransposeBelowReduce, SinkTransposeBelowReduceWindow>(patterns.getContext());
+void populateLayoutSinkingPatterns(RewritePatternSet &patterns) {
+  patterns
+      .add<SinkTransposeBelowElementwise, SinkTransposeBelowConcatenate, SinkTransposeBelowReduce,
+           SinkTransposeBelowReduceWindow, SinkReshapeBelowElementwise>(patterns.getContext());
 }
 
 /// Whether a transpose read by `user` moves below it (so a slice between them moves
