@@ -12,10 +12,13 @@
 
 namespace pt2c {
 
-void buildBufferizeKernelsPipeline(mlir::OpPassManager &pm) {
+void buildBufferizeKernelsPipeline(
+    mlir::OpPassManager &pm, llvm::function_ref<void(mlir::OpPassManager &)> beforeBufferization) {
   pm.addPass(createLowerPrimToLinalgPass());
   pm.addNestedPass<mlir::func::FuncOp>(mlir::createLinalgElementwiseOpFusionPass());
   pm.addPass(mlir::createCanonicalizerPass());
+  if (beforeBufferization)
+    beforeBufferization(pm);
   pm.addPass(createCopyReturnedArgumentsPass());
   // Kernels are called with plain buffers: identity layouts at function boundaries.
   mlir::bufferization::OneShotBufferizationOptions bufferize;
@@ -36,7 +39,7 @@ void registerBufferizeKernelsPipeline() {
   static mlir::PassPipelineRegistration<> registration(
       "pt2c-bufferize-kernels",
       "prim kernels -> bufferized linalg with results as out-params (both targets)",
-      buildBufferizeKernelsPipeline);
+      [](mlir::OpPassManager &pm) { buildBufferizeKernelsPipeline(pm); });
 }
 
 } // namespace pt2c

@@ -5,11 +5,16 @@
 #define PT2C_COMPILER_CODEGEN_BUFFERIZEKERNELS_H_
 
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace pt2c {
 
-// Adds the pipeline's passes to `pm` (anchored on builtin.module).
-void buildBufferizeKernelsPipeline(mlir::OpPassManager &pm);
+// Adds the pipeline's passes to `pm` (anchored on builtin.module). `beforeBufferization`
+// adds a target's passes on the fused linalg kernels (the GPU's
+// pt2c-recompute-at-extracts).
+void buildBufferizeKernelsPipeline(
+    mlir::OpPassManager &pm,
+    llvm::function_ref<void(mlir::OpPassManager &)> beforeBufferization = nullptr);
 
 void registerBufferizeKernelsPipeline();
 

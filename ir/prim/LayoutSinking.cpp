@@ -209,6 +209,19 @@ bool joinsProducer(Value v) {
   return def && (def->hasTrait<OpTrait::Elementwise>() || isa<ReduceOp>(def));
 }
 
+/// A conversion to a wider float type: it stays with its reader, so that the narrow
+/// value is what crosses kernels and f16 math written as convert(f16 op on f32
+/// conversions) still narrows back (a residual add after a reshape, in DeiT).
+bool isWidening(Operation *op) {
+  auto convert = dyn_cast<ConvertOp>(op);
+  if (!convert)
+    return false;
+  Type from = getElementTypeOrSelf(convert.getOperand().getType());
+  Type to = getElementTypeOrSelf(convert.getType());
+  return isa<FloatType>(from) && isa<FloatType>(to) &&
+         from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth();
+}
+
 /// E(reshape(x), c...) = reshape(E(x, c'...)) for an elementwise op E whose other
 /// operands are splat constants (c' the same splat in x's shape), static shapes only,
 /// where x is computed by an op whose kernel E may join.
@@ -218,7 +231,7 @@ struct SinkReshapeBelowElementwise : RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
     if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
-        op->getNumRegions() != 0 || !sinksHere(op))
+        op->getNumRegions() != 0 || !sinksHere(op) || isWidening(op))
       return failure();
     ReshapeOp reshape;
     for (Value v : op->getOperands()) {

@@ -25,7 +25,9 @@ void buildKernelsToGpuPipeline(mlir::OpPassManager &pm, const GpuLoweringOptions
   pm.addPass(createLowerFusedOpsToGpuPass(fused));
   // No deallocations after bufferization: the host code is never run; its allocations
   // become arena buffers of the plan.
-  buildBufferizeKernelsPipeline(pm);
+  buildBufferizeKernelsPipeline(pm, [](mlir::OpPassManager &fused) {
+    fused.addNestedPass<mlir::func::FuncOp>(createRecomputeAtExtractsPass());
+  });
   pm.addNestedPass<mlir::func::FuncOp>(createWriteReshapedResultsInPlacePass());
   // Kernels of dynamic graphs: buffers at the symbols' maxima, sizes read on the GPU.
   pm.addPass(createBoundDynamicBuffersPass());

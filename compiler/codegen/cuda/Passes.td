@@ -177,4 +177,20 @@ def WriteReshapedResultsInPlacePass
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def RecomputeAtExtractsPass
+    : Pass<"pt2c-recompute-at-extracts", "::mlir::func::FuncOp"> {
+  let summary = "Compute an elementwise loop nest's element where a tensor.extract reads it";
+  let description = [{
+    On fused linalg, before bufferization: `tensor.extract %r[i...]`, where %r is the
+    result of an all-parallel linalg.generic read only by tensor.extract ops, becomes
+    that generic's payload for element i (its operands extracted at the indices its
+    indexing maps give), and the generic goes once nothing reads it. A direct
+    depthwise convolution reads its input tap by tap with tensor.extract (clamped
+    indices, no padded copy); the bias and SiLU of the convolution before it, fused into
+    its kernel, were a loop nest of their own writing a temporary: a launch and a round
+    trip through memory, now a few instructions per tap.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 #endif // PT2C_CODEGEN_CUDA_PASSES_TD

@@ -394,8 +394,9 @@ func.func @rotary_unmarked(%q: tensor<1x4x2x8xf32>, %cos: tensor<1x1x4x8xf32>) -
 // On the GPU a reshape of elementwise math or of a reduction sinks below the
 // elementwise ops that read it when their other operands are splat constants (a mean's
 // keepdim reshape below its conversion to f16, so that the conversion joins the
-// reduction's kernel); not below an op with another tensor operand, not where the
-// reshaped value is an argument (or a fused op's result), and not on the CPU.
+// reduction's kernel); not below an op with another tensor operand or a widening
+// conversion (which stays with its reader), not where the reshaped value is an
+// argument (or a fused op's result), and not on the CPU.
 // CHECK-LABEL: func.func @reshape_below_convert
 // CHECK: %[[S:.*]] = prim.reduce SUM
 // CHECK: %[[D:.*]] = prim.div %[[S]], %{{.*}} : tensor<1x8xf32>
@@ -405,6 +406,9 @@ func.func @rotary_unmarked(%q: tensor<1x4x2x8xf32>, %cos: tensor<1x1x4x8xf32>) -
 // CHECK-LABEL: func.func @reshape_with_tensor_operand
 // CHECK: prim.reshape %{{.*}} : tensor<1x8xf32> -> tensor<1x8x1x1xf32>
 // CHECK: prim.add
+// CHECK-LABEL: func.func @reshape_above_widening
+// CHECK: prim.reshape %{{.*}} : tensor<1x8xf16> -> tensor<1x8x1x1xf16>
+// CHECK: prim.convert
 // CHECK-LABEL: func.func @reshape_of_argument
 // CHECK: prim.reshape %arg0
 // CHECK: prim.convert
@@ -426,6 +430,12 @@ func.func @reshape_with_tensor_operand(%x: tensor<1x8xf32>, %y: tensor<1x8x1x1xf
   %r = prim.reshape %e : tensor<1x8xf32> -> tensor<1x8x1x1xf32>
   %a = prim.add %r, %y : tensor<1x8x1x1xf32>
   return %a : tensor<1x8x1x1xf32>
+}
+func.func @reshape_above_widening(%x: tensor<1x8xf16>) -> tensor<1x8x1x1xf32> {
+  %e = prim.exp %x : tensor<1x8xf16>
+  %r = prim.reshape %e : tensor<1x8xf16> -> tensor<1x8x1x1xf16>
+  %w = prim.convert %r : tensor<1x8x1x1xf16> -> tensor<1x8x1x1xf32>
+  return %w : tensor<1x8x1x1xf32>
 }
 func.func @reshape_of_argument(%x: tensor<1x8xf32>) -> tensor<1x8x1x1xf16> {
   %r = prim.reshape %x : tensor<1x8xf32> -> tensor<1x8x1x1xf32>
