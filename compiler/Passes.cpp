@@ -16,6 +16,7 @@
 #include "compiler/transforms/kernels/ChannelsLastConvolutions.h"
 #include "compiler/transforms/kernels/FormKernels.h"
 #include "compiler/transforms/kernels/PointwiseConvolutions.h"
+#include "compiler/transforms/kernels/SinkReshapes.h"
 #include "compiler/transforms/symbolic/SymbolicShapes.h"
 
 namespace pt2c {

@@ -95,6 +95,17 @@ def PointwiseConvolutionProductsPass
   let dependentDialects = ["::pt2c::prim::PrimDialect"];
 }
 
+def SinkReshapesPass : Pass<"pt2c-sink-reshapes", "::mlir::ModuleOp"> {
+  let summary = "Move reshapes below the elementwise ops that read them (GPU)";
+  let description = [{
+    In a module marked pt2c.fused_ops, E(reshape(x), y...) = reshape(E(x, y'...)) for
+    elementwise E where x is elementwise math or a reduction, and the other operands
+    are reshapes of x's shape, splats or arguments (ir/prim/LayoutSinking.h): E then
+    joins x's kernel (a mean's conversion to f16 as the reduction's epilogue).
+  }];
+  let dependentDialects = ["::pt2c::prim::PrimDialect"];
+}
+
 def FormKernelsPass : Pass<"pt2c-form-kernels", "::mlir::ModuleOp"> {
   let summary = "Outline the prim ops of model functions into kernel functions";
   let description = [{

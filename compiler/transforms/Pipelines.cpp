@@ -4,6 +4,7 @@
 #include "compiler/transforms/kernels/ChannelsLastConvolutions.h"
 #include "compiler/transforms/kernels/FormKernels.h"
 #include "compiler/transforms/kernels/PointwiseConvolutions.h"
+#include "compiler/transforms/kernels/SinkReshapes.h"
 #include "compiler/transforms/symbolic/SymbolicShapes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -32,6 +33,10 @@ void buildPrimToKernelsPipeline(mlir::OpPassManager &pm, const PrimToKernelsOpti
   // a transpose would fold it into its dimension numbers instead.
   if (options.pointwiseConvolutionProducts)
     pm.addPass(createPointwiseConvolutionProductsPass());
+  // Elementwise math read through a reshape joins its producer's kernel (a reduction's
+  // epilogue): after weight folding narrowed half arithmetic.
+  if (options.fusedOps)
+    pm.addPass(createSinkReshapesPass());
   pm.addPass(createSymbolicShapesPass());
   pm.addPass(createFormKernelsPass());
 }

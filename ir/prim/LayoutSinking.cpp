@@ -14,14 +14,14 @@
 // no copy at all. The CPU keeps the program's order (its kernels read strided
 // operands in place).
 //
-// Reshapes sink below the elementwise ops that read them:
-// E(reshape(x), splats...) = reshape(E(x, splats...)). A reshape is an alias op that
-// kernel formation leaves between kernels, so an elementwise op reading one could not
-// join the kernel of the reshaped value's producer. A mean with keepdim is the case:
-// reduce, divide, reshape to [N, C, 1, 1], convert back to f16 was two kernels (the
-// reduction with its division, then the conversion); sunk, the conversion reads the
-// division and joins its kernel (compiler/transforms/kernels/FormKernels.cpp), and the
-// reshape after it is read in place by the next kernel.
+// Reshapes sink below the elementwise ops that read them (pt2c-sink-reshapes, just before
+// kernel formation): E(reshape(x), splats...) = reshape(E(x, splats...)). A reshape is an alias op
+// that kernel formation leaves between kernels, so an elementwise op reading one could not join the
+// kernel of the reshaped value's producer. A mean with keepdim is the case: reduce, divide, reshape
+// to [N, C, 1, 1], convert back to f16 was two kernels (the reduction with its division, then the
+// conversion); sunk, the conversion reads the division and joins its kernel
+// (compiler/transforms/kernels/FormKernels.cpp), and the reshape after it is read in place by the
+// next kernel.
 #include "ir/prim/LayoutSinking.h"
 #include "ir/contract/ModelContract.h"
 
@@ -201,7 +201,7 @@ struct SinkTransposeBelowReduceWindow : OpRewritePattern<ReduceWindowOp> {
 };
 
 /// Whether an elementwise op reading `v` could join the kernel that computes it: `v` is
-/// elementwise math or a reduction. Not a fused op's result (a layer norm reads a
+/// elementwise math or a reduction (as its epilogue). Not a fused op's result (a layer norm reads a
 /// widening conversion of its input inside its own kernel, attention's output is read
 /// by the next kernel as it is): there the reshape stays where the program put it.
 bool joinsProducer(Value v) {
@@ -209,55 +209,52 @@ bool joinsProducer(Value v) {
   return def && (def->hasTrait<OpTrait::Elementwise>() || isa<ReduceOp>(def));
 }
 
-/// A conversion to a wider float type: it stays with its reader, so that the narrow
-/// value is what crosses kernels and f16 math written as convert(f16 op on f32
-/// conversions) still narrows back (a residual add after a reshape, in DeiT).
-bool isWidening(Operation *op) {
-  auto convert = dyn_cast<ConvertOp>(op);
-  if (!convert)
-    return false;
-  Type from = getElementTypeOrSelf(convert.getOperand().getType());
-  Type to = getElementTypeOrSelf(convert.getType());
-  return isa<FloatType>(from) && isa<FloatType>(to) &&
-         from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth();
+/// Whether `v` is an argument or a reshape of one: reshaping it again is a view, no work.
+bool isViewOfArgument(Value v) {
+  if (auto reshape = v.getDefiningOp<ReshapeOp>())
+    v = reshape.getOperand();
+  return isa<BlockArgument>(v);
 }
 
-/// E(reshape(x), c...) = reshape(E(x, c'...)) for an elementwise op E whose other
-/// operands are splat constants (c' the same splat in x's shape), static shapes only,
-/// where x is computed by an op whose kernel E may join.
+/// E(reshape(x), y...) = reshape(E(x, y'...)) for an elementwise op E whose other
+/// operands are reshapes of values of x's shape, splat constants or arguments (a weight
+/// of the reshaped shape), y' the value, the same splat
+/// or a reshape of the argument in x's shape; static shapes only, where x is computed by
+/// an op whose kernel E may join.
 struct SinkReshapeBelowElementwise : RewritePattern {
   SinkReshapeBelowElementwise(MLIRContext *context)
       : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
 
   LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
     if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
-        op->getNumRegions() != 0 || !sinksHere(op) || isWidening(op))
+        op->getNumRegions() != 0 || !sinksHere(op))
       return failure();
-    ReshapeOp reshape;
-    for (Value v : op->getOperands()) {
-      if (auto r = v.getDefiningOp<ReshapeOp>()) {
-        if (reshape && r != reshape)
-          return failure(); // two reshaped operands: they may come from different shapes
-        reshape = r;
-      } else if (!splatOf(v)) {
-        return failure();
+    // The reshaped results, all of one shape (x * sigmoid(x) reads two).
+    RankedTensorType from;
+    for (Value v : op->getOperands())
+      if (auto r = v.getDefiningOp<ReshapeOp>(); r && joinsProducer(r.getOperand())) {
+        auto type = cast<RankedTensorType>(r.getOperand().getType());
+        if (from && type.getShape() != from.getShape())
+          return failure();
+        from = type;
       }
-    }
-    if (!reshape || !joinsProducer(reshape.getOperand()))
-      return failure();
-    auto from = cast<RankedTensorType>(reshape.getOperand().getType());
-    if (!from.hasStaticShape())
+    if (!from || !from.hasStaticShape())
       return failure();
     SmallVector<Value> operands;
     for (Value v : op->getOperands()) {
-      if (v == reshape.getResult()) {
-        operands.push_back(reshape.getOperand());
+      auto r = v.getDefiningOp<ReshapeOp>();
+      if (r && joinsProducer(r.getOperand())) {
+        operands.push_back(r.getOperand());
         continue;
       }
-      SplatElementsAttr splat = splatOf(v);
       auto type = from.clone(cast<RankedTensorType>(v.getType()).getElementType());
-      operands.push_back(rewriter.create<ConstantOp>(
-          v.getLoc(), SplatElementsAttr::get(type, splat.getSplatValue<Attribute>())));
+      if (SplatElementsAttr splat = splatOf(v))
+        operands.push_back(rewriter.create<ConstantOp>(
+            v.getLoc(), SplatElementsAttr::get(type, splat.getSplatValue<Attribute>())));
+      else if (isViewOfArgument(v))
+        operands.push_back(rewriter.create<ReshapeOp>(v.getLoc(), type, v, ValueRange{}));
+      else
+        return failure();
     }
     auto result = cast<RankedTensorType>(op->getResult(0).getType());
     OperationState state(op->getLoc(), op->getName(), operands,
@@ -273,9 +270,12 @@ struct SinkReshapeBelowElementwise : RewritePattern {
 namespace pt2c::prim {
 
 void populateLayoutSinkingPatterns(RewritePatternSet &patterns) {
-  patterns
-      .add<SinkTransposeBelowElementwise, SinkTransposeBelowConcatenate, SinkTransposeBelowReduce,
-           SinkTransposeBelowReduceWindow, SinkReshapeBelowElementwise>(patterns.getContext());
+  patterns.add<SinkTransposeBelowElementwise, SinkTransposeBelowConcatenate,
+               SinkTransposeBelowReduce, SinkTransposeBelowReduceWindow>(patterns.getContext());
+}
+
+void populateReshapeSinkingPatterns(RewritePatternSet &patterns) {
+  patterns.add<SinkReshapeBelowElementwise>(patterns.getContext());
 }
 
 /// Whether a transpose read by `user` moves below it (so a slice between them moves
