@@ -14,14 +14,14 @@
 // no copy at all. The CPU keeps the program's order (its kernels read strided
 // operands in place).
 //
-// Reshapes sink below the elementwise ops that read them (pt2c-sink-reshapes, just before
-// kernel formation): E(reshape(x), splats...) = reshape(E(x, splats...)). A reshape is an alias op
-// that kernel formation leaves between kernels, so an elementwise op reading one could not join the
-// kernel of the reshaped value's producer. A mean with keepdim is the case: reduce, divide, reshape
-// to [N, C, 1, 1], convert back to f16 was two kernels (the reduction with its division, then the
-// conversion); sunk, the conversion reads the division and joins its kernel
-// (compiler/transforms/kernels/FormKernels.cpp), and the reshape after it is read in place by the
-// next kernel.
+// Reshapes sink below the elementwise ops that read them (pt2c-sink-reshapes, just
+// before kernel formation): E(reshape(x), y...) = reshape(E(x, y'...)). A reshape is an
+// alias op that kernel formation leaves between kernels, so an elementwise op reading
+// one could not join the kernel of the reshaped value's producer. A mean with keepdim
+// is the case: reduce, divide, reshape to [N, C, 1, 1], convert back to f16 was two
+// kernels (the reduction with its division, then the conversion); sunk, the conversion
+// reads the division and joins its kernel (compiler/transforms/kernels/FormKernels.cpp),
+// and the reshape after it is read in place by the next kernel.
 #include "ir/prim/LayoutSinking.h"
 #include "ir/contract/ModelContract.h"
 
@@ -51,7 +51,7 @@ SplatElementsAttr splatOf(Value v) {
   return constant ? dyn_cast<SplatElementsAttr>(constant.getValue()) : nullptr;
 }
 
-/// Whether transposes may sink below `op`: the GPU's module, static result shapes.
+/// Whether layout changes may sink below `op`: the GPU's module, static result shapes.
 bool sinksHere(Operation *op) {
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   return pt2c::inFusedOpsModule(op) && type && type.hasStaticShape();
