@@ -201,11 +201,14 @@ struct SinkTransposeBelowReduceWindow : OpRewritePattern<ReduceWindowOp> {
 };
 
 /// Whether an elementwise op reading `v` could join the kernel that computes it: `v` is
-/// elementwise math or a reduction (as its epilogue). Not a fused op's result (a layer norm reads a
-/// widening conversion of its input inside its own kernel, attention's output is read
-/// by the next kernel as it is): there the reshape stays where the program put it.
+/// elementwise math, a reduction or a small row product (either as its epilogue). Not a
+/// fused op's result (a layer norm reads a widening conversion of its input inside its
+/// own kernel, attention's output is read by the next kernel as it is): there the
+/// reshape stays where the program put it.
 bool joinsProducer(Value v) {
   Operation *def = v.getDefiningOp();
+  if (auto product = dyn_cast_if_present<DotGeneralOp>(def))
+    return product.isSmallRowProduct();
   return def && (def->hasTrait<OpTrait::Elementwise>() || isa<ReduceOp>(def));
 }
 

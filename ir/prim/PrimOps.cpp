@@ -244,3 +244,12 @@ LogicalResult DotGeneralOp::inferReturnTypes(MLIRContext *, std::optional<Locati
   types.push_back(RankedTensorType::get(shape, lhs.getElementType()));
   return success();
 }
+
+bool DotGeneralOp::isSmallRowProduct() {
+  RankedTensorType lhs = getLhs().getType(), rhs = getRhs().getType();
+  if (!lhs.hasStaticShape() || !rhs.hasStaticShape() || !getLhsBatchingDimensions().empty() ||
+      getLhsContractingDimensions().size() != 1)
+    return false;
+  return lhs.getNumElements() == lhs.getDimSize(getLhsContractingDimensions()[0]) &&
+         rhs.getNumElements() <= kMaxSmallRowProduct;
+}

@@ -228,6 +228,16 @@ def Prim_DotGeneralOp : Prim_Op<"dot_general", [InferTypeOpAdaptor]> {
   }];
   // Absorbs transposed operands into the dimension numbers.
   let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    /// One row times a matrix of at most kMaxSmallRowProduct elements: static shapes, no
+    /// batch dims, one contracting dim, every free dim of lhs of size 1 (a squeeze-
+    /// excitation gate, [1, C] x [C/r, C]). On the GPU such a product is a row reduction
+    /// per output that joins its elementwise consumer (compiler/transforms/kernels/
+    /// FormKernels.cpp); bigger matrices (a classifier head) stay with the GEMM library,
+    /// whose matrix-vector kernels read them at full memory bandwidth.
+    bool isSmallRowProduct();
+    static constexpr int64_t kMaxSmallRowProduct = 1 << 18;
+  }];
 }
 
 //===----------------------------------------------------------------------===//

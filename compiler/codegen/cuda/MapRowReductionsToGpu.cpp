@@ -12,6 +12,8 @@
 // launch's epilogue: thread 0 computes it for its row from the total it just stored.
 #include "compiler/codegen/cuda/GpuPasses.h"
 
+#include "compiler/codegen/cuda/ClonePayload.h"
+
 #include <limits>
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -19,6 +21,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -110,9 +113,11 @@ struct RowReduction {
 
 // A generic with one output and at least kMinReducedElements reduced elements whose
 // payload yields combine(out, value) with `out` used nowhere else, so that the reduced
-// elements can be combined in any order. Contractions (a GEMM fallback: an operand
-// that is reused by several outputs) keep the thread-per-output mapping, which reads
-// the shared operand from cache instead of reducing across threads.
+// elements can be combined in any order. Each input that reads reduced elements reads
+// them per output (indexed by every parallel dimension of more than one iteration) or
+// reads the same ones for every output (by none of them: a row times a matrix, whose
+// row every block then reads from cache). Contractions (a GEMM fallback: an operand
+// reused by some outputs but not all) keep the thread-per-output mapping.
 std::optional<RowReduction> match(mlir::linalg::GenericOp generic) {
   if (!generic.hasPureBufferSemantics() || generic.getNumDpsInits() != 1 ||
       generic.getNumReductionLoops() == 0)
@@ -136,13 +141,17 @@ std::optional<RowReduction> match(mlir::linalg::GenericOp generic) {
   mlir::AffineMap outMap = generic.getMatchingIndexingMap(init);
   if (!outMap.isProjectedPermutation() || outMap.getNumResults() != r.parallelDims.size())
     return std::nullopt;
+  llvm::SmallVector<unsigned> rowDims; // the parallel dimensions that tell rows apart
+  for (unsigned d : r.parallelDims)
+    if (r.ranges[d] > 1)
+      rowDims.push_back(d);
   for (mlir::OpOperand *input : generic.getDpsInputOperands()) {
     mlir::AffineMap map = generic.getMatchingIndexingMap(input);
-    bool readsReduced =
-        llvm::any_of(r.reducedDims, [&](unsigned d) { return map.isFunctionOfDim(d); });
-    bool perOutput =
-        llvm::all_of(r.parallelDims, [&](unsigned d) { return map.isFunctionOfDim(d); });
-    if (readsReduced && !perOutput)
+    auto reads = [&](unsigned d) { return map.isFunctionOfDim(d); };
+    bool readsReduced = llvm::any_of(r.reducedDims, reads);
+    bool perOutput = llvm::all_of(rowDims, reads);
+    bool shared = llvm::none_of(rowDims, reads);
+    if (readsReduced && !perOutput && !shared)
       return std::nullopt;
   }
 
@@ -249,7 +258,11 @@ mlir::OpOperand *readerOf(mlir::linalg::GenericOp epilogue, mlir::Value target) 
 // parallel, reading the output through a permutation of its loops (so that each of its
 // iterations belongs to one output element: the row whose thread 0 runs it), and
 // writing no buffer the reduction reads (the other blocks may still be reading it).
-mlir::linalg::GenericOp epilogueOf(mlir::linalg::GenericOp generic) {
+struct Epilogue {
+  mlir::linalg::GenericOp generic;
+  mlir::OpOperand *reader; // its read of the reduction's output (readerOf)
+};
+std::optional<Epilogue> epilogueOf(mlir::linalg::GenericOp generic) {
   mlir::Operation *next = generic->getNextNode();
   while (next && (next->hasTrait<mlir::OpTrait::ConstantLike>() ||
                   llvm::isa<mlir::memref::AllocOp, mlir::memref::AllocaOp>(next)))
@@ -257,23 +270,24 @@ mlir::linalg::GenericOp epilogueOf(mlir::linalg::GenericOp generic) {
   auto epilogue = llvm::dyn_cast_if_present<mlir::linalg::GenericOp>(next);
   if (!epilogue || !epilogue.hasPureBufferSemantics() ||
       epilogue.getNumParallelLoops() != epilogue.getNumLoops())
-    return {};
-  mlir::Value target = generic.getDpsInitOperand(0)->get();
-  if (!readerOf(epilogue, target))
-    return {};
+    return std::nullopt;
+  mlir::OpOperand *reader = readerOf(epilogue, generic.getDpsInitOperand(0)->get());
+  if (!reader)
+    return std::nullopt;
   for (mlir::OpOperand &init : epilogue.getDpsInitsMutable())
     for (mlir::OpOperand *input : generic.getDpsInputOperands())
       if (viewedBuffer(input->get()) == viewedBuffer(init.get()))
-        return {};
-  return epilogue;
+        return std::nullopt;
+  return Epilogue{epilogue, reader};
 }
 
 // Thread 0's epilogue for the output element at `outIndices`, whose value is `total`:
 // the epilogue's loop indices are those of that element (its read of the reduction's
 // output is a permutation), its other operands are loaded there, its results stored.
-void emitEpilogue(mlir::OpBuilder &b, mlir::Location loc, mlir::linalg::GenericOp epilogue,
-                  mlir::Value target, llvm::ArrayRef<mlir::Value> outIndices, mlir::Value total) {
-  mlir::OpOperand *reader = readerOf(epilogue, target);
+void emitEpilogue(mlir::OpBuilder &b, mlir::Location loc, const Epilogue &e,
+                  llvm::ArrayRef<mlir::Value> outIndices, mlir::Value total) {
+  mlir::linalg::GenericOp epilogue = e.generic;
+  mlir::OpOperand *reader = e.reader;
   mlir::AffineMap readMap = epilogue.getMatchingIndexingMap(reader);
   llvm::SmallVector<mlir::Value> ivs(epilogue.getNumLoops());
   for (auto [j, index] : llvm::enumerate(outIndices))
@@ -288,15 +302,9 @@ void emitEpilogue(mlir::OpBuilder &b, mlir::Location loc, mlir::linalg::GenericO
                            loc, operand.get(),
                            indicesOf(b, loc, epilogue.getMatchingIndexingMap(&operand), ivs)));
   }
-  mlir::Block *payload = epilogue.getBody();
-  for (mlir::Operation &op : payload->without_terminator()) {
-    if (auto idx = llvm::dyn_cast<mlir::linalg::IndexOp>(op))
-      mapping.map(idx.getResult(), ivs[idx.getDim()]);
-    else
-      b.clone(op, mapping);
-  }
+  clonePayload(b, epilogue, ivs, mapping);
   for (auto [init, value] :
-       llvm::zip(epilogue.getDpsInitsMutable(), payload->getTerminator()->getOperands()))
+       llvm::zip(epilogue.getDpsInitsMutable(), epilogue.getBody()->getTerminator()->getOperands()))
     b.create<mlir::memref::StoreOp>(loc, mapping.lookupOrDefault(value), init.get(),
                                     indicesOf(b, loc, epilogue.getMatchingIndexingMap(&init), ivs));
 }
@@ -304,11 +312,11 @@ void emitEpilogue(mlir::OpBuilder &b, mlir::Location loc, mlir::linalg::GenericO
 void rewrite(const RowReduction &r, int64_t blockSize) {
   mlir::linalg::GenericOp generic = r.generic;
   mlir::linalg::FillOp fill = initialFill(generic); // before ops are added in between
-  mlir::linalg::GenericOp epilogue = epilogueOf(generic);
+  std::optional<Epilogue> epilogue = epilogueOf(generic);
   mlir::Location loc = generic.getLoc();
   // At the epilogue, after the allocation of its output (nothing between the two reads
   // or writes buffers).
-  mlir::OpBuilder b(epilogue ? epilogue.getOperation() : generic.getOperation());
+  mlir::OpBuilder b(epilogue ? epilogue->generic.getOperation() : generic.getOperation());
   auto index = [&](int64_t v) { return b.create<mlir::arith::ConstantIndexOp>(loc, v); };
   int64_t threads = std::min(blockSize, (r.reduced + kWarp - 1) / kWarp * kWarp);
   mlir::Value one = index(1);
@@ -324,7 +332,6 @@ void rewrite(const RowReduction &r, int64_t blockSize) {
   if (!r.parallelDims.empty())
     delinearize(b, loc, launch.getBlockIds().x, r.parallelDims, r.ranges, ivs);
   mlir::Value thread = launch.getThreadIds().x;
-  mlir::Block *payload = generic.getBody();
   mlir::BlockArgument out = generic.getMatchingBlockArgument(generic.getDpsInitOperand(0));
   mlir::Value accInit = b.create<mlir::arith::ConstantOp>(loc, identity(b, r.kind, out.getType()));
 
@@ -342,15 +349,7 @@ void rewrite(const RowReduction &r, int64_t blockSize) {
                 l, v, indicesOf(lb, l, generic.getMatchingIndexingMap(input), all));
           mapping.map(generic.getMatchingBlockArgument(input), v);
         }
-        for (mlir::Operation &op : payload->without_terminator()) {
-          if (&op == r.combiner)
-            continue;
-          if (auto idx = llvm::dyn_cast<mlir::linalg::IndexOp>(op)) {
-            mapping.map(idx.getResult(), all[idx.getDim()]);
-            continue;
-          }
-          lb.clone(op, mapping);
-        }
+        clonePayload(lb, generic, all, mapping, /*skip=*/r.combiner);
         mlir::Value value = r.combiner->getOperand(0) == out ? r.combiner->getOperand(1)
                                                              : r.combiner->getOperand(0);
         lb.create<mlir::scf::YieldOp>(
@@ -373,8 +372,8 @@ void rewrite(const RowReduction &r, int64_t blockSize) {
   mlir::Value result = combine(b, r.combiner, old, total);
   b.create<mlir::memref::StoreOp>(loc, result, target, outIndices);
   if (epilogue) {
-    emitEpilogue(b, loc, epilogue, target, outIndices, result);
-    epilogue.erase();
+    emitEpilogue(b, loc, *epilogue, outIndices, result);
+    epilogue->generic.erase();
   }
   generic.erase();
   if (fill)
@@ -392,6 +391,17 @@ struct MapRowReductionsToGpuPass : impl::MapRowReductionsToGpuPassBase<MapRowRed
     }
     if (getOperation().isExternal())
       return;
+    // Named contractions (a [1, K] x [N, K] product is linalg.matmul_transpose_b) are
+    // generics with a name: in generic form they are matched like the others.
+    llvm::SmallVector<mlir::linalg::LinalgOp> named;
+    for (auto op : getOperation().getBody().front().getOps<mlir::linalg::LinalgOp>())
+      if (!llvm::isa<mlir::linalg::GenericOp>(op) && op.getNumReductionLoops() > 0)
+        named.push_back(op);
+    mlir::IRRewriter rewriter(&getContext());
+    for (mlir::linalg::LinalgOp op : named) {
+      rewriter.setInsertionPoint(op);
+      (void)mlir::linalg::generalizeNamedOp(rewriter, op);
+    }
     llvm::SmallVector<RowReduction> found;
     for (auto generic : getOperation().getBody().front().getOps<mlir::linalg::GenericOp>())
       if (auto r = match(generic))

@@ -4,6 +4,8 @@
 // so on the GPU the producer stayed a launch of its own.
 #include "compiler/codegen/cuda/GpuPasses.h"
 
+#include "compiler/codegen/cuda/ClonePayload.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -84,14 +86,9 @@ struct RecomputeAtExtract : mlir::OpRewritePattern<mlir::tensor::ExtractOp> {
       }
       mapping.map(generic.getMatchingBlockArgument(input), value);
     }
-    mlir::Block *payload = generic.getBody();
-    for (mlir::Operation &op : payload->without_terminator()) {
-      if (auto index = llvm::dyn_cast<mlir::linalg::IndexOp>(op))
-        mapping.map(index.getResult(), ivs[index.getDim()]);
-      else
-        rewriter.clone(op, mapping);
-    }
-    rewriter.replaceOp(extract, mapping.lookupOrDefault(payload->getTerminator()->getOperand(0)));
+    clonePayload(rewriter, generic, ivs, mapping);
+    rewriter.replaceOp(extract,
+                       mapping.lookupOrDefault(generic.getBody()->getTerminator()->getOperand(0)));
     if (generic->use_empty())
       rewriter.eraseOp(generic);
     return mlir::success();

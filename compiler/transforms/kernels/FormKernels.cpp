@@ -66,10 +66,13 @@ std::optional<llvm::ArrayRef<int64_t>> staticShape(mlir::Value v) {
 // output (a mean's division and its conversion back to f16): that kernel's math becomes
 // the reduction launch's epilogue, run once per output by the thread that stores it
 // (compiler/codegen/cuda/MapRowReductionsToGpu.cpp), instead of a launch of its own. Not
-// where a reader broadcasts it (softmax's x - max reads it once per input element).
+// where a reader broadcasts it (softmax's x - max reads it once per input element). A
+// small row product is such a reduction too (a row reduction per output): a squeeze-
+// excitation gate's bias and SiLU then run in its launch, not in a GEMV and a kernel.
 bool joinsAsEpilogue(mlir::Operation *op, mlir::Operation *consumerRoot) {
-  if (!llvm::isa<prim::ReduceOp>(op) || !inFusedOpsModule(op) ||
-      !consumerRoot->hasTrait<mlir::OpTrait::Elementwise>())
+  auto product = llvm::dyn_cast<prim::DotGeneralOp>(op);
+  if (!(llvm::isa<prim::ReduceOp>(op) || (product && product.isSmallRowProduct())) ||
+      !inFusedOpsModule(op) || !consumerRoot->hasTrait<mlir::OpTrait::Elementwise>())
     return false;
   std::optional<llvm::ArrayRef<int64_t>> shape = staticShape(op->getResult(0));
   auto sameShape = [&](mlir::Operation *other) {

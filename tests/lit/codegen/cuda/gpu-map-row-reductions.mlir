@@ -215,6 +215,30 @@ func.func @not_row_reductions(%x: memref<6x16xf32>, %y: memref<6xf32>, %a: memre
   return
 }
 
+// One row times a matrix (a squeeze-excitation gate; here the named op a [1, K] x [N, K]
+// product lowers to): a block per output, reading its row of the matrix, with the row
+// every block shares read from cache. Then the same product with two rows, a GEMM
+// fallback, keeps the loop mapping.
+// MAP-LABEL: func.func @row_times_matrix
+// MAP-NOT:     linalg.matmul_transpose_b
+// MAP:         %[[N:.*]] = arith.constant 16 : index
+// MAP:         gpu.launch blocks(%[[COL:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[N]],
+// MAP:           scf.for %[[K:[^ ]*]] =
+// MAP-DAG:         memref.load %arg0[%{{.*}}, %[[K]]] : memref<1x64xf32>
+// MAP-DAG:         memref.load %arg1[%{{.*}}, %[[K]]] : memref<16x64xf32>
+// MAP:           gpu.all_reduce add
+// MAP:         linalg.generic
+// MAP-NOT:     gpu.launch
+// MAP:         return
+func.func @row_times_matrix(%x: memref<1x64xf32>, %w: memref<16x64xf32>, %y: memref<1x16xf32>,
+                            %x2: memref<2x64xf32>, %y2: memref<2x16xf32>) {
+  linalg.matmul_transpose_b ins(%x, %w : memref<1x64xf32>, memref<16x64xf32>)
+      outs(%y : memref<1x16xf32>)
+  linalg.matmul_transpose_b ins(%x2, %w : memref<2x64xf32>, memref<16x64xf32>)
+      outs(%y2 : memref<2x16xf32>)
+  return
+}
+
 // A mean: the reduction, then its division and conversion to f16 (the loop nest
 // kernel formation put right after it, pt2c-form-kernels' reduction epilogue). Thread 0
 // of each row computes them from the total it stored: one launch, not two.

@@ -164,6 +164,41 @@ func.func @forward(%x: tensor<1x4x4x8xf16> {pt2c.input = "x"}, %z: tensor<2x64xf
 
 // -----
 
+// A small row product is a reduction too: a squeeze-excitation gate's bias and SiLU join
+// its kernel (one launch, pt2c-map-row-reductions-to-gpu). A classifier head's product
+// (a matrix of more than 2^18 elements) stays a kernel of its own, a GEMM step.
+// CHECK-LABEL: func.func private @forward_kernel_0(
+// CHECK: prim.add
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func private @forward_kernel_1(
+// CHECK-NEXT: prim.dot_general {{.*}} -> tensor<1x1024xf16>
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func private @forward_kernel_2(
+// CHECK-NEXT: prim.dot_general {{.*}} -> tensor<1x8xf16>
+// CHECK-NEXT: prim.add
+// CHECK: prim.sigmoid
+// CHECK: prim.mul
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func @forward(
+// CHECK-COUNT-3: call @forward_kernel_
+// CHECK-NOT: call
+module attributes {pt2c.fused_ops} {
+func.func @forward(%x: tensor<1x32xf16> {pt2c.input = "x"}, %w: tensor<8x32xf16> {pt2c.input = "w"},
+                   %b: tensor<1x8xf16> {pt2c.input = "b"}, %y: tensor<1x512xf16> {pt2c.input = "y"},
+                   %v: tensor<1024x512xf16> {pt2c.input = "v"}, %c: tensor<1x1024xf16> {pt2c.input = "c"})
+    -> (tensor<1x8xf16>, tensor<1x1024xf16>) {
+  %p = prim.dot_general %x, %w, batch = [] x [], contract = [1] x [1] : (tensor<1x32xf16>, tensor<8x32xf16>) -> tensor<1x8xf16>
+  %a = prim.add %p, %b : tensor<1x8xf16>
+  %g = prim.sigmoid %a : tensor<1x8xf16>
+  %s = prim.mul %a, %g : tensor<1x8xf16>
+  %q = prim.dot_general %y, %v, batch = [] x [], contract = [1] x [1] : (tensor<1x512xf16>, tensor<1024x512xf16>) -> tensor<1x1024xf16>
+  %h = prim.add %q, %c : tensor<1x1024xf16>
+  return %s, %h : tensor<1x8xf16>, tensor<1x1024xf16>
+}
+}
+
+// -----
+
 // The CPU keeps a reduction's readers in kernels of their own.
 // CHECK-LABEL: func.func private @forward_kernel_0(
 // CHECK: prim.div

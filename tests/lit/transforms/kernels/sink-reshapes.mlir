@@ -1,10 +1,12 @@
 // RUN: pt2c-opt %s -split-input-file -pt2c-sink-reshapes | FileCheck %s
 
-// On the GPU a reshape of elementwise math or of a reduction sinks below the elementwise
-// ops that read it when their other operands are splat constants, arguments (a bias of
-// the reshaped shape) or reshapes of the same shape (x * sigmoid(x)): a mean's keepdim
-// reshape below its conversion to f16. Not below an op with another computed operand,
-// not where the reshaped value is an argument or a product's result, and not on the CPU.
+// On the GPU a reshape of elementwise math, of a reduction or of a small row product
+// sinks below the elementwise ops that read it when their other operands are splat
+// constants, arguments (a bias of the reshaped shape) or reshapes of the same shape
+// (x * sigmoid(x)): a mean's keepdim reshape below its conversion to f16, a squeeze-
+// excitation gate's below its bias. Not below an op with another computed operand, not
+// where the reshaped value is an argument, the product of two rows or of a matrix of
+// more than 2^18 elements (a classifier head, which stays a GEMM), and not on the CPU.
 // CHECK-LABEL: func.func @mean_then_convert
 // CHECK: %[[S:.*]] = prim.reduce SUM
 // CHECK: %[[D:.*]] = prim.div %[[S]], %{{.*}} : tensor<1x8xf32>
@@ -26,8 +28,15 @@
 // CHECK-LABEL: func.func @reshape_of_argument
 // CHECK: prim.reshape %arg0
 // CHECK: prim.convert
-// CHECK-LABEL: func.func @reshape_of_product
-// CHECK: prim.reshape
+// CHECK-LABEL: func.func @reshape_of_row_product
+// CHECK: %[[P:.*]] = prim.dot_general
+// CHECK: %[[B:.*]] = prim.reshape %arg2 : tensor<1x8x1x1xf16> -> tensor<1x8xf16>
+// CHECK: %[[A:.*]] = prim.add %[[P]], %[[B]] : tensor<1x8xf16>
+// CHECK: prim.reshape %[[A]] : tensor<1x8xf16> -> tensor<1x8x1x1xf16>
+// CHECK-LABEL: func.func @reshape_of_products
+// CHECK: prim.reshape %{{.*}} : tensor<2x8xf16> -> tensor<2x8x1x1xf16>
+// CHECK: prim.add
+// CHECK: prim.reshape %{{.*}} : tensor<1x1024xf16> -> tensor<1x1024x1x1xf16>
 // CHECK: prim.add
 // CHECK-LABEL: func.func @reshape_unmarked
 // CHECK: prim.reshape %{{.*}} : tensor<1x8xf32> -> tensor<1x8x1x1xf32>
@@ -64,11 +73,22 @@ func.func @reshape_of_argument(%x: tensor<1x8xf32>) -> tensor<1x8x1x1xf16> {
   %h = prim.convert %r : tensor<1x8x1x1xf32> -> tensor<1x8x1x1xf16>
   return %h : tensor<1x8x1x1xf16>
 }
-func.func @reshape_of_product(%x: tensor<1x32xf16>, %w: tensor<8x32xf16>, %b: tensor<1x8x1x1xf16>) -> tensor<1x8x1x1xf16> {
+func.func @reshape_of_row_product(%x: tensor<1x32xf16>, %w: tensor<8x32xf16>, %b: tensor<1x8x1x1xf16>) -> tensor<1x8x1x1xf16> {
   %p = prim.dot_general %x, %w, batch = [] x [], contract = [1] x [1] : (tensor<1x32xf16>, tensor<8x32xf16>) -> tensor<1x8xf16>
   %r = prim.reshape %p : tensor<1x8xf16> -> tensor<1x8x1x1xf16>
   %a = prim.add %r, %b : tensor<1x8x1x1xf16>
   return %a : tensor<1x8x1x1xf16>
+}
+func.func @reshape_of_products(%x: tensor<2x32xf16>, %w: tensor<8x32xf16>, %b: tensor<2x8x1x1xf16>,
+                               %y: tensor<1x512xf16>, %v: tensor<1024x512xf16>, %c: tensor<1x1024x1x1xf16>)
+    -> (tensor<2x8x1x1xf16>, tensor<1x1024x1x1xf16>) {
+  %p = prim.dot_general %x, %w, batch = [] x [], contract = [1] x [1] : (tensor<2x32xf16>, tensor<8x32xf16>) -> tensor<2x8xf16>
+  %r = prim.reshape %p : tensor<2x8xf16> -> tensor<2x8x1x1xf16>
+  %a = prim.add %r, %b : tensor<2x8x1x1xf16>
+  %q = prim.dot_general %y, %v, batch = [] x [], contract = [1] x [1] : (tensor<1x512xf16>, tensor<1024x512xf16>) -> tensor<1x1024xf16>
+  %s = prim.reshape %q : tensor<1x1024xf16> -> tensor<1x1024x1x1xf16>
+  %e = prim.add %s, %c : tensor<1x1024x1x1xf16>
+  return %a, %e : tensor<2x8x1x1xf16>, tensor<1x1024x1x1xf16>
 }
 }
 
