@@ -29,12 +29,23 @@ namespace {
 
 constexpr int64_t kMaxThreads = 256;
 
+constexpr int64_t kTileThreads = 128;
+
+// How many threads share one output column of the tile kernel, each summing every
+// keyGroups-th key: the threads a column alone would leave idle (a head size of 36 used
+// 36 of 128 threads for the whole weighted sum over the keys).
+int64_t keyGroups(const Attention &a) {
+  return std::clamp<int64_t>(kTileThreads / a.vdim, 1, a.keys);
+}
+
 // Shared memory of the tile kernel for `rows` query rows per block, in bytes: the q rows
 // (f32), K (rows padded by one 32-bit word against bank conflicts) then V in one buffer
-// of the operands' type, the scores (f32) and the rows' 1 / sum.
+// of the operands' type, the scores (f32), the rows' 1 / sum and the partial sums of the
+// key groups (f32).
 int64_t tileSharedBytes(const Attention &a, int64_t rows, int64_t elementBytes) {
   int64_t kvElements = std::max(a.keys * (a.dim + 4 / elementBytes), a.keys * a.vdim);
-  return rows * a.dim * 4 + kvElements * elementBytes + rows * a.keys * 4 + rows * 4;
+  return rows * a.dim * 4 + kvElements * elementBytes + rows * a.keys * 4 + rows * 4 +
+         rows * keyGroups(a) * a.vdim * 4;
 }
 
 // The tile kernel: a block of 4 warps per `rows` query rows of one (batch, head), K and V
@@ -44,7 +55,9 @@ int64_t tileSharedBytes(const Attention &a, int64_t rows, int64_t elementBytes) 
 //   sc[r][j] = score(qs[r], kv[j])  (a thread per key j, for every r) (barrier)
 //   kv[j][e] = V[j][e]; a warp per row: sc[r][j] = exp(sc[r][j] - max), inv[r] = 1 / sum
 //                                                                     (barrier)
-//   out[i0 + r][e] = inv[r] * sum_j sc[r][j] kv[j][e]  (a thread per column e, every r)
+//   part[r][g][e] = sum_{j = g mod groups} sc[r][j] kv[j][e]  (a thread per (g, e), every r)
+//                                                                     (barrier)
+//   out[i0 + r][e] = inv[r] * sum_g part[r][g][e]  (a thread per (r, e))
 void emitTileKernel(Attention &a, int64_t rows) {
   mlir::OpBuilder &b = a.b;
   KernelBuilder &kb = a.kb;
@@ -53,15 +66,18 @@ void emitTileKernel(Attention &a, int64_t rows) {
   int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
   int64_t kStride = a.dim + 4 / elementBytes;
   int64_t kvElements = std::max(a.keys * kStride, a.keys * a.vdim);
-  constexpr int64_t threads = 128;
+  constexpr int64_t threads = kTileThreads;
+  int64_t groups = keyGroups(a);
   auto launch =
       a.launch((a.queries + rows - 1) / rows, threads,
                {a.sharedType(rows * a.dim, b.getF32Type()), a.sharedType(kvElements, elementType),
-                a.sharedType(rows * a.keys, b.getF32Type()), a.sharedType(rows, b.getF32Type())});
+                a.sharedType(rows * a.keys, b.getF32Type()), a.sharedType(rows, b.getF32Type()),
+                a.sharedType(rows * groups * a.vdim, b.getF32Type())});
   mlir::Value qs = launch.getWorkgroupAttributions()[0];
   mlir::Value kv = launch.getWorkgroupAttributions()[1];
   mlir::Value sc = launch.getWorkgroupAttributions()[2];
   mlir::Value inv = launch.getWorkgroupAttributions()[3];
+  mlir::Value part = launch.getWorkgroupAttributions()[4];
   mlir::Value t = launch.getThreadIds().x;
   mlir::Value step = kb.index(threads), zero = kb.index(0), one = kb.index(1);
   mlir::Value fzero = kb.f32(0.0), negInf = kb.f32(-INFINITY);
@@ -129,12 +145,13 @@ void emitTileKernel(Attention &a, int64_t rows) {
       });
   b.create<mlir::gpu::BarrierOp>(loc);
 
-  // For every row r of the block: sum over i < count of rowsBuffer[r * rowStride + i] *
-  // shared(i), each shared(i) read once for all the rows.
+  // For every row r of the block: sum over i = first, first + step, ... < count of
+  // rowsBuffer[r * rowStride + i] * shared(i), each shared(i) read once for all the rows.
   llvm::SmallVector<mlir::Value> zeros(rows, fzero);
-  auto sumOverRows = [&](int64_t count, mlir::Value rowsBuffer, int64_t rowStride,
+  auto sumOverRows = [&](mlir::Value first, mlir::Value iStep, int64_t count,
+                         mlir::Value rowsBuffer, int64_t rowStride,
                          llvm::function_ref<mlir::Value(mlir::Value)> shared) {
-    return kb.loop(zero, count, one, zeros, [&](mlir::Value i, mlir::ValueRange acc) {
+    return kb.loop(first, count, iStep, zeros, [&](mlir::Value i, mlir::ValueRange acc) {
       mlir::Value y = shared(i);
       llvm::SmallVector<mlir::Value> next;
       for (int64_t r = 0; r < rows; ++r) {
@@ -151,8 +168,8 @@ void emitTileKernel(Attention &a, int64_t rows) {
   // memory serves `rows` products.
   kb.loop(t, a.keys, step, [&](mlir::Value j) {
     mlir::Value kBase = mul(j, kStride);
-    auto dots =
-        sumOverRows(a.dim, qs, a.dim, [&](mlir::Value d) { return kb.load(kv, add(kBase, d)); });
+    auto dots = sumOverRows(zero, one, a.dim, qs, a.dim,
+                            [&](mlir::Value d) { return kb.load(kv, add(kBase, d)); });
     for (int64_t r = 0; r < rows; ++r) {
       mlir::Value s = a.finishScore(dots[r], a.bIdx, a.hIdx, clampedRowOf(kb.index(r)), j);
       b.create<mlir::memref::StoreOp>(loc, s, sc, add(kb.index(r * a.keys), j));
@@ -193,20 +210,39 @@ void emitTileKernel(Attention &a, int64_t rows) {
   });
   b.create<mlir::gpu::BarrierOp>(loc);
 
-  // A thread per output column, for all the block's rows at once.
-  kb.loop(t, a.vdim, step, [&](mlir::Value e) {
-    auto sums = sumOverRows(a.keys, sc, a.keys,
+  // A thread per (key group, output column), for all the block's rows at once; the
+  // threads past groups * vdim only wait at the barrier.
+  auto [g, e] = divRem(t, a.vdim);
+  mlir::Value summing =
+      b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult, g, kb.index(groups));
+  auto ifSumming = b.create<mlir::scf::IfOp>(loc, summing, /*withElseRegion=*/false);
+  {
+    mlir::OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifSumming.thenBlock());
+    auto sums = sumOverRows(g, kb.index(groups), a.keys, sc, a.keys,
                             [&](mlir::Value j) { return kb.load(kv, add(mul(j, a.vdim), e)); });
-    for (int64_t r = 0; r < rows; ++r) {
-      mlir::Value row = rowOf(kb.index(r));
-      mlir::Value inRange = b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult, row,
-                                                          kb.index(a.queries));
-      auto ifInRange = b.create<mlir::scf::IfOp>(loc, inRange, /*withElseRegion=*/false);
-      mlir::OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifInRange.thenBlock());
-      a.storeResult(sums[r], b.create<mlir::memref::LoadOp>(loc, inv, kb.index(r)), a.bIdx, a.hIdx,
-                    row, e);
-    }
+    mlir::Value column = add(mul(g, a.vdim), e); // of part[r]: [groups][vdim]
+    for (int64_t r = 0; r < rows; ++r)
+      b.create<mlir::memref::StoreOp>(loc, sums[r], part,
+                                      add(kb.index(r * groups * a.vdim), column));
+  }
+  b.create<mlir::gpu::BarrierOp>(loc);
+  // A thread per (row, column): the sum of the groups' partial sums.
+  kb.loop(t, rows * a.vdim, step, [&](mlir::Value idx) {
+    auto [r, col] = divRem(idx, a.vdim);
+    mlir::Value base = mul(r, groups * a.vdim);
+    mlir::Value total = kb.loop(zero, groups, one, fzero, [&](mlir::Value gi, mlir::Value acc) {
+      mlir::Value x =
+          b.create<mlir::memref::LoadOp>(loc, part, add(add(base, mul(gi, a.vdim)), col));
+      return b.create<mlir::arith::AddFOp>(loc, acc, x).getResult();
+    });
+    mlir::Value row = rowOf(r);
+    mlir::Value inRange = b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult, row,
+                                                        kb.index(a.queries));
+    auto ifInRange = b.create<mlir::scf::IfOp>(loc, inRange, /*withElseRegion=*/false);
+    mlir::OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifInRange.thenBlock());
+    a.storeResult(total, b.create<mlir::memref::LoadOp>(loc, inv, r), a.bIdx, a.hIdx, row, col);
   });
 }
 

@@ -5,12 +5,14 @@
 // launch. Where K (padded) or V fits in shared memory, the tile kernel: a block per 4
 // query rows (x: 5 rows -> 2 blocks) and per batch x head (y), 4 warps; shared: the q
 // rows (f32), K then V in their own type (K rows padded by one 32-bit word: 8 + 2 f16),
-// the scores and 1 / sum per row. Operands flagged heads_inner are indexed
-// [b, row, h, column]; the bias's size-1 dims index 0; causal masks j > i.
+// the scores, 1 / sum per row and the partial weighted sums of 5 key groups (one per key
+// here: threads a column of V alone would leave idle take every 5th key) per row and
+// column. Operands flagged heads_inner are indexed [b, row, h, column]; the bias's
+// size-1 dims index 0; causal masks j > i.
 // CHECK-LABEL: func.func private @tile(
 // CHECK-SAME: %[[Q:[a-z0-9]+]]: memref<1x5x2x8xf16>, %[[K:[a-z0-9]+]]: memref<1x2x5x8xf16>, %[[B:[a-z0-9]+]]: memref<1x1x5x5xf16>, %[[OUT:[a-z0-9]+]]: memref<1x5x2x8xf16>)
 // CHECK-SAME: attributes {pt2c.kernel}
-// CHECK: gpu.launch blocks(%[[BX:.*]], %[[BH:.*]], %{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c1) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1) workgroup(%[[QS:.*]] : memref<32xf32, #gpu.address_space<workgroup>>, %[[KV:.*]] : memref<50xf16, #gpu.address_space<workgroup>>, %[[SC:.*]] : memref<20xf32, #gpu.address_space<workgroup>>, %[[INV:.*]] : memref<4xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch blocks(%[[BX:.*]], %[[BH:.*]], %{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c1) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1) workgroup(%[[QS:.*]] : memref<32xf32, #gpu.address_space<workgroup>>, %[[KV:.*]] : memref<50xf16, #gpu.address_space<workgroup>>, %[[SC:.*]] : memref<20xf32, #gpu.address_space<workgroup>>, %[[INV:.*]] : memref<4xf32, #gpu.address_space<workgroup>>, %[[PART:.*]] : memref<160xf32, #gpu.address_space<workgroup>>)
 // CHECK: %[[BI:.*]] = arith.divui %[[BH]]
 // CHECK: %[[HI:.*]] = arith.remui %[[BH]]
 // CHECK: memref.load %[[Q]][%[[BI]], %{{.*}}, %[[HI]], %{{.*}}] : memref<1x5x2x8xf16>
@@ -29,6 +31,9 @@
 // CHECK-COUNT-5: gpu.shuffle  xor
 // CHECK: memref.store %{{.*}}, %[[INV]]
 // CHECK: gpu.barrier
+// CHECK: memref.store %{{.*}}, %[[PART]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[PART]]
 // CHECK: arith.truncf %{{.*}} : f32 to f16
 // CHECK: memref.store %{{.*}}, %[[OUT]][%[[BI]], %{{.*}}, %[[HI]], %{{.*}}]
 // CHECK-NOT: prim.
