@@ -217,20 +217,12 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
                 stride *= kernel[e];
               int64_t k = rest / stride;
               rest %= stride;
-              // index * stride + k * dilation - padding_low, in [0, size) or padding.
-              Value pos = nested.create<arith::AddIOp>(
-                  l,
-                  nested.create<arith::MulIOp>(l, index[1 + d], constant(op.getWindowStrides()[d])),
-                  constant(k * op.getRhsDilation()[d] - op.getPaddingLow()[d]));
-              Value ok = nested.create<arith::AndIOp>(
-                  l, nested.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, pos, zero),
-                  nested.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, pos,
-                                               constant(in.getDimSize(1 + d))));
-              inside = inside ? nested.create<arith::AndIOp>(l, inside, ok).getResult() : ok;
-              Value clamped =
-                  nested.create<arith::MinSIOp>(l, nested.create<arith::MaxSIOp>(l, pos, zero),
-                                                constant(in.getDimSize(1 + d) - 1));
-              at.push_back(clamped);
+              WindowTap t = windowTap(nested, l, index[1 + d], op.getWindowStrides()[d],
+                                      k * op.getRhsDilation()[d] - op.getPaddingLow()[d],
+                                      in.getDimSize(1 + d));
+              inside =
+                  inside ? nested.create<arith::AndIOp>(l, inside, t.inside).getResult() : t.inside;
+              at.push_back(t.clamped);
               weightAt.push_back(constant(k));
             }
             at.push_back(channel);

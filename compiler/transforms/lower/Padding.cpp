@@ -75,4 +75,19 @@ void populatePadLowering(RewritePatternSet &patterns) {
   patterns.add<PadLowering>(patterns.getContext());
 }
 
+WindowTap windowTap(OpBuilder &b, Location loc, Value index, int64_t stride, int64_t offset,
+                    int64_t size) {
+  auto constant = [&](int64_t v) { return b.create<arith::ConstantIndexOp>(loc, v); };
+  Value zero = constant(0);
+  // One op per statement: the order of the ops is then the order written here.
+  Value scaled = b.create<arith::MulIOp>(loc, index, constant(stride));
+  Value pos = b.create<arith::AddIOp>(loc, scaled, constant(offset));
+  Value notBefore = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, pos, zero);
+  Value notAfter = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, pos, constant(size));
+  Value inside = b.create<arith::AndIOp>(loc, notBefore, notAfter);
+  Value atLeastZero = b.create<arith::MaxSIOp>(loc, pos, zero);
+  Value clamped = b.create<arith::MinSIOp>(loc, atLeastZero, constant(size - 1));
+  return {clamped, inside};
+}
+
 } // namespace pt2c::lower

@@ -27,6 +27,16 @@ mlir::Value windowedSize(mlir::OpBuilder &b, mlir::Location loc, mlir::Value inp
                          int64_t low, int64_t high, int64_t window, int64_t stride,
                          int64_t dilation);
 
+/// One tap of a window read without a padded copy (inside a loop body, at output index
+/// `index`): position index * stride + offset along a dim of `size` elements, where
+/// offset = tap * dilation - padding_low. `clamped` is that position clamped into
+/// [0, size), safe to read; `inside` whether it is in the input rather than padding.
+struct WindowTap {
+  mlir::Value clamped, inside;
+};
+WindowTap windowTap(mlir::OpBuilder &b, mlir::Location loc, mlir::Value index, int64_t stride,
+                    int64_t offset, int64_t size);
+
 } // namespace pt2c::lower
 
 #endif // PT2C_COMPILER_TRANSFORMS_LOWER_PADDING_H

@@ -11,6 +11,12 @@
 // of ResNet-50's 511 on an H100). Window loops get their extents from an unused
 // [window...] operand, as linalg's named pooling ops do: an affine map like x*s + w*d
 // alone does not tell linalg how far w runs.
+//
+// On the GPU, a window of static shapes and at most kMaxDirectTaps taps is read
+// directly instead: one elementwise loop over the result whose body combines the taps,
+// unrolled, each read at clamped indices and replaced by `init` outside the input. The
+// padded copy (a fill and a copy) and the result's fill were three launches of their
+// own before the pooling (ResNet's stem max pooling: four launches, now one).
 #include "compiler/transforms/lower/LoweringPatterns.h"
 #include "compiler/transforms/lower/Padding.h"
 #include "compiler/transforms/lower/ScalarOps.h"
@@ -18,12 +24,77 @@
 #include "ir/prim/PrimDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
 
 namespace pt2c::lower {
 namespace {
+
+// The most taps a direct window combines, unrolled (a 7x7 window).
+constexpr int64_t kMaxDirectTaps = 49;
+
+// Whether `op` is read directly (see the file comment): the GPU, static shapes, few taps.
+bool isDirectWindow(prim::ReduceWindowOp op) {
+  if (!inFusedOpsModule(op) || !op.getOperand().getType().hasStaticShape() ||
+      !op.getType().hasStaticShape())
+    return false;
+  int64_t taps = 1;
+  for (int64_t w : op.getWindowDimensions())
+    taps *= w;
+  return taps <= kMaxDirectTaps;
+}
+
+Value directWindow(OpBuilder &b, prim::ReduceWindowOp op, Value input, Value init) {
+  Location loc = op.getLoc();
+  RankedTensorType out = op.getType();
+  ArrayRef<int64_t> inShape = op.getOperand().getType().getShape();
+  ArrayRef<int64_t> window = op.getWindowDimensions(), strides = op.getWindowStrides(),
+                    dilations = op.getWindowDilations(), low = op.getPaddingLow();
+  int64_t rank = out.getRank();
+  int64_t taps = 1;
+  for (int64_t w : window)
+    taps *= w;
+  prim::ReduceKind kind = op.getKind();
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+  auto generic = b.create<linalg::GenericOp>(
+      loc, TypeRange{out}, ValueRange{}, ValueRange{emptyTensor(b, loc, out, {})}, maps, iterators,
+      [&](OpBuilder &nested, Location l, ValueRange) {
+        SmallVector<Value> indices;
+        for (int64_t d = 0; d < rank; ++d)
+          indices.push_back(nested.create<linalg::IndexOp>(l, d));
+        Value acc = init;
+        for (int64_t tap = 0; tap < taps; ++tap) {
+          SmallVector<Value> at;
+          Value inside;
+          for (int64_t d = 0, rest = tap; d < rank; ++d) {
+            int64_t inner = 1; // taps per step of this dim's window
+            for (int64_t e = d + 1; e < rank; ++e)
+              inner *= window[e];
+            int64_t k = rest / inner;
+            rest %= inner;
+            Value index = indices[d];
+            if (window[d] == 1 && strides[d] == 1 && low[d] == 0) {
+              at.push_back(index);
+              continue;
+            }
+            WindowTap t =
+                windowTap(nested, l, index, strides[d], k * dilations[d] - low[d], inShape[d]);
+            inside =
+                inside ? nested.create<arith::AndIOp>(l, inside, t.inside).getResult() : t.inside;
+            at.push_back(t.clamped);
+          }
+          Value x = nested.create<tensor::ExtractOp>(l, input, at);
+          if (inside)
+            x = nested.create<arith::SelectOp>(l, inside, x, init);
+          acc = combineReduced(nested, l, kind, x, acc);
+        }
+        nested.create<linalg::YieldOp>(l, acc);
+      });
+  return generic.getResult(0);
+}
 
 struct ReduceWindowLowering : OpConversionPattern<prim::ReduceWindowOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -40,6 +111,10 @@ struct ReduceWindowLowering : OpConversionPattern<prim::ReduceWindowOp> {
     ArrayRef<int64_t> window = op.getWindowDimensions(), strides = op.getWindowStrides(),
                       dilations = op.getWindowDilations();
     Value init = extractScalar(rewriter, loc, adaptor.getInit());
+    if (isDirectWindow(op)) {
+      rewriter.replaceOp(op, directWindow(rewriter, op, adaptor.getOperand(), init));
+      return success();
+    }
     Value input = padWithScalar(rewriter, loc, adaptor.getOperand(), init, op.getPaddingLow(),
                                 op.getPaddingHigh());
 

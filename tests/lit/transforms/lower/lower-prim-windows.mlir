@@ -75,18 +75,47 @@ func.func @max_pool(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32> {
 
 // -----
 
-// On the GPU (pt2c.fused_ops) the window loops (d4, d5) go innermost: all four result
-// dims are parallel loops that map onto threads, each thread reducing its own window.
-// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
+// On the GPU (pt2c.fused_ops) a window of static shapes and at most 49 taps is read
+// directly: one all-parallel loop over the result, its 9 taps unrolled, each read at
+// clamped indices and replaced by the init value (-inf) in the padding; no padded copy
+// and no fill of the result. A larger window (8 x 8 = 64 taps) keeps the padded loop
+// nest, with the window loops (d4, d5) innermost: all four result dims are parallel
+// loops that map onto threads, each thread reducing its own window.
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 8 + d4, d3 * 8 + d5)>
 // CHECK-DAG: #[[WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
 // CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @max_pool_on_gpu
+// CHECK-NOT: linalg.fill
+// CHECK: %[[NINF:.*]] = tensor.extract %{{.*}}[] : tensor<f32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK: %[[N:.*]] = linalg.index 0 : index
+// CHECK: %[[C:.*]] = linalg.index 1 : index
+// CHECK: %[[H:.*]] = linalg.index 2 : index
+// CHECK: %[[HS:.*]] = arith.muli %[[H]], %{{.*}} : index
+// CHECK: %[[P:.*]] = arith.addi %[[HS]], %{{.*}} : index
+// CHECK: arith.cmpi sge, %[[P]]
+// CHECK: arith.cmpi slt, %[[P]]
+// CHECK: %[[PC:.*]] = arith.maxsi %[[P]]
+// CHECK: %[[PH:.*]] = arith.minsi %[[PC]]
+// CHECK: %[[X:.*]] = tensor.extract %arg0[%[[N]], %[[C]], %[[PH]], %{{.*}}] : tensor<1x4x8x8xf32>
+// CHECK: %[[S:.*]] = arith.select %{{.*}}, %[[X]], %[[NINF]] : f32
+// CHECK: arith.maximumf %[[NINF]], %[[S]] : f32
+// CHECK-COUNT-8: tensor.extract %arg0
+// CHECK-NOT: tensor.extract
+// CHECK: linalg.yield
+// CHECK-LABEL: func.func @big_window_on_gpu
+// CHECK: linalg.fill
 // CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[WIN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
 module attributes {pt2c.fused_ops} {
   func.func @max_pool_on_gpu(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32> {
     %ninf = prim.constant dense<0xFF800000> : tensor<f32>
     %0 = prim.reduce_window MAX, %x, %ninf, window = [1, 1, 3, 3], strides = [1, 1, 2, 2], dilations = [1, 1, 1, 1], low = [0, 0, 1, 1], high = [0, 0, 1, 1] : tensor<1x4x8x8xf32>, tensor<f32> -> tensor<1x4x4x4xf32>
     return %0 : tensor<1x4x4x4xf32>
+  }
+  func.func @big_window_on_gpu(%x: tensor<1x4x16x16xf32>) -> tensor<1x4x2x2xf32> {
+    %ninf = prim.constant dense<0xFF800000> : tensor<f32>
+    %0 = prim.reduce_window MAX, %x, %ninf, window = [1, 1, 8, 8], strides = [1, 1, 8, 8], dilations = [1, 1, 1, 1], low = [0, 0, 0, 0], high = [0, 0, 0, 0] : tensor<1x4x16x16xf32>, tensor<f32> -> tensor<1x4x2x2xf32>
+    return %0 : tensor<1x4x2x2xf32>
   }
 }
 
