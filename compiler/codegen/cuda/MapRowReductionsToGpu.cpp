@@ -133,7 +133,7 @@ std::optional<RowReduction> match(mlir::linalg::GenericOp generic) {
     (isReduced ? r.reducedDims : r.parallelDims).push_back(d);
     (isReduced ? r.reduced : r.rows) *= r.ranges[d];
   }
-  if (r.reduced < kMinReducedElements || r.rows < 1 || r.rows > kGridLimit)
+  if (r.rows < 1 || r.rows > kGridLimit)
     return std::nullopt;
 
   // The output is indexed by exactly the parallel dimensions: one output per block.
@@ -145,6 +145,7 @@ std::optional<RowReduction> match(mlir::linalg::GenericOp generic) {
   for (unsigned d : r.parallelDims)
     if (r.ranges[d] > 1)
       rowDims.push_back(d);
+  bool sharedRow = false;
   for (mlir::OpOperand *input : generic.getDpsInputOperands()) {
     mlir::AffineMap map = generic.getMatchingIndexingMap(input);
     auto reads = [&](unsigned d) { return map.isFunctionOfDim(d); };
@@ -153,7 +154,14 @@ std::optional<RowReduction> match(mlir::linalg::GenericOp generic) {
     bool shared = llvm::none_of(rowDims, reads);
     if (readsReduced && !perOutput && !shared)
       return std::nullopt;
+    sharedRow |= readsReduced && shared && !rowDims.empty();
   }
+  // A row times a matrix takes a block per output however short its rows: one thread
+  // per output would recompute the row's producer (a squeeze-excitation gate's SiLU,
+  // fused in) for every output, accumulating through memory (EfficientNet-B0 fp16's
+  // [1, 28] x [672, 28] gates: 11 us each against 2 for cuBLAS's GEMV).
+  if (r.reduced < kMinReducedElements && !sharedRow)
+    return std::nullopt;
 
   mlir::Block *body = generic.getBody();
   mlir::BlockArgument out = generic.getMatchingBlockArgument(init);

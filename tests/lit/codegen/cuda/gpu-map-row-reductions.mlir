@@ -217,8 +217,9 @@ func.func @not_row_reductions(%x: memref<6x16xf32>, %y: memref<6xf32>, %a: memre
 
 // One row times a matrix (a squeeze-excitation gate; here the named op a [1, K] x [N, K]
 // product lowers to): a block per output, reading its row of the matrix, with the row
-// every block shares read from cache. Then the same product with two rows, a GEMM
-// fallback, keeps the loop mapping.
+// every block shares read from cache; also with rows shorter than a warp ([1, 8] x
+// [16, 8]: one thread per output would recompute a fused producer of the row for every
+// output). Then the same product with two rows, a GEMM fallback, keeps the loop mapping.
 // MAP-LABEL: func.func @row_times_matrix
 // MAP-NOT:     linalg.matmul_transpose_b
 // MAP:         %[[N:.*]] = arith.constant 16 : index
@@ -227,12 +228,18 @@ func.func @not_row_reductions(%x: memref<6x16xf32>, %y: memref<6xf32>, %a: memre
 // MAP-DAG:         memref.load %arg0[%{{.*}}, %[[K]]] : memref<1x64xf32>
 // MAP-DAG:         memref.load %arg1[%{{.*}}, %[[K]]] : memref<16x64xf32>
 // MAP:           gpu.all_reduce add
+// MAP:         gpu.launch {{.*}} threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c32,
+// MAP:           memref.load %arg6[%{{.*}}, %{{.*}}] : memref<16x8xf32>
+// MAP:           gpu.all_reduce add
 // MAP:         linalg.generic
 // MAP-NOT:     gpu.launch
 // MAP:         return
 func.func @row_times_matrix(%x: memref<1x64xf32>, %w: memref<16x64xf32>, %y: memref<1x16xf32>,
-                            %x2: memref<2x64xf32>, %y2: memref<2x16xf32>) {
+                            %x2: memref<2x64xf32>, %y2: memref<2x16xf32>,
+                            %s: memref<1x8xf32>, %v: memref<16x8xf32>) {
   linalg.matmul_transpose_b ins(%x, %w : memref<1x64xf32>, memref<16x64xf32>)
+      outs(%y : memref<1x16xf32>)
+  linalg.matmul_transpose_b ins(%s, %v : memref<1x8xf32>, memref<16x8xf32>)
       outs(%y : memref<1x16xf32>)
   linalg.matmul_transpose_b ins(%x2, %w : memref<2x64xf32>, memref<16x64xf32>)
       outs(%y2 : memref<2x16xf32>)
