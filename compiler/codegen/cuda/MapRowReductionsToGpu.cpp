@@ -1,8 +1,8 @@
 // pt2c-map-row-reductions-to-gpu: see GpuPasses.h. A reduction linalg.generic (softmax's
-// max and sum of exp, layer norm's mean and variance, a mean over H x W) becomes one
-// gpu.launch with a block per output element: the block's threads stride over the
-// reduced elements (neighbouring threads read neighbouring elements when the reduced
-// dimensions are innermost), each accumulating its share in a register, and
+// max and sum of exp, layer norm's mean and variance, a mean over H x W, a row times a
+// matrix) becomes one gpu.launch with a block per output element: the block's threads
+// stride over the reduced elements (neighbouring threads read neighbouring elements when
+// the reduced dimensions are innermost), each accumulating its share in a register, and
 // gpu.all_reduce (warp shuffles, then one value per warp through shared memory; lowered
 // by convert-gpu-to-nvvm) combines the partial results. Thread 0 folds the total into
 // the output's initial value: the value of the fill just before the reduction (which
@@ -38,7 +38,8 @@ namespace {
 using mlir::gpu::AllReduceOperation;
 
 // Fewer reduced elements than this stay a loop in one thread (the parallel dimensions
-// then give the parallelism): a block would be mostly idle.
+// then give the parallelism): a block would be mostly idle. Not for a row times a
+// matrix (match()).
 constexpr int64_t kMinReducedElements = 32;
 constexpr int64_t kWarp = 32;
 constexpr int64_t kGridLimit = std::numeric_limits<int32_t>::max();
@@ -111,13 +112,14 @@ struct RowReduction {
   int64_t rows = 1, reduced = 1;
 };
 
-// A generic with one output and at least kMinReducedElements reduced elements whose
-// payload yields combine(out, value) with `out` used nowhere else, so that the reduced
-// elements can be combined in any order. Each input that reads reduced elements reads
-// them per output (indexed by every parallel dimension of more than one iteration) or
-// reads the same ones for every output (by none of them: a row times a matrix, whose
-// row every block then reads from cache). Contractions (a GEMM fallback: an operand
-// reused by some outputs but not all) keep the thread-per-output mapping.
+// A generic with one output and at least kMinReducedElements reduced elements (any
+// number for a row times a matrix) whose payload yields combine(out, value) with `out`
+// used nowhere else, so that the reduced elements can be combined in any order. Each
+// input that reads reduced elements reads them per output (indexed by every parallel
+// dimension of more than one iteration) or the same ones for every output (by none of
+// them: a row times a matrix, whose row every block then reads from cache).
+// Contractions (a GEMM fallback: an operand reused by some outputs but not all) keep the
+// thread-per-output mapping.
 std::optional<RowReduction> match(mlir::linalg::GenericOp generic) {
   if (!generic.hasPureBufferSemantics() || generic.getNumDpsInits() != 1 ||
       generic.getNumReductionLoops() == 0)
