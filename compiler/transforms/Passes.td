@@ -99,9 +99,10 @@ def SinkReshapesPass : Pass<"pt2c-sink-reshapes", "::mlir::ModuleOp"> {
   let summary = "Move reshapes below the elementwise ops that read them (GPU)";
   let description = [{
     In a module marked pt2c.fused_ops, E(reshape(x), y...) = reshape(E(x, y'...)) for
-    elementwise E where x is elementwise math or a reduction, and the other operands
-    are reshapes of x's shape, splats or arguments (ir/prim/LayoutSinking.h): E then
-    joins x's kernel (a mean's conversion to f16 as the reduction's epilogue).
+    elementwise E where x is elementwise math, a reduction or a small row product, and
+    the other operands are reshapes of x's shape, splats or arguments
+    (ir/prim/LayoutSinking.h): E then joins x's kernel (a mean's conversion to f16 as
+    the reduction's epilogue, a squeeze-excitation gate's bias as its product's).
   }];
   let dependentDialects = ["::pt2c::prim::PrimDialect"];
 }

@@ -221,9 +221,9 @@ bool isViewOfArgument(Value v) {
 
 /// E(reshape(x), y...) = reshape(E(x, y'...)) for an elementwise op E whose other
 /// operands are reshapes of values of x's shape, splat constants or arguments (a weight
-/// of the reshaped shape), y' the value, the same splat
-/// or a reshape of the argument in x's shape; static shapes only, where x is computed by
-/// an op whose kernel E may join.
+/// of the reshaped shape); y' is that value, the same splat or a reshape of the argument
+/// to x's shape. Static shapes only, where x is computed by an op whose kernel E may
+/// join.
 struct SinkReshapeBelowElementwise : RewritePattern {
   SinkReshapeBelowElementwise(MLIRContext *context)
       : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}

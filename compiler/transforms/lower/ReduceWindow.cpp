@@ -12,11 +12,11 @@
 // [window...] operand, as linalg's named pooling ops do: an affine map like x*s + w*d
 // alone does not tell linalg how far w runs.
 //
-// On the GPU, a window of static shapes and at most kMaxDirectTaps taps is read
-// directly instead: one elementwise loop over the result whose body combines the taps,
-// unrolled, each read at clamped indices and replaced by `init` outside the input. The
-// padded copy (a fill and a copy) and the result's fill were three launches of their
-// own before the pooling (ResNet's stem max pooling: four launches, now one).
+// On the GPU, a window of static shapes and at most ConvolutionOp::kMaxDirectTaps taps
+// is read directly instead: one elementwise loop over the result whose body combines
+// the taps, unrolled, each read at clamped indices and replaced by `init` outside the
+// input. The padded copy (a fill and a copy) and the result's fill were three launches
+// of their own before the pooling (ResNet's stem max pooling: four launches, now one).
 #include "compiler/transforms/lower/LoweringPatterns.h"
 #include "compiler/transforms/lower/Padding.h"
 #include "compiler/transforms/lower/ScalarOps.h"
@@ -32,18 +32,18 @@ using namespace mlir;
 namespace pt2c::lower {
 namespace {
 
-// The most taps a direct window combines, unrolled (a 7x7 window).
-constexpr int64_t kMaxDirectTaps = 49;
-
-// Whether `op` is read directly (see the file comment): the GPU, static shapes, few taps.
-bool isDirectWindow(prim::ReduceWindowOp op) {
-  if (!inFusedOpsModule(op) || !op.getOperand().getType().hasStaticShape() ||
-      !op.getType().hasStaticShape())
-    return false;
+int64_t windowTaps(prim::ReduceWindowOp op) {
   int64_t taps = 1;
   for (int64_t w : op.getWindowDimensions())
     taps *= w;
-  return taps <= kMaxDirectTaps;
+  return taps;
+}
+
+// Whether `op` is read directly (see the file comment): the GPU, static shapes, no more
+// taps than the direct depthwise convolution unrolls (a 7x7 window).
+bool isDirectWindow(prim::ReduceWindowOp op) {
+  return inFusedOpsModule(op) && op.getOperand().getType().hasStaticShape() &&
+         op.getType().hasStaticShape() && windowTaps(op) <= prim::ConvolutionOp::kMaxDirectTaps;
 }
 
 Value directWindow(OpBuilder &b, prim::ReduceWindowOp op, Value input, Value init) {
@@ -52,10 +52,7 @@ Value directWindow(OpBuilder &b, prim::ReduceWindowOp op, Value input, Value ini
   ArrayRef<int64_t> inShape = op.getOperand().getType().getShape();
   ArrayRef<int64_t> window = op.getWindowDimensions(), strides = op.getWindowStrides(),
                     dilations = op.getWindowDilations(), low = op.getPaddingLow();
-  int64_t rank = out.getRank();
-  int64_t taps = 1;
-  for (int64_t w : window)
-    taps *= w;
+  int64_t rank = out.getRank(), taps = windowTaps(op);
   prim::ReduceKind kind = op.getKind();
   SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
   SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
