@@ -38,9 +38,13 @@ def cnn(pt2c, tmp_path_factory):
 
 
 def run_fake(cpp_host, so, x, tmp_path, runs=1, **env):
-    """Runs `so` on the fake driver and fake cuDNN; returns (output, log lines)."""
+    """Runs `so` on the fake driver and fake cuDNN; returns (output, log lines). The
+    search's pick stands (PT2C_CUDNN_TIMING=0) unless `env` says otherwise: timing the
+    candidates in a graph runs each convolution many times at create, which would crowd
+    the log that most tests read."""
     assert FAKE_CUDNN.exists(), "run `bazel build //tests/unit:libfake_cudnn.so`"
-    environment = fake_driver_env(tmp_path, FAKE_CUDA_SM="90", PT2C_LIBCUDNN=str(FAKE_CUDNN))
+    environment = fake_driver_env(tmp_path, FAKE_CUDA_SM="90", PT2C_LIBCUDNN=str(FAKE_CUDNN),
+                                  PT2C_CUDNN_TIMING="0")
     environment.update(env)
     out = tmp_path / "out"
     result = run([cpp_host, so, "--input", x, "--output-dir", out, "--runs", str(runs)],
@@ -188,6 +192,22 @@ def test_cudnn_algorithm_is_the_best_time_over_the_searches(cnn, cpp_host, tmp_p
     algorithms = {line.split("algo=")[1].split()[0] for line in log
                   if line.startswith("cudnn ") and "algo=" in line}
     assert algorithms == {str(algorithm)}
+
+
+@pytest.mark.parametrize("run_ms, algorithm", [("0.5:0.1", 0), ("0.1:0.5", 1)])
+def test_cudnn_algorithm_is_the_fastest_in_a_graph(cnn, cpp_host, tmp_path, run_ms, algorithm):
+    """The search puts algorithm 1 first (the fake's default times); timed in a CUDA graph
+    (the fake driver's events read a clock that each convolution moves on by
+    FAKE_CUDNN_RUN_MS, t1:t0), the faster one runs, whatever the search said."""
+    so, plan, x, reference = cnn
+    y, log = run_fake(cpp_host, so, x, tmp_path, PT2C_CUDNN_TIMING="1",
+                      FAKE_CUDNN_RUN_MS=run_ms)
+    assert np.abs(y - reference).max() / np.abs(reference).max() <= 1e-5
+    algorithms = [line.split("algo=")[1].split()[0] for line in log
+                  if line.startswith("cudnn ") and "algo=" in line]
+    # Timing ran both candidates of every convolution; the model's run, last, the pick.
+    assert set(algorithms) == {"0", "1"}
+    assert algorithms[-len(plan["convs"]):] == [str(algorithm)] * len(plan["convs"])
 
 
 def test_tf32_lets_cudnn_use_tensor_op_math(cnn, cpp_host, tmp_path):

@@ -15,6 +15,7 @@
 #include "conv_problem.h"
 #include "cuda_conv_layout.h"
 #include "cuda_library.h"
+#include "cuda_timing.h"
 #include "cudnn_api.h"
 
 /* The most workspace one algorithm may take (cuDNN's fastest algorithms for a ResNet
@@ -73,8 +74,9 @@ static pt2c_cuda_library g_library = {
  * buffers may hold NHWC bytes our kernels do not read. */
 typedef struct conv_entry {
   int served;
-  int algo, math;  /* cuDNN's algorithm and math type, as the search picked them */
+  int algo, math;  /* cuDNN's algorithm and math type, as prepare() picked them */
   float search_ms; /* the search's time for them (PT2C_CUDNN_VERBOSE prints it) */
+  float graph_ms;  /* their time in a graph; negative when not timed (a single candidate) */
   int nhwc, chosen, x_nchw, z_nchw, y_nchw;
   cudnnTensorDescriptor_t x, y, bias, x_nchw_desc, y_nchw_desc;
   cudnnFilterDescriptor_t w;
@@ -149,6 +151,46 @@ static int make_descriptors(const cudnn_api *api, const pt2c_plan_conv *c, int m
          api->SetConvolutionMathType(e->conv, math) == CUDNN_STATUS_SUCCESS;
 }
 
+/* The device pointers one convolution call reads and writes. */
+typedef struct conv_operands {
+  const void *x, *w, *bias, *z;
+  void *y, *workspace;
+  size_t workspace_size;
+} conv_operands;
+
+/* Queues the convolution itself on NCHW or NHWC pointers as the descriptors say. */
+static cudnnStatus_t convolve(const pt2c_cuda_convs *convs, const pt2c_plan_conv *c,
+                              const conv_entry *e, const conv_operands *o, const char **what) {
+  const cudnn_api *api = convs->api;
+  const void *x = o->x, *w = o->w, *bias = o->bias, *z = o->z;
+  void *y = o->y, *workspace = o->workspace;
+  size_t workspace_size = o->workspace_size;
+  /* The scaling factors are f32 for f32, f16 and bf16 data. */
+  const float one = 1.0f, zero = 0.0f;
+  *what = "cudnnConvolutionForward";
+  switch ((pt2c_conv_epilogue)c->epilogue) {
+  case PT2C_CONV_EPILOGUE_NONE:
+  case PT2C_CONV_EPILOGUE_BIAS: {
+    cudnnStatus_t status =
+        api->ConvolutionForward(convs->handle, &one, e->x, x, e->w, w, e->conv, e->algo, workspace,
+                                workspace_size, &zero, e->y, y);
+    if (status != CUDNN_STATUS_SUCCESS || c->epilogue == PT2C_CONV_EPILOGUE_NONE)
+      return status;
+    *what = "cudnnAddTensor";
+    return api->AddTensor(convs->handle, &one, e->bias, bias, &one, e->y, y);
+  }
+  case PT2C_CONV_EPILOGUE_BIAS_RELU:
+  case PT2C_CONV_EPILOGUE_BIAS_ADD_RELU:
+    /* y = relu(conv + alpha2 * z + bias); without a residual z is y itself, unread
+     * since alpha2 is 0. */
+    *what = "cudnnConvolutionBiasActivationForward";
+    return api->ConvolutionBiasActivationForward(
+        convs->handle, &one, e->x, x, e->w, w, e->conv, e->algo, workspace, workspace_size,
+        z != NULL ? &one : &zero, e->y, z != NULL ? z : y, e->bias, bias, convs->relu, e->y, y);
+  }
+  return CUDNN_STATUS_SUCCESS;
+}
+
 /* How many times cudnnFind measures every algorithm; each candidate counts with its best
  * time. The first search's timings include loading each candidate's kernels (CUDA loads
  * modules lazily), and any search can be slowed throughout by something else on the GPU:
@@ -158,17 +200,28 @@ static int make_descriptors(const cudnn_api *api, const pt2c_plan_conv *c, int m
  * A disturbance only adds time, so the minimum over searches is the stable estimate. */
 enum { kSearches = 3 };
 
-/* The best time of algorithm `algo` with math type `math` over the searches so far, in
- * `best` (count entries); adds it when new. */
-static void keep_best(cudnnConvolutionFwdAlgoPerf_t *best, int *count,
-                      const cudnnConvolutionFwdAlgoPerf_t *r) {
+/* One algorithm and math type the searches returned: its best time over them and, once
+ * timed, its time in a graph (negative when that failed). */
+typedef struct candidate {
+  cudnnConvolutionFwdAlgoPerf_t perf;
+  int preferred;
+  float graph_ms;
+} candidate;
+
+/* Records search result `r` in `list` (count entries): a new candidate, or a better time
+ * for one found before. */
+static void keep_best(candidate *list, int *count, const cudnnConvolutionFwdAlgoPerf_t *r,
+                      int preferred) {
   for (int i = 0; i < *count; ++i)
-    if (best[i].algo == r->algo && best[i].mathType == r->mathType) {
-      if (r->time < best[i].time)
-        best[i].time = r->time;
+    if (list[i].perf.algo == r->algo && list[i].perf.mathType == r->mathType) {
+      if (r->time < list[i].perf.time)
+        list[i].perf.time = r->time;
       return;
     }
-  best[(*count)++] = *r;
+  list[*count].perf = *r;
+  list[*count].preferred = preferred;
+  list[*count].graph_ms = -1;
+  ++*count;
 }
 
 /* Whether search result `r` may be taken for a convolution set up with math type `math`:
@@ -192,17 +245,134 @@ static int preferred(const cudnnConvolutionFwdAlgoPerf_t *r, int math, const pt2
          (r->mathType != CUDNN_DEFAULT_MATH && r->mathType != CUDNN_FMA_MATH);
 }
 
+/* Sorts `list` best first: preferred() ones first, each class by its search time. */
+static void sort_candidates(candidate *list, int count) {
+  for (int i = 1; i < count; ++i) {
+    candidate moved = list[i];
+    int j = i;
+    for (; j > 0; --j) {
+      const candidate *before = &list[j - 1];
+      int ahead = moved.preferred > before->preferred ||
+                  (moved.preferred == before->preferred && moved.perf.time < before->perf.time);
+      if (!ahead)
+        break;
+      list[j] = list[j - 1];
+    }
+    list[j] = moved;
+  }
+}
+
+/* The bytes of `count` elements of c's dtype, rounded up to kAlignment. */
+static uint64_t aligned_bytes(const pt2c_plan_conv *c, uint64_t count) {
+  uint64_t bytes = count * pt2c_dtype_element_size((pt2c_dtype)c->dtype);
+  return (bytes + kAlignment - 1) / kAlignment * kAlignment;
+}
+
+/* The elements of convolution c's filter. */
+static uint64_t filter_elements(const pt2c_plan_conv *c) {
+  uint64_t count = c->out_channels * (c->in_channels / c->groups);
+  for (uint32_t d = 0; d < c->spatial_rank; ++d)
+    count *= c->kernel[d];
+  return count;
+}
+
+/* Bytes of a [batch, channels, sizes...] tensor of c's dtype, rounded up to kAlignment
+ * (the scratch regions follow each other). */
+static uint64_t tensor_bytes(const pt2c_plan_conv *c, uint64_t channels, const uint64_t *sizes) {
+  uint64_t count = c->batch * channels;
+  for (uint32_t d = 0; d < c->spatial_rank; ++d)
+    count *= sizes[d];
+  return aligned_bytes(c, count);
+}
+
+/* One convolution call as prepare() times it. */
+typedef struct timed_call {
+  const pt2c_cuda_convs *convs;
+  const pt2c_plan_conv *c;
+  const conv_entry *e;
+  conv_operands operands;
+} timed_call;
+
+static int enqueue_call(void *data, CUstream stream) {
+  const timed_call *t = data;
+  const char *what;
+  return t->convs->api->SetStream(t->convs->handle, stream) == CUDNN_STATUS_SUCCESS &&
+         convolve(t->convs, t->c, t->e, &t->operands, &what) == CUDNN_STATUS_SUCCESS;
+}
+
+/* Calls per graph when timing a candidate. */
+enum { kTimedCalls = 4 };
+
+/* Times the first `count` candidates in a graph, as the model runs them, on zeroed
+ * operands of their own (e's descriptors, its math type and algorithm set in turn);
+ * returns the fastest one's index, or -1 when none could be timed. */
+static int time_candidates(const pt2c_cuda_driver *cu, const pt2c_cuda_convs *convs,
+                           const pt2c_plan_conv *c, conv_entry *e, candidate *list, int count) {
+  pt2c_conv_args a = pt2c_conv_arg_positions(c);
+  uint64_t x_bytes = tensor_bytes(c, c->in_channels, c->input),
+           y_bytes = tensor_bytes(c, c->out_channels, c->output),
+           w_bytes = aligned_bytes(c, filter_elements(c)),
+           bias_bytes = a.bias >= 0 ? aligned_bytes(c, c->out_channels) : 0,
+           z_bytes = a.z >= 0 ? y_bytes : 0, workspace = 0;
+  for (int i = 0; i < count; ++i)
+    if (list[i].perf.memory > workspace)
+      workspace = list[i].perf.memory;
+  uint64_t total = x_bytes + y_bytes + w_bytes + bias_bytes + z_bytes + workspace;
+  CUdeviceptr base = 0;
+  if (cu->MemAlloc(&base, (size_t)total) != CUDA_SUCCESS)
+    return -1;
+  int pick = -1;
+  if (cu->MemsetD8(base, 0, (size_t)total) == CUDA_SUCCESS) {
+    CUdeviceptr at = base;
+    timed_call call = {convs, c, e, {0}};
+    call.operands.x = (const void *)(uintptr_t)at;
+    call.operands.w = (const void *)(uintptr_t)(at += x_bytes);
+    call.operands.y = (void *)(uintptr_t)(at += w_bytes);
+    at += y_bytes;
+    call.operands.bias = bias_bytes > 0 ? (const void *)(uintptr_t)at : NULL;
+    at += bias_bytes;
+    call.operands.z = z_bytes > 0 ? (const void *)(uintptr_t)at : NULL;
+    at += z_bytes;
+    call.operands.workspace = workspace > 0 ? (void *)(uintptr_t)at : NULL;
+    call.operands.workspace_size = (size_t)workspace;
+    for (int i = 0; i < count; ++i) {
+      e->algo = list[i].perf.algo;
+      float ms = 0;
+      if (convs->api->SetConvolutionMathType(e->conv, list[i].perf.mathType) ==
+              CUDNN_STATUS_SUCCESS &&
+          pt2c_cuda_time_calls(cu, enqueue_call, &call, kTimedCalls, &ms)) {
+        list[i].graph_ms = ms;
+        if (pick < 0 || ms < list[pick].graph_ms)
+          pick = i;
+      }
+    }
+    /* Later searches run on the handle's own stream; the timing stream is gone. */
+    convs->api->SetStream(convs->handle, NULL);
+  }
+  cu->MemFree(base);
+  return pick;
+}
+
+/* How prepare() picks: `cu` times candidates in a graph unless `timed` is 0; `verbose`
+ * prints each candidate's times. */
+typedef struct pick_options {
+  const pt2c_cuda_driver *cu;
+  int timed, verbose;
+} pick_options;
+
 /* Sets up convolution `c` and picks its algorithm; leaves e->served 0 when cuDNN has none.
  * cudnnFind runs every algorithm on memory of its own (so this takes a few ms per
- * convolution, once per model); the pick is the fastest that may_take() accepts, by its
- * best time over kSearches searches, among the preferred() ones when there are any. */
-static void prepare(pt2c_cuda_convs *convs, const pt2c_plan_conv *c, int math, conv_entry *e) {
+ * convolution, once per model) and the candidates are those that may_take() accepts, with
+ * their best time over kSearches searches: the preferred() ones when there are any. Their
+ * times in a graph decide (time_candidates); the search's times only where that failed. */
+static void prepare(pt2c_cuda_convs *convs, const pt2c_plan_conv *c, int math, conv_entry *e,
+                    const pick_options *options) {
   const cudnn_api *api = convs->api;
   if (!make_descriptors(api, c, math, e))
     return;
   cudnnConvolutionFwdAlgoPerf_t results[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
   /* Each search returns at most one entry per algorithm and math type. */
-  cudnnConvolutionFwdAlgoPerf_t best[kSearches * CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+  candidate list[kSearches * CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
   int count = 0;
   for (int search = 0; search < kSearches; ++search) {
     int returned = 0;
@@ -213,27 +383,34 @@ static void prepare(pt2c_cuda_convs *convs, const pt2c_plan_conv *c, int math, c
     for (int i = 0; i < returned && i < CUDNN_CONVOLUTION_FWD_ALGO_COUNT; ++i) {
       const cudnnConvolutionFwdAlgoPerf_t *r = &results[i];
       if (may_take(r, math))
-        keep_best(best, &count, r);
+        keep_best(list, &count, r, preferred(r, math, c));
     }
   }
-  const cudnnConvolutionFwdAlgoPerf_t *pick = NULL;
-  for (int i = 0; i < count; ++i) {
-    int mine = preferred(&best[i], math, c), theirs = pick ? preferred(pick, math, c) : 0;
-    int better = pick == NULL || mine > theirs || (mine == theirs && best[i].time < pick->time);
-    if (better)
-      pick = &best[i];
-  }
-  if (pick == NULL)
+  if (count == 0)
     return;
+  sort_candidates(list, count);
+  int timed = 1;
+  while (timed < count && list[timed].preferred == list[0].preferred)
+    ++timed;
+  int chosen =
+      timed > 1 && options->timed ? time_candidates(options->cu, convs, c, e, list, timed) : -1;
+  const candidate *pick = &list[chosen >= 0 ? chosen : 0];
+  for (int i = 0; options->verbose && i < count; ++i)
+    fprintf(stderr,
+            "pt2c:   candidate algorithm %d, math %d: %.4f ms in the search, %.4f ms "
+            "in a graph%s\n",
+            list[i].perf.algo, list[i].perf.mathType, list[i].perf.time, list[i].graph_ms,
+            &list[i] == pick ? " (picked)" : "");
   /* cuDNN picks kernels by algorithm and math type together. */
-  if (api->SetConvolutionMathType(e->conv, pick->mathType) != CUDNN_STATUS_SUCCESS)
+  if (api->SetConvolutionMathType(e->conv, pick->perf.mathType) != CUDNN_STATUS_SUCCESS)
     return;
-  e->algo = pick->algo;
-  e->math = pick->mathType;
-  e->search_ms = pick->time;
+  e->algo = pick->perf.algo;
+  e->math = pick->perf.mathType;
+  e->search_ms = pick->perf.time;
+  e->graph_ms = pick->graph_ms;
   e->served = 1;
-  if (pick->memory > convs->workspace_size)
-    convs->workspace_size = pick->memory;
+  if (pick->perf.memory > convs->workspace_size)
+    convs->workspace_size = pick->perf.memory;
 }
 
 static void destroy_descriptors(const cudnn_api *api, conv_entry *e) {
@@ -271,16 +448,6 @@ static int wants_nhwc(const pt2c_plan *plan, uint32_t step, const pt2c_plan_conv
   return filter_is_weight(plan, step, c);
 }
 
-/* Bytes of a [batch, channels, sizes...] tensor of c's dtype, rounded up to kAlignment
- * (the scratch regions follow each other). */
-static uint64_t tensor_bytes(const pt2c_plan_conv *c, uint64_t channels, const uint64_t *sizes) {
-  uint64_t count = c->batch * channels;
-  for (uint32_t d = 0; d < c->spatial_rank; ++d)
-    count *= sizes[d];
-  uint64_t bytes = count * pt2c_dtype_element_size((pt2c_dtype)c->dtype);
-  return (bytes + kAlignment - 1) / kAlignment * kAlignment;
-}
-
 /* Whether `sizes` (the spatial sizes of a convolution's input or output) are all 1. */
 static int single_pixel(const uint64_t *sizes, uint32_t rank) {
   for (uint32_t d = 0; d < rank; ++d)
@@ -293,10 +460,11 @@ static int single_pixel(const uint64_t *sizes, uint32_t rank) {
  * ones, with `nhwc` (per buffer) telling which of their operands are stored NHWC, and for
  * channels-last records (served only with their filter a weight, which is copied to KRSC
  * order). Returns 0 when a wanted convolution found no algorithm (it has no fallback). */
-static int prepare_all(pt2c_cuda_convs *convs, const pt2c_plan *plan, const uint32_t *step_of,
-                       const uint8_t *wanted, const uint8_t *nhwc) {
+static int prepare_all(const pt2c_cuda_driver *cu, pt2c_cuda_convs *convs, const pt2c_plan *plan,
+                       const uint32_t *step_of, const uint8_t *wanted, const uint8_t *nhwc) {
   int tf32 = pt2c_cuda_env_is("PT2C_CUDA_TF32", "1"),
       verbose = pt2c_cuda_env_is("PT2C_CUDNN_VERBOSE", "1");
+  pick_options options = {cu, !pt2c_cuda_env_is("PT2C_CUDNN_TIMING", "0"), verbose};
   convs->served = 0;
   convs->workspace_size = 0;
   convs->scratch_x_bytes = convs->scratch_y_bytes = 0;
@@ -306,6 +474,7 @@ static int prepare_all(pt2c_cuda_convs *convs, const pt2c_plan *plan, const uint
     pt2c_conv_args a = pt2c_conv_arg_positions(c);
     destroy_descriptors(convs->api, e);
     e->served = 0;
+    e->graph_ms = -1;
     int planned = c->layout == PT2C_CONV_LAYOUT_CHANNELS_LAST;
     e->nhwc = wanted[i] || planned;
     e->chosen = wanted[i];
@@ -320,15 +489,15 @@ static int prepare_all(pt2c_cuda_convs *convs, const pt2c_plan *plan, const uint
                : tf32               ? CUDNN_DEFAULT_MATH
                                     : CUDNN_FMA_MATH;
     if (!planned || filter_is_weight(plan, step_of[i], c))
-      prepare(convs, c, math, e);
+      prepare(convs, c, math, e, &options);
     convs->served += e->served;
     if (verbose)
       fprintf(stderr,
               "pt2c: cuDNN convolution %u: %s%s%s%s, %s (algorithm %d, math %d, %.4f ms "
-              "in the search)\n",
+              "in the search, %.4f ms in a graph)\n",
               i, e->nhwc ? "NHWC" : "NCHW", e->x_nchw ? ", x from NCHW" : "",
               e->z_nchw ? ", z from NCHW" : "", e->y_nchw ? ", y to NCHW" : "",
-              e->served ? "served" : "not served", e->algo, e->math, e->search_ms);
+              e->served ? "served" : "not served", e->algo, e->math, e->search_ms, e->graph_ms);
     if (!e->chosen)
       continue;
     if (!e->served)
@@ -387,10 +556,10 @@ static pt2c_status choose_layouts_and_prepare(const pt2c_cuda_driver *cu, pt2c_c
   for (uint32_t i = 0; i < count; ++i)
     wanted[i] = (uint8_t)wants_nhwc(plan, step_of[i], &plan->convs[i]);
   pt2c_conv_choose_layouts(plan, step_of, wanted, nhwc);
-  if (!prepare_all(convs, plan, step_of, wanted, nhwc)) {
+  if (!prepare_all(cu, convs, plan, step_of, wanted, nhwc)) {
     memset(wanted, 0, count);
     memset(nhwc, 0, num_buffers);
-    prepare_all(convs, plan, step_of, wanted, nhwc);
+    prepare_all(cu, convs, plan, step_of, wanted, nhwc);
   }
   uint64_t scratch = convs->scratch_x_bytes + convs->scratch_y_bytes;
   pt2c_status status = PT2C_OK;
@@ -569,38 +738,6 @@ static int conv_refuse(void *table, uint32_t index) {
   return 1;
 }
 
-/* Queues the convolution itself on NCHW or NHWC pointers as the descriptors say. */
-static cudnnStatus_t convolve(const pt2c_cuda_convs *convs, const pt2c_plan_conv *c,
-                              const conv_entry *e, const void *x, const void *w, const void *bias,
-                              const void *z, void *y, const char **what) {
-  const cudnn_api *api = convs->api;
-  void *workspace = (void *)(uintptr_t)convs->workspace;
-  /* The scaling factors are f32 for f32, f16 and bf16 data. */
-  const float one = 1.0f, zero = 0.0f;
-  *what = "cudnnConvolutionForward";
-  switch ((pt2c_conv_epilogue)c->epilogue) {
-  case PT2C_CONV_EPILOGUE_NONE:
-  case PT2C_CONV_EPILOGUE_BIAS: {
-    cudnnStatus_t status =
-        api->ConvolutionForward(convs->handle, &one, e->x, x, e->w, w, e->conv, e->algo, workspace,
-                                convs->workspace_size, &zero, e->y, y);
-    if (status != CUDNN_STATUS_SUCCESS || c->epilogue == PT2C_CONV_EPILOGUE_NONE)
-      return status;
-    *what = "cudnnAddTensor";
-    return api->AddTensor(convs->handle, &one, e->bias, bias, &one, e->y, y);
-  }
-  case PT2C_CONV_EPILOGUE_BIAS_RELU:
-  case PT2C_CONV_EPILOGUE_BIAS_ADD_RELU:
-    /* y = relu(conv + alpha2 * z + bias); without a residual z is y itself, unread
-     * since alpha2 is 0. */
-    *what = "cudnnConvolutionBiasActivationForward";
-    return api->ConvolutionBiasActivationForward(
-        convs->handle, &one, e->x, x, e->w, w, e->conv, e->algo, workspace, convs->workspace_size,
-        z != NULL ? &one : &zero, e->y, z != NULL ? z : y, e->bias, bias, convs->relu, e->y, y);
-  }
-  return CUDNN_STATUS_SUCCESS;
-}
-
 static pt2c_status conv_run(const void *table, uint32_t index, const CUdeviceptr *buffers,
                             CUstream stream) {
   const pt2c_cuda_convs *convs = table;
@@ -631,8 +768,11 @@ static pt2c_status conv_run(const void *table, uint32_t index, const CUdeviceptr
     status = api->TransformTensor(convs->handle, &one, e->y_nchw_desc, z, &zero, e->y, out);
     z = out;
   }
-  if (status == CUDNN_STATUS_SUCCESS)
-    status = convolve(convs, c, e, x, w, bias, z, out, &what);
+  if (status == CUDNN_STATUS_SUCCESS) {
+    conv_operands o = {
+        x, w, bias, z, out, (void *)(uintptr_t)convs->workspace, convs->workspace_size};
+    status = convolve(convs, c, e, &o, &what);
+  }
   if (status == CUDNN_STATUS_SUCCESS && e->y_nchw) {
     what = "cudnnTransformTensor";
     status = api->TransformTensor(convs->handle, &one, e->y, out, &zero, e->y_nchw_desc, y);

@@ -50,6 +50,11 @@ static const pt2c_driver_symbol kSymbols[] = {
     ENTRY(GraphLaunch, "cuGraphLaunch"),
     ENTRY(GraphExecDestroy, "cuGraphExecDestroy"),
     ENTRY(GraphDestroy, "cuGraphDestroy"),
+    ENTRY(EventCreate, "cuEventCreate"),
+    ENTRY(EventRecord, "cuEventRecord"),
+    ENTRY(EventSynchronize, "cuEventSynchronize"),
+    ENTRY(EventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime"),
+    ENTRY(EventDestroy, "cuEventDestroy_v2", "cuEventDestroy"),
     ENTRY(GetErrorName, "cuGetErrorName"),
     ENTRY(GetErrorString, "cuGetErrorString"),
 };

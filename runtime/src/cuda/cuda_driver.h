@@ -25,6 +25,7 @@ typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUgraph_st *CUgraph;
 typedef struct CUgraphExec_st *CUgraphExec;
+typedef struct CUevent_st *CUevent;
 
 enum {
   CUDA_SUCCESS = 0,
@@ -40,6 +41,7 @@ enum {
   CU_JIT_ERROR_LOG_BUFFER = 5,
   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
   CU_STREAM_NON_BLOCKING = 1,
+  CU_EVENT_DEFAULT = 0,
   /* Capture refuses unsafe calls (synchronous copies, ...) from this thread only, so
    * that other threads of the host keep working while a model captures its graph. */
   CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1,
@@ -90,6 +92,11 @@ typedef struct pt2c_cuda_driver {
   CUresult (*GraphLaunch)(CUgraphExec exec, CUstream stream);
   CUresult (*GraphExecDestroy)(CUgraphExec exec);
   CUresult (*GraphDestroy)(CUgraph graph);
+  CUresult (*EventCreate)(CUevent *event, unsigned int flags);
+  CUresult (*EventRecord)(CUevent event, CUstream stream);
+  CUresult (*EventSynchronize)(CUevent event);
+  CUresult (*EventElapsedTime)(float *ms, CUevent start, CUevent end);
+  CUresult (*EventDestroy)(CUevent event);
   CUresult (*GetErrorName)(CUresult error, const char **name);
   CUresult (*GetErrorString)(CUresult error, const char **text);
 } pt2c_cuda_driver;

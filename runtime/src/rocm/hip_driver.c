@@ -63,6 +63,11 @@ static const pt2c_driver_symbol kSymbols[] = {
     ENTRY(GraphLaunch, "hipGraphLaunch"),
     ENTRY(GraphExecDestroy, "hipGraphExecDestroy"),
     ENTRY(GraphDestroy, "hipGraphDestroy"),
+    ENTRY(EventCreate, "hipEventCreateWithFlags"), /* hipEventDefault is 0 too */
+    ENTRY(EventRecord, "hipEventRecord"),
+    ENTRY(EventSynchronize, "hipEventSynchronize"),
+    ENTRY(EventElapsedTime, "hipEventElapsedTime"),
+    ENTRY(EventDestroy, "hipEventDestroy"),
 };
 #undef ENTRY
 

@@ -10,7 +10,9 @@
  *
  * Environment: FAKE_CUDNN_NO_ALGO=1 (cudnnFind finds no algorithm), FAKE_CUDNN_NO_NHWC=1
  * (cudnnFind refuses channels-last tensors and filters), FAKE_CUDNN_NO_FUSED=1
- * (cudnnConvolutionBiasActivationForward refuses every call), FAKE_CUDA_LOG (the
+ * (cudnnConvolutionBiasActivationForward refuses every call), FAKE_CUDNN_RUN_MS="t1:t0"
+ * (the ms a convolution with algorithm 1 or 0 takes when it runs: the fake driver's clock,
+ * which its events read, moves on by that much; 0 without it), FAKE_CUDA_LOG (the
  * fake driver's log, which gets "cudnn find ..." per algorithm search and one line per
  * convolution, bias add or fused convolution when it runs). */
 #define _POSIX_C_SOURCE 200809L
@@ -249,6 +251,26 @@ static void transform(const job *j) {
            j->y.strides[1] == 1 && j->y.dims[1] > 1 ? "to_nhwc" : "to_nchw");
 }
 
+/* The fake driver's function `name` (PT2C_LIBCUDA, already loaded), or NULL. */
+static void *driver_function(const char *name) {
+  const char *driver = getenv("PT2C_LIBCUDA");
+  void *library = driver != NULL ? dlopen(driver, RTLD_NOW | RTLD_NOLOAD) : NULL;
+  if (library == NULL)
+    return NULL;
+  void *function = dlsym(library, name);
+  dlclose(library);
+  return function;
+}
+
+/* Moves the fake GPU's clock on by the time FAKE_CUDNN_RUN_MS gives algorithm `algo`. */
+static void take_time(int algo) {
+  const char *times = getenv("FAKE_CUDNN_RUN_MS");
+  float t1 = 0, t0 = 0;
+  void (*advance)(double) = (void (*)(double))driver_function("fake_gpu_advance");
+  if (times != NULL && sscanf(times, "%f:%f", &t1, &t0) == 2 && advance != NULL)
+    advance(algo == 1 ? t1 : t0);
+}
+
 static void run_job(void *data) {
   const job *j = data;
   const tensor *y = &j->y;
@@ -256,6 +278,8 @@ static void run_job(void *data) {
     transform(j);
     return;
   }
+  if (strcmp(j->kind, "add_tensor") != 0)
+    take_time(j->algo);
   size_t count = 1;
   for (int d = 0; d < y->rank; ++d)
     count *= (size_t)y->dims[d];
@@ -291,15 +315,10 @@ static void run_job(void *data) {
              strcmp(j->kind, "bias_act") == 0 ? (j->beta != 0 ? " residual" : " relu") : "");
 }
 
-/* Queues `j` on the handle's stream through the fake driver (PT2C_LIBCUDA). */
+/* Queues `j` on the handle's stream through the fake driver. */
 static int enqueue(handle *h, const job *from) {
-  const char *driver = getenv("PT2C_LIBCUDA");
-  void *library = driver != NULL ? dlopen(driver, RTLD_NOW | RTLD_NOLOAD) : NULL;
-  if (library == NULL)
-    return kExecutionFailed;
   int (*launch)(void *, void (*)(void *), void *) =
-      (int (*)(void *, void (*)(void *), void *))dlsym(library, "cuLaunchHostFunc");
-  dlclose(library);
+      (int (*)(void *, void (*)(void *), void *))driver_function("cuLaunchHostFunc");
   job *j = malloc(sizeof(job));
   if (launch == NULL || j == NULL)
     return free(j), kExecutionFailed;
