@@ -2,8 +2,9 @@
 // decompose/Attention.cpp in f32 whatever the element type, so that the scores never
 // leave the chip: one launch in place of the two GEMMs, the two row reductions with
 // their fills, the softmax's pointwise kernels and the final scaling. f16/bf16 with head
-// sizes that are multiples of 16 take the tensor-core kernel (AttentionMmaKernel.cpp);
-// the rest one of two kernels here:
+// sizes that are multiples of 16 take the tensor-core kernel (AttentionMmaKernel.cpp),
+// 16 queries or more the chunk kernel (AttentionChunkKernel.cpp, keys walked in chunks
+// with the softmax online); the rest one of two kernels here:
 //   - the tile kernel (emitTileKernel), where a (batch, head)'s K or V fits in shared
 //     memory: a block per 4 query rows, K and V staged once per block;
 //   - the row kernel (emitRowKernel) otherwise (up to prim::kFusedAttentionMaxKeys
@@ -25,6 +26,35 @@
 #include "mlir/IR/SymbolTable.h"
 
 namespace pt2c::fused {
+
+// One load after another, each waited for by its store, would leave a copy bound by
+// global memory latency: kStageUnroll loads are in flight per thread. Loads past the end
+// read the last element; their stores are skipped.
+void Attention::stage(mlir::Value t, int64_t threads, int64_t count,
+                      llvm::function_ref<mlir::Value(mlir::Value)> load,
+                      llvm::function_ref<void(mlir::Value, mlir::Value)> store) {
+  constexpr int64_t kStageUnroll = 8;
+  int64_t chunk = kStageUnroll * threads;
+  kb.loop(kb.index(0), (count + chunk - 1) / chunk * chunk, kb.index(chunk), [&](mlir::Value base) {
+    llvm::SmallVector<mlir::Value> indices, values;
+    for (int64_t u = 0; u < kStageUnroll; ++u) {
+      mlir::Value offset = b.create<mlir::arith::AddIOp>(loc, base, kb.index(u * threads));
+      indices.push_back(b.create<mlir::arith::AddIOp>(loc, offset, t));
+      mlir::Value clamped =
+          b.create<mlir::arith::MinUIOp>(loc, indices.back(), kb.index(count - 1));
+      values.push_back(load(clamped));
+    }
+    for (int64_t u = 0; u < kStageUnroll; ++u) {
+      mlir::Value inRange = b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult,
+                                                          indices[u], kb.index(count));
+      auto ifInRange = b.create<mlir::scf::IfOp>(loc, inRange, /*withElseRegion=*/false);
+      mlir::OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifInRange.thenBlock());
+      store(indices[u], values[u]);
+    }
+  });
+}
+
 namespace {
 
 constexpr int64_t kMaxThreads = 256;
@@ -107,34 +137,8 @@ void emitTileKernel(Attention &a, int64_t rows) {
     b.create<mlir::memref::StoreOp>(loc, kb.load(a.q, a.at(0, a.bIdx, a.hIdx, clampedRowOf(r), d)),
                                     qs, idx);
   });
-  // Copies `count` elements into shared memory, kUnroll loads in flight per thread: one
-  // load after another, each waited for by its store, would leave the copy bound by
-  // global memory latency. Loads past the end read the last element; their stores are
-  // skipped.
-  constexpr int64_t kUnroll = 8;
-  auto stage = [&](int64_t count, llvm::function_ref<mlir::Value(mlir::Value)> load,
-                   llvm::function_ref<void(mlir::Value, mlir::Value)> store) {
-    int64_t chunk = kUnroll * threads;
-    kb.loop(zero, (count + chunk - 1) / chunk * chunk, kb.index(chunk), [&](mlir::Value base) {
-      llvm::SmallVector<mlir::Value> indices, values;
-      for (int64_t u = 0; u < kUnroll; ++u) {
-        indices.push_back(add(add(base, kb.index(u * threads)), t));
-        mlir::Value clamped =
-            b.create<mlir::arith::MinUIOp>(loc, indices.back(), kb.index(count - 1));
-        values.push_back(load(clamped));
-      }
-      for (int64_t u = 0; u < kUnroll; ++u) {
-        mlir::Value inRange = b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult,
-                                                            indices[u], kb.index(count));
-        auto ifInRange = b.create<mlir::scf::IfOp>(loc, inRange, /*withElseRegion=*/false);
-        mlir::OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(ifInRange.thenBlock());
-        store(indices[u], values[u]);
-      }
-    });
-  };
-  stage(
-      a.keys * a.dim,
+  a.stage(
+      t, threads, a.keys * a.dim,
       [&](mlir::Value idx) {
         auto [j, d] = divRem(idx, a.dim);
         return b.create<mlir::memref::LoadOp>(loc, a.k, a.at(1, a.bIdx, a.hIdx, j, d)).getResult();
@@ -177,8 +181,8 @@ void emitTileKernel(Attention &a, int64_t rows) {
   });
   b.create<mlir::gpu::BarrierOp>(loc); // K is read: V may take its place
 
-  stage(
-      a.keys * a.vdim,
+  a.stage(
+      t, threads, a.keys * a.vdim,
       [&](mlir::Value idx) {
         auto [j, e] = divRem(idx, a.vdim);
         return b.create<mlir::memref::LoadOp>(loc, a.v, a.at(2, a.bIdx, a.hIdx, j, e)).getResult();
@@ -354,7 +358,7 @@ void emitAttention(prim::AttentionOp op, const BufferizedKernel &kernel, mlir::O
   a.v = kernel.buffer(op.getValue());
   a.bias = kernel.buffer(op.getBias());
   a.out = kernel.out;
-  if (tensorCores && emitMmaAttentionKernel(a))
+  if ((tensorCores && emitMmaAttentionKernel(a)) || emitChunkAttentionKernel(a))
     return;
   int64_t elementBytes = a.outType.getElementType().getIntOrFloatBitWidth() / 8;
   for (int64_t rows : {4, 2, 1})

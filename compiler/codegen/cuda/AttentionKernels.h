@@ -1,5 +1,6 @@
-// What the attention kernels share (AttentionKernel.cpp: the f32 tile and row kernels;
-// AttentionMmaKernel.cpp: the tensor-core kernel for f16 and bf16).
+// What the attention kernels share (AttentionKernel.cpp: the tile and row kernels;
+// AttentionChunkKernel.cpp: the chunk kernel; AttentionMmaKernel.cpp: the tensor-core
+// kernel for f16 and bf16).
 #ifndef PT2C_COMPILER_CODEGEN_CUDA_ATTENTIONKERNELS_H_
 #define PT2C_COMPILER_CODEGEN_CUDA_ATTENTIONKERNELS_H_
 
@@ -86,6 +87,11 @@ struct Attention {
   mlir::Value warpReduce(mlir::Value value, bool max) {
     return fused::warpReduce(b, loc, value, max);
   }
+  // Copies `count` elements into shared memory inside a launch: thread t of `threads`
+  // takes elements t, t + threads, ...; load(i) reads element i, store(i, x) writes it.
+  void stage(mlir::Value t, int64_t threads, int64_t count,
+             llvm::function_ref<mlir::Value(mlir::Value)> load,
+             llvm::function_ref<void(mlir::Value, mlir::Value)> store);
 
   prim::AttentionOp op;
   mlir::OpBuilder &b;
@@ -101,6 +107,9 @@ struct Attention {
 // The tensor-core kernel (AttentionMmaKernel.cpp), for f16 and bf16 operands whose
 // head sizes are multiples of 16 up to 128: true if it was emitted.
 bool emitMmaAttentionKernel(Attention &a);
+// The chunk kernel (AttentionChunkKernel.cpp), for at least 16 queries and value head
+// sizes up to 128 whose chunk fits in shared memory: true if it was emitted.
+bool emitChunkAttentionKernel(Attention &a);
 
 } // namespace pt2c::fused
 

@@ -8,8 +8,8 @@
 enum { kTimedLaunches = 3 };
 
 /* Captures `calls` calls of `enqueue` on `stream` into *exec. */
-static int capture(const pt2c_cuda_driver *cu, pt2c_cuda_enqueue_fn enqueue, void *data,
-                   int calls, CUstream stream, CUgraphExec *exec) {
+static int capture(const pt2c_cuda_driver *cu, pt2c_cuda_enqueue_fn enqueue, void *data, int calls,
+                   CUstream stream, CUgraphExec *exec) {
   if (cu->StreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL) != CUDA_SUCCESS)
     return 0;
   int queued = 1;
@@ -59,8 +59,8 @@ int pt2c_cuda_time_calls(const pt2c_cuda_driver *cu, pt2c_cuda_enqueue_fn enqueu
     return 0;
   CUgraphExec exec = NULL;
   float best = 0;
-  int ok = capture(cu, enqueue, data, calls, stream, &exec) &&
-           time_launches(cu, exec, stream, &best);
+  int ok =
+      capture(cu, enqueue, data, calls, stream, &exec) && time_launches(cu, exec, stream, &best);
   if (exec != NULL)
     cu->GraphExecDestroy(exec);
   cu->StreamDestroy(stream);
