@@ -26,6 +26,7 @@ namespace {
 constexpr int64_t kThreads = 128;
 constexpr int64_t kRowSlots = 8, kColumnSlots = 16; // kRowSlots * kColumnSlots == kThreads
 constexpr int64_t kMaxColumnsPerThread = 8;         // vdim up to 128: O's registers
+constexpr int64_t kMinKeys = 128;                   // two chunks of 64 or more
 
 // The sizes of one chunk kernel: query rows per block and keys per chunk.
 struct ChunkShape {
@@ -249,8 +250,9 @@ void emitChunkKernel(Attention &a, const ChunkShape &shape) {
 } // namespace
 
 bool emitChunkAttentionKernel(Attention &a) {
-  // Fewer than 16 queries: the tile kernel's 4 rows per block waste less.
-  if (a.queries < 16 || a.vdim > kColumnSlots * kMaxColumnsPerThread)
+  // The tile kernel stages all of K and V per block of 4 rows: cheap for few keys, where
+  // its blocks give more parallelism; with fewer than 16 queries it also wastes less.
+  if (a.queries < 16 || a.keys < kMinKeys || a.vdim > kColumnSlots * kMaxColumnsPerThread)
     return false;
   // The most rows that the queries fill, then the longest chunk that fits.
   for (int64_t rows : {32, 16})

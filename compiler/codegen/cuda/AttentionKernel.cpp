@@ -3,8 +3,8 @@
 // leave the chip: one launch in place of the two GEMMs, the two row reductions with
 // their fills, the softmax's pointwise kernels and the final scaling. f16/bf16 with head
 // sizes that are multiples of 16 take the tensor-core kernel (AttentionMmaKernel.cpp),
-// 16 queries or more the chunk kernel (AttentionChunkKernel.cpp, keys walked in chunks
-// with the softmax online); the rest one of two kernels here:
+// 16 queries and 128 keys or more the chunk kernel (AttentionChunkKernel.cpp, keys
+// walked in chunks with the softmax online); the rest one of two kernels here:
 //   - the tile kernel (emitTileKernel), where a (batch, head)'s K or V fits in shared
 //     memory: a block per 4 query rows, K and V staged once per block;
 //   - the row kernel (emitRowKernel) otherwise (up to prim::kFusedAttentionMaxKeys

@@ -107,8 +107,8 @@ struct Attention {
 // The tensor-core kernel (AttentionMmaKernel.cpp), for f16 and bf16 operands whose
 // head sizes are multiples of 16 up to 128: true if it was emitted.
 bool emitMmaAttentionKernel(Attention &a);
-// The chunk kernel (AttentionChunkKernel.cpp), for at least 16 queries and value head
-// sizes up to 128 whose chunk fits in shared memory: true if it was emitted.
+// The chunk kernel (AttentionChunkKernel.cpp), for at least 16 queries and 128 keys and
+// value head sizes up to 128 whose chunk fits in shared memory: true if it was emitted.
 bool emitChunkAttentionKernel(Attention &a);
 
 } // namespace pt2c::fused
