@@ -62,29 +62,10 @@ void emitChunkKernel(Attention &a, const ChunkShape &shape) {
   mlir::Value t = launch.getThreadIds().x;
   mlir::Value zero = kb.index(0), one = kb.index(1);
   mlir::Value fzero = kb.f32(0.0), negInf = kb.f32(-INFINITY);
-  auto add = [&](mlir::Value x, mlir::Value y) {
-    return b.create<mlir::arith::AddIOp>(loc, x, y).getResult();
-  };
-  auto addN = [&](mlir::Value x, int64_t n) { return add(x, kb.index(n)); };
-  auto mul = [&](mlir::Value x, int64_t n) {
-    return b.create<mlir::arith::MulIOp>(loc, x, kb.index(n)).getResult();
-  };
-  auto divRem = [&](mlir::Value x, int64_t n) {
-    return std::pair<mlir::Value, mlir::Value>{b.create<mlir::arith::DivUIOp>(loc, x, kb.index(n)),
-                                               b.create<mlir::arith::RemUIOp>(loc, x, kb.index(n))};
-  };
+  auto addN = [&](mlir::Value x, int64_t n) { return kb.add(x, kb.index(n)); };
   auto less = [&](mlir::Value x, int64_t n) {
     return b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult, x, kb.index(n))
         .getResult();
-  };
-  auto minN = [&](mlir::Value x, int64_t n) {
-    return b.create<mlir::arith::MinUIOp>(loc, x, kb.index(n)).getResult();
-  };
-  auto fadd = [&](mlir::Value x, mlir::Value y) {
-    return b.create<mlir::arith::AddFOp>(loc, x, y).getResult();
-  };
-  auto fmul = [&](mlir::Value x, mlir::Value y) {
-    return b.create<mlir::arith::MulFOp>(loc, x, y).getResult();
   };
   auto exp = [&](mlir::Value x) { return b.create<mlir::math::ExpOp>(loc, x).getResult(); };
   auto ifThen = [&](mlir::Value cond, llvm::function_ref<void()> body) {
@@ -93,22 +74,22 @@ void emitChunkKernel(Attention &a, const ChunkShape &shape) {
     b.setInsertionPointToStart(ifOp.thenBlock());
     body();
   };
-  mlir::Value firstRow = mul(launch.getBlockIds().x, rows);
+  mlir::Value firstRow = kb.mul(launch.getBlockIds().x, rows);
   // Query row r of the block, clamped into range: the last block's extra rows compute on
   // the last row and store nothing.
-  auto clampedRow = [&](mlir::Value r) { return minN(add(firstRow, r), a.queries - 1); };
-  auto [rowSlot, columnSlot] = divRem(t, kColumnSlots);
+  auto clampedRow = [&](mlir::Value r) { return kb.min(kb.add(firstRow, r), a.queries - 1); };
+  auto [rowSlot, columnSlot] = kb.divRem(t, kColumnSlots);
   auto rowOfSlot = [&](int64_t i) { return addN(rowSlot, i * kRowSlots); };
 
   a.stage(
       t, kThreads, rows * a.dim,
       [&](mlir::Value idx) {
-        auto [r, d] = divRem(idx, a.dim);
+        auto [r, d] = kb.divRem(idx, a.dim);
         return kb.load(a.q, a.at(0, a.bIdx, a.hIdx, clampedRow(r), d));
       },
       [&](mlir::Value idx, mlir::Value x) {
-        auto [r, d] = divRem(idx, a.dim);
-        b.create<mlir::memref::StoreOp>(loc, x, qs, add(mul(r, shape.qStride()), d));
+        auto [r, d] = kb.divRem(idx, a.dim);
+        b.create<mlir::memref::StoreOp>(loc, x, qs, kb.add(kb.mul(r, shape.qStride()), d));
       });
   kb.loop(t, rows, kb.index(kThreads), [&](mlir::Value r) {
     b.create<mlir::memref::StoreOp>(loc, negInf, rowMax, r);
@@ -121,21 +102,21 @@ void emitChunkKernel(Attention &a, const ChunkShape &shape) {
       zero, chunks * chunk, kb.index(chunk), accInit,
       [&](mlir::Value firstKey, mlir::ValueRange o) {
         // Keys past the end read the last key; their scores are -inf.
-        auto keyOf = [&](mlir::Value j) { return minN(add(firstKey, j), a.keys - 1); };
+        auto keyOf = [&](mlir::Value j) { return kb.min(kb.add(firstKey, j), a.keys - 1); };
         a.stage(
             t, kThreads, chunk * a.dim,
             [&](mlir::Value idx) {
-              auto [j, d] = divRem(idx, a.dim);
+              auto [j, d] = kb.divRem(idx, a.dim);
               return kb.load(a.k, a.at(1, a.bIdx, a.hIdx, keyOf(j), d));
             },
             [&](mlir::Value idx, mlir::Value x) {
-              auto [j, d] = divRem(idx, a.dim);
-              b.create<mlir::memref::StoreOp>(loc, x, ks, add(mul(d, shape.kStride()), j));
+              auto [j, d] = kb.divRem(idx, a.dim);
+              b.create<mlir::memref::StoreOp>(loc, x, ks, kb.add(kb.mul(d, shape.kStride()), j));
             });
         a.stage(
             t, kThreads, chunk * a.vdim,
             [&](mlir::Value idx) {
-              auto [j, e] = divRem(idx, a.vdim);
+              auto [j, e] = kb.divRem(idx, a.vdim);
               return kb.load(a.v, a.at(2, a.bIdx, a.hIdx, keyOf(j), e));
             },
             [&](mlir::Value idx, mlir::Value x) {
@@ -149,35 +130,35 @@ void emitChunkKernel(Attention &a, const ChunkShape &shape) {
           llvm::SmallVector<mlir::Value> qv, kv, next;
           for (int64_t i = 0; i < rowsPerThread; ++i)
             qv.push_back(b.create<mlir::memref::LoadOp>(
-                loc, qs, add(mul(rowOfSlot(i), shape.qStride()), d)));
-          mlir::Value kRow = mul(d, shape.kStride());
+                loc, qs, kb.add(kb.mul(rowOfSlot(i), shape.qStride()), d)));
+          mlir::Value kRow = kb.mul(d, shape.kStride());
           for (int64_t j = 0; j < keysPerThread; ++j)
             kv.push_back(b.create<mlir::memref::LoadOp>(
-                loc, ks, add(kRow, addN(columnSlot, j * kColumnSlots))));
+                loc, ks, kb.add(kRow, addN(columnSlot, j * kColumnSlots))));
           for (int64_t i = 0; i < rowsPerThread; ++i)
             for (int64_t j = 0; j < keysPerThread; ++j)
-              next.push_back(fadd(s[i * keysPerThread + j], fmul(qv[i], kv[j])));
+              next.push_back(kb.fadd(s[i * keysPerThread + j], kb.fmul(qv[i], kv[j])));
           return next;
         });
         for (int64_t i = 0; i < rowsPerThread; ++i)
           for (int64_t j = 0; j < keysPerThread; ++j) {
             mlir::Value r = rowOfSlot(i), jl = addN(columnSlot, j * kColumnSlots);
-            mlir::Value key = add(firstKey, jl);
+            mlir::Value key = kb.add(firstKey, jl);
             mlir::Value score = a.finishScore(dots[i * keysPerThread + j], a.bIdx, a.hIdx,
-                                              clampedRow(r), minN(key, a.keys - 1));
+                                              clampedRow(r), kb.min(key, a.keys - 1));
             score = kb.select(less(key, a.keys), score, negInf);
-            b.create<mlir::memref::StoreOp>(loc, score, sc, add(mul(r, shape.sStride()), jl));
+            b.create<mlir::memref::StoreOp>(loc, score, sc, kb.add(kb.mul(r, shape.sStride()), jl));
           }
         b.create<mlir::gpu::BarrierOp>(loc);
 
         // A warp per row: the running max and sum, the chunk's probabilities in sc.
-        auto [warp, lane] = divRem(t, kWarp);
+        auto [warp, lane] = kb.divRem(t, kWarp);
         kb.loop(warp, rows, kb.index(kThreads / kWarp), [&](mlir::Value r) {
-          mlir::Value base = mul(r, shape.sStride());
+          mlir::Value base = kb.mul(r, shape.sStride());
           mlir::Value m =
               kb.loop(lane, chunk, kb.index(kWarp), negInf, [&](mlir::Value j, mlir::Value x) {
                 return b.create<mlir::arith::MaximumFOp>(
-                    loc, x, b.create<mlir::memref::LoadOp>(loc, sc, add(base, j)));
+                    loc, x, b.create<mlir::memref::LoadOp>(loc, sc, kb.add(base, j)));
               });
           // Every lane reads the old max and sum before the shuffles, which lane 0 passes
           // only when all lanes have: its stores below cannot overtake another's read.
@@ -187,15 +168,15 @@ void emitChunkKernel(Attention &a, const ChunkShape &shape) {
           mlir::Value safe = kb.select(kb.feq(m, negInf), fzero, m); // all masked so far
           mlir::Value sum =
               kb.loop(lane, chunk, kb.index(kWarp), fzero, [&](mlir::Value j, mlir::Value x) {
-                mlir::Value at = add(base, j);
+                mlir::Value at = kb.add(base, j);
                 mlir::Value p = exp(b.create<mlir::arith::SubFOp>(
                     loc, b.create<mlir::memref::LoadOp>(loc, sc, at), safe));
                 b.create<mlir::memref::StoreOp>(loc, p, sc, at);
-                return fadd(x, p);
+                return kb.fadd(x, p);
               });
           sum = a.warpReduce(sum, /*max=*/false);
           mlir::Value scale = exp(b.create<mlir::arith::SubFOp>(loc, old, safe)); // 0 at -inf
-          mlir::Value total = fadd(fmul(oldSum, scale), sum);
+          mlir::Value total = kb.fadd(kb.fmul(oldSum, scale), sum);
           ifThen(b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::eq, lane, zero),
                  [&] {
                    b.create<mlir::memref::StoreOp>(loc, m, rowMax, r);
@@ -211,20 +192,20 @@ void emitChunkKernel(Attention &a, const ChunkShape &shape) {
         for (int64_t i = 0; i < rowsPerThread; ++i) {
           mlir::Value scale = b.create<mlir::memref::LoadOp>(loc, rowScale, rowOfSlot(i));
           for (int64_t c = 0; c < columnsPerThread; ++c)
-            scaled.push_back(fmul(o[i * columnsPerThread + c], scale));
+            scaled.push_back(kb.fmul(o[i * columnsPerThread + c], scale));
         }
         auto next = kb.loop(zero, chunk, one, scaled, [&](mlir::Value j, mlir::ValueRange s) {
           llvm::SmallVector<mlir::Value> pv, vv, out;
           for (int64_t i = 0; i < rowsPerThread; ++i)
             pv.push_back(b.create<mlir::memref::LoadOp>(
-                loc, sc, add(mul(rowOfSlot(i), shape.sStride()), j)));
-          mlir::Value vRow = mul(j, a.vdim);
+                loc, sc, kb.add(kb.mul(rowOfSlot(i), shape.sStride()), j)));
+          mlir::Value vRow = kb.mul(j, a.vdim);
           for (int64_t c = 0; c < columnsPerThread; ++c)
             vv.push_back(b.create<mlir::memref::LoadOp>(
-                loc, vs, add(vRow, minN(addN(columnSlot, c * kColumnSlots), a.vdim - 1))));
+                loc, vs, kb.add(vRow, kb.min(addN(columnSlot, c * kColumnSlots), a.vdim - 1))));
           for (int64_t i = 0; i < rowsPerThread; ++i)
             for (int64_t c = 0; c < columnsPerThread; ++c)
-              out.push_back(fadd(s[i * columnsPerThread + c], fmul(pv[i], vv[c])));
+              out.push_back(kb.fadd(s[i * columnsPerThread + c], kb.fmul(pv[i], vv[c])));
           return out;
         });
         b.create<mlir::gpu::BarrierOp>(loc); // sc, K and V are read: the next chunk may come
@@ -232,7 +213,7 @@ void emitChunkKernel(Attention &a, const ChunkShape &shape) {
       });
 
   for (int64_t i = 0; i < rowsPerThread; ++i) {
-    mlir::Value r = rowOfSlot(i), row = add(firstRow, r);
+    mlir::Value r = rowOfSlot(i), row = kb.add(firstRow, r);
     mlir::Value sum = b.create<mlir::memref::LoadOp>(loc, rowSum, r);
     mlir::Value inverse =
         kb.select(kb.feq(sum, fzero), fzero, b.create<mlir::arith::DivFOp>(loc, kb.f32(1.0), sum));

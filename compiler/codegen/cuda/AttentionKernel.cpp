@@ -112,40 +112,31 @@ void emitTileKernel(Attention &a, int64_t rows) {
   mlir::Value step = kb.index(threads), zero = kb.index(0), one = kb.index(1);
   mlir::Value fzero = kb.f32(0.0), negInf = kb.f32(-INFINITY);
   mlir::Value firstRow = b.create<mlir::arith::MulIOp>(loc, launch.getBlockIds().x, kb.index(rows));
-  auto divRem = [&](mlir::Value x, int64_t n) {
-    return std::pair<mlir::Value, mlir::Value>{b.create<mlir::arith::DivUIOp>(loc, x, kb.index(n)),
-                                               b.create<mlir::arith::RemUIOp>(loc, x, kb.index(n))};
-  };
-  auto add = [&](mlir::Value x, mlir::Value y) {
-    return b.create<mlir::arith::AddIOp>(loc, x, y).getResult();
-  };
-  auto mul = [&](mlir::Value x, int64_t n) {
-    return b.create<mlir::arith::MulIOp>(loc, x, kb.index(n)).getResult();
-  };
   // Row firstRow + r, clamped into range: the last block's extra rows compute on the last
   // row and store nothing.
   auto rowOf = [&](mlir::Value r) {
-    return b.create<mlir::arith::MinUIOp>(loc, add(firstRow, r), kb.index(a.queries)).getResult();
+    return b.create<mlir::arith::MinUIOp>(loc, kb.add(firstRow, r), kb.index(a.queries))
+        .getResult();
   };
   auto clampedRowOf = [&](mlir::Value r) {
-    return b.create<mlir::arith::MinUIOp>(loc, add(firstRow, r), kb.index(a.queries - 1))
+    return b.create<mlir::arith::MinUIOp>(loc, kb.add(firstRow, r), kb.index(a.queries - 1))
         .getResult();
   };
 
   kb.loop(t, rows * a.dim, step, [&](mlir::Value idx) {
-    auto [r, d] = divRem(idx, a.dim);
+    auto [r, d] = kb.divRem(idx, a.dim);
     b.create<mlir::memref::StoreOp>(loc, kb.load(a.q, a.at(0, a.bIdx, a.hIdx, clampedRowOf(r), d)),
                                     qs, idx);
   });
   a.stage(
       t, threads, a.keys * a.dim,
       [&](mlir::Value idx) {
-        auto [j, d] = divRem(idx, a.dim);
+        auto [j, d] = kb.divRem(idx, a.dim);
         return b.create<mlir::memref::LoadOp>(loc, a.k, a.at(1, a.bIdx, a.hIdx, j, d)).getResult();
       },
       [&](mlir::Value idx, mlir::Value x) {
-        auto [j, d] = divRem(idx, a.dim);
-        b.create<mlir::memref::StoreOp>(loc, x, kv, add(mul(j, kStride), d));
+        auto [j, d] = kb.divRem(idx, a.dim);
+        b.create<mlir::memref::StoreOp>(loc, x, kv, kb.add(kb.mul(j, kStride), d));
       });
   b.create<mlir::gpu::BarrierOp>(loc);
 
@@ -160,7 +151,7 @@ void emitTileKernel(Attention &a, int64_t rows) {
       llvm::SmallVector<mlir::Value> next;
       for (int64_t r = 0; r < rows; ++r) {
         mlir::Value x =
-            b.create<mlir::memref::LoadOp>(loc, rowsBuffer, add(kb.index(r * rowStride), i));
+            b.create<mlir::memref::LoadOp>(loc, rowsBuffer, kb.add(kb.index(r * rowStride), i));
         next.push_back(
             b.create<mlir::arith::AddFOp>(loc, acc[r], b.create<mlir::arith::MulFOp>(loc, x, y)));
       }
@@ -171,12 +162,12 @@ void emitTileKernel(Attention &a, int64_t rows) {
   // A thread per key, for all the block's rows at once: each K element read from shared
   // memory serves `rows` products.
   kb.loop(t, a.keys, step, [&](mlir::Value j) {
-    mlir::Value kBase = mul(j, kStride);
+    mlir::Value kBase = kb.mul(j, kStride);
     auto dots = sumOverRows(zero, one, a.dim, qs, a.dim,
-                            [&](mlir::Value d) { return kb.load(kv, add(kBase, d)); });
+                            [&](mlir::Value d) { return kb.load(kv, kb.add(kBase, d)); });
     for (int64_t r = 0; r < rows; ++r) {
       mlir::Value s = a.finishScore(dots[r], a.bIdx, a.hIdx, clampedRowOf(kb.index(r)), j);
-      b.create<mlir::memref::StoreOp>(loc, s, sc, add(kb.index(r * a.keys), j));
+      b.create<mlir::memref::StoreOp>(loc, s, sc, kb.add(kb.index(r * a.keys), j));
     }
   });
   b.create<mlir::gpu::BarrierOp>(loc); // K is read: V may take its place
@@ -184,18 +175,18 @@ void emitTileKernel(Attention &a, int64_t rows) {
   a.stage(
       t, threads, a.keys * a.vdim,
       [&](mlir::Value idx) {
-        auto [j, e] = divRem(idx, a.vdim);
+        auto [j, e] = kb.divRem(idx, a.vdim);
         return b.create<mlir::memref::LoadOp>(loc, a.v, a.at(2, a.bIdx, a.hIdx, j, e)).getResult();
       },
       [&](mlir::Value idx, mlir::Value x) { b.create<mlir::memref::StoreOp>(loc, x, kv, idx); });
   // A warp per row; the lanes of a warp take the same rows, so the shuffles converge.
-  auto [warp, lane] = divRem(t, kWarp);
+  auto [warp, lane] = kb.divRem(t, kWarp);
   kb.loop(warp, rows, kb.index(threads / kWarp), [&](mlir::Value r) {
-    mlir::Value base = mul(r, a.keys);
+    mlir::Value base = kb.mul(r, a.keys);
     mlir::Value m =
         kb.loop(lane, a.keys, kb.index(kWarp), negInf, [&](mlir::Value j, mlir::Value acc) {
           return b.create<mlir::arith::MaximumFOp>(
-              loc, acc, b.create<mlir::memref::LoadOp>(loc, sc, add(base, j)));
+              loc, acc, b.create<mlir::memref::LoadOp>(loc, sc, kb.add(base, j)));
         });
     m = a.warpReduce(m, /*max=*/true);
     mlir::Value safeMax = kb.select(kb.feq(m, negInf), fzero, m); // a row masked entirely
@@ -203,8 +194,8 @@ void emitTileKernel(Attention &a, int64_t rows) {
         kb.loop(lane, a.keys, kb.index(kWarp), fzero, [&](mlir::Value j, mlir::Value acc) {
           mlir::Value e = b.create<mlir::math::ExpOp>(
               loc, b.create<mlir::arith::SubFOp>(
-                       loc, b.create<mlir::memref::LoadOp>(loc, sc, add(base, j)), safeMax));
-          b.create<mlir::memref::StoreOp>(loc, e, sc, add(base, j));
+                       loc, b.create<mlir::memref::LoadOp>(loc, sc, kb.add(base, j)), safeMax));
+          b.create<mlir::memref::StoreOp>(loc, e, sc, kb.add(base, j));
           return b.create<mlir::arith::AddFOp>(loc, acc, e);
         });
     sum = a.warpReduce(sum, /*max=*/false);
@@ -216,28 +207,29 @@ void emitTileKernel(Attention &a, int64_t rows) {
 
   // A thread per (key group, output column), for all the block's rows at once; the
   // threads past groups * vdim only wait at the barrier.
-  auto [g, e] = divRem(t, a.vdim);
+  auto [g, e] = kb.divRem(t, a.vdim);
   mlir::Value summing =
       b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult, g, kb.index(groups));
   auto ifSumming = b.create<mlir::scf::IfOp>(loc, summing, /*withElseRegion=*/false);
   {
     mlir::OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifSumming.thenBlock());
-    auto sums = sumOverRows(g, kb.index(groups), a.keys, sc, a.keys,
-                            [&](mlir::Value j) { return kb.load(kv, add(mul(j, a.vdim), e)); });
-    mlir::Value column = add(mul(g, a.vdim), e); // of part[r]: [groups][vdim]
+    auto sums = sumOverRows(g, kb.index(groups), a.keys, sc, a.keys, [&](mlir::Value j) {
+      return kb.load(kv, kb.add(kb.mul(j, a.vdim), e));
+    });
+    mlir::Value column = kb.add(kb.mul(g, a.vdim), e); // of part[r]: [groups][vdim]
     for (int64_t r = 0; r < rows; ++r)
       b.create<mlir::memref::StoreOp>(loc, sums[r], part,
-                                      add(kb.index(r * groups * a.vdim), column));
+                                      kb.add(kb.index(r * groups * a.vdim), column));
   }
   b.create<mlir::gpu::BarrierOp>(loc);
   // A thread per (row, column): the sum of the groups' partial sums.
   kb.loop(t, rows * a.vdim, step, [&](mlir::Value idx) {
-    auto [r, col] = divRem(idx, a.vdim);
-    mlir::Value base = mul(r, groups * a.vdim);
+    auto [r, col] = kb.divRem(idx, a.vdim);
+    mlir::Value base = kb.mul(r, groups * a.vdim);
     mlir::Value total = kb.loop(zero, groups, one, fzero, [&](mlir::Value gi, mlir::Value acc) {
       mlir::Value x =
-          b.create<mlir::memref::LoadOp>(loc, part, add(add(base, mul(gi, a.vdim)), col));
+          b.create<mlir::memref::LoadOp>(loc, part, kb.add(kb.add(base, kb.mul(gi, a.vdim)), col));
       return b.create<mlir::arith::AddFOp>(loc, acc, x).getResult();
     });
     mlir::Value row = rowOf(r);

@@ -159,19 +159,7 @@ bool emitMmaAttentionKernel(Attention &a) {
   auto launch =
       a.launch((a.queries + rowsPerBlock - 1) / rowsPerBlock, kWarpsPerBlock * kWarp, shared);
 
-  auto add = [&](mlir::Value x, mlir::Value y) {
-    return b.create<mlir::arith::AddIOp>(loc, x, y).getResult();
-  };
-  auto addc = [&](mlir::Value x, int64_t n) { return n ? add(x, kb.index(n)) : x; };
-  auto minc = [&](mlir::Value x, int64_t n) {
-    return b.create<mlir::arith::MinUIOp>(loc, x, kb.index(n)).getResult();
-  };
-  auto fadd = [&](mlir::Value x, mlir::Value y) {
-    return b.create<mlir::arith::AddFOp>(loc, x, y).getResult();
-  };
-  auto fmul = [&](mlir::Value x, mlir::Value y) {
-    return b.create<mlir::arith::MulFOp>(loc, x, y).getResult();
-  };
+  auto addc = [&](mlir::Value x, int64_t n) { return n ? kb.add(x, kb.index(n)) : x; };
   auto fmax = [&](mlir::Value x, mlir::Value y) {
     return b.create<mlir::arith::MaximumFOp>(loc, x, y).getResult();
   };
@@ -187,8 +175,8 @@ bool emitMmaAttentionKernel(Attention &a) {
     llvm::SmallVector<mlir::Value, 5> indices = a.at(which, a.bIdx, a.hIdx, row, col);
     mlir::Value offset = indices[0];
     for (int64_t d = 1; d < (int64_t)indices.size(); ++d)
-      offset =
-          add(b.create<mlir::arith::MulIOp>(loc, offset, kb.index(type.getDimSize(d))), indices[d]);
+      offset = kb.add(b.create<mlir::arith::MulIOp>(loc, offset, kb.index(type.getDimSize(d))),
+                      indices[d]);
     return offset;
   };
 
@@ -201,12 +189,12 @@ bool emitMmaAttentionKernel(Attention &a) {
   mlir::Value split = b.create<mlir::arith::RemUIOp>(loc, warp, kb.index(splits));
   mlir::Value rowTile = b.create<mlir::arith::DivUIOp>(loc, warp, kb.index(splits));
   mlir::Value row0 =
-      add(b.create<mlir::arith::MulIOp>(loc, launch.getBlockIds().x, kb.index(rowsPerBlock)),
-          b.create<mlir::arith::MulIOp>(loc, rowTile, kb.index(kRowsPerWarp)));
+      kb.add(b.create<mlir::arith::MulIOp>(loc, launch.getBlockIds().x, kb.index(rowsPerBlock)),
+             b.create<mlir::arith::MulIOp>(loc, rowTile, kb.index(kRowsPerWarp)));
   // The thread's two fragment rows; loads read a row in range (the last tile's extra
   // rows compute on the last row and store nothing).
-  mlir::Value rows[2] = {add(row0, g), addc(add(row0, g), 8)};
-  mlir::Value loadRows[2] = {minc(rows[0], a.queries - 1), minc(rows[1], a.queries - 1)};
+  mlir::Value rows[2] = {kb.add(row0, g), addc(kb.add(row0, g), 8)};
+  mlir::Value loadRows[2] = {kb.min(rows[0], a.queries - 1), kb.min(rows[1], a.queries - 1)};
   mlir::Value qBase = mem.base(a.q), kBase = mem.base(a.k), vBase = mem.base(a.v);
 
   // Q's A fragments, for every 16 columns of the head.
@@ -234,7 +222,7 @@ bool emitMmaAttentionKernel(Attention &a) {
         // and their scores masked.
         llvm::SmallVector<std::array<mlir::Value, 4>> s;
         for (int64_t n = 0; n < keysPerStep; n += 8) {
-          mlir::Value keyRow = minc(add(addc(key0, n), g), a.keys - 1);
+          mlir::Value keyRow = kb.min(kb.add(addc(key0, n), g), a.keys - 1);
           std::array<mlir::Value, 4> c = {fzero, fzero, fzero, fzero};
           for (int64_t ci = 0; ci < a.dim / 16; ++ci) {
             mlir::Value col = addc(t2, ci * 16);
@@ -250,15 +238,15 @@ bool emitMmaAttentionKernel(Attention &a) {
           for (int64_t e = 0; e < 4; ++e) {
             int64_t r = e / 2;
             mlir::Value key = addc(key0, n * 8 + e % 2);
-            key = add(key, t2);
-            mlir::Value x = fmul(s[n][e], scoreScale);
+            key = kb.add(key, t2);
+            mlir::Value x = kb.fmul(s[n][e], scoreScale);
             if (a.bias) {
               auto biasType = llvm::cast<mlir::MemRefType>(a.bias.getType());
-              mlir::Value coords[4] = {a.bIdx, a.hIdx, loadRows[r], minc(key, a.keys - 1)};
+              mlir::Value coords[4] = {a.bIdx, a.hIdx, loadRows[r], kb.min(key, a.keys - 1)};
               llvm::SmallVector<mlir::Value> indices;
               for (int64_t d = 0; d < 4; ++d)
                 indices.push_back(biasType.getDimSize(d) == 1 ? kb.index(0) : coords[d]);
-              x = fadd(x, fmul(kb.load(a.bias, indices), biasScale));
+              x = kb.fadd(x, kb.fmul(kb.load(a.bias, indices), biasScale));
             }
             auto masked = [&](mlir::arith::CmpIPredicate pred, mlir::Value lhs, mlir::Value rhs) {
               mlir::Value cond = b.create<mlir::arith::CmpIOp>(loc, pred, lhs, rhs);
@@ -283,18 +271,18 @@ bool emitMmaAttentionKernel(Attention &a) {
           scaleRow[r] = exp2(b.create<mlir::arith::SubFOp>(loc, oldMax, maxSafe[r]));
           next[outTiles * 4 + r] = newMax;
         }
-        mlir::Value sums[2] = {fmul(acc[outTiles * 4 + 2], scaleRow[0]),
-                               fmul(acc[outTiles * 4 + 3], scaleRow[1])};
+        mlir::Value sums[2] = {kb.fmul(acc[outTiles * 4 + 2], scaleRow[0]),
+                               kb.fmul(acc[outTiles * 4 + 3], scaleRow[1])};
         for (auto &tile : s)
           for (int64_t e = 0; e < 4; ++e) {
             tile[e] = exp2(b.create<mlir::arith::SubFOp>(loc, tile[e], maxSafe[e / 2]));
-            sums[e / 2] = fadd(sums[e / 2], tile[e]);
+            sums[e / 2] = kb.fadd(sums[e / 2], tile[e]);
           }
         next[outTiles * 4 + 2] = sums[0];
         next[outTiles * 4 + 3] = sums[1];
         for (int64_t o = 0; o < outTiles; ++o)
           for (int64_t e = 0; e < 4; ++e)
-            next[o * 4 + e] = fmul(acc[o * 4 + e], scaleRow[e / 2]);
+            next[o * 4 + e] = kb.fmul(acc[o * 4 + e], scaleRow[e / 2]);
         // O += P V: P's A fragment for keys 16j..16j+15 is S tiles 2j and 2j+1; V's B
         // fragments are read an element at a time (B wants pairs down a column).
         for (int64_t j = 0; j < keysPerStep / 16; ++j) {
@@ -302,10 +290,10 @@ bool emitMmaAttentionKernel(Attention &a) {
                                       mem.packF32(s[2 * j][2], s[2 * j][3]),
                                       mem.packF32(s[2 * j + 1][0], s[2 * j + 1][1]),
                                       mem.packF32(s[2 * j + 1][2], s[2 * j + 1][3])};
-          mlir::Value keyRow = add(addc(key0, j * 16), t2);
-          mlir::Value vRows[4] = {minc(keyRow, a.keys - 1), minc(addc(keyRow, 1), a.keys - 1),
-                                  minc(addc(keyRow, 8), a.keys - 1),
-                                  minc(addc(keyRow, 9), a.keys - 1)};
+          mlir::Value keyRow = kb.add(addc(key0, j * 16), t2);
+          mlir::Value vRows[4] = {kb.min(keyRow, a.keys - 1), kb.min(addc(keyRow, 1), a.keys - 1),
+                                  kb.min(addc(keyRow, 8), a.keys - 1),
+                                  kb.min(addc(keyRow, 9), a.keys - 1)};
           for (int64_t o = 0; o < outTiles; ++o) {
             mlir::Value col = addc(g, o * 8);
             mlir::Value vf[4];
@@ -326,7 +314,7 @@ bool emitMmaAttentionKernel(Attention &a) {
     mlir::Value partials = launch.getWorkgroupAttributions()[0];
     auto slot = [&](mlir::Value s, int64_t i) {
       mlir::Value base = b.create<mlir::arith::MulIOp>(
-          loc, add(b.create<mlir::arith::MulIOp>(loc, s, kb.index(kWarp)), lane),
+          loc, kb.add(b.create<mlir::arith::MulIOp>(loc, s, kb.index(kWarp)), lane),
           kb.index(partialSize));
       return addc(base, i);
     };
@@ -363,10 +351,10 @@ bool emitMmaAttentionKernel(Attention &a) {
         mlir::Value scale =
             exp2(b.create<mlir::arith::SubFOp>(loc, part[outTiles * 4 + r], maxSafe));
         merged[outTiles * 4 + 2 + r] =
-            fadd(merged[outTiles * 4 + 2 + r], fmul(part[outTiles * 4 + 2 + r], scale));
+            kb.fadd(merged[outTiles * 4 + 2 + r], kb.fmul(part[outTiles * 4 + 2 + r], scale));
         for (int64_t o = 0; o < outTiles; ++o)
           for (int64_t e = 2 * r; e < 2 * r + 2; ++e)
-            merged[o * 4 + e] = fadd(merged[o * 4 + e], fmul(part[o * 4 + e], scale));
+            merged[o * 4 + e] = kb.fadd(merged[o * 4 + e], kb.fmul(part[o * 4 + e], scale));
       }
     }
     carried = merged;
@@ -385,8 +373,8 @@ bool emitMmaAttentionKernel(Attention &a) {
     b.setInsertionPointToStart(ifInRange.thenBlock());
     for (int64_t o = 0; o < outTiles; ++o)
       mem.storePairF32(outBase, linear(3, a.out, rows[r], addc(t2, o * 8)),
-                       fmul(carried[o * 4 + 2 * r], inverse),
-                       fmul(carried[o * 4 + 2 * r + 1], inverse));
+                       kb.fmul(carried[o * 4 + 2 * r], inverse),
+                       kb.fmul(carried[o * 4 + 2 * r + 1], inverse));
   }
   return true;
 }

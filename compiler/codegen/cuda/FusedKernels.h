@@ -5,6 +5,8 @@
 #ifndef PT2C_COMPILER_CODEGEN_CUDA_FUSEDKERNELS_H_
 #define PT2C_COMPILER_CODEGEN_CUDA_FUSEDKERNELS_H_
 
+#include <utility>
+
 #include "ir/prim/PrimDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -28,6 +30,24 @@ public:
 
   mlir::Value index(int64_t v) { return b.create<mlir::arith::ConstantIndexOp>(loc, v); }
   mlir::Value f32(double v) { return b.create<mlir::arith::ConstantOp>(loc, b.getF32FloatAttr(v)); }
+  mlir::Value add(mlir::Value x, mlir::Value y) { return b.create<mlir::arith::AddIOp>(loc, x, y); }
+  mlir::Value mul(mlir::Value x, int64_t n) {
+    return b.create<mlir::arith::MulIOp>(loc, x, index(n));
+  }
+  // x / n and x % n (unsigned).
+  std::pair<mlir::Value, mlir::Value> divRem(mlir::Value x, int64_t n) {
+    mlir::Value quotient = b.create<mlir::arith::DivUIOp>(loc, x, index(n));
+    return {quotient, b.create<mlir::arith::RemUIOp>(loc, x, index(n))};
+  }
+  mlir::Value min(mlir::Value x, int64_t n) {
+    return b.create<mlir::arith::MinUIOp>(loc, x, index(n));
+  }
+  mlir::Value fadd(mlir::Value x, mlir::Value y) {
+    return b.create<mlir::arith::AddFOp>(loc, x, y);
+  }
+  mlir::Value fmul(mlir::Value x, mlir::Value y) {
+    return b.create<mlir::arith::MulFOp>(loc, x, y);
+  }
   mlir::Value load(mlir::Value memref, mlir::ValueRange indices) {
     mlir::Value v = b.create<mlir::memref::LoadOp>(loc, memref, indices);
     if (!v.getType().isF32())
