@@ -478,10 +478,12 @@ def Prim_ConvolutionOp : Prim_Op<"convolution", [InferTypeOpAdaptor]> {
                        UnitAttr:$channels_last);
   let results = (outs Prim_Tensor:$result);
   let extraClassDeclaration = [{
-    /// A channels-last depthwise convolution (one input and one output channel per
-    /// group) of static shapes and at most kMaxDirectTaps taps: computed by a kernel of
-    /// its own, one thread per output reading neighbouring channels (lower/Convolution.cpp),
-    /// rather than by cuDNN, whose legacy API offers only a slow kernel for it.
+    /// A depthwise convolution (one input and one output channel per group) of static
+    /// shapes and at most kMaxDirectTaps taps, channels-last or on the GPU (a module with
+    /// the fused ops) in either layout: computed by a kernel of its own, one thread per
+    /// output (lower/Convolution.cpp), rather than by cuDNN, whose legacy API offers
+    /// only slow kernels for it (a grouped direct kernel at about 7 us for MobileViT-S's
+    /// f32 ones on an H100). The CPU keeps its library's depthwise kernels for NCHW.
     bool isDirectDepthwise();
     /// A 1x1 filter moved by stride 1 over an unpadded input: a matrix product of the
     /// filter with each position's channels.

@@ -1,6 +1,7 @@
 // Type inference and folders of prim's windowed ops (reduce_window, convolution) and
 // pad: result sizes computed from window, stride, dilation and padding attributes.
 // Dynamic sizes stay dynamic (the lowering computes them at run time).
+#include "ir/contract/ModelContract.h"
 #include "ir/prim/PrimDialect.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -85,14 +86,15 @@ LogicalResult ReduceWindowOp::inferReturnTypes(MLIRContext *, std::optional<Loca
 
 bool ConvolutionOp::isDirectDepthwise() {
   RankedTensorType lhs = getLhs().getType(), rhs = getRhs().getType();
-  if (!getChannelsLast() || !lhs.hasStaticShape() || !rhs.hasStaticShape() ||
-      !getType().hasStaticShape())
+  if (!(getChannelsLast() || pt2c::inFusedOpsModule(*this)) || !lhs.hasStaticShape() ||
+      !rhs.hasStaticShape() || !getType().hasStaticShape() ||
+      !isa<FloatType>(getType().getElementType()))
     return false;
   int64_t groups = getFeatureGroupCount(), taps = 1;
   for (int64_t k : rhs.getShape().drop_front(2))
     taps *= k;
-  return groups > 1 && lhs.getDimSize(lhs.getRank() - 1) == groups && rhs.getDimSize(0) == groups &&
-         taps <= kMaxDirectTaps;
+  int64_t channels = lhs.getDimSize(getChannelsLast() ? lhs.getRank() - 1 : 1);
+  return groups > 1 && channels == groups && rhs.getDimSize(0) == groups && taps <= kMaxDirectTaps;
 }
 
 bool ConvolutionOp::isPointwise() {

@@ -51,9 +51,12 @@ def example_inputs():
 EXPECTED_RESIDUAL_EPILOGUES = [GEMM_ADD, GEMM_BIAS_ADD, GEMM_BIAS_ADD]
 
 # A stem (conv + folded batch norm + ReLU), a ResNet basic block (conv-BN-ReLU-conv-BN,
-# + the identity, ReLU), a depthwise conv with stride 2, dilation 2 and a bias, and a
-# grouped 1x1 conv without one: every op is part of a convolution step, so the fake cuDNN
-# or MIOpen computes the whole model (the fake drivers run none of pt2c's own kernels).
+# + the identity, ReLU), a grouped conv (2 channels per group) with stride 2, dilation 2
+# and a bias, and a grouped 1x1 conv without one: every op is part of a convolution step,
+# so the fake cuDNN or MIOpen computes the whole model (the fake drivers run none of
+# pt2c's own kernels). With groups=8 (CNN_DEPTHWISE) the strided conv is depthwise: on
+# the GPU a kernel of pt2c's own, not a library step (ir/prim ConvolutionOp::
+# isDirectDepthwise).
 CNN = """
 import torch
 from torch import nn
@@ -68,14 +71,14 @@ class Net(nn.Module):
         self.bn1 = nn.BatchNorm2d(8)
         self.conv2 = nn.Conv2d(8, 8, 3, padding=1, bias=False)
         self.bn2 = nn.BatchNorm2d(8)
-        self.depthwise = nn.Conv2d(8, 8, 3, stride=2, padding=2, dilation=2, groups=8)
+        self.strided = nn.Conv2d(8, 8, 3, stride=2, padding=2, dilation=2, groups=4)
         self.grouped = nn.Conv2d(8, 4, 1, groups=2, bias=False)
 
     def forward(self, x):
         x = torch.relu(self.bn(self.stem(x)))
         y = torch.relu(self.bn1(self.conv1(x)))
         x = torch.relu(self.bn2(self.conv2(y)) + x)
-        return self.grouped(self.depthwise(x))
+        return self.grouped(self.strided(x))
 
 
 def model():
@@ -94,11 +97,14 @@ def model():
 example_inputs = (torch.randn(2, 3, 16, 16),)
 """
 
+CNN_DEPTHWISE = CNN.replace("groups=4)", "groups=8)")
+assert CNN_DEPTHWISE != CNN
+
 # (epilogue, groups, C, K, input, kernel, output, stride, padding, dilation) per conv.
 EXPECTED_CONVS = [
     (BIAS_RELU, 1, 3, 8, (16, 16), (3, 3), (16, 16), (1, 1), (1, 1), (1, 1)),
     (BIAS_RELU, 1, 8, 8, (16, 16), (3, 3), (16, 16), (1, 1), (1, 1), (1, 1)),
     (BIAS_ADD_RELU, 1, 8, 8, (16, 16), (3, 3), (16, 16), (1, 1), (1, 1), (1, 1)),
-    (BIAS, 8, 8, 8, (16, 16), (3, 3), (8, 8), (2, 2), (2, 2), (2, 2)),
+    (BIAS, 4, 8, 8, (16, 16), (3, 3), (8, 8), (2, 2), (2, 2), (2, 2)),
     (NONE, 2, 8, 4, (8, 8), (1, 1), (8, 8), (1, 1), (0, 0), (1, 1)),
 ]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from conftest import BIN, run
-from gpu_models import BIAS, BIAS_ADD_RELU, BIAS_RELU, CNN, EXPECTED_CONVS, NONE
+from gpu_models import BIAS, BIAS_ADD_RELU, BIAS_RELU, CNN, CNN_DEPTHWISE, EXPECTED_CONVS, NONE
 from cuda_artifacts import embedded_symbol, fake_driver_env, find_cuda_toolkit, read_plan
 
 if not find_cuda_toolkit():
@@ -124,16 +124,25 @@ def test_convolutions_become_conv_steps_with_fused_epilogues(cnn):
         assert steps[i]["args"][-1] == fallback[-1]["args"][-1]
 
 
+# CNN_DEPTHWISE's convolution steps: the stem, the block's first convolution and the
+# grouped 1x1 one keep their epilogues. The block's second convolution has none: its
+# bias, the residual add and the ReLU are cheap enough to compute at each tap of the
+# depthwise kernel that reads them (codegen/cuda/RecomputeAtExtracts.cpp), which saves
+# writing and reading their sum.
+DEPTHWISE_EPILOGUES = [BIAS_RELU, BIAS_RELU, NONE, NONE]
+
+
 def test_f16_batch_norm_folds_into_the_same_convolution_steps(pt2c, tmp_path):
     """model.half(): batch norm and the residual sum compute in f32 and round to f16
     (decompose/LowPrecision.cpp); folding sees through the converts
     (fold/FoldLowPrecision.h), so the f16 plan has the f32 plan's fused epilogues. Half
     convolutions compute channels-last (kernels/ChannelsLastConvolutions.cpp): the
-    transposes between them cancel. The depthwise convolution is a kernel of ours
-    (channels-last, one thread per output: cuDNN's legacy API has only a slow kernel for
-    it); with cuDNN serving the others, ours also add its bias, transpose the model's
-    input to NHWC and its output back, and nothing else."""
-    source = CNN.replace("return net", "return net.half()").replace(
+    transposes between them cancel. The depthwise convolution (CNN_DEPTHWISE) is a kernel
+    of ours (one thread per output: cuDNN's legacy API has only slow kernels for it) that
+    also adds its bias, though the grouped convolution after it reads that sum; with
+    cuDNN serving the others, ours transpose the model's input to NHWC and its output
+    back, and nothing else."""
+    source = CNN_DEPTHWISE.replace("return net", "return net.half()").replace(
         "example_inputs = (torch.randn(2, 3, 16, 16),)",
         "example_inputs = (torch.randn(2, 3, 16, 16).half(),)")
     (tmp_path / "cnn_f16.py").write_text(source)
@@ -141,22 +150,42 @@ def test_f16_batch_norm_folds_into_the_same_convolution_steps(pt2c, tmp_path):
     result = run([pt2c, tmp_path / "cnn_f16.py", "--target", "cuda:sm_90", "-o", so])
     assert result.returncode == 0, result.stderr
     plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
-    depthwise = [e for e in EXPECTED_CONVS if e[1] == e[2] == e[3]]
-    assert len(depthwise) == 1
-    assert [c["epilogue"] for c in plan["convs"]] == [
-        e[0] for e in EXPECTED_CONVS if e not in depthwise]
+    assert [c["epilogue"] for c in plan["convs"]] == DEPTHWISE_EPILOGUES
     assert {c["dtype"] for c in plan["convs"]} == {3}  # f16
     assert {c["layout"] for c in plan["convs"]} == {CHANNELS_LAST}
     launched = launched_kernels(plan, cudnn_serves=True)
-    # The input's transpose, the depthwise convolution, its bias (split off before the
-    # grouped convolution that reads it, as a prologue) and the output's transpose.
-    assert len(launched) == 4, launched
-    assert "conv" in launched[1] and "prologue" in launched[2], launched
+    # The input's transpose, the depthwise convolution with its bias, the output's
+    # transpose.
+    assert len(launched) == 3, launched
     kernel_steps = [s for s in plan["steps"] if s["kind"] == STEP_KERNEL]
     conv_steps = [s for s in plan["steps"] if s["kind"] == STEP_CONV]
     # The first reads the model's input, the last writes its output.
     assert kernel_steps[0]["args"][-1] == conv_steps[0]["args"][0]
     assert kernel_steps[-1]["args"][0] == conv_steps[-1]["args"][-1]
+
+
+def test_f32_depthwise_convolution_is_a_kernel_of_ours(pt2c, tmp_path):
+    """In f32 the convolutions keep torch's NCHW layout, and the depthwise one is a kernel
+    of ours there too (cuDNN's grouped direct kernel took about 7 us for each of
+    MobileViT-S's): one launch that also adds its bias, which the grouped convolution
+    after it reads. The others stay cuDNN steps, with their epilogues."""
+    (tmp_path / "dw.py").write_text(CNN_DEPTHWISE)
+    so = tmp_path / "dw_cuda.so"
+    result = run([pt2c, tmp_path / "dw.py", "--target", "cuda:sm_90", "-o", so])
+    assert result.returncode == 0, result.stderr
+    assert "4 convolution steps (cuDNN" in result.stderr, result.stderr
+    plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
+    assert [c["epilogue"] for c in plan["convs"]] == DEPTHWISE_EPILOGUES
+    assert {c["layout"] for c in plan["convs"]} == {NCHW}
+    launched = launched_kernels(plan, cudnn_serves=True)
+    assert len(launched) == 1, launched
+    # It reads the block's second convolution's output (the sum before the bias and
+    # residual add), and the grouped convolution reads what it writes (after its bias).
+    conv_steps = [s for s in plan["steps"] if s["kind"] == STEP_CONV]
+    kernel_step = next(s for s in plan["steps"] if s["kind"] == STEP_KERNEL
+                       and plan["gpu_kernels"][s["kernel"]]["name"] == launched[0])
+    assert conv_steps[2]["args"][-1] in kernel_step["args"][:-1]
+    assert conv_steps[3]["args"][0] == kernel_step["args"][-1]
 
 
 def test_cudnn_serves_every_convolution_and_matches_eager(cnn, cpp_host, tmp_path):

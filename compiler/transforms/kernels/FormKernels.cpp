@@ -54,6 +54,50 @@ bool joinsElementwiseConsumer(mlir::Operation *op, mlir::Operation *consumerRoot
   return conv && conv.isDirectDepthwise() && consumerRoot->hasTrait<mlir::OpTrait::Elementwise>();
 }
 
+// An elementwise op that would join a GEMM's or a library convolution's kernel as its
+// prologue and that is the end of everything computed from a direct depthwise
+// convolution's result (through elementwise ops only): it starts a kernel of its own,
+// which those ops and the convolution then join (joinsElementwiseConsumer). In the
+// library op's kernel it would be split off again as a prologue launch reading the
+// convolution's output (SplitGemmPrologues.h); with the convolution it runs as its
+// epilogue (MobileViT's inverted residuals: depthwise, bias and SiLU, then the 1x1
+// projection as a GEMM). Not where another kernel also reads what the convolution
+// feeds (EfficientNet's squeeze-excitation mean): the convolution could not join.
+bool leavesLibraryPrologue(mlir::Operation *op, mlir::Operation *consumerRoot) {
+  if (!op->hasTrait<mlir::OpTrait::Elementwise>() || !inFusedOpsModule(op))
+    return false;
+  auto product = llvm::dyn_cast<prim::DotGeneralOp>(consumerRoot);
+  auto conv = llvm::dyn_cast<prim::ConvolutionOp>(consumerRoot);
+  if (!(product && !product.isSmallRowProduct()) && !(conv && !conv.isDirectDepthwise()))
+    return false;
+  // A SiLU is 3 ops from the convolution (add of the bias, sigmoid, mul).
+  constexpr int kMaxDepth = 6;
+  // Every use of `at`'s results leads, through elementwise ops, to `op` alone.
+  std::function<bool(mlir::Operation *, int)> endsAtOp = [&](mlir::Operation *at, int depth) {
+    for (mlir::Operation *user : at->getUsers())
+      if (user != op && (depth >= kMaxDepth || !user->hasTrait<mlir::OpTrait::Elementwise>() ||
+                         !endsAtOp(user, depth + 1)))
+        return false;
+    return true;
+  };
+  std::function<bool(mlir::Operation *, int)> fedByDirectConv = [&](mlir::Operation *at,
+                                                                    int depth) {
+    for (mlir::Value operand : at->getOperands()) {
+      mlir::Operation *def = operand.getDefiningOp();
+      if (!def)
+        continue;
+      if (auto producer = llvm::dyn_cast<prim::ConvolutionOp>(def);
+          producer && producer.isDirectDepthwise() && endsAtOp(producer, 1))
+        return true;
+      if (depth < kMaxDepth && def->hasTrait<mlir::OpTrait::Elementwise>() &&
+          fedByDirectConv(def, depth + 1))
+        return true;
+    }
+    return false;
+  };
+  return fedByDirectConv(op, 1);
+}
+
 // The static shape of a tensor value, if it has one.
 std::optional<llvm::ArrayRef<int64_t>> staticShape(mlir::Value v) {
   auto type = llvm::dyn_cast<mlir::RankedTensorType>(v.getType());
@@ -113,8 +157,8 @@ private:
       if (isClonedIntoUsers(op) || isAliasOp(op))
         continue;
       if (auto g = soleConsumerGroup(op))
-        if (isFusibleProducer(op) || joinsElementwiseConsumer(op, groups[*g].root) ||
-            joinsAsEpilogue(op, groups[*g].root)) {
+        if ((isFusibleProducer(op) && !leavesLibraryPrologue(op, groups[*g].root)) ||
+            joinsElementwiseConsumer(op, groups[*g].root) || joinsAsEpilogue(op, groups[*g].root)) {
           groupOf[op] = *g;
           groups[*g].ops.push_back(op);
           continue;

@@ -181,16 +181,20 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
     return b.create<prim::TransposeOp>(loc, conv, prim::ConvolutionOp::toChannelsLast(rank));
   }
 
-  /// A channels-last depthwise convolution (isDirectDepthwise) as one elementwise loop
-  /// over the output [N, out..., C]: each element sums its taps, unrolled, each read at
-  /// clamped indices and counted only inside the input (the zero padding is never
-  /// written out). Neighbouring threads take neighbouring channels, so every tap's reads
-  /// are contiguous.
+  /// A depthwise convolution (isDirectDepthwise) as one elementwise loop over the output
+  /// ([N, out..., C] channels-last, [N, C, out...] in torch's layout): each element sums
+  /// its taps, unrolled, each read at clamped indices and counted only inside the input
+  /// (the zero padding is never written out). Neighbouring threads take neighbouring
+  /// channels (channels-last) or neighbouring columns, so every tap's reads are
+  /// contiguous (strided by the window's stride for columns).
   static Value directDepthwise(OpBuilder &b, prim::ConvolutionOp op, OpAdaptor adaptor) {
     Location loc = op.getLoc();
     RankedTensorType out = op.getType(), in = op.getLhs().getType();
     ArrayRef<int64_t> kernel = op.getRhs().getType().getShape().drop_front(2);
     int64_t rank = out.getRank(), spatial = rank - 2;
+    bool channelsLast = op.getChannelsLast();
+    // Dims of the channel and of the first spatial dim, in the input and the output.
+    int64_t channelDim = channelsLast ? rank - 1 : 1, spatial0 = channelsLast ? 1 : 2;
     Type accType = accumulatorType(out.getElementType());
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
     SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
@@ -202,7 +206,7 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
           SmallVector<Value> index;
           for (int64_t d = 0; d < rank; ++d)
             index.push_back(nested.create<linalg::IndexOp>(l, d));
-          Value channel = index.back(), zero = constant(0);
+          Value channel = index[channelDim], zero = constant(0);
           Value sum = nested.create<arith::ConstantOp>(l, nested.getZeroAttr(accType));
           Value accZero = sum;
           int64_t taps = 1;
@@ -210,6 +214,8 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
             taps *= k;
           for (int64_t tap = 0; tap < taps; ++tap) {
             SmallVector<Value> at = {index[0]}, weightAt = {channel, zero};
+            if (!channelsLast)
+              at.push_back(channel);
             Value inside;
             for (int64_t d = 0, rest = tap; d < spatial; ++d) {
               int64_t stride = 1;
@@ -217,15 +223,16 @@ struct ConvolutionLowering : OpConversionPattern<prim::ConvolutionOp> {
                 stride *= kernel[e];
               int64_t k = rest / stride;
               rest %= stride;
-              WindowTap t = windowTap(nested, l, index[1 + d], op.getWindowStrides()[d],
+              WindowTap t = windowTap(nested, l, index[spatial0 + d], op.getWindowStrides()[d],
                                       k * op.getRhsDilation()[d] - op.getPaddingLow()[d],
-                                      in.getDimSize(1 + d));
+                                      in.getDimSize(spatial0 + d));
               inside =
                   inside ? nested.create<arith::AndIOp>(l, inside, t.inside).getResult() : t.inside;
               at.push_back(t.clamped);
               weightAt.push_back(constant(k));
             }
-            at.push_back(channel);
+            if (channelsLast)
+              at.push_back(channel);
             Value x = extendTo(nested, l, nested.create<tensor::ExtractOp>(l, lhs, at), accType);
             Value w =
                 extendTo(nested, l, nested.create<tensor::ExtractOp>(l, rhs, weightAt), accType);

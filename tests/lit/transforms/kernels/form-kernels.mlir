@@ -124,6 +124,37 @@ func.func @forward(%x: tensor<1x4x4x8xf16> {pt2c.input = "x"}, %b0: tensor<8xf16
 
 // -----
 
+// MobileViT's inverted residual in f32 (torch's layout): a depthwise convolution on the
+// GPU is direct in NCHW too, and its bias and SiLU, which a GEMM reads, are its kernel's
+// epilogue rather than the GEMM kernel's prologue (split off again as a launch of its
+// own, SplitGemmPrologues.h): two kernels, the GEMM's alone.
+// CHECK-LABEL: func.func private @forward_kernel_0(
+// CHECK-NEXT: prim.dot_general
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func private @forward_kernel_1(
+// CHECK: prim.convolution {{.*}} groups = 8 :
+// CHECK: prim.add
+// CHECK: prim.sigmoid
+// CHECK: prim.mul
+// CHECK-NEXT: return %{{.*}} : tensor<1x8x4x4xf32>
+// CHECK-NOT: func.func private @forward_kernel_2
+module attributes {pt2c.fused_ops} {
+func.func @forward(%x: tensor<1x8x4x4xf32> {pt2c.input = "x"}, %w: tensor<8x1x3x3xf32> {pt2c.input = "w"},
+                   %b: tensor<8xf32> {pt2c.input = "b"}, %p: tensor<16x8xf32> {pt2c.input = "p"})
+    -> tensor<16x4x4xf32> {
+  %y = prim.convolution %x, %w, strides = [1, 1], low = [1, 1], high = [1, 1], dilations = [1, 1], groups = 8 : (tensor<1x8x4x4xf32>, tensor<8x1x3x3xf32>) -> tensor<1x8x4x4xf32>
+  %bb = prim.broadcast_in_dim %b, dims = [1] : tensor<8xf32> -> tensor<1x8x4x4xf32>
+  %s = prim.add %y, %bb : tensor<1x8x4x4xf32>
+  %sg = prim.sigmoid %s : tensor<1x8x4x4xf32>
+  %act = prim.mul %s, %sg : tensor<1x8x4x4xf32>
+  %d = prim.dot_general %p, %act, batch = [] x [], contract = [1] x [1] : (tensor<16x8xf32>, tensor<1x8x4x4xf32>) -> tensor<16x1x4x4xf32>
+  %r = prim.reshape %d : tensor<16x1x4x4xf32> -> tensor<16x4x4xf32>
+  return %r : tensor<16x4x4xf32>
+}
+}
+
+// -----
+
 // On the GPU a reduction joins the elementwise kernel that reads it one element per
 // output: a mean's division and its conversion back to f16 become the reduction
 // launch's epilogue (pt2c-map-row-reductions-to-gpu), one kernel instead of two.

@@ -190,6 +190,41 @@ func.func @direct_depthwise(%x: tensor<1x5x5x8xf16>, %w: tensor<8x1x3x3xf16>) ->
 
 // -----
 
+// On the GPU (a module with the fused ops) a depthwise convolution in torch's layout is
+// direct as well: the loop runs over [N, C, H, W] and reads each tap at [n, c, h', w'];
+// the tap's weight [c, 0, kh, kw]. On the CPU (no fused ops) the same convolution stays
+// the grouped loop nest over a padded copy (@depthwise_on_cpu), the fallback of its
+// library step.
+// CHECK-LABEL: func.func @direct_depthwise_nchw
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<1x8x5x5xf32>, %[[W:[a-z0-9]+]]: tensor<8x1x3x3xf32>)
+// CHECK-NOT: tensor.pad
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(
+// CHECK: %[[N:.*]] = linalg.index 0
+// CHECK: %[[C:.*]] = linalg.index 1
+// CHECK: tensor.extract %[[X]][%[[N]], %[[C]], %{{.*}}, %{{.*}}] : tensor<1x8x5x5xf32>
+// CHECK: tensor.extract %[[W]][%[[C]], %{{.*}}, %{{.*}}, %{{.*}}] : tensor<8x1x3x3xf32>
+// CHECK-COUNT-8: tensor.extract %[[X]][%[[N]], %[[C]],
+// CHECK-NOT: tensor.extract %[[X]]
+module attributes {pt2c.fused_ops} {
+func.func @direct_depthwise_nchw(%x: tensor<1x8x5x5xf32>, %w: tensor<8x1x3x3xf32>) -> tensor<1x8x3x3xf32> {
+  %0 = prim.convolution %x, %w, strides = [2, 2], low = [1, 1], high = [1, 1], dilations = [1, 1], groups = 8 : (tensor<1x8x5x5xf32>, tensor<8x1x3x3xf32>) -> tensor<1x8x3x3xf32>
+  return %0 : tensor<1x8x3x3xf32>
+}
+}
+
+// -----
+
+// CHECK-LABEL: func.func @depthwise_on_cpu
+// CHECK: linalg.fill
+// CHECK: tensor.insert_slice
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]}
+func.func @depthwise_on_cpu(%x: tensor<1x8x5x5xf32>, %w: tensor<8x1x3x3xf32>) -> tensor<1x8x3x3xf32> {
+  %0 = prim.convolution %x, %w, strides = [2, 2], low = [1, 1], high = [1, 1], dilations = [1, 1], groups = 8 : (tensor<1x8x5x5xf32>, tensor<8x1x3x3xf32>) -> tensor<1x8x3x3xf32>
+  return %0 : tensor<1x8x3x3xf32>
+}
+
+// -----
+
 // Any other channels-last convolution (the fallback of its cuDNN step) computes in
 // torch's layout between two transposes.
 // CHECK-LABEL: func.func @channels_last
