@@ -111,17 +111,11 @@ void emitTileKernel(Attention &a, int64_t rows) {
   mlir::Value t = launch.getThreadIds().x;
   mlir::Value step = kb.index(threads), zero = kb.index(0), one = kb.index(1);
   mlir::Value fzero = kb.f32(0.0), negInf = kb.f32(-INFINITY);
-  mlir::Value firstRow = b.create<mlir::arith::MulIOp>(loc, launch.getBlockIds().x, kb.index(rows));
+  mlir::Value firstRow = kb.mul(launch.getBlockIds().x, rows);
   // Row firstRow + r, clamped into range: the last block's extra rows compute on the last
   // row and store nothing.
-  auto rowOf = [&](mlir::Value r) {
-    return b.create<mlir::arith::MinUIOp>(loc, kb.add(firstRow, r), kb.index(a.queries))
-        .getResult();
-  };
-  auto clampedRowOf = [&](mlir::Value r) {
-    return b.create<mlir::arith::MinUIOp>(loc, kb.add(firstRow, r), kb.index(a.queries - 1))
-        .getResult();
-  };
+  auto rowOf = [&](mlir::Value r) { return kb.min(kb.add(firstRow, r), a.queries); };
+  auto clampedRowOf = [&](mlir::Value r) { return kb.min(kb.add(firstRow, r), a.queries - 1); };
 
   kb.loop(t, rows * a.dim, step, [&](mlir::Value idx) {
     auto [r, d] = kb.divRem(idx, a.dim);
@@ -152,8 +146,7 @@ void emitTileKernel(Attention &a, int64_t rows) {
       for (int64_t r = 0; r < rows; ++r) {
         mlir::Value x =
             b.create<mlir::memref::LoadOp>(loc, rowsBuffer, kb.add(kb.index(r * rowStride), i));
-        next.push_back(
-            b.create<mlir::arith::AddFOp>(loc, acc[r], b.create<mlir::arith::MulFOp>(loc, x, y)));
+        next.push_back(kb.fadd(acc[r], kb.fmul(x, y)));
       }
       return next;
     });
@@ -196,7 +189,7 @@ void emitTileKernel(Attention &a, int64_t rows) {
               loc, b.create<mlir::arith::SubFOp>(
                        loc, b.create<mlir::memref::LoadOp>(loc, sc, kb.add(base, j)), safeMax));
           b.create<mlir::memref::StoreOp>(loc, e, sc, kb.add(base, j));
-          return b.create<mlir::arith::AddFOp>(loc, acc, e);
+          return kb.fadd(acc, e);
         });
     sum = a.warpReduce(sum, /*max=*/false);
     mlir::Value inverse =
@@ -230,7 +223,7 @@ void emitTileKernel(Attention &a, int64_t rows) {
     mlir::Value total = kb.loop(zero, groups, one, fzero, [&](mlir::Value gi, mlir::Value acc) {
       mlir::Value x =
           b.create<mlir::memref::LoadOp>(loc, part, kb.add(kb.add(base, kb.mul(gi, a.vdim)), col));
-      return b.create<mlir::arith::AddFOp>(loc, acc, x).getResult();
+      return kb.fadd(acc, x);
     });
     mlir::Value row = rowOf(r);
     mlir::Value inRange = b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult, row,
@@ -273,10 +266,9 @@ void emitRowKernel(Attention &a) {
       kb.loop(warp, keys, kb.index(threads / kWarp), negInf, [&](mlir::Value j, mlir::Value m) {
         mlir::Value dot =
             kb.loop(lane, dim, kb.index(kWarp), fzero, [&](mlir::Value d, mlir::Value acc) {
-              mlir::Value prod =
-                  b.create<mlir::arith::MulFOp>(loc, b.create<mlir::memref::LoadOp>(loc, qRow, d),
-                                                kb.load(a.k, a.at(1, bIdx, hIdx, j, d)));
-              return b.create<mlir::arith::AddFOp>(loc, acc, prod);
+              mlir::Value prod = kb.fmul(b.create<mlir::memref::LoadOp>(loc, qRow, d),
+                                         kb.load(a.k, a.at(1, bIdx, hIdx, j, d)));
+              return kb.fadd(acc, prod);
             });
         mlir::Value s = a.finishScore(a.warpReduce(dot, /*max=*/false), bIdx, hIdx, i, j);
         mlir::Value first =
@@ -301,7 +293,7 @@ void emitRowKernel(Attention &a) {
         loc, b.create<mlir::arith::SubFOp>(loc, b.create<mlir::memref::LoadOp>(loc, scores, j),
                                            safeMax));
     b.create<mlir::memref::StoreOp>(loc, e, scores, j);
-    return b.create<mlir::arith::AddFOp>(loc, acc, e);
+    return kb.fadd(acc, e);
   });
   mlir::Value rowSum = allReduce(localSum, mlir::gpu::AllReduceOperation::ADD);
   b.create<mlir::gpu::BarrierOp>(loc); // every thread's exp values before the sum over j
@@ -309,10 +301,9 @@ void emitRowKernel(Attention &a) {
                                   b.create<mlir::arith::DivFOp>(loc, kb.f32(1.0), rowSum));
   auto weightedSum = [&](mlir::Value e, mlir::Value firstKey, int64_t keyStep) {
     return kb.loop(firstKey, keys, kb.index(keyStep), fzero, [&](mlir::Value j, mlir::Value sum) {
-      mlir::Value prod =
-          b.create<mlir::arith::MulFOp>(loc, b.create<mlir::memref::LoadOp>(loc, scores, j),
-                                        kb.load(a.v, a.at(2, bIdx, hIdx, j, e)));
-      return b.create<mlir::arith::AddFOp>(loc, sum, prod);
+      mlir::Value prod = kb.fmul(b.create<mlir::memref::LoadOp>(loc, scores, j),
+                                 kb.load(a.v, a.at(2, bIdx, hIdx, j, e)));
+      return kb.fadd(sum, prod);
     });
   };
   if (groups == 1) {
@@ -332,10 +323,8 @@ void emitRowKernel(Attention &a) {
   mlir::OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOwner.thenBlock());
   mlir::Value total = kb.loop(zero, groups, one, fzero, [&](mlir::Value gi, mlir::Value acc) {
-    mlir::Value slot = b.create<mlir::arith::AddIOp>(
-        loc, t, b.create<mlir::arith::MulIOp>(loc, gi, kb.index(vdim)));
-    return b.create<mlir::arith::AddFOp>(loc, acc,
-                                         b.create<mlir::memref::LoadOp>(loc, partial, slot));
+    mlir::Value slot = kb.add(t, kb.mul(gi, vdim));
+    return kb.fadd(acc, b.create<mlir::memref::LoadOp>(loc, partial, slot));
   });
   a.storeResult(total, inverse, bIdx, hIdx, i, t);
 }

@@ -175,8 +175,7 @@ bool emitMmaAttentionKernel(Attention &a) {
     llvm::SmallVector<mlir::Value, 5> indices = a.at(which, a.bIdx, a.hIdx, row, col);
     mlir::Value offset = indices[0];
     for (int64_t d = 1; d < (int64_t)indices.size(); ++d)
-      offset = kb.add(b.create<mlir::arith::MulIOp>(loc, offset, kb.index(type.getDimSize(d))),
-                      indices[d]);
+      offset = kb.add(kb.mul(offset, type.getDimSize(d)), indices[d]);
     return offset;
   };
 
@@ -189,8 +188,7 @@ bool emitMmaAttentionKernel(Attention &a) {
   mlir::Value split = b.create<mlir::arith::RemUIOp>(loc, warp, kb.index(splits));
   mlir::Value rowTile = b.create<mlir::arith::DivUIOp>(loc, warp, kb.index(splits));
   mlir::Value row0 =
-      kb.add(b.create<mlir::arith::MulIOp>(loc, launch.getBlockIds().x, kb.index(rowsPerBlock)),
-             b.create<mlir::arith::MulIOp>(loc, rowTile, kb.index(kRowsPerWarp)));
+      kb.add(kb.mul(launch.getBlockIds().x, rowsPerBlock), kb.mul(rowTile, kRowsPerWarp));
   // The thread's two fragment rows; loads read a row in range (the last tile's extra
   // rows compute on the last row and store nothing).
   mlir::Value rows[2] = {kb.add(row0, g), addc(kb.add(row0, g), 8)};
@@ -216,8 +214,8 @@ bool emitMmaAttentionKernel(Attention &a) {
   llvm::SmallVector<mlir::Value> inits(outTiles * 4, fzero);
   inits.append({negInf, negInf, fzero, fzero});
   auto carried = kb.loop(
-      b.create<mlir::arith::MulIOp>(loc, split, kb.index(keysPerStep)), keySteps * keysPerStep,
-      kb.index(splits * keysPerStep), inits, [&](mlir::Value key0, mlir::ValueRange acc) {
+      kb.mul(split, keysPerStep), keySteps * keysPerStep, kb.index(splits * keysPerStep), inits,
+      [&](mlir::Value key0, mlir::ValueRange acc) {
         // S for this block: 8 C tiles of 8 keys. Key rows past the end are read clamped
         // and their scores masked.
         llvm::SmallVector<std::array<mlir::Value, 4>> s;
@@ -313,9 +311,7 @@ bool emitMmaAttentionKernel(Attention &a) {
     // register as split 0 holds its own (the fragments' layout is the warps' common one).
     mlir::Value partials = launch.getWorkgroupAttributions()[0];
     auto slot = [&](mlir::Value s, int64_t i) {
-      mlir::Value base = b.create<mlir::arith::MulIOp>(
-          loc, kb.add(b.create<mlir::arith::MulIOp>(loc, s, kb.index(kWarp)), lane),
-          kb.index(partialSize));
+      mlir::Value base = kb.mul(kb.add(kb.mul(s, kWarp), lane), partialSize);
       return addc(base, i);
     };
     mlir::Value notFirst =
