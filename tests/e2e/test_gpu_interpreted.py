@@ -18,9 +18,9 @@ def tensor(shape):
     return "tensor<%sxf32>" % "x".join(map(str, shape))
 
 
-def lowered(q, k, v, bias, causal, heads_inner, scale):
-    """The kernel function of one prim.attention, through pt2c-lower-fused-ops-to-gpu, in
-    generic form."""
+def lowered(q, k, v, bias, causal, heads_inner, scale, sm_count=132):
+    """The kernel function of one prim.attention, through pt2c-lower-fused-ops-to-gpu (for
+    a GPU of `sm_count` multiprocessors), in generic form."""
     shapes = [q, k, v] + ([bias] if bias else [])
     args = ", ".join("%%a%d: %s" % (i, tensor(s)) for i, s in enumerate(shapes))
     out = list(q[:-1]) + [v[-1]]
@@ -34,7 +34,8 @@ def lowered(q, k, v, bias, causal, heads_inner, scale):
             "true" if causal else "false", flags, ", ".join(tensor(s) for s in shapes),
             tensor(out), tensor(out)))
     assert PT2C_OPT.exists(), "build //tools/pt2c-opt"
-    result = run([PT2C_OPT, "-", "--pt2c-lower-fused-ops-to-gpu", "--mlir-print-op-generic"],
+    result = run([PT2C_OPT, "-", f"--pt2c-lower-fused-ops-to-gpu=sm-count={sm_count}",
+                  "--mlir-print-op-generic"],
                  input=text)
     assert result.returncode == 0, result.stderr
     return result.stdout
@@ -58,12 +59,19 @@ def reference(q, k, v, bias, causal, heads_inner, scale):
 
 
 CASES = {
-    # 40 rows: blocks of 32, the second partial; 130 keys: chunks of 64, the third partial.
+    # 40 rows: blocks of 32 (their 4 blocks cover a GPU of 4 multiprocessors), the second
+    # partial; 130 keys: chunks of 64, the third partial.
     "chunk_bias": dict(q=(1, 2, 40, 36), k=(1, 2, 130, 36), bias=(1, 1, 40, 130),
-                       causal=False, heads_inner=(False,) * 4, kernel="chunk", reverse=True),
+                       causal=False, heads_inner=(False,) * 4, kernel="chunk", reverse=True,
+                       sm_count=4, rows=32),
+    # The same on an H100 (132): 16 rows a block, the third block partial.
+    "chunk_bias_16_rows": dict(q=(1, 2, 40, 36), k=(1, 2, 130, 36), bias=(1, 1, 40, 130),
+                               causal=False, heads_inner=(False,) * 4, kernel="chunk",
+                               rows=16),
     # 20 rows: blocks of 16; head size 96: chunks of 32 fit, 64 do not; 6 columns a thread.
     "chunk_16_rows_32_keys": dict(q=(1, 2, 20, 96), k=(1, 2, 140, 96), bias=None,
-                                  causal=False, heads_inner=(False,) * 4, kernel="chunk"),
+                                  causal=False, heads_inner=(False,) * 4, kernel="chunk",
+                                  rows=16),
     # 4 query heads on 2 key/value heads, [b, row, h, col] q and result, head size 20:
     # columns 16..31 of the second slot, 20 and up never stored; causal, rows 64..69 see
     # keys of the second chunk.
@@ -87,11 +95,14 @@ def test_f32_attention_kernel_matches_numpy(name):
             if case["bias"] else None)
     scale = 0.125
     text = lowered(case["q"], case["k"], case["k"], case["bias"], case["causal"],
-                   case["heads_inner"], scale)
+                   case["heads_inner"], scale, case.get("sm_count", 132))
     # The chunk kernel's shared arrays: q rows, K, V, scores, then max, sum and rescale.
     launch = next(line for line in text.splitlines() if line.strip().startswith("^bb0(%arg")
                   and "workgroup" in line)
     assert launch.count("workgroup>") == (7 if case["kernel"] == "chunk" else 5), launch
+    if "rows" in case:  # the last three: max, sum and rescale per row of the block
+        assert launch.rstrip(" :{").endswith(
+            f"memref<{case['rows']}xf32, #gpu.address_space<workgroup>>)"), launch
     arrays = [q, k, v] + ([bias] if bias is not None else [])
     out = run_kernel(text, "attention", arrays)
     expected = reference(q, k, v, bias, case["causal"], case["heads_inner"], scale)

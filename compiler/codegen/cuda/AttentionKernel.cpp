@@ -332,8 +332,9 @@ void emitRowKernel(Attention &a) {
 } // namespace
 
 void emitAttention(prim::AttentionOp op, const BufferizedKernel &kernel, mlir::OpBuilder &b,
-                   bool tensorCores) {
+                   bool tensorCores, int64_t smCount) {
   Attention a(op, b);
+  a.smCount = smCount;
   a.q = kernel.buffer(op.getQuery());
   a.k = kernel.buffer(op.getKey());
   a.v = kernel.buffer(op.getValue());

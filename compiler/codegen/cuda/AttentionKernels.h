@@ -99,6 +99,7 @@ struct Attention {
   mlir::Location loc;
   mlir::MLIRContext *ctx;
   int64_t batch, heads, queries, keys, dim, vdim, headsPerKv;
+  int64_t smCount = 132; // the multiprocessors the grid should cover
   mlir::MemRefType outType;
   mlir::Value q, k, v, bias, out;
   mlir::Value bIdx, hIdx; // inside the launch

@@ -28,10 +28,6 @@ namespace {
 constexpr int64_t kRowsPerWarp = 16;
 constexpr int64_t kWarpsPerBlock = 4;
 constexpr int64_t kMaxHeadSize = 128; // O's accumulators: vdim / 2 registers a thread
-// With fewer tiles of 16 query rows than this, one warp alone per SM would wait on its
-// loads most of the time (an H100 has 132 SMs): the 4 warps of a block then share one
-// tile, each taking every 4th block of keys, and merge their (O, max, sum) at the end.
-constexpr int64_t kTilesForWholeWarps = kWarpsPerBlock * 132;
 
 // Loads and stores through raw global pointers: mma fragments take pairs of elements,
 // which one 32-bit access moves (memref.load would move them one at a time).
@@ -145,7 +141,10 @@ bool emitMmaAttentionKernel(Attention &a) {
   mlir::Location loc = a.loc;
   Memory mem(b, loc, elementType);
   int64_t tiles = a.batch * a.heads * ((a.queries + kRowsPerWarp - 1) / kRowsPerWarp);
-  int64_t splits = tiles >= kTilesForWholeWarps ? 1 : kWarpsPerBlock;
+  // With fewer tiles of 16 query rows than 4 per SM, one warp alone per SM would wait on
+  // its loads most of the time: the 4 warps of a block then share one tile, each taking
+  // every 4th block of keys, and merge their (O, max, sum) at the end.
+  int64_t splits = tiles >= kWarpsPerBlock * a.smCount ? 1 : kWarpsPerBlock;
   int64_t rowsPerBlock = kWarpsPerBlock / splits * kRowsPerWarp;
   // Steps of 64 keys, or 32 where 64 would leave a split without keys.
   int64_t keysPerStep = (a.keys + 63) / 64 < splits ? 32 : 64;

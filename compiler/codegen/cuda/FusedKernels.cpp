@@ -133,7 +133,7 @@ struct LowerFusedOpsToGpuPass : pt2c::impl::LowerFusedOpsToGpuPassBase<LowerFuse
     for (auto [func, op] : found) {
       BufferizedKernel kernel = startBufferizedKernel(func, op, b, symbols);
       if (auto attention = llvm::dyn_cast<prim::AttentionOp>(op))
-        emitAttention(attention, kernel, b, tensorCores);
+        emitAttention(attention, kernel, b, tensorCores, smCount);
       else
         emitLayerNorm(llvm::cast<prim::LayerNormOp>(op), kernel, b);
       symbols.erase(func);

@@ -148,9 +148,10 @@ mlir::Value shuffleReduce(mlir::OpBuilder &b, mlir::Location loc, mlir::Value va
 mlir::Value warpReduce(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value, bool max);
 
 // The launches (AttentionKernel.cpp, LayerNormKernel.cpp). `tensorCores`: whether the
-// NVIDIA tensor-core kernel (inline PTX) may serve the attention.
+// NVIDIA tensor-core kernel (inline PTX) may serve the attention; `smCount`: the
+// multiprocessors its grid should cover.
 void emitAttention(prim::AttentionOp op, const BufferizedKernel &kernel, mlir::OpBuilder &b,
-                   bool tensorCores);
+                   bool tensorCores, int64_t smCount);
 void emitLayerNorm(prim::LayerNormOp op, const BufferizedKernel &kernel, mlir::OpBuilder &b);
 
 } // namespace pt2c::fused

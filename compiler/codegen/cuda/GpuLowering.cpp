@@ -22,6 +22,7 @@ namespace pt2c {
 void buildKernelsToGpuPipeline(mlir::OpPassManager &pm, const GpuLoweringOptions &options) {
   LowerFusedOpsToGpuPassOptions fused;
   fused.tensorCores = options.tensorCores;
+  fused.smCount = options.smCount;
   pm.addPass(createLowerFusedOpsToGpuPass(fused));
   // No deallocations after bufferization: the host code is never run; its allocations
   // become arena buffers of the plan.

@@ -16,6 +16,9 @@ namespace pt2c {
 struct GpuLoweringOptions {
   // The NVIDIA tensor-core attention kernel (inline PTX); off for ROCm.
   bool tensorCores = true;
+  // The multiprocessors the attention kernels size their grids for (pt2c-lower-fused-
+  // ops-to-gpu's sm-count): an H100's, which the other targets' parts come near.
+  int64_t smCount = 132;
 };
 
 // The part every GPU target shares (CUDA here, ROCm in compiler/codegen/rocm), anchored on

@@ -108,6 +108,10 @@ def LowerFusedOpsToGpuPass : Pass<"pt2c-lower-fused-ops-to-gpu", "::mlir::Module
            "Use the NVIDIA tensor-core attention kernel (inline PTX mma.sync) where it "
            "applies; off for targets without PTX (ROCm), which take the f32 tile and row "
            "kernels">,
+    Option<"smCount", "sm-count", "int64_t", /*default=*/"132",
+           "The GPU's multiprocessors (an H100's 132) that the attention kernels size "
+           "their grids for: fewer query rows per block where the blocks would not "
+           "cover them">,
   ];
   // LLVM: the tensor-core attention kernel's pointer accesses and mma.sync
   // (AttentionMmaKernel.cpp).

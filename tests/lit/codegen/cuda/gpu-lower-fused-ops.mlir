@@ -43,14 +43,14 @@ func.func private @tile(%q: tensor<1x5x2x8xf16>, %k: tensor<1x2x5x8xf16>, %b: te
 }
 
 // 16 queries or more and 128 keys or more: the chunk kernel, a block per 32 query rows
-// (x: 40 rows -> 2 blocks), 4 warps, the 130 keys walked in 3 chunks of 64 (the third's
-// last 62 past the end: -inf). Shared (f32, rows padded by one word): the q rows [32][36 + 1], K
+// (x: 40 rows -> 2 blocks; y: 66 heads, so that the 132 blocks cover an H100's SMs), 4
+// warps, the 130 keys walked in 3 chunks of 64 (the third's last 62 past the end: -inf). Shared (f32, rows padded by one word): the q rows [32][36 + 1], K
 // transposed [36][64 + 1], V [64][36], the scores [32][64 + 1], then the running max,
 // sum and rescale per row. Thread t computes the scores of 4 rows and 4 keys and keeps
 // O for 4 rows and 3 columns (16 * 3 >= 36) across the chunks.
 // CHECK-LABEL: func.func private @chunk(
-// CHECK-SAME: %[[Q:[a-z0-9]+]]: memref<1x2x40x36xf32>, %[[K:[a-z0-9]+]]: memref<1x2x130x36xf32>, %[[OUT:[a-z0-9]+]]: memref<1x2x40x36xf32>)
-// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1) workgroup(%[[QS:.*]] : memref<1184xf32, #gpu.address_space<workgroup>>, %[[KS:.*]] : memref<2340xf32, #gpu.address_space<workgroup>>, %[[VS:.*]] : memref<2304xf32, #gpu.address_space<workgroup>>, %[[SC:.*]] : memref<2080xf32, #gpu.address_space<workgroup>>, %[[MAX:.*]] : memref<32xf32, #gpu.address_space<workgroup>>, %[[SUM:.*]] : memref<32xf32, #gpu.address_space<workgroup>>, %[[SCALE:.*]] : memref<32xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: %[[Q:[a-z0-9]+]]: memref<1x66x40x36xf32>, %[[K:[a-z0-9]+]]: memref<1x66x130x36xf32>, %[[OUT:[a-z0-9]+]]: memref<1x66x40x36xf32>)
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c66{{.*}}, %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1) workgroup(%[[QS:.*]] : memref<1184xf32, #gpu.address_space<workgroup>>, %[[KS:.*]] : memref<2340xf32, #gpu.address_space<workgroup>>, %[[VS:.*]] : memref<2304xf32, #gpu.address_space<workgroup>>, %[[SC:.*]] : memref<2080xf32, #gpu.address_space<workgroup>>, %[[MAX:.*]] : memref<32xf32, #gpu.address_space<workgroup>>, %[[SUM:.*]] : memref<32xf32, #gpu.address_space<workgroup>>, %[[SCALE:.*]] : memref<32xf32, #gpu.address_space<workgroup>>)
 // CHECK: memref.store %{{.*}}, %[[QS]]
 // CHECK: scf.for %{{.*}} = %c0{{.*}} to %c192{{.*}} step %c64{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}})
 // CHECK: memref.store %{{.*}}, %[[KS]]
@@ -77,7 +77,17 @@ func.func private @tile(%q: tensor<1x5x2x8xf16>, %k: tensor<1x2x5x8xf16>, %b: te
 // CHECK: memref.load %[[SUM]]
 // CHECK: memref.store %{{.*}}, %[[OUT]]
 // CHECK-NOT: prim.
-func.func private @chunk(%q: tensor<1x2x40x36xf32>, %k: tensor<1x2x130x36xf32>) -> tensor<1x2x40x36xf32> attributes {pt2c.kernel} {
+func.func private @chunk(%q: tensor<1x66x40x36xf32>, %k: tensor<1x66x130x36xf32>) -> tensor<1x66x40x36xf32> attributes {pt2c.kernel} {
+  %0 = prim.attention %q, %k, %k, scale = 0.5, causal = false, heads_inner = [false, false, false, false] : tensor<1x66x40x36xf32>, tensor<1x66x130x36xf32>, tensor<1x66x130x36xf32> -> tensor<1x66x40x36xf32>
+  return %0 : tensor<1x66x40x36xf32>
+}
+
+// The same with 2 heads: 32 rows a block would make 4 blocks for 132 SMs, so 16 rows
+// (x: 40 rows -> 3 blocks); the shared q rows [16][36 + 1], the scores [16][64 + 1].
+// CHECK-LABEL: func.func private @chunk_few_blocks(
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c3{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1) workgroup(%{{.*}} : memref<592xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<2340xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<2304xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1040xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16xf32, #gpu.address_space<workgroup>>)
+// CHECK-NOT: prim.
+func.func private @chunk_few_blocks(%q: tensor<1x2x40x36xf32>, %k: tensor<1x2x130x36xf32>) -> tensor<1x2x40x36xf32> attributes {pt2c.kernel} {
   %0 = prim.attention %q, %k, %k, scale = 0.5, causal = false, heads_inner = [false, false, false, false] : tensor<1x2x40x36xf32>, tensor<1x2x130x36xf32>, tensor<1x2x130x36xf32> -> tensor<1x2x40x36xf32>
   return %0 : tensor<1x2x40x36xf32>
 }
