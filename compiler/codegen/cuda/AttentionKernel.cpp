@@ -333,8 +333,7 @@ void emitRowKernel(Attention &a) {
 
 void emitAttention(prim::AttentionOp op, const BufferizedKernel &kernel, mlir::OpBuilder &b,
                    bool tensorCores, int64_t smCount) {
-  Attention a(op, b);
-  a.smCount = smCount;
+  Attention a(op, b, smCount);
   a.q = kernel.buffer(op.getQuery());
   a.k = kernel.buffer(op.getKey());
   a.v = kernel.buffer(op.getValue());

@@ -18,8 +18,8 @@ namespace pt2c::fused {
 // One attention op being lowered: its sizes, the buffers of the new function and the
 // builder inside it.
 struct Attention {
-  Attention(prim::AttentionOp op, mlir::OpBuilder &b)
-      : op(op), b(b), kb(b, op.getLoc()), loc(op.getLoc()), ctx(op.getContext()) {
+  Attention(prim::AttentionOp op, mlir::OpBuilder &b, int64_t smCount)
+      : op(op), b(b), kb(b, op.getLoc()), loc(op.getLoc()), ctx(op.getContext()), smCount(smCount) {
     auto qShape = op.logicalShape(0), kShape = op.logicalShape(1), vShape = op.logicalShape(2);
     batch = qShape[0];
     heads = qShape[1];
@@ -99,7 +99,7 @@ struct Attention {
   mlir::Location loc;
   mlir::MLIRContext *ctx;
   int64_t batch, heads, queries, keys, dim, vdim, headsPerKv;
-  int64_t smCount = 132; // the multiprocessors the grid should cover
+  int64_t smCount; // the multiprocessors the grid should cover (the pass's sm-count)
   mlir::MemRefType outType;
   mlir::Value q, k, v, bias, out;
   mlir::Value bIdx, hIdx; // inside the launch
