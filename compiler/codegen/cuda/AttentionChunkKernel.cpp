@@ -239,15 +239,18 @@ bool emitChunkAttentionKernel(Attention &a) {
   // rows in 128 blocks took 40 us on MobileViT-S's first attentions on an H100, 16 rows
   // in 256 blocks 33.5), then the longest chunk that fits.
   const int64_t heads = a.batch * a.heads;
-  for (int64_t rows : {32, 16})
+  for (int64_t rows : {32, 16}) {
+    bool coversSms = rows == 16 || (a.queries + rows - 1) / rows * heads >= a.smCount;
+    if (rows > a.queries || !coversSms)
+      continue;
     for (int64_t keys : {64, 32}) {
       ChunkShape shape{rows, keys, a.dim, a.vdim};
-      bool coversSms = rows == 16 || (a.queries + rows - 1) / rows * heads >= a.smCount;
-      if (rows <= a.queries && coversSms && shape.sharedBytes() <= kMaxSharedBytes) {
+      if (shape.sharedBytes() <= kMaxSharedBytes) {
         emitChunkKernel(a, shape);
         return true;
       }
     }
+  }
   return false;
 }
 

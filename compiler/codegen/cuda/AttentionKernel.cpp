@@ -255,8 +255,7 @@ void emitRowKernel(Attention &a) {
   mlir::Value t = launch.getThreadIds().x;
   mlir::Value step = kb.index(threads), zero = kb.index(0), one = kb.index(1);
   mlir::Value negInf = kb.f32(-INFINITY), fzero = kb.f32(0.0);
-  mlir::Value warp = b.create<mlir::arith::DivUIOp>(loc, t, kb.index(kWarp));
-  mlir::Value lane = b.create<mlir::arith::RemUIOp>(loc, t, kb.index(kWarp));
+  auto [warp, lane] = kb.divRem(t, kWarp);
 
   kb.loop(t, dim, step, [&](mlir::Value d) {
     b.create<mlir::memref::StoreOp>(loc, kb.load(a.q, a.at(0, bIdx, hIdx, i, d)), qRow, d);
@@ -313,8 +312,7 @@ void emitRowKernel(Attention &a) {
     return;
   }
   // Thread t: column t % vdim, keys t / vdim, t / vdim + groups, ...
-  mlir::Value e = b.create<mlir::arith::RemUIOp>(loc, t, kb.index(vdim));
-  mlir::Value g = b.create<mlir::arith::DivUIOp>(loc, t, kb.index(vdim));
+  auto [g, e] = kb.divRem(t, vdim);
   b.create<mlir::memref::StoreOp>(loc, weightedSum(e, g, groups), partial, t);
   b.create<mlir::gpu::BarrierOp>(loc);
   mlir::Value owner =

@@ -179,13 +179,10 @@ bool emitMmaAttentionKernel(Attention &a) {
   };
 
   mlir::Value t = launch.getThreadIds().x;
-  mlir::Value warp = b.create<mlir::arith::DivUIOp>(loc, t, kb.index(kWarp));
-  mlir::Value lane = b.create<mlir::arith::RemUIOp>(loc, t, kb.index(kWarp));
-  mlir::Value g = b.create<mlir::arith::DivUIOp>(loc, lane, kb.index(4));
-  mlir::Value t2 = b.create<mlir::arith::MulIOp>(
-      loc, b.create<mlir::arith::RemUIOp>(loc, lane, kb.index(4)), kb.index(2));
-  mlir::Value split = b.create<mlir::arith::RemUIOp>(loc, warp, kb.index(splits));
-  mlir::Value rowTile = b.create<mlir::arith::DivUIOp>(loc, warp, kb.index(splits));
+  auto [warp, lane] = kb.divRem(t, kWarp);
+  auto [g, quad] = kb.divRem(lane, 4);
+  mlir::Value t2 = kb.mul(quad, 2);
+  auto [rowTile, split] = kb.divRem(warp, splits);
   mlir::Value row0 =
       kb.add(kb.mul(launch.getBlockIds().x, rowsPerBlock), kb.mul(rowTile, kRowsPerWarp));
   // The thread's two fragment rows; loads read a row in range (the last tile's extra

@@ -116,14 +116,12 @@ void emitWarpPerRow(LayerNorm &ln) {
   mlir::Value fzero = ln.fzero, count = ln.count;
   auto launch = kb.launch((rows + kRowsPerBlock - 1) / kRowsPerBlock, 1, kRowsPerBlock * kWarp, {});
   mlir::Value t = launch.getThreadIds().x;
-  mlir::Value lane = b.create<mlir::arith::RemUIOp>(loc, t, kb.index(kWarp));
-  mlir::Value row = b.create<mlir::arith::AddIOp>(
-      loc, b.create<mlir::arith::MulIOp>(loc, launch.getBlockIds().x, kb.index(kRowsPerBlock)),
-      b.create<mlir::arith::DivUIOp>(loc, t, kb.index(kWarp)));
+  auto [warp, lane] = kb.divRem(t, kWarp);
+  mlir::Value row = kb.add(kb.mul(launch.getBlockIds().x, kRowsPerBlock), warp);
   // The last block's extra warps compute on the last row and store nothing.
   mlir::Value inRange =
       b.create<mlir::arith::CmpIOp>(loc, mlir::arith::CmpIPredicate::ult, row, kb.index(rows));
-  mlir::Value loadRow = b.create<mlir::arith::MinUIOp>(loc, row, kb.index(rows - 1));
+  mlir::Value loadRow = kb.min(row, rows - 1);
   // Lane l holds columns l, l + 32, ...; past n it reads the last column and counts 0.
   // Every load is issued before any arithmetic: the PTX keeps this order, and a load
   // waited for before the next is issued would leave the row bound by memory latency.

@@ -44,9 +44,10 @@ func.func private @tile(%q: tensor<1x5x2x8xf16>, %k: tensor<1x2x5x8xf16>, %b: te
 
 // 16 queries or more and 128 keys or more: the chunk kernel, a block per 32 query rows
 // (x: 40 rows -> 2 blocks; y: 66 heads, so that the 132 blocks cover an H100's SMs), 4
-// warps, the 130 keys walked in 3 chunks of 64 (the third's last 62 past the end: -inf). Shared (f32, rows padded by one word): the q rows [32][36 + 1], K
-// transposed [36][64 + 1], V [64][36], the scores [32][64 + 1], then the running max,
-// sum and rescale per row. Thread t computes the scores of 4 rows and 4 keys and keeps
+// warps, the 130 keys walked in 3 chunks of 64 (the third's last 62 past the end: -inf).
+// Shared (f32, rows padded by one word): the q rows [32][36 + 1], K transposed
+// [36][64 + 1], V [64][36], the scores [32][64 + 1], then the running max, sum and
+// rescale per row. Thread t computes the scores of 4 rows and 4 keys and keeps
 // O for 4 rows and 3 columns (16 * 3 >= 36) across the chunks.
 // CHECK-LABEL: func.func private @chunk(
 // CHECK-SAME: %[[Q:[a-z0-9]+]]: memref<1x66x40x36xf32>, %[[K:[a-z0-9]+]]: memref<1x66x130x36xf32>, %[[OUT:[a-z0-9]+]]: memref<1x66x40x36xf32>)
