@@ -55,13 +55,18 @@ public:
         b.create<mlir::LLVM::LoadOp>(loc, pairType(), at(base, index), /*alignment=*/4);
     return asRegister(pair);
   }
-  mlir::Value loadOne(mlir::Value base, mlir::Value index) {
-    return b.create<mlir::LLVM::LoadOp>(loc, elementType, at(base, index),
-                                        /*alignment=*/2);
+  // An mma register of an 8x8 matrix's transpose: lane 4g + t passes row g's columns
+  // 2t, 2t+1 (`pair`, as loadPair reads them) and gets back column g's rows 2t, 2t+1.
+  mlir::Value transposed(mlir::Value pair) {
+    auto op =
+        b.create<mlir::LLVM::InlineAsmOp>(loc, b.getI32Type(), mlir::ValueRange{pair},
+                                          "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r",
+                                          /*has_side_effects=*/false, /*is_align_stack=*/false,
+                                          mlir::LLVM::AsmDialectAttr(), mlir::ArrayAttr());
+    return op.getRes();
   }
   // Two f32 values rounded to the element type, as one mma register.
   mlir::Value packF32(mlir::Value x, mlir::Value y) { return asRegister(pairOfF32(x, y)); }
-  mlir::Value pack(mlir::Value x, mlir::Value y) { return asRegister(pairOf(x, y)); }
   // Two f32 values rounded to the element type, stored as one 32-bit word.
   void storePairF32(mlir::Value base, mlir::Value index, mlir::Value x, mlir::Value y) {
     mlir::Value pair = pairOfF32(x, y);
@@ -277,23 +282,21 @@ bool emitMmaAttentionKernel(Attention &a) {
         for (int64_t o = 0; o < outTiles; ++o)
           for (int64_t e = 0; e < 4; ++e)
             next[o * 4 + e] = kb.fmul(acc[o * 4 + e], scaleRow[e / 2]);
-        // O += P V: P's A fragment for keys 16j..16j+15 is S tiles 2j and 2j+1; V's B
-        // fragments are read an element at a time (B wants pairs down a column).
+        // O += P V: P's A fragment for keys 16j..16j+15 is S tiles 2j and 2j+1. V's B
+        // fragments want pairs down a column: each is an 8x8 block of V read as pairs
+        // along its rows (one 32-bit load a lane) and transposed across the warp.
         for (int64_t j = 0; j < keysPerStep / 16; ++j) {
           mlir::Value pFragment[4] = {mem.packF32(s[2 * j][0], s[2 * j][1]),
                                       mem.packF32(s[2 * j][2], s[2 * j][3]),
                                       mem.packF32(s[2 * j + 1][0], s[2 * j + 1][1]),
                                       mem.packF32(s[2 * j + 1][2], s[2 * j + 1][3])};
-          mlir::Value keyRow = kb.add(addc(key0, j * 16), t2);
-          mlir::Value vRows[4] = {kb.min(keyRow, a.keys - 1), kb.min(addc(keyRow, 1), a.keys - 1),
-                                  kb.min(addc(keyRow, 8), a.keys - 1),
-                                  kb.min(addc(keyRow, 9), a.keys - 1)};
+          mlir::Value keyRow = kb.add(addc(key0, j * 16), g);
+          mlir::Value vRows[2] = {kb.min(keyRow, a.keys - 1), kb.min(addc(keyRow, 8), a.keys - 1)};
           for (int64_t o = 0; o < outTiles; ++o) {
-            mlir::Value col = addc(g, o * 8);
-            mlir::Value vf[4];
-            for (int64_t i = 0; i < 4; ++i)
-              vf[i] = mem.loadOne(vBase, linear(2, a.v, vRows[i], col));
-            mlir::Value bfrag[2] = {mem.pack(vf[0], vf[1]), mem.pack(vf[2], vf[3])};
+            mlir::Value col = addc(t2, o * 8);
+            mlir::Value bfrag[2] = {
+                mem.transposed(mem.loadPair(vBase, linear(2, a.v, vRows[0], col))),
+                mem.transposed(mem.loadPair(vBase, linear(2, a.v, vRows[1], col)))};
             auto d = mem.mma(pFragment, bfrag, llvm::ArrayRef<mlir::Value>(next).slice(o * 4, 4));
             for (int64_t e = 0; e < 4; ++e)
               next[o * 4 + e] = d[e];

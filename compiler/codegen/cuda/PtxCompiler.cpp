@@ -1,5 +1,7 @@
 #include "compiler/codegen/cuda/PtxCompiler.h"
 
+#include <algorithm>
+
 #include "compiler/codegen/LLVMOptimizer.h"
 #include "compiler/codegen/cuda/GpuLLVMModule.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
@@ -49,7 +51,10 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(unsigned sm, std::strin
   if (!target)
     return nullptr;
   std::string cpu = "sm_" + std::to_string(sm);
-  std::string features = "+ptx" + std::to_string(ptxVersions().at(sm));
+  // At least PTX 7.8 for every SM: the tensor-core attention transposes V's blocks with
+  // movmatrix (sm_75 and later, PTX 7.8).
+  constexpr unsigned kMinPtx = 78;
+  std::string features = "+ptx" + std::to_string(std::max(kMinPtx, ptxVersions().at(sm)));
   return std::unique_ptr<llvm::TargetMachine>(
       target->createTargetMachine(kTriple, cpu, features, llvm::TargetOptions(), std::nullopt,
                                   std::nullopt, llvm::CodeGenOptLevel::Aggressive));

@@ -22,6 +22,8 @@
 // CHECK: gpu.shuffle  xor %{{.*}}, %c2_i32
 // CHECK: math.exp2
 // CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> vector<2xf16>
+// CHECK: llvm.inline_asm "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r"
 // CHECK: llvm.inline_asm "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK: scf.if
 // CHECK: memref.store %{{.*}}, %[[PARTIALS]]
