@@ -1,6 +1,6 @@
 // pt2c-map-parallel-loops-to-gpu: see GpuPasses.h. The mapping is deliberately simple
 // (correctness first): one flat index space per loop nest, a fixed block size, reductions
-// sequential inside a thread, up to 16 bytes of neighbours a thread in pointwise nests. Better
+// sequential inside a thread, up to 8 bytes of neighbours a thread in pointwise nests. Better
 // schedules replace it per kernel kind without changing what surrounds it: reductions over many
 // elements per output arrive here as launches already (pt2c-map-row-reductions-to-gpu).
 #include "compiler/codegen/cuda/DynamicBounds.h"
@@ -81,12 +81,15 @@ std::optional<llvm::SmallVector<mlir::Operation *>> straightLineAccesses(mlir::B
   return accesses;
 }
 
-// How many neighbouring elements of its innermost loop one thread takes (1, 2, 4, 8, 16):
-// as many as 16 bytes of the widest element, where the body is straight-line code whose
-// accesses that loop moves along are unit-stride in their last index and the loop's
-// static trip count divides evenly. The backend then merges a thread's neighbouring
-// loads and stores into vector ones (the kernel pointers are 16-byte aligned:
-// GpuLLVMModule.h), and a launch has fewer blocks to schedule.
+// How many neighbouring elements of its innermost loop one thread takes (1, 2, 4, 8): as
+// many as kNeighbourBytes of the widest element, where the body is straight-line code
+// whose accesses that loop moves along are unit-stride in their last index and the
+// loop's static trip count divides evenly. The backend then merges a thread's
+// neighbouring loads and stores into vector ones (the kernel pointers are 16-byte
+// aligned: GpuLLVMModule.h), and a launch has fewer blocks to schedule. 8 bytes, not
+// 16: a ViT's f16 bias + GELU (197 x 1536) took 1.6 us on an H100 with 2 or 4
+// neighbours, 1.8 with 8, 1.9 with 1 (thirty-third session, docs/BENCHMARKS.md).
+constexpr int64_t kNeighbourBytes = 8;
 int64_t elementsPerThread(mlir::scf::ParallelOp loop) {
   size_t n = loop.getNumLoops();
   auto lb = mlir::getConstantIntValue(loop.getLowerBound()[n - 1]);
@@ -116,9 +119,9 @@ int64_t elementsPerThread(mlir::scf::ParallelOp loop) {
       return 1;
     widest = std::max<int64_t>(widest, bits / 8);
   }
-  if (widest == 0 || widest > 16)
+  if (widest == 0 || widest > kNeighbourBytes)
     return 1;
-  int64_t k = 16 / widest;
+  int64_t k = kNeighbourBytes / widest;
   while (k > 1 && *ub % k != 0)
     k /= 2;
   return k;

@@ -12,10 +12,9 @@
 #row = affine_map<(d0, d1) -> (d1)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
-// 80 elements, two neighbours a thread (16 bytes would be 4 f32, but 4 does not divide
-// the rows of 10): one block of 40 threads; the flat index splits into (row, column
-// pair) with the pair varying fastest, and each access is repeated for the pair's
-// second column, side by side.
+// 80 elements, two neighbours a thread (8 bytes of f32): one block of 40 threads; the
+// flat index splits into (row, column pair) with the pair varying fastest, and each
+// access is repeated for the pair's second column, side by side.
 // MAP-LABEL: func.func @bias_add
 // MAP-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // MAP-DAG:     %[[C5:.*]] = arith.constant 5 : index
@@ -48,15 +47,16 @@ func.func @bias_add(%b: memref<10xf32>, %x: memref<8x10xf32>, %y: memref<8x10xf3
   return
 }
 
-// Half-precision rows of 64: eight neighbours a thread (16 bytes), 32 threads for 256
-// elements; the stores of the eight sit side by side for the backend to merge.
+// Half-precision rows of 64: four neighbours a thread (8 bytes), 64 threads for 256
+// elements; the loads of the four sit side by side for the backend to merge, and the
+// stores.
 // MAP-LABEL: func.func @half_rows
-// MAP:             memref.load %{{.*}} : memref<4x64xf16>
-// MAP-COUNT-7:     memref.load %{{.*}} : memref<4x64xf16>
-// MAP-COUNT-8:     arith.mulf
-// MAP-COUNT-8:     memref.store %{{.*}} : memref<4x64xf16>
+// MAP-COUNT-4:     memref.load %{{.*}} : memref<4x64xf16>
+// MAP-NEXT:        arith.mulf
+// MAP-COUNT-3:     arith.mulf
+// MAP-COUNT-4:     memref.store %{{.*}} : memref<4x64xf16>
 // LAUNCH-LABEL: func.func @half_rows
-// LAUNCH:         gpu.launch_func @half_rows_kernel::@half_rows_kernel blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1)
+// LAUNCH:         gpu.launch_func @half_rows_kernel::@half_rows_kernel blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1)
 func.func @half_rows(%x: memref<4x64xf16>, %y: memref<4x64xf16>) {
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%x : memref<4x64xf16>) outs(%y : memref<4x64xf16>) {
