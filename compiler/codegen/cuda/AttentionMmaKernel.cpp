@@ -58,12 +58,7 @@ public:
   // An mma register of an 8x8 matrix's transpose: lane 4g + t passes row g's columns
   // 2t, 2t+1 (`pair`, as loadPair reads them) and gets back column g's rows 2t, 2t+1.
   mlir::Value transposed(mlir::Value pair) {
-    auto op =
-        b.create<mlir::LLVM::InlineAsmOp>(loc, b.getI32Type(), mlir::ValueRange{pair},
-                                          "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r",
-                                          /*has_side_effects=*/false, /*is_align_stack=*/false,
-                                          mlir::LLVM::AsmDialectAttr(), mlir::ArrayAttr());
-    return op.getRes();
+    return ptx(b.getI32Type(), pair, "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r");
   }
   // Two f32 values rounded to the element type, as one mma register.
   mlir::Value packF32(mlir::Value x, mlir::Value y) { return asRegister(pairOfF32(x, y)); }
@@ -87,17 +82,24 @@ public:
     llvm::SmallVector<mlir::Value> operands(a.begin(), a.end());
     operands.append(bf.begin(), bf.end());
     operands.append(c.begin(), c.end());
-    auto op = b.create<mlir::LLVM::InlineAsmOp>(
-        loc, resultType, operands, code, "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f",
-        /*has_side_effects=*/false, /*is_align_stack=*/false, mlir::LLVM::AsmDialectAttr(),
-        mlir::ArrayAttr());
+    mlir::Value result = ptx(resultType, operands, code, "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f");
     std::array<mlir::Value, 4> d;
     for (int64_t i = 0; i < 4; ++i)
-      d[i] = b.create<mlir::LLVM::ExtractValueOp>(loc, op.getRes(), llvm::ArrayRef<int64_t>{i});
+      d[i] = b.create<mlir::LLVM::ExtractValueOp>(loc, result, llvm::ArrayRef<int64_t>{i});
     return d;
   }
 
 private:
+  // One PTX instruction without side effects (the warp-wide ones, mma and movmatrix, are
+  // reached by every lane of the warp).
+  mlir::Value ptx(mlir::Type resultType, mlir::ValueRange operands, llvm::StringRef code,
+                  llvm::StringRef constraints) {
+    return b
+        .create<mlir::LLVM::InlineAsmOp>(loc, resultType, operands, code, constraints,
+                                         /*has_side_effects=*/false, /*is_align_stack=*/false,
+                                         mlir::LLVM::AsmDialectAttr(), mlir::ArrayAttr())
+        .getRes();
+  }
   mlir::Type ptrType(unsigned space) { return mlir::LLVM::LLVMPointerType::get(ctx, space); }
   mlir::VectorType pairType() { return mlir::VectorType::get({2}, elementType); }
   // The vector of two elements x, y.
