@@ -106,6 +106,9 @@ BINARY = {
     "arith.addi": lambda a, b: a + b, "arith.muli": lambda a, b: a * b,
     "arith.subi": lambda a, b: a - b, "arith.divui": lambda a, b: a // b,
     "arith.remui": lambda a, b: a % b, "arith.minui": min, "arith.maxui": max,
+    # Signed division truncates toward zero, Python's // floors.
+    "arith.divsi": lambda a, b: abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1),
+    "arith.remsi": lambda a, b: abs(a) % abs(b) * (-1 if a < 0 else 1),
     "arith.andi": lambda a, b: a and b, "arith.ori": lambda a, b: a or b,
     "arith.addf": lambda a, b: np.float32(a + b), "arith.mulf": lambda a, b: np.float32(a * b),
     "arith.subf": lambda a, b: np.float32(a - b), "arith.divf": lambda a, b: np.float32(a / b),

@@ -5,6 +5,7 @@ time, fails with a clear message where there is no driver, and, through a fake d
 parameters its cubins expect. Numbers on a real GPU: tests/gpu/run_mlp_cuda.py."""
 import ctypes
 import os
+import shutil
 import subprocess
 
 import numpy as np
@@ -12,8 +13,8 @@ import pytest
 
 from conftest import BIN, REPO, run
 from cuda_artifacts import (PTX, CUBIN, embedded_symbol, fake_driver_env, fatbin_images,
-                            fatbin_of, find_cuda_toolkit, find_cuobjdump, read_plan,
-                            run_on_fake_driver)
+                            fatbin_of, fatbin_payloads, find_cuda_toolkit, find_cuobjdump,
+                            read_plan, run_on_fake_driver)
 from gpu_models import EXPECTED_RESIDUAL_EPILOGUES, RELU_MLP, RESIDUAL
 
 MLP = REPO / "examples" / "mlp" / "model.py"
@@ -106,6 +107,44 @@ def test_emit_llvm_prints_the_gpu_kernels(pt2c, mlp_artifact):
     assert 'target triple = "nvptx64-nvidia-cuda"' in result.stdout
     assert "!nvvm.annotations" in result.stdout
     assert "define internal float @__nv_erff" in result.stdout  # libdevice, linked
+
+
+HALF_BIAS_GELU = """
+import torch
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.b = torch.nn.Parameter(torch.randn(1536, dtype=torch.float16))
+    def forward(self, x):
+        return torch.nn.functional.gelu(x + self.b)
+model = M()
+example_inputs = (torch.randn(197, 1536, dtype=torch.float16),)
+"""
+
+
+def test_pointwise_kernels_move_8_bytes_a_thread(pt2c, tmp_path):
+    """A half-precision bias + GELU (a ViT MLP's) takes 4 neighbours a thread
+    (MapParallelLoopsToGpu.cpp): 197 x 1536 / 4 threads in 296 blocks, kernel pointers
+    declared 16-byte aligned, and the sm_90 code loads and stores 8 bytes at a time."""
+    model = tmp_path / "model.py"
+    model.write_text(HALF_BIAS_GELU)
+    llvm = run([pt2c, model, "--target", "cuda:sm_90", "--emit", "llvm"])
+    assert llvm.returncode == 0, llvm.stderr
+    kernel = next(line for line in llvm.stdout.splitlines() if line.startswith("define void"))
+    assert kernel.count("ptr align 16") == 3, kernel
+    so = tmp_path / "m.so"
+    result = run([pt2c, model, "--target", "cuda:sm_90", "-o", so])
+    assert result.returncode == 0, result.stderr
+    plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])
+    assert [(k["grid"], k["block"]) for k in plan["gpu_kernels"]] == [((296, 1, 1),
+                                                                      (256, 1, 1))]
+    zstd = shutil.which("zstd")
+    if zstd is None:
+        return  # the PTX is zstd-compressed in the fatbin
+    ptx = [payload for kind, sm, payload in fatbin_payloads(fatbin_of(so)) if kind == PTX]
+    # The payload is padded past the compressed frame, which zstd reports after decoding.
+    text = subprocess.run([zstd, "-d", "-c"], input=ptx[0], capture_output=True).stdout.decode()
+    assert text.count("ld.global.v4.b16") == 2 and text.count("st.global.v4.b16") == 1, text
 
 
 def driver_is_installed():
@@ -488,11 +527,9 @@ def test_half_attention_with_16_wide_heads_runs_on_tensor_cores(pt2c, cpp_host, 
     one 16-row tile a block with the keys split over the warps (few tiles) or one tile a
     warp (552 tiles for the 1100-token case). The cases are tests/gpu/attention's, which
     the GPU machine checks against eager (make_attention_bundles.sh); here the launches
-    go through the fake driver, which checks their parameters against the cubins'. Both
-    default targets: V's blocks are transposed with movmatrix, which sm_80's PTX gets
-    only at ISA 7.8 (PtxCompiler.cpp)."""
+    go through the fake driver, which checks their parameters against the cubins'."""
     so = tmp_path / "cases_cuda.so"
-    result = run([pt2c, ATTENTION_CASES, "--target", "cuda", "-o", so],
+    result = run([pt2c, ATTENTION_CASES, "--target", "cuda:sm_90", "-o", so],
                  env=dict(os.environ, PT2C_DTYPE=dtype))
     assert result.returncode == 0, result.stderr
     plan = read_plan(embedded_symbol(so, "__pt2c_plan")[0])

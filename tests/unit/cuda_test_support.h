@@ -19,7 +19,7 @@ struct FakeCudaStats {
   int live_allocations;
   int primary_context_references;
   int context_depth;
-  int htod_copies, dtoh_copies, launches, module_loads, module_unloads;
+  int htod_copies, dtoh_copies, dtod_copies, launches, module_loads, module_unloads;
   uint64_t htod_bytes;
   void *last_stream;
   char last_kernel[64];

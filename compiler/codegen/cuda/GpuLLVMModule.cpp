@@ -25,7 +25,20 @@ llvm::Expected<GpuLLVMModule> translateGpuModule(mlir::gpu::GPUModuleOp kernels,
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "translating the GPU kernels to LLVM IR failed");
   internalizeAllButKernels(*result.module, result.kernels);
+  alignKernelPointers(*result.module, result.kernels);
   return result;
+}
+
+void alignKernelPointers(llvm::Module &m, const std::vector<std::string> &kernels) {
+  for (const std::string &name : kernels) {
+    llvm::Function *f = m.getFunction(name);
+    if (!f)
+      continue;
+    for (llvm::Argument &arg : f->args())
+      if (arg.getType()->isPointerTy() && !arg.hasAttribute(llvm::Attribute::Alignment))
+        arg.addAttr(llvm::Attribute::getWithAlignment(m.getContext(),
+                                                      llvm::Align(kKernelPointerAlignment)));
+  }
 }
 
 void internalizeAllButKernels(llvm::Module &m, const std::vector<std::string> &kernels) {

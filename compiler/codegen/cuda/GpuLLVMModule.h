@@ -26,6 +26,13 @@ llvm::Expected<GpuLLVMModule> translateGpuModule(mlir::gpu::GPUModuleOp kernels,
                                                  llvm::StringRef kernelAttr,
                                                  llvm::LLVMContext &context);
 
+// Every pointer a kernel takes is a buffer's start: the plan's arena and weights buffers
+// are 64-byte aligned, device allocations 256-byte, and the runtime stages a caller's
+// tensor at any other address (runtime/src/cuda/cuda_model.h). Declaring it lets the
+// backend merge a thread's neighbouring loads and stores into 16-byte ones.
+constexpr uint64_t kKernelPointerAlignment = 16;
+void alignKernelPointers(llvm::Module &m, const std::vector<std::string> &kernels);
+
 // Everything but `kernels` becomes internal (after linking a device library, again).
 void internalizeAllButKernels(llvm::Module &m, const std::vector<std::string> &kernels);
 

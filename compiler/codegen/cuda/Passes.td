@@ -17,7 +17,10 @@ def MapParallelLoopsToGpuPass
     launch for convert-parallel-loops-to-gpu. Its dimensions are collapsed into one
     row-major index (the last dimension varies fastest, so neighbouring threads touch
     neighbouring elements), tiled by `block-size`, and the tiles mapped to blocks and
-    the elements of a tile to threads. Loops nested inside run sequentially in each
+    the elements of a tile to threads. A straight-line body whose accesses along the
+    innermost loop are unit-stride last indices takes up to 8 bytes of neighbours per
+    thread (the innermost loop stepped by k, the body repeated k times op by op), for
+    the backend's vector loads and stores. Loops nested inside run sequentially in each
     thread (e.g. the reduction of a matmul). Top-level code outside any parallel loop
     (a full reduction, a rank-0 result) runs in a single-thread launch; memref.copy
     becomes a parallel loop first.

@@ -57,6 +57,11 @@ struct pt2c_cuda_model {
   CUdeviceptr *graph_buffers; /* buffer_address as the graph was captured with */
 };
 
+/* The alignment the compiler declares for every pointer a generated kernel takes
+ * (compiler/codegen/cuda/GpuLLVMModule.cpp, kKernelPointerAlignment): the kernels may
+ * load and store 16 bytes at a time. */
+enum { kKernelPointerAlignment = 16 };
+
 /* Loads the driver, picks the device (the current context's, else device 0), loads the
  * fatbin and allocates everything; sets model->cuda. The plan is already parsed and its
  * weights checked against `source`. On failure model->cuda holds what was made, for

@@ -34,6 +34,21 @@ static void bind_tensors(pt2c_model *model, const pt2c_tensor *inputs, pt2c_tens
   }
 }
 
+/* Whether every caller tensor is at an address the generated kernels can take: the
+ * compiler declares each kernel pointer kKernelPointerAlignment-aligned (the arena,
+ * weights and staging buffers are, at 64 bytes or more) and may then move 16 bytes at a
+ * time. A tensor elsewhere (a view into another one's storage) runs staged. */
+static int caller_tensors_aligned(const pt2c_model *model, const pt2c_tensor *inputs,
+                                  const pt2c_tensor *outputs) {
+  for (uint32_t i = 0; i < model->plan.header->num_inputs; ++i)
+    if ((uintptr_t)inputs[i].data % kKernelPointerAlignment != 0)
+      return 0;
+  for (uint32_t i = 0; i < model->plan.header->num_outputs; ++i)
+    if ((uintptr_t)outputs[i].data % kKernelPointerAlignment != 0)
+      return 0;
+  return 1;
+}
+
 static pt2c_status copy_inputs_in(pt2c_model *model, const pt2c_tensor *inputs) {
   struct pt2c_cuda_model *cuda = model->cuda;
   for (uint32_t i = 0; i < model->plan.header->num_inputs; ++i) {
@@ -266,7 +281,8 @@ pt2c_status pt2c_cuda_run(pt2c_model *model, const pt2c_tensor *inputs, pt2c_ten
   CUresult result = cuda->cu->CtxPushCurrent(cuda->context);
   if (result != CUDA_SUCCESS)
     return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, "cannot make the context current");
-  int staged = host_memory || cuda->device_staged;
+  int staged =
+      host_memory || cuda->device_staged || !caller_tensors_aligned(model, inputs, outputs);
   bind_tensors(model, inputs, outputs, staged);
   if (!staged && cuda->use_graph && cuda->graph != NULL &&
       memcmp(cuda->graph_buffers, cuda->buffer_address,

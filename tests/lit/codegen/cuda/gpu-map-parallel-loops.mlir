@@ -12,31 +12,100 @@
 #row = affine_map<(d0, d1) -> (d1)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
-// 80 elements: one block of 80 threads; the flat index splits into (row, column) with
-// the column varying fastest.
+// 80 elements, two neighbours a thread (8 bytes of f32): one block of 40 threads; the
+// flat index splits into (row, column pair) with the pair varying fastest, and each
+// access is repeated for the pair's second column, side by side.
 // MAP-LABEL: func.func @bias_add
-// MAP-DAG:     %[[C10:.*]] = arith.constant 10 : index
-// MAP-DAG:     %[[C80:.*]] = arith.constant 80 : index
+// MAP-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// MAP-DAG:     %[[C5:.*]] = arith.constant 5 : index
 // MAP:         scf.parallel (%[[BLOCK:.*]]) =
 // MAP:           scf.parallel (%[[THREAD:.*]]) =
 // MAP:             %[[FLAT:.*]] = arith.addi %[[THREAD]], %[[BLOCK]] : index
 // MAP:             arith.cmpi ult
 // MAP:             scf.if
-// MAP:               %[[COL:.*]] = arith.remsi %[[FLAT]], %[[C10]] : index
-// MAP:               %[[ROW:.*]] = arith.divsi %[[FLAT]], %[[C10]] : index
-// MAP:               memref.load %{{.*}}[%[[COL]]] : memref<10xf32>
-// MAP:               memref.load %{{.*}}[%[[ROW]], %[[COL]]] : memref<8x10xf32>
+// MAP:               %[[PAIR:.*]] = arith.remsi %[[FLAT]], %[[C5]] : index
+// MAP:               %[[ROW:.*]] = arith.divsi %[[FLAT]], %[[C5]] : index
+// MAP:               %[[COL:.*]] = arith.muli %[[PAIR]], %[[C2]] : index
+// MAP:               %[[NEXT:.*]] = arith.addi %[[COL]], %{{.*}} : index
+// MAP-NEXT:          memref.load %{{.*}}[%[[COL]]] : memref<10xf32>
+// MAP-NEXT:          memref.load %{{.*}}[%[[NEXT]]] : memref<10xf32>
+// MAP-NEXT:          memref.load %{{.*}}[%[[ROW]], %[[COL]]] : memref<8x10xf32>
+// MAP-NEXT:          memref.load %{{.*}}[%[[ROW]], %[[NEXT]]] : memref<8x10xf32>
 // MAP:               memref.store %{{.*}}, %{{.*}}[%[[ROW]], %[[COL]]] : memref<8x10xf32>
+// MAP-NEXT:          memref.store %{{.*}}, %{{.*}}[%[[ROW]], %[[NEXT]]] : memref<8x10xf32>
 // MAP:           } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
 // MAP:         } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
 // LAUNCH-LABEL: func.func @bias_add
-// LAUNCH:         gpu.launch_func @bias_add_kernel::@bias_add_kernel blocks in (%c1, %c1, %c1) threads in (%c80, %c1, %c1) args(%arg0 : memref<10xf32>, %arg1 : memref<8x10xf32>, %arg2 : memref<8x10xf32>)
+// LAUNCH:         gpu.launch_func @bias_add_kernel::@bias_add_kernel blocks in (%c1, %c1, %c1) threads in (%c40, %c1, %c1) args(%arg0 : memref<10xf32>, %arg1 : memref<8x10xf32>, %arg2 : memref<8x10xf32>)
 func.func @bias_add(%b: memref<10xf32>, %x: memref<8x10xf32>, %y: memref<8x10xf32>) {
   linalg.generic {indexing_maps = [#row, #id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%b, %x : memref<10xf32>, memref<8x10xf32>) outs(%y : memref<8x10xf32>) {
   ^bb0(%in: f32, %in_0: f32, %out: f32):
     %0 = arith.addf %in, %in_0 : f32
     linalg.yield %0 : f32
+  }
+  return
+}
+
+// Half-precision rows of 64: four neighbours a thread (8 bytes), 64 threads for 256
+// elements; the loads of the four sit side by side for the backend to merge, and the
+// stores.
+// MAP-LABEL: func.func @half_rows
+// MAP-COUNT-4:     memref.load %{{.*}} : memref<4x64xf16>
+// MAP-NEXT:        arith.mulf
+// MAP-COUNT-3:     arith.mulf
+// MAP-COUNT-4:     memref.store %{{.*}} : memref<4x64xf16>
+// LAUNCH-LABEL: func.func @half_rows
+// LAUNCH:         gpu.launch_func @half_rows_kernel::@half_rows_kernel blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1)
+func.func @half_rows(%x: memref<4x64xf16>, %y: memref<4x64xf16>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<4x64xf16>) outs(%y : memref<4x64xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    %0 = arith.mulf %in, %in : f16
+    linalg.yield %0 : f16
+  }
+  return
+}
+
+// One dimension of 1280 f32 -> f16, two neighbours a thread: the nest is normalized
+// like a collapsed one (640 pairs, 3 blocks of 256 threads), so the guard tests the
+// pair's index, and the element is twice it. Left at step 2, tileParallelLoop's guard
+// multiplied the thread's index by the step a second time and skipped the tail of
+// blocks 1 and 2 (efficientnet_b0_fp16's average pool, thirty-third session).
+// MAP-LABEL: func.func @long_row
+// MAP-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// MAP-DAG:     %[[C640:.*]] = arith.constant 640 : index
+// MAP:         %[[PAIRS:.*]] = arith.muli %{{.*}}, %[[C640]] : index
+// MAP:         scf.parallel (%[[BLOCK:.*]]) = (%{{.*}}) to (%[[PAIRS]]) step (%[[TILE:.*]]) {
+// MAP:           scf.parallel (%[[THREAD:.*]]) = (%{{.*}}) to (%[[TILE]]) step (%{{.*}}) {
+// MAP:             %[[FLAT:.*]] = arith.addi %[[THREAD]], %[[BLOCK]] : index
+// MAP:             arith.cmpi ult, %{{.*}}, %[[PAIRS]] : index
+// MAP:             scf.if
+// MAP:               %[[ELEM:.*]] = arith.muli %[[FLAT]], %[[C2]] : index
+// MAP:               memref.load %{{.*}}[%[[ELEM]]] : memref<1280xf32>
+// LAUNCH-LABEL: func.func @long_row
+// LAUNCH:         gpu.launch_func @long_row_kernel::@long_row_kernel blocks in (%c3, %c1, %c1) threads in (%c256, %c1, %c1)
+func.func @long_row(%x: memref<1280xf32>, %y: memref<1280xf16>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                  iterator_types = ["parallel"]}
+      ins(%x : memref<1280xf32>) outs(%y : memref<1280xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %0 = arith.truncf %in : f32 to f16
+    linalg.yield %0 : f16
+  }
+  return
+}
+
+// A transpose reads along the innermost loop's column, not its row: one element a
+// thread, 256 threads.
+// LAUNCH-LABEL: func.func @transpose
+// LAUNCH:         gpu.launch_func @transpose_kernel::@transpose_kernel blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1)
+#transposed = affine_map<(d0, d1) -> (d1, d0)>
+func.func @transpose(%x: memref<16x16xf32>, %y: memref<16x16xf32>) {
+  linalg.generic {indexing_maps = [#transposed, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<16x16xf32>) outs(%y : memref<16x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
   }
   return
 }
