@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pt2c/pt2c.h"
+#include "runtime/src/cuda/cuda_model.h"
 #include "runtime/src/model.h"
 #include "tests/unit/cuda_test_support.h"
 #include "tests/unit/plan_builder.h"
@@ -209,7 +210,19 @@ TEST_CASE("a run is one CUDA graph launch, captured at the first run") {
   CHECK(stats.launches == launches + 3 * 3); // the graph's three kernels per run
 }
 
-TEST_CASE("device tensors that move go through the staging buffers under one more graph") {
+// Runs the model on device input `x` and output `out`, and checks the output.
+static void run_on_device(pt2c_model *model, void *x, void *out, Io &io) {
+  std::memset(out, 0, kTensorBytes);
+  pt2c_tensor input{x, PT2C_F32, 2, io.dims.data()};
+  pt2c_tensor output{out, PT2C_F32, 2, io.dims.data()};
+  void *stream = reinterpret_cast<void *>(0x5eed);
+  REQUIRE(pt2c_model_run_device(model, &input, 1, &output, 1, stream) == PT2C_OK);
+  const float *result = static_cast<const float *>(out);
+  for (int i = 0; i < kNumElements; ++i)
+    CHECK(result[i] == io.expected(i));
+}
+
+TEST_CASE("device tensors that alternate run one graph per set, without copies") {
   ModelPtr model = create_ok(gpu_builder().build());
   DeviceMemory device;
   void *x = device.alloc(kTensorBytes);
@@ -217,21 +230,34 @@ TEST_CASE("device tensors that move go through the staging buffers under one mor
   Io io;
   std::memcpy(x, io.x.data(), kTensorBytes);
   const auto &stats = fake_cuda_stats();
-  int captures = stats.graph_captures;
-  void *stream = reinterpret_cast<void *>(0x5eed);
-  for (int run = 0; run < 5; ++run) { // y[0], y[1], y[0], y[0], y[1]
-    void *out = y[run == 1 || run == 4 ? 1 : 0];
-    std::memset(out, 0, kTensorBytes);
-    pt2c_tensor input{x, PT2C_F32, 2, io.dims.data()};
-    pt2c_tensor output{out, PT2C_F32, 2, io.dims.data()};
-    REQUIRE(pt2c_model_run_device(model.get(), &input, 1, &output, 1, stream) == PT2C_OK);
-    const float *result = static_cast<const float *>(out);
-    for (int i = 0; i < kNumElements; ++i)
-      CHECK(result[i] == io.expected(i));
-  }
-  // The first run's graph on the caller's pointers; the second run's moved, so that run
-  // and every later one copy through the staging buffers under a second graph.
+  int captures = stats.graph_captures, copies = stats.dtod_copies;
+  int graph_launches = stats.graph_launches;
+  for (int run = 0; run < 5; ++run) // y[0], y[1], y[0], y[0], y[1]
+    run_on_device(model.get(), x, y[run == 1 || run == 4 ? 1 : 0], io);
   CHECK(stats.graph_captures == captures + 2);
+  CHECK(stats.graph_launches == graph_launches + 5);
+  CHECK(stats.dtod_copies == copies);
+}
+
+TEST_CASE("device tensors that keep moving go through the staging buffers under one graph") {
+  ModelPtr model = create_ok(gpu_builder().build());
+  DeviceMemory device;
+  void *x = device.alloc(kTensorBytes);
+  constexpr int kSets = kCudaGraphsPerModel + 2;
+  void *y[kSets];
+  for (void *&out : y)
+    out = device.alloc(kTensorBytes);
+  Io io;
+  std::memcpy(x, io.x.data(), kTensorBytes);
+  const auto &stats = fake_cuda_stats();
+  int captures = stats.graph_captures, copies = stats.dtod_copies;
+  for (int run = 0; run < kSets + 1; ++run) // every output once, then the first again
+    run_on_device(model.get(), x, y[run % kSets], io);
+  // A graph for each of the first kCudaGraphsPerModel outputs; the next one finds them
+  // all taken, so it and every later run copy the input in and the output out through
+  // the staging buffers, under one more graph.
+  CHECK(stats.graph_captures == captures + kCudaGraphsPerModel + 1);
+  CHECK(stats.dtod_copies == copies + 2 * (kSets + 1 - kCudaGraphsPerModel));
 }
 
 TEST_CASE("PT2C_CUDA_GRAPH=0 launches the kernels one by one") {

@@ -332,7 +332,8 @@ static pt2c_status allocate_tables(struct pt2c_cuda_model *cuda, const pt2c_plan
   cuda->buffer_address = allocate_array(header->num_buffers, sizeof(CUdeviceptr));
   cuda->arg_values = allocate_array(plan->max_step_args, sizeof(CUdeviceptr));
   cuda->params = allocate_array(plan->max_step_args, sizeof(void *));
-  cuda->graph_buffers = allocate_array(header->num_buffers, sizeof(CUdeviceptr));
+  cuda->graph_buffers =
+      allocate_array((size_t)header->num_buffers * kCudaGraphsPerModel, sizeof(CUdeviceptr));
   if (!cuda->staging || !cuda->buffer_address || !cuda->arg_values || !cuda->params ||
       !cuda->graph_buffers)
     return pt2c_fail(PT2C_ERROR_OUT_OF_MEMORY, "could not allocate the GPU launch tables");
@@ -464,8 +465,8 @@ void pt2c_cuda_model_destroy(struct pt2c_cuda_model *cuda) {
       cu->MemFree(cuda->state);
     if (cuda->symbols)
       cu->MemFree(cuda->symbols);
-    if (cuda->graph)
-      cu->GraphExecDestroy(cuda->graph);
+    for (uint32_t i = 0; i < cuda->num_graphs; ++i)
+      cu->GraphExecDestroy(cuda->graphs[i]);
     pt2c_cuda_gemms_destroy(cu, cuda->gemms);
     if (cuda->conv_library != NULL)
       cuda->conv_library->destroy(cu, cuda->convs);

@@ -14,6 +14,9 @@
 extern "C" {
 #endif
 
+/* How many CUDA graphs a model keeps, one per set of caller tensors (see graphs). */
+enum { kCudaGraphsPerModel = 4 };
+
 struct pt2c_cuda_model {
   /* 1: module and weights are another model's, which this one neither frees nor
    * unloads: a context's parent's (model.h), or the first graph's of a plan set */
@@ -49,12 +52,18 @@ struct pt2c_cuda_model {
   int warmed_up;
   int use_graph;
   CUstream capture_stream; /* a stream of our own to capture on */
-  CUgraphExec graph;       /* NULL until the first run */
-  /* Device-memory runs whose tensors moved after the capture (a caller that allocates
-   * new tensors per call, as PyTorch code does) go through the staging buffers from
+  /* One graph per set of caller tensors, up to kCudaGraphsPerModel: a caller that
+   * alternates a few sets of tensors (double buffering; a framework's allocator handing
+   * back the same blocks) runs each set's own graph, with no copies. */
+  CUgraphExec graphs[kCudaGraphsPerModel]; /* the first num_graphs are captured */
+  uint32_t num_graphs;
+  uint32_t next_replaced;     /* the graph a capture replaces once all are taken */
+  CUdeviceptr *graph_buffers; /* per graph, num_buffers entries: buffer_address as
+                                 that graph was captured with */
+  /* Device-memory runs on yet another set of tensors when every graph is taken (a
+   * caller that allocates new tensors per call) go through the staging buffers from
    * then on: copies on the stream in and out instead of a new capture per run. */
   int device_staged;
-  CUdeviceptr *graph_buffers; /* buffer_address as the graph was captured with */
 };
 
 /* The alignment the compiler declares for every pointer a generated kernel takes

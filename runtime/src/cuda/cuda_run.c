@@ -192,13 +192,23 @@ static pt2c_status launch_steps(pt2c_model *model, CUstream stream, int capturin
   return PT2C_OK;
 }
 
-/* Captures the steps, on the model's own stream, into a new executable graph. */
-static pt2c_status capture_graph(pt2c_model *model) {
+/* The graph captured on the current buffer addresses, or -1. */
+static int find_graph(const pt2c_model *model) {
+  const struct pt2c_cuda_model *cuda = model->cuda;
+  uint32_t num_buffers = model->plan.header->num_buffers;
+  for (uint32_t i = 0; i < cuda->num_graphs; ++i)
+    if (memcmp(cuda->graph_buffers + (size_t)i * num_buffers, cuda->buffer_address,
+               num_buffers * sizeof(CUdeviceptr)) == 0)
+      return (int)i;
+  return -1;
+}
+
+/* Captures the steps, on the model's own stream, into a new executable graph: a graph
+ * of its own while fewer than kCudaGraphsPerModel are taken, else in place of the one
+ * captured longest ago. Sets *index to it. */
+static pt2c_status capture_graph(pt2c_model *model, int *index) {
   struct pt2c_cuda_model *cuda = model->cuda;
   const pt2c_cuda_driver *cu = cuda->cu;
-  if (cuda->graph != NULL)
-    cu->GraphExecDestroy(cuda->graph);
-  cuda->graph = NULL;
   CUresult result =
       cu->StreamBeginCapture(cuda->capture_stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
   if (result != CUDA_SUCCESS)
@@ -209,24 +219,35 @@ static pt2c_status capture_graph(pt2c_model *model) {
   result = cu->StreamEndCapture(cuda->capture_stream, &graph);
   if (status == PT2C_OK && result != CUDA_SUCCESS)
     status = pt2c_cuda_fail(cu, result, PT2C_ERROR_DEVICE, "capturing the CUDA graph failed");
+  CUgraphExec exec = NULL;
   if (status == PT2C_OK) {
-    result = cu->GraphInstantiateWithFlags(&cuda->graph, graph, 0);
-    if (result != CUDA_SUCCESS) {
-      cuda->graph = NULL;
+    result = cu->GraphInstantiateWithFlags(&exec, graph, 0);
+    if (result != CUDA_SUCCESS)
       status = pt2c_cuda_fail(cu, result, pt2c_cuda_status(result),
                               "instantiating the CUDA graph failed");
-    }
   }
   if (graph != NULL)
     cu->GraphDestroy(graph); /* the executable graph is a copy */
-  if (status == PT2C_OK)
-    memcpy(cuda->graph_buffers, cuda->buffer_address,
-           model->plan.header->num_buffers * sizeof(CUdeviceptr));
-  return status;
+  if (status != PT2C_OK)
+    return status;
+  uint32_t slot = cuda->num_graphs;
+  if (slot == kCudaGraphsPerModel) {
+    slot = cuda->next_replaced;
+    cuda->next_replaced = (slot + 1) % kCudaGraphsPerModel;
+    cu->GraphExecDestroy(cuda->graphs[slot]);
+  } else {
+    cuda->num_graphs++;
+  }
+  cuda->graphs[slot] = exec;
+  uint32_t num_buffers = model->plan.header->num_buffers;
+  memcpy(cuda->graph_buffers + (size_t)slot * num_buffers, cuda->buffer_address,
+         num_buffers * sizeof(CUdeviceptr));
+  *index = (int)slot;
+  return PT2C_OK;
 }
 
-/* Queues every step on `stream`: one graph launch, captured at the first run and again
- * whenever a buffer address differs from the capture's. */
+/* Queues every step on `stream`: one launch of the graph captured on these buffer
+ * addresses, captured now if there is none. */
 static pt2c_status run_steps(pt2c_model *model, CUstream stream) {
   struct pt2c_cuda_model *cuda = model->cuda;
   int with_cudnn = cuda->conv_library->served(cuda->convs) > 0;
@@ -234,9 +255,9 @@ static pt2c_status run_steps(pt2c_model *model, CUstream stream) {
     cuda->warmed_up = 1;
     return launch_steps(model, stream, 0);
   }
-  size_t table_bytes = model->plan.header->num_buffers * sizeof(CUdeviceptr);
-  if (cuda->graph == NULL || memcmp(cuda->graph_buffers, cuda->buffer_address, table_bytes) != 0) {
-    pt2c_status status = capture_graph(model);
+  int index = find_graph(model);
+  if (index < 0) {
+    pt2c_status status = capture_graph(model, &index);
     if (status != PT2C_OK && with_cudnn) {
       cuda->use_graph = 0; /* see warmed_up */
       return launch_steps(model, stream, 0);
@@ -244,7 +265,7 @@ static pt2c_status run_steps(pt2c_model *model, CUstream stream) {
     if (status != PT2C_OK)
       return status;
   }
-  CUresult result = cuda->cu->GraphLaunch(cuda->graph, stream);
+  CUresult result = cuda->cu->GraphLaunch(cuda->graphs[index], stream);
   if (result != CUDA_SUCCESS)
     return pt2c_cuda_fail(cuda->cu, result, PT2C_ERROR_DEVICE, "launching the CUDA graph failed");
   return PT2C_OK;
@@ -284,9 +305,8 @@ pt2c_status pt2c_cuda_run(pt2c_model *model, const pt2c_tensor *inputs, pt2c_ten
   int staged =
       host_memory || cuda->device_staged || !caller_tensors_aligned(model, inputs, outputs);
   bind_tensors(model, inputs, outputs, staged);
-  if (!staged && cuda->use_graph && cuda->graph != NULL &&
-      memcmp(cuda->graph_buffers, cuda->buffer_address,
-             model->plan.header->num_buffers * sizeof(CUdeviceptr)) != 0) {
+  if (!staged && cuda->use_graph && cuda->num_graphs == kCudaGraphsPerModel &&
+      find_graph(model) < 0) {
     cuda->device_staged = staged = 1;
     bind_tensors(model, inputs, outputs, 1);
   }
