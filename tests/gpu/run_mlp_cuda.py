@@ -14,8 +14,9 @@ The bundle comes from tests/gpu/make_mlp_cuda_bundle.sh on the build machine:
 Checks, each printed as PASS/FAIL/SKIP, exit status 1 on any FAIL:
   1. cpp_host runs the .so (host memory, pt2c_model_run) within the tolerance;
   2. the same through ctypes, three runs in a row (weights stay, arena is reused);
-  3. pt2c_model_run_device on torch CUDA tensors on a non-default torch stream (skipped
-     without torch);
+  3. pt2c_model_run_device on torch CUDA tensors on a non-default torch stream, then on
+     five more sets of output tensors and the first again (a CUDA graph per set for the
+     first four, then copies through the staging buffers) (skipped without torch);
   4. a wrong input dtype is refused with PT2C_ERROR_DTYPE, a null model with an error.
 The metric is max|out - ref| / max|ref| (fp32: 1e-3 by default).
 Needs numpy; torch (with CUDA) for check 3.
@@ -202,6 +203,29 @@ def check_device_memory(lib, model, inputs, refs, tolerance):
               for o, (dtype, _), r in zip(outs, infos, refs)]
     report("pt2c_model_run_device (torch tensors, own stream)", max(errors) <= tolerance,
            f"rel {errors}")
+
+    # Output tensors that move: a graph per set for the first four sets (the runtime's
+    # kCudaGraphsPerModel), then copies through the staging buffers; every run's result
+    # is checked, the first set's last.
+    def unwritten():
+        return [to_torch(np.full(int(np.prod(shape)) * np.dtype(dtype).itemsize, 0xFF,
+                                 np.uint8).view(dtype).reshape(shape))
+                for dtype, shape in infos]
+    sets = [unwritten() for _ in range(5)] + [outs]
+    with torch.cuda.stream(stream):
+        for torch_outs in sets:
+            pt2c_outs, keep = tensors([(o.data_ptr(), np.dtype(dtype), shape)
+                                       for o, (dtype, shape) in zip(torch_outs, infos)])
+            status = lib.lib.pt2c_model_run_device(model, ins, len(xs), pt2c_outs, len(outs),
+                                                   ctypes.c_void_p(stream.cuda_stream))
+            if status != PT2C_OK:
+                return report("pt2c_model_run_device on six sets of output tensors", False,
+                              f"status {status}: {lib.error()}")
+    stream.synchronize()
+    errors = [relative_error(o.cpu().numpy().view(np.dtype(dtype)), np.load(r))
+              for torch_outs in sets for o, (dtype, _), r in zip(torch_outs, infos, refs)]
+    report("pt2c_model_run_device on six sets of output tensors (graphs, then staging)",
+           max(errors) <= tolerance, f"max rel {max(errors):.3g}")
 
     # Time queued runs (no copies): what the device path is for.
     runs = 100
