@@ -184,50 +184,57 @@ def check_device_memory(lib, model, inputs, refs, tolerance):
     arrays = [np.load(p) for p in inputs]
     xs = [to_torch(a) for a in arrays]
     infos = lib.outputs(model)
-    # All bits set (a NaN in f16, bf16 and f32 alike) where a run writes nothing.
-    outs = [to_torch(np.full(int(np.prod(shape)) * np.dtype(dtype).itemsize, 0xFF, np.uint8)
-                     .view(dtype).reshape(shape)) for dtype, shape in infos]
+
+    def unwritten():
+        """Output tensors with all bits set (a NaN in f16, bf16 and f32 alike), which
+        show where a run writes nothing."""
+        return [to_torch(np.full(int(np.prod(shape)) * np.dtype(dtype).itemsize, 0xFF,
+                                 np.uint8).view(dtype).reshape(shape))
+                for dtype, shape in infos]
+
+    def run_into(torch_outs):
+        """Queues one run on `stream` writing `torch_outs`; returns its status."""
+        pt2c_outs, keep = tensors([(o.data_ptr(), np.dtype(dtype), shape)
+                                   for o, (dtype, shape) in zip(torch_outs, infos)])
+        with torch.cuda.stream(stream):
+            return lib.lib.pt2c_model_run_device(model, ins, len(xs), pt2c_outs,
+                                                 len(torch_outs),
+                                                 ctypes.c_void_p(stream.cuda_stream))
+
+    def errors_of(torch_outs):
+        return [relative_error(o.cpu().numpy().view(np.dtype(dtype)), np.load(r))
+                for o, (dtype, _), r in zip(torch_outs, infos, refs)]
+
+    outs = unwritten()
     ins, keep_in = tensors([(x.data_ptr(), a.dtype, a.shape) for x, a in zip(xs, arrays)])
-    outs_t, keep_out = tensors([(o.data_ptr(), np.dtype(dtype), shape)
-                                for o, (dtype, shape) in zip(outs, infos)])
     stream = torch.cuda.Stream()
     torch.cuda.synchronize()
-    with torch.cuda.stream(stream):
-        status = lib.lib.pt2c_model_run_device(model, ins, len(xs), outs_t, len(outs),
-                                               ctypes.c_void_p(stream.cuda_stream))
+    status = run_into(outs)
     if status != PT2C_OK:
         return report("pt2c_model_run_device (torch tensors, own stream)", False,
                       f"status {status}: {lib.error()}")
     stream.synchronize()
-    errors = [relative_error(o.cpu().numpy().view(np.dtype(dtype)), np.load(r))
-              for o, (dtype, _), r in zip(outs, infos, refs)]
+    errors = errors_of(outs)
     report("pt2c_model_run_device (torch tensors, own stream)", max(errors) <= tolerance,
            f"rel {errors}")
 
     # Output tensors that move: a graph per set for the first four sets (the runtime's
     # kCudaGraphsPerModel), then copies through the staging buffers; every run's result
     # is checked, the first set's last.
-    def unwritten():
-        return [to_torch(np.full(int(np.prod(shape)) * np.dtype(dtype).itemsize, 0xFF,
-                                 np.uint8).view(dtype).reshape(shape))
-                for dtype, shape in infos]
     sets = [unwritten() for _ in range(5)] + [outs]
-    with torch.cuda.stream(stream):
-        for torch_outs in sets:
-            pt2c_outs, keep = tensors([(o.data_ptr(), np.dtype(dtype), shape)
-                                       for o, (dtype, shape) in zip(torch_outs, infos)])
-            status = lib.lib.pt2c_model_run_device(model, ins, len(xs), pt2c_outs, len(outs),
-                                                   ctypes.c_void_p(stream.cuda_stream))
-            if status != PT2C_OK:
-                return report("pt2c_model_run_device on six sets of output tensors", False,
-                              f"status {status}: {lib.error()}")
+    for torch_outs in sets:
+        status = run_into(torch_outs)
+        if status != PT2C_OK:
+            return report("pt2c_model_run_device on six sets of output tensors", False,
+                          f"status {status}: {lib.error()}")
     stream.synchronize()
-    errors = [relative_error(o.cpu().numpy().view(np.dtype(dtype)), np.load(r))
-              for torch_outs in sets for o, (dtype, _), r in zip(torch_outs, infos, refs)]
+    errors = [e for torch_outs in sets for e in errors_of(torch_outs)]
     report("pt2c_model_run_device on six sets of output tensors (graphs, then staging)",
            max(errors) <= tolerance, f"max rel {max(errors):.3g}")
 
     # Time queued runs (no copies): what the device path is for.
+    outs_t, keep_out = tensors([(o.data_ptr(), np.dtype(dtype), shape)
+                                for o, (dtype, shape) in zip(outs, infos)])
     runs = 100
     start = time.perf_counter()
     for _ in range(runs):
